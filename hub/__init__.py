@@ -1,0 +1,1 @@
+"""The Luza hub: ingest, reconciliation, store, service and command line."""

@@ -1,0 +1,423 @@
+"""Luza wire protocol v1: the only code that builds or parses MQTT topics and payloads.
+
+Runs unchanged on CPython 3.11+ and MicroPython 1.2x: no dataclasses, enum or typing at run time, only
+`json`. Parsing never raises: it returns a typed message, or a `Rejection` with a machine code and a reason a
+person can act on. The contract is documented in docs/wire.md.
+
+Topics: luza/v1/<table>/<device>/<channel> (channel: status, evt, tele, cmd) and luza/v1/<table>/state.
+"""
+
+import json
+
+VERSION = 1
+PREFIX = "luza/v1"
+MAX_PAYLOAD = 1024  # bytes; a node's messages are well under 300
+MAX_ID = 32
+CHANNELS = ("status", "evt", "tele", "cmd")
+NODE_CHANNELS = ("status", "evt", "tele")
+EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib")
+COMMANDS = ("time", "identify", "config", "calibrate", "reboot")
+STATUS_STATES = ("online", "lost", "offline", "error")
+COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
+ROLES = ("pocket", "cue")
+
+
+class Rejection:
+    """A payload or topic that was not accepted: `code` for counting, `reason` for people."""
+
+    __slots__ = ("code", "reason")
+
+    def __init__(self, code, reason):
+        self.code = code
+        self.reason = reason
+
+    def __repr__(self):
+        return "Rejection(%r, %r)" % (self.code, self.reason)
+
+    def __eq__(self, other):
+        return isinstance(other, Rejection) and other.code == self.code and other.reason == self.reason
+
+
+class Topic:
+    __slots__ = ("table", "device", "channel")
+
+    def __init__(self, table, device, channel):
+        self.table = table
+        self.device = device
+        self.channel = channel
+
+    def __repr__(self):
+        return "Topic(%r, %r, %r)" % (self.table, self.device, self.channel)
+
+
+class Event:
+    """A sensor event. `key` = (device, boot, seq) is its identity; `t` is device time in ms.
+
+    `synced` says whether `t` is on the hub's clock (Unix ms after a time exchange) or the node's
+    uptime clock (before the first sync). Kind-specific fields:
+      pocket: pocket (1..6), colour (or None), conf (0..1 or None), dur (ms in the beams or None)
+      strike: peak (g), double (bool), gap (ms between the two contacts, or None)
+      jam / clear: pocket, dur (ms blocked)
+      calib: pocket, colour, rgb (list of 3-4 ints)
+    """
+
+    __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "fields")
+
+    def __init__(self, kind, device, boot, seq, t, synced, fields):
+        self.kind = kind
+        self.device = device
+        self.boot = boot
+        self.seq = seq
+        self.t = t
+        self.synced = synced
+        self.fields = fields
+
+    @property
+    def key(self):
+        return (self.device, self.boot, self.seq)
+
+    def get(self, name, default=None):
+        return self.fields.get(name, default)
+
+    def __repr__(self):
+        return "Event(%s %s/%s/%s t=%s %r)" % (self.kind, self.device, self.boot, self.seq, self.t, self.fields)
+
+
+class Status:
+    __slots__ = ("state", "boot", "fw", "ip", "role", "error")
+
+    def __init__(self, state, boot, fw, ip, role, error):
+        self.state = state
+        self.boot = boot
+        self.fw = fw
+        self.ip = ip
+        self.role = role
+        self.error = error
+
+
+class Telemetry:
+    __slots__ = ("boot", "fields")
+
+    def __init__(self, boot, fields):
+        self.boot = boot
+        self.fields = fields
+
+    def get(self, name, default=None):
+        return self.fields.get(name, default)
+
+
+class Command:
+    """A hub -> node command. `args` holds the command's own fields."""
+
+    __slots__ = ("name", "cid", "args")
+
+    def __init__(self, name, cid, args):
+        self.name = name
+        self.cid = cid
+        self.args = args
+
+
+# ---------------------------------------------------------------- ids and topics
+
+
+def valid_id(s):
+    """True for a table or device id: 1..32 of [a-z0-9-]."""
+    if not isinstance(s, str) or not 1 <= len(s) <= MAX_ID:
+        return False
+    for ch in s:
+        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-"):
+            return False
+    return True
+
+
+def topic(table, device, channel):
+    if not valid_id(table) or not valid_id(device) or channel not in CHANNELS:
+        raise ValueError("bad topic parts: %r %r %r" % (table, device, channel))
+    return PREFIX + "/" + table + "/" + device + "/" + channel
+
+
+def state_topic(table):
+    if not valid_id(table):
+        raise ValueError("bad table id: %r" % (table,))
+    return PREFIX + "/" + table + "/state"
+
+
+def subscriptions():
+    """The topic filters the hub subscribes to (QoS 1)."""
+    return [PREFIX + "/+/+/" + ch for ch in NODE_CHANNELS]
+
+
+def parse_topic(name):
+    """`luza/v1/<table>/<device>/<channel>` -> Topic, or Rejection."""
+    parts = name.split("/")
+    if len(parts) != 5 or parts[0] != "luza":
+        return Rejection("bad_topic", "topic %r is not luza/v1/<table>/<device>/<channel>" % (name,))
+    if parts[1] != "v1":
+        return Rejection("bad_version", "topic %r uses protocol %r; this hub speaks v1" % (name, parts[1]))
+    if not valid_id(parts[2]) or not valid_id(parts[3]):
+        return Rejection("bad_id", "table and device ids must be 1-32 of a-z, 0-9 and '-' (topic %r)" % (name,))
+    if parts[4] not in CHANNELS:
+        return Rejection("bad_channel", "unknown channel %r (expected one of %s)" % (parts[4], ", ".join(CHANNELS)))
+    return Topic(parts[2], parts[3], parts[4])
+
+
+# ---------------------------------------------------------------- building
+
+
+def _dump(obj):
+    return json.dumps(obj).encode()
+
+
+def encode_event(kind, device, boot, seq, t, synced=True, **fields):
+    """Build an `evt` payload (bytes). Fields with value None are left out."""
+    obj = {"v": VERSION, "k": kind, "d": device, "b": boot, "s": seq, "t": t}
+    if not synced:
+        obj["u"] = 1  # t is on the node's uptime clock
+    for name in fields:
+        value = fields[name]
+        if value is not None:
+            obj[name] = value
+    return _dump(obj)
+
+
+def encode_status(state, boot, fw="", ip="", role="", error=None):
+    obj = {"v": VERSION, "st": state, "b": boot, "fw": fw, "ip": ip, "role": role}
+    if error:
+        obj["err"] = error
+    return _dump(obj)
+
+
+def encode_tele(boot, **fields):
+    obj = {"v": VERSION, "b": boot}
+    for name in fields:
+        value = fields[name]
+        if value is not None:
+            obj[name] = value
+    return _dump(obj)
+
+
+def encode_command(name, cid=0, **args):
+    obj = {"v": VERSION, "c": name, "id": cid}
+    for name_ in args:
+        obj[name_] = args[name_]
+    return _dump(obj)
+
+
+# ---------------------------------------------------------------- parsing helpers
+
+
+def _load(payload):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    if not isinstance(payload, (bytes, bytearray)):
+        return Rejection("malformed", "payload must be bytes, got %s" % (type(payload).__name__,))
+    if len(payload) > MAX_PAYLOAD:
+        return Rejection("oversized", "payload is %d bytes; the limit is %d" % (len(payload), MAX_PAYLOAD))
+    try:
+        obj = json.loads(payload)
+    except (ValueError, UnicodeError):
+        return Rejection("malformed", "payload is not valid JSON")
+    if not isinstance(obj, dict):
+        return Rejection("malformed", "payload must be a JSON object")
+    v = obj.get("v")
+    if v != VERSION or isinstance(v, bool):
+        return Rejection("bad_version", "payload version %r; this hub speaks v%d" % (v, VERSION))
+    return obj
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_num(x):
+    return (isinstance(x, int) or isinstance(x, float)) and not isinstance(x, bool)
+
+
+def _int_field(obj, name, lo, hi, required=True):
+    """The value of an int field in [lo, hi], None if absent and optional, or a Rejection."""
+    if name not in obj:
+        if required:
+            return Rejection("missing_field", "field %r is missing" % (name,))
+        return None
+    x = obj[name]
+    if not _is_int(x) or x < lo or x > hi:
+        return Rejection("bad_field", "field %r must be an integer %d..%d, got %r" % (name, lo, hi, x))
+    return x
+
+
+def _num_field(obj, name, lo, hi):
+    if name not in obj:
+        return None
+    x = obj[name]
+    if not _is_num(x) or x < lo or x > hi:
+        return Rejection("bad_field", "field %r must be a number %s..%s, got %r" % (name, lo, hi, x))
+    return x
+
+
+def _first_rejection(values):
+    for x in values:
+        if isinstance(x, Rejection):
+            return x
+    return None
+
+
+MAX_SEQ = 2**53  # JSON-safe integers
+MAX_T = 2**53
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _event_fields(kind, obj):
+    """The kind-specific fields of an event as a dict, or a Rejection."""
+    if kind == "strike":
+        peak = _num_field(obj, "pk", 0, 1000)
+        gap = _num_field(obj, "gap", 0, 10000)
+        dbl = obj.get("dbl", False)
+        if not isinstance(dbl, bool):
+            return Rejection("bad_field", "field 'dbl' must be true or false, got %r" % (dbl,))
+        bad = _first_rejection((peak, gap))
+        if bad:
+            return bad
+        return {"peak": peak, "double": dbl, "gap": gap}
+    pocket = _int_field(obj, "p", 1, 6)
+    dur = _num_field(obj, "dur", 0, 86400000)
+    bad = _first_rejection((pocket, dur))
+    if bad:
+        return bad
+    fields = {"pocket": pocket, "dur": dur}
+    if kind == "pocket" or kind == "calib":
+        colour = obj.get("c")
+        if colour is not None and colour not in COLOURS:
+            return Rejection("bad_field", "unknown colour %r (expected one of %s)" % (colour, ", ".join(COLOURS)))
+        conf = _num_field(obj, "cf", 0, 1)
+        if isinstance(conf, Rejection):
+            return conf
+        fields["colour"] = colour
+        fields["conf"] = conf
+    if kind == "calib":
+        rgb = obj.get("rgb")
+        if not isinstance(rgb, list) or not 3 <= len(rgb) <= 4 or not all(_is_int(c) for c in rgb):
+            return Rejection("bad_field", "field 'rgb' must be a list of 3 or 4 integers")
+        fields["rgb"] = rgb
+    return fields
+
+
+def parse_event(payload, device=None):
+    """An `evt` payload -> Event, or Rejection. `device`, if given, must match the payload's."""
+    obj = _load(payload)
+    if isinstance(obj, Rejection):
+        return obj
+    kind = obj.get("k")
+    if kind not in EVENT_KINDS:
+        return Rejection("unknown_kind", "unknown event kind %r (expected one of %s)" % (kind, ", ".join(EVENT_KINDS)))
+    dev = obj.get("d")
+    if not valid_id(dev):
+        return Rejection("bad_field", "field 'd' must be a device id (1-32 of a-z, 0-9, '-'), got %r" % (dev,))
+    if device is not None and dev != device:
+        return Rejection("device_mismatch", "payload says device %r but was published on %r's topic" % (dev, device))
+    boot = _int_field(obj, "b", 0, MAX_SEQ)
+    seq = _int_field(obj, "s", 0, MAX_SEQ)
+    t = _int_field(obj, "t", 0, MAX_T)
+    bad = _first_rejection((boot, seq, t))
+    if bad:
+        return bad
+    fields = _event_fields(kind, obj)
+    if isinstance(fields, Rejection):
+        return fields
+    return Event(kind, dev, boot, seq, t, obj.get("u") != 1, fields)
+
+
+def parse_status(payload):
+    obj = _load(payload)
+    if isinstance(obj, Rejection):
+        return obj
+    st = obj.get("st")
+    if st not in STATUS_STATES:
+        return Rejection("bad_field", "status %r is not one of %s" % (st, ", ".join(STATUS_STATES)))
+    boot = _int_field(obj, "b", 0, MAX_SEQ, required=st != "lost")
+    if isinstance(boot, Rejection):
+        return boot
+    role = obj.get("role", "")
+    if role and role not in ROLES:
+        return Rejection("bad_field", "role %r is not one of %s" % (role, ", ".join(ROLES)))
+    fw = obj.get("fw", "")
+    ip = obj.get("ip", "")
+    err = obj.get("err")
+    if not isinstance(fw, str) or not isinstance(ip, str) or (err is not None and not isinstance(err, str)):
+        return Rejection("bad_field", "fields 'fw', 'ip' and 'err' must be strings")
+    return Status(st, boot, fw, ip, role, err)
+
+
+TELE_FIELDS = {"up": (0, MAX_T), "heap": (0, 2**32), "rssi": (-130, 0), "bat": (0, 10), "ob": (0, 2**32),
+               "drop": (0, 2**32), "t": (0, MAX_T), "flash": (0, 2**32)}
+
+
+def parse_tele(payload):
+    obj = _load(payload)
+    if isinstance(obj, Rejection):
+        return obj
+    boot = _int_field(obj, "b", 0, MAX_SEQ)
+    if isinstance(boot, Rejection):
+        return boot
+    fields = {}
+    for name in TELE_FIELDS:
+        lo, hi = TELE_FIELDS[name]
+        x = _num_field(obj, name, lo, hi)
+        if isinstance(x, Rejection):
+            return x
+        if x is not None:
+            fields[name] = x
+    return Telemetry(boot, fields)
+
+
+def parse_command(payload):
+    """A `cmd` payload -> Command, or Rejection. Checks each command's own arguments."""
+    obj = _load(payload)
+    if isinstance(obj, Rejection):
+        return obj
+    name = obj.get("c")
+    if name not in COMMANDS:
+        return Rejection("unknown_command", "unknown command %r (expected one of %s)" % (name, ", ".join(COMMANDS)))
+    cid = _int_field(obj, "id", 0, MAX_SEQ, required=False)
+    if isinstance(cid, Rejection):
+        return cid
+    args = {}
+    for k in obj:
+        if k not in ("v", "c", "id"):
+            args[k] = obj[k]
+    if name == "time":
+        hub = _int_field(obj, "hub", 0, MAX_T)
+        if isinstance(hub, Rejection):
+            return hub
+    elif name == "config":
+        if not isinstance(obj.get("set"), dict):
+            return Rejection("bad_field", "command 'config' needs an object 'set' of settings to change")
+    elif name == "calibrate":
+        pocket = _int_field(obj, "p", 1, 6)
+        if isinstance(pocket, Rejection):
+            return pocket
+        colour = obj.get("c")
+        if colour not in COLOURS:
+            return Rejection("bad_field", "command 'calibrate' needs a colour 'c', one of %s" % (", ".join(COLOURS),))
+    elif name == "identify":
+        secs = _num_field(obj, "s", 0, 600)
+        if isinstance(secs, Rejection):
+            return secs
+    return Command(name, cid or 0, args)
+
+
+def parse(channel, payload, device=None):
+    """Parse a node -> hub payload by channel. Never raises."""
+    try:
+        if channel == "evt":
+            return parse_event(payload, device)
+        if channel == "status":
+            return parse_status(payload)
+        if channel == "tele":
+            return parse_tele(payload)
+        if channel == "cmd":
+            return parse_command(payload)
+        return Rejection("bad_channel", "unknown channel %r" % (channel,))
+    except Exception as exc:  # a parser bug must not stop ingest; it is reported as a rejection
+        return Rejection("parser_error", "could not parse payload: %s" % (exc,))
