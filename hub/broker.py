@@ -1,0 +1,124 @@
+"""A private Mosquitto broker: own config, free port on 127.0.0.1, persistence in a given folder.
+
+Used by `luza demo` (the appliance with no broker to start by hand) and by every test that needs a broker. `stop()`/`start()` keep the persistence folder, so a restart
+keeps persistent sessions and queued QoS 1 messages, as a real broker restart does.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Mosquitto:
+    def __init__(
+        self,
+        workdir: Path,
+        port: int | None = None,
+        users: dict[str, str] | None = None,
+        acl: str | None = None,
+    ) -> None:
+        exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+        if not os.path.exists(exe):
+            raise RuntimeError("Mosquitto is not installed: run scripts/setup, or apt-get install mosquitto mosquitto-clients")
+        self.exe = exe
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.users = users
+        self.acl = acl
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.conf = self.workdir / "mosquitto.conf"
+        self._write_config()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _write_config(self) -> None:
+        data = self.workdir / "data"
+        data.mkdir(exist_ok=True)
+        lines = [
+            "user root",
+            f"listener {self.port} 127.0.0.1",
+            "persistence true",
+            f"persistence_location {data}/",
+            "autosave_interval 1",
+            f"log_dest file {self.workdir / 'mosquitto.log'}",
+            "log_type error",
+            "log_type warning",
+            "max_queued_messages 100000",
+        ]
+        if self.users is None:
+            lines.append("allow_anonymous true")
+        else:
+            pwfile = self.workdir / "passwd"
+            pwfile.write_text("")
+            for user, pw in self.users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(pwfile), user, pw], check=True)
+            lines += ["allow_anonymous false", f"password_file {pwfile}"]
+        if self.acl is not None:
+            aclfile = self.workdir / "acl"
+            aclfile.write_text(self.acl)
+            lines.append(f"acl_file {aclfile}")
+        self.conf.write_text("\n".join(lines) + "\n")
+
+    def start(self, timeout: float = 10.0) -> Mosquitto:
+        assert self.proc is None, "already running"
+        self.proc = subprocess.Popen(
+            [self.exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                self.proc = None
+                raise RuntimeError(f"mosquitto exited at start: {err.strip()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"mosquitto did not listen on port {self.port} within {timeout} s")
+
+    def stop(self) -> None:
+        """Graceful stop: Mosquitto saves its persistence file."""
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, as a power cut."""
+        if self.proc is None:
+            return
+        self.proc.kill()
+        self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> Mosquitto:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
