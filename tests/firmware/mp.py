@@ -104,8 +104,8 @@ class MicroPythonError(AssertionError):
         self.type = result.type
         head = code.strip().splitlines()[:3]
         super().__init__(
-            "MicroPython raised %s in snippet starting %r:\n%s%s"
-            % (result.type, "\n".join(head), result.error, ("\nstdout:\n" + result.stdout) if result.stdout else "")
+            f"MicroPython raised {result.type} in snippet starting {chr(10).join(head)!r}:\n{result.error}"
+            + (("\nstdout:\n" + result.stdout) if result.stdout else "")
         )
 
 
@@ -135,7 +135,7 @@ def collect(patterns: Iterable[str], root: Path = ROOT) -> dict[str, bytes]:
     for pattern in patterns:
         matched = sorted(p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts)
         if not matched:
-            raise HarnessError("no repo file matches %r" % (pattern,))
+            raise HarnessError(f"no repo file matches {pattern!r}")
         for path in matched:
             files["/" + path.relative_to(root).as_posix()] = path.read_bytes()
     return files
@@ -182,16 +182,16 @@ def run_batch(
             cwd=ROOT,
         )
     except subprocess.TimeoutExpired as exc:
-        raise HarnessError("MicroPython batch of %d snippet(s) exceeded %.0f s" % (len(snippets), timeout)) from exc
+        raise HarnessError(f"MicroPython batch of {len(snippets)} snippet(s) exceeded {timeout:.0f} s") from exc
     lines = proc.stdout.decode("utf-8", "replace").strip().splitlines()
     if proc.returncode != 0 or not lines:
         raise HarnessError(
-            "node exited %d: %s" % (proc.returncode, proc.stderr.decode("utf-8", "replace").strip()[-2000:])
+            f"node exited {proc.returncode}: " + proc.stderr.decode("utf-8", "replace").strip()[-2000:]
         )
     try:
         raw = json.loads(lines[-1])["results"]
     except (ValueError, KeyError) as exc:
-        raise HarnessError("unexpected driver output: %r" % (lines[-1][:500],)) from exc
+        raise HarnessError(f"unexpected driver output: {lines[-1][:500]!r}") from exc
     return [Result(r["stdout"], r["error"], r["type"]) for r in raw]
 
 
