@@ -1,0 +1,119 @@
+"""The hub-level inputs a match is made of, as the store keeps them (append-only), and their JSON codec.
+
+Two kinds: `SensorInput` (an accepted sensor event with its time on the hub clock) and `RefereeAction`
+(anything the referee enters). `hub.table.TableSession` folds them into the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.referee import RefereeInputError, validate
+from shared_rules import wire
+
+__all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "input_from_record",
+           "input_key", "input_to_record", "parse_referee_action"]
+
+
+@dataclass(frozen=True)
+class SensorInput:
+    """An accepted sensor event. `event.key` = (device, boot, seq) is its identity."""
+
+    event: wire.Event  # parsed and valid
+    role: str  # "pocket" | "cue" (from the table config's device registry)
+    seat: int | None  # for a cue node: the seat it is paired with (0/1); None for pockets
+    at_ms: int  # event time on the hub clock (device time mapped through the device's clock offset)
+    received_ms: int  # hub receive time
+
+
+@dataclass(frozen=True)
+class RefereeAction:
+    """Any referee input. `args` are normalised by `parse_referee_action` (plain JSON values).
+
+    `uid`, if the panel sends one, makes a retried request idempotent: a session ignores a second action
+    with the same uid.
+    """
+
+    kind: str
+    args: Mapping[str, object] = field(default_factory=dict)
+    at_ms: int = 0
+    uid: str | None = None
+
+
+class RecordError(ValueError):
+    """A stored record that cannot be read back as an input (names the field)."""
+
+
+def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
+    """A panel request `{"kind": ..., "args": {...}, "uid": ...}` -> RefereeAction. Raises RefereeInputError.
+
+    The arguments may also be given inline (`{"kind": "foul", "foul": "miss"}`).
+    """
+    if not isinstance(d, Mapping):
+        raise RefereeInputError("the action must be a JSON object", "действие должно быть объектом JSON")
+    kind = d.get("kind")
+    raw = d.get("args")
+    if raw is None:
+        raw = {k: v for k, v in d.items() if k not in ("kind", "uid", "at_ms")}
+    if not isinstance(raw, Mapping):
+        raise RefereeInputError("args: must be an object", "args: нужен объект", "args")
+    uid = d.get("uid")
+    if uid is not None and (not isinstance(uid, str) or not 1 <= len(uid) <= 80):
+        raise RefereeInputError("uid: must be a text of 1..80 characters", "uid: нужен текст от 1 до 80 символов",
+                                "uid")
+    return RefereeAction(str(kind), validate(kind, raw), int(at_ms), uid)
+
+
+def input_key(inp: SensorInput | RefereeAction) -> tuple[object, ...] | None:
+    """The identity used to ignore an input given twice: (device, boot, seq), or the action's uid (or None)."""
+    if isinstance(inp, SensorInput):
+        return ("s", *inp.event.key)
+    return ("r", inp.uid) if inp.uid else None
+
+
+def input_to_record(inp: SensorInput | RefereeAction) -> dict[str, Any]:
+    """A JSON-able dict for the store."""
+    if isinstance(inp, SensorInput):
+        e = inp.event
+        return {"type": "sensor", "kind": e.kind, "device": e.device, "boot": e.boot, "seq": e.seq, "t": e.t,
+                "synced": e.synced, "fields": dict(e.fields), "role": inp.role, "seat": inp.seat,
+                "at_ms": inp.at_ms, "received_ms": inp.received_ms}
+    rec: dict[str, Any] = {"type": "referee", "kind": inp.kind, "args": dict(inp.args), "at_ms": inp.at_ms}
+    if inp.uid:
+        rec["uid"] = inp.uid
+    return rec
+
+
+def _need(d: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in d or not isinstance(d[name], kind) or (isinstance(d[name], bool) and kind is int):
+        raise RecordError(f"record field {name!r} is missing or not {kind}: {d.get(name)!r}")
+    return d[name]
+
+
+def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
+    """The inverse of `input_to_record`. Raises RecordError (a referee action's args are checked again)."""
+    if not isinstance(d, Mapping):
+        raise RecordError("a record must be an object")
+    kind = d.get("type")
+    if kind == "referee":
+        try:
+            return parse_referee_action({"kind": d.get("kind"), "args": _need(d, "args", Mapping),
+                                         "uid": d.get("uid")}, _need(d, "at_ms", int))
+        except RefereeInputError as exc:
+            raise RecordError(f"stored referee action is not valid: {exc.en}") from exc
+    if kind != "sensor":
+        raise RecordError(f"record type {kind!r} is neither 'sensor' nor 'referee'")
+    ev_kind = _need(d, "kind", str)
+    if ev_kind not in wire.EVENT_KINDS:
+        raise RecordError(f"unknown event kind {ev_kind!r}")
+    role = _need(d, "role", str)
+    if role not in wire.ROLES:
+        raise RecordError(f"unknown role {role!r}")
+    seat = d.get("seat")
+    if seat not in (None, 0, 1) or isinstance(seat, bool):
+        raise RecordError(f"seat must be 0, 1 or null, got {seat!r}")
+    event = wire.Event(ev_kind, _need(d, "device", str), _need(d, "boot", int), _need(d, "seq", int),
+                       _need(d, "t", int), bool(d.get("synced", True)), dict(_need(d, "fields", Mapping)))
+    return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int))
