@@ -8,7 +8,11 @@ import sys
 from collections.abc import Sequence
 
 # One line per real subcommand; a module has `register(subparsers)` which adds its parser and sets `func`.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "hub.commands.serve",
+    "hub.commands.replay",
+    "hub.commands.devices",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

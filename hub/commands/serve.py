@@ -1,0 +1,51 @@
+"""`luza serve --config luza.toml`: run the hub against a real Mosquitto (and serial ports) until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from typing import Any
+
+from hub import config as cfgmod
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("serve", help="run the hub: MQTT and serial ingest, store, scoreboard state",
+                       description="Run the hub until stopped (SIGTERM or Ctrl-C). / Запустить хаб.")
+    p.add_argument("--config", required=True, help="path to luza.toml (see docs/hub.md)")
+    p.add_argument("--serial", action="append", default=[], metavar="PORT",
+                   help="also read JSON lines from this serial port (e.g. /dev/ttyUSB0); may be repeated")
+    p.add_argument("--db", help="override store.path")
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = cfgmod.load(args.config)
+    except cfgmod.ConfigError as exc:
+        print(f"luza serve: {exc}", file=sys.stderr)
+        return 2
+    if args.serial or args.db:
+        ingest = cfgmod.dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
+        store = cfgmod.dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
+        cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
+    from hub.service import Hub  # imported late: `luza --help` must not need the whole hub
+
+    done = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: done.set())
+    hub = Hub(cfg)
+    hub.start(connect_timeout=5.0)
+    logging.getLogger("luza.serve").info("serving %d table(s), store %s, broker %s", len(cfg.tables),
+                                         cfg.store.path, cfg.broker.url)
+    try:
+        done.wait()
+    finally:
+        hub.stop()
+    return 0

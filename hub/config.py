@@ -1,0 +1,341 @@
+"""The hub's configuration file, luza.toml: club, tables and their devices, broker, store, settle times.
+
+`load(path)` reads and validates it into frozen dataclasses. Every error is a `ConfigError` whose message names
+the key (as a path: `tables[1].pockets`) and says what to write instead, e.g.
+`tables[1].pockets: device 'p-foot' lists pocket 7; pockets are 1-6`. The reference with an example is
+docs/hub.md; hub/example.toml is a working example.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from shared_rules import wire
+
+SYNCHRONOUS = ("full", "normal")
+
+
+class ConfigError(ValueError):
+    """A bad luza.toml: `key` is the path of the offending key, the message says the fix."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    """One node on a table: a pocket node covering `pockets`, or a cue node paired with player `seat`."""
+
+    id: str
+    table: str
+    role: str  # "pocket" | "cue"
+    pockets: tuple[int, ...] = ()
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    name: str
+    devices: tuple[DeviceConfig, ...] = ()
+
+    def device(self, device_id: str) -> DeviceConfig | None:
+        for d in self.devices:
+            if d.id == device_id:
+                return d
+        return None
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    host: str = "127.0.0.1"
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    client_id: str = "luza-hub"
+    keepalive_s: int = 30
+    session_expiry_s: int = 7 * 24 * 3600  # how long the broker keeps our queued events while we are away
+    reconnect_min_s: int = 1
+    reconnect_max_s: int = 30
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    path: str = "luza.db"
+    synchronous: str = "full"  # "full": fsync every commit (durable over a power cut); "normal": WAL default
+    group_commit_ms: float = 2.0  # wait this long for more inputs before a commit (one fsync for the lot)
+    max_batch: int = 500
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    late_window_s: int = 3600  # events from an old boot older than this are rejected as stale
+    serial: tuple[str, ...] = ()  # pyserial URLs (/dev/ttyUSB0, loop://, ...)
+    serial_baud: int = 115200
+
+
+@dataclass(frozen=True)
+class Config:
+    club: str = "Luza"
+    club_ru: str = "Луза"
+    tables: tuple[TableConfig, ...] = ()
+    broker: BrokerConfig = field(default_factory=BrokerConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+    settle: Mapping[str, float] = field(default_factory=dict)  # ShotTiming fields by name (ms or s, as it says)
+
+    def table(self, table_id: str) -> TableConfig | None:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        return None
+
+    def device(self, device_id: str) -> DeviceConfig | None:
+        for t in self.tables:
+            d = t.device(device_id)
+            if d is not None:
+                return d
+        return None
+
+
+# ---------------------------------------------------------------- small typed readers
+
+
+def _section(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = raw.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(key, f"must be a table ([{key}]), got {type(value).__name__}")
+    return value
+
+
+def _known(section: Mapping[str, Any], where: str, allowed: tuple[str, ...]) -> None:
+    for k in section:
+        if k not in allowed:
+            raise ConfigError(f"{where}.{k}" if where else k,
+                              f"unknown key; the keys here are {', '.join(allowed)}")
+
+
+def _str(section: Mapping[str, Any], key: str, where: str, default: str | None) -> str | None:
+    value = section.get(key, default)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{where}.{key}", f'must be a string in quotes, e.g. {key} = "…"')
+    return value
+
+
+def _int(section: Mapping[str, Any], key: str, where: str, default: int, lo: int, hi: int) -> int:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ConfigError(f"{where}.{key}", f"must be a whole number {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _num(section: Mapping[str, Any], key: str, where: str, default: float, lo: float, hi: float) -> float:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+        raise ConfigError(f"{where}.{key}", f"must be a number {lo}..{hi}, got {value!r}")
+    return float(value)
+
+
+def _id(value: object, key: str, what: str) -> str:
+    if not wire.valid_id(value):
+        raise ConfigError(key, f"{what} {value!r} is not an id: use 1-32 of a-z, 0-9 and '-', e.g. \"t1\"")
+    assert isinstance(value, str)
+    return value
+
+
+# ---------------------------------------------------------------- sections
+
+
+def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
+    s = _section(raw, "broker")
+    _known(s, "broker", ("url", "username", "password", "client_id", "keepalive_s", "session_expiry_s",
+                         "reconnect_min_s", "reconnect_max_s"))
+    url = _str(s, "url", "broker", "mqtt://127.0.0.1:1883") or ""
+    parts = urlsplit(url)
+    if parts.scheme != "mqtt" or not parts.hostname:
+        raise ConfigError("broker.url", f"{url!r} is not a broker URL; write e.g. \"mqtt://127.0.0.1:1883\"")
+    try:
+        port = parts.port or 1883
+    except ValueError:
+        raise ConfigError("broker.url", f"{url!r} has a bad port; write e.g. \"mqtt://127.0.0.1:1883\"") from None
+    client_id = _str(s, "client_id", "broker", "luza-hub") or ""
+    if not 1 <= len(client_id) <= 23:
+        raise ConfigError("broker.client_id", "must be 1-23 characters (MQTT's portable limit)")
+    lo = _int(s, "reconnect_min_s", "broker", 1, 1, 600)
+    hi = _int(s, "reconnect_max_s", "broker", 30, 1, 3600)
+    if hi < lo:
+        raise ConfigError("broker.reconnect_max_s", f"must be at least reconnect_min_s ({lo})")
+    return BrokerConfig(
+        host=parts.hostname, port=port,
+        username=_str(s, "username", "broker", parts.username),
+        password=_str(s, "password", "broker", parts.password),
+        client_id=client_id,
+        keepalive_s=_int(s, "keepalive_s", "broker", 30, 5, 3600),
+        session_expiry_s=_int(s, "session_expiry_s", "broker", 7 * 24 * 3600, 60, 0xFFFFFFFF),
+        reconnect_min_s=lo, reconnect_max_s=hi,
+    )
+
+
+def _store(raw: Mapping[str, Any], base: Path) -> StoreConfig:
+    s = _section(raw, "store")
+    _known(s, "store", ("path", "synchronous", "group_commit_ms", "max_batch"))
+    path = _str(s, "path", "store", "luza.db") or ""
+    if not path:
+        raise ConfigError("store.path", 'must name the database file, e.g. path = "luza.db"')
+    if path != ":memory:" and not Path(path).is_absolute():
+        path = str(base / path)  # relative to the config file, so the service does not depend on its cwd
+    sync = _str(s, "synchronous", "store", "full") or ""
+    if sync not in SYNCHRONOUS:
+        raise ConfigError("store.synchronous", f'{sync!r} is not one of "full" (durable over power cuts) or "normal"')
+    return StoreConfig(
+        path=path, synchronous=sync,
+        group_commit_ms=_num(s, "group_commit_ms", "store", 2.0, 0, 1000),
+        max_batch=_int(s, "max_batch", "store", 500, 1, 100000),
+    )
+
+
+def _ingest(raw: Mapping[str, Any]) -> IngestConfig:
+    s = _section(raw, "ingest")
+    _known(s, "ingest", ("late_window_s", "serial", "serial_baud"))
+    serial = s.get("serial", [])
+    if isinstance(serial, str):
+        serial = [serial]
+    if not isinstance(serial, list) or not all(isinstance(x, str) and x for x in serial):
+        raise ConfigError("ingest.serial", 'must be a list of serial ports, e.g. serial = ["/dev/ttyUSB0"]')
+    return IngestConfig(
+        late_window_s=_int(s, "late_window_s", "ingest", 3600, 60, 30 * 24 * 3600),
+        serial=tuple(serial),
+        serial_baud=_int(s, "serial_baud", "ingest", 115200, 300, 4000000),
+    )
+
+
+def _pockets(table_id: str, where: str, raw: object, taken: dict[int, str]) -> list[DeviceConfig]:
+    if not isinstance(raw, Mapping):
+        raise ConfigError(where, 'must map each pocket node to its pockets, e.g. pockets = { p-head = [1, 2] }')
+    out = []
+    for dev, pockets in raw.items():
+        _id(dev, where, "device")
+        if isinstance(pockets, int) and not isinstance(pockets, bool):
+            pockets = [pockets]
+        if not isinstance(pockets, list) or not pockets:
+            raise ConfigError(where, f"device {dev!r} must list its pockets, e.g. {dev} = [1, 2]")
+        for p in pockets:
+            if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 6:
+                raise ConfigError(where, f"device {dev!r} lists pocket {p!r}; pockets are 1-6")
+            if p in taken:
+                raise ConfigError(where, f"pocket {p} is listed by both {taken[p]!r} and {dev!r}; give it to one")
+            taken[p] = dev
+        out.append(DeviceConfig(dev, table_id, "pocket", pockets=tuple(pockets)))
+    return out
+
+
+def _cues(table_id: str, where: str, raw: object) -> list[DeviceConfig]:
+    if not isinstance(raw, Mapping):
+        raise ConfigError(where, "must map each cue node to its player seat, e.g. cues = { cue-a = 0, cue-b = 1 }")
+    out = []
+    seats: dict[int, str] = {}
+    for dev, seat in raw.items():
+        _id(dev, where, "device")
+        if isinstance(seat, bool) or seat not in (0, 1):
+            raise ConfigError(where, f"device {dev!r} has seat {seat!r}; seats are 0 (first player) and 1")
+        if seat in seats:
+            raise ConfigError(where, f"seat {seat} has two cue nodes ({seats[seat]!r} and {dev!r}); give each seat one")
+        seats[seat] = dev
+        out.append(DeviceConfig(dev, table_id, "cue", seat=seat))
+    return out
+
+
+def _tables(raw: Mapping[str, Any]) -> tuple[TableConfig, ...]:
+    items = raw.get("tables", [])
+    if not isinstance(items, list):
+        raise ConfigError("tables", "must be an array of tables: write each as [[tables]]")
+    tables: list[TableConfig] = []
+    owner: dict[str, str] = {}
+    for i, t in enumerate(items):
+        where = f"tables[{i}]"
+        if not isinstance(t, Mapping):
+            raise ConfigError(where, "must be a table: write it as [[tables]]")
+        _known(t, where, ("id", "name", "pockets", "cues"))
+        if "id" not in t:
+            raise ConfigError(f"{where}.id", 'is missing; give the table an id, e.g. id = "t1"')
+        tid = _id(t["id"], f"{where}.id", "table id")
+        if any(x.id == tid for x in tables):
+            raise ConfigError(f"{where}.id", f"table id {tid!r} is used twice; ids must be unique")
+        name = _str(t, "name", where, tid) or tid
+        devices = _pockets(tid, f"{where}.pockets", t.get("pockets", {}), {})
+        devices += _cues(tid, f"{where}.cues", t.get("cues", {}))
+        for d in devices:
+            if d.id in owner:
+                key = f"{where}.{'pockets' if d.role == 'pocket' else 'cues'}"
+                raise ConfigError(key, f"device {d.id!r} is already on table {owner[d.id]!r}; a node serves one "
+                                       f"table (and one role)")
+            owner[d.id] = tid
+        tables.append(TableConfig(tid, name, tuple(devices)))
+    return tuple(tables)
+
+
+def _settle(raw: Mapping[str, Any]) -> dict[str, float]:
+    s = _section(raw, "settle")
+    allowed = settle_fields()
+    out: dict[str, float] = {}
+    for k, v in s.items():
+        if allowed is not None and k not in allowed:
+            raise ConfigError(f"settle.{k}", f"unknown settle time; the ones there are: {', '.join(allowed)}")
+        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+            raise ConfigError(f"settle.{k}", f"must be a number of at least 0, got {v!r}")
+        out[k] = v
+    return out
+
+
+def settle_fields() -> tuple[str, ...] | None:
+    """The names ShotTiming accepts, or None if the reconciliation module is not there to ask."""
+    try:
+        from hub.table import ShotTiming  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if not dataclasses.is_dataclass(ShotTiming):
+        return None
+    return tuple(f.name for f in dataclasses.fields(ShotTiming))
+
+
+def parse(raw: Mapping[str, Any], base: Path = Path(".")) -> Config:
+    """Validate an already-read TOML document."""
+    _known(raw, "", ("club", "tables", "broker", "store", "ingest", "settle"))
+    club = _section(raw, "club")
+    _known(club, "club", ("name", "name_ru"))
+    name = _str(club, "name", "club", "Luza") or "Luza"
+    return Config(
+        club=name, club_ru=_str(club, "name_ru", "club", name) or name,
+        tables=_tables(raw), broker=_broker(raw), store=_store(raw, base), ingest=_ingest(raw),
+        settle=_settle(raw),
+    )
+
+
+def load(path: str | Path) -> Config:
+    """Read and validate luza.toml; raises ConfigError (a ValueError) naming the key and the fix."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("", f"cannot read config {str(p)!r}: {exc.strerror}; check the path") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("", f"{p}: not valid TOML ({exc}); fix the syntax at that line") from None
+    return parse(raw, p.resolve().parent)
+
+
+def replace(cfg: Config, **changes: Any) -> Config:
+    """A copy with some fields changed (tests, CLI overrides)."""
+    return dataclasses.replace(cfg, **changes)

@@ -1,0 +1,98 @@
+"""Intake: one raw payload (MQTT or serial) -> an accepted sensor input, a device update, or a rejection.
+
+Checks, in order: transport framing, topic (wire.parse_topic), device known to the config, device on its own
+table, payload (wire.parse: malformed, wrong version, oversized, bad fields), the event fits the device (a strike
+from a cue node, a pocket the node covers), and a boot long past (an event from an earlier boot that the hub has
+no clock for, or older than `late_window`). The result is a plain value; the hub's worker does the I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hub.clockmap import ClockMap
+from hub.config import Config, DeviceConfig
+from hub.ingest_mqtt import RawMessage
+from hub.inputs import SensorInput
+from hub.registry import Registry
+from shared_rules import wire
+
+POCKET_KINDS = ("pocket", "jam", "clear", "calib")
+
+
+@dataclass(frozen=True)
+class Rejected:
+    code: str
+    reason: str
+    device: str | None
+
+
+@dataclass(frozen=True)
+class StatusIn:
+    device: DeviceConfig
+    status: wire.Status
+
+
+@dataclass(frozen=True)
+class TeleIn:
+    device: DeviceConfig
+    tele: wire.Telemetry
+
+
+@dataclass(frozen=True)
+class EventIn:
+    device: DeviceConfig
+    input: SensorInput
+
+
+Intake = Rejected | StatusIn | TeleIn | EventIn
+
+
+def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockMap, late_window_ms: int) -> Intake:
+    if raw.error is not None:
+        return Rejected(raw.error[0], raw.error[1], None)
+    topic = wire.parse_topic(raw.topic)
+    if isinstance(topic, wire.Rejection):
+        return Rejected(topic.code, topic.reason, None)
+    dev = config.device(topic.device)
+    if dev is None:
+        return Rejected("unknown_device", f"device {topic.device!r} is not in the config; add it to a table's "
+                                          f"pockets or cues in luza.toml", topic.device)
+    if dev.table != topic.table:
+        return Rejected("wrong_table", f"device {dev.id!r} belongs to table {dev.table!r} but published on table "
+                                       f"{topic.table!r}; fix the node's table setting or luza.toml", dev.id)
+    if topic.channel not in wire.NODE_CHANNELS:
+        return Rejected("bad_channel", f"channel {topic.channel!r} is not a node -> hub channel", dev.id)
+    msg = wire.parse(topic.channel, raw.payload, topic.device)
+    if isinstance(msg, wire.Rejection):
+        return Rejected(msg.code, msg.reason, dev.id)
+    if isinstance(msg, wire.Status):
+        return StatusIn(dev, msg)
+    if isinstance(msg, wire.Telemetry):
+        return TeleIn(dev, msg)
+    assert isinstance(msg, wire.Event)
+    return _event(raw, dev, msg, registry, clocks, late_window_ms)
+
+
+def _event(raw: RawMessage, dev: DeviceConfig, ev: wire.Event, registry: Registry, clocks: ClockMap,
+           late_window_ms: int) -> Intake:
+    if ev.kind == "strike" and dev.role != "cue":
+        return Rejected("wrong_role", f"{dev.id!r} is a pocket node in luza.toml but sent a cue strike", dev.id)
+    if ev.kind in POCKET_KINDS:
+        if dev.role != "pocket":
+            return Rejected("wrong_role", f"{dev.id!r} is a cue node in luza.toml but sent a {ev.kind!r} event",
+                            dev.id)
+        if ev.get("pocket") not in dev.pockets:
+            return Rejected("wrong_pocket", f"{dev.id!r} reported pocket {ev.get('pocket')}, but luza.toml gives it "
+                                            f"pockets {list(dev.pockets)}", dev.id)
+    current = registry.current_boot(dev.id)
+    old_boot = current is not None and ev.boot < current
+    if old_boot and not ev.synced and clocks.offset(dev.id, ev.boot) is None:
+        return Rejected("stale_boot", f"event from boot {ev.boot} of {dev.id!r} (now on boot {current}) carries "
+                                      f"uptime the hub has no clock for", dev.id)
+    at_ms = clocks.to_hub(dev.id, ev.boot, ev.t, ev.synced, raw.received_ms)
+    if old_boot and at_ms < raw.received_ms - late_window_ms:
+        return Rejected("stale_boot", f"event from boot {ev.boot} of {dev.id!r} (now on boot {current}) is "
+                                      f"{(raw.received_ms - at_ms) // 1000} s old, beyond ingest.late_window_s",
+                        dev.id)
+    return EventIn(dev, SensorInput(ev, dev.role, dev.seat, at_ms, raw.received_ms))

@@ -1,0 +1,112 @@
+"""Schema versions of the hub's SQLite store, applied in order; the version lives in PRAGMA user_version.
+
+A migration is appended, never edited, once released: a database made by any earlier hub is brought up to date
+on open. `inputs` is the append-only log (triggers refuse UPDATE and DELETE); its row id is the global cursor.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        variant TEXT NOT NULL,
+        players TEXT NOT NULL,            -- JSON [name, name]
+        options TEXT NOT NULL,            -- JSON object
+        status TEXT NOT NULL CHECK (status IN ('live', 'ended')),
+        started_ms INTEGER NOT NULL,
+        ended_ms INTEGER,
+        last_state TEXT                   -- JSON scoreboard after the last commit (for `luza replay` to verify)
+    );
+    CREATE INDEX matches_by_table ON matches(table_id, status);
+    CREATE TABLE inputs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,  -- the global cursor: never reused
+        table_id TEXT NOT NULL,
+        match_id INTEGER REFERENCES matches(id),
+        source TEXT NOT NULL,             -- mqtt | serial | referee
+        device TEXT,
+        boot INTEGER,
+        seq INTEGER,
+        at_ms INTEGER NOT NULL,           -- event time on the hub clock
+        received_ms INTEGER NOT NULL,     -- when the hub received it
+        record TEXT NOT NULL,             -- JSON, hub.inputs.input_to_record
+        UNIQUE (device, boot, seq)        -- a redelivered sensor event is a constraint hit, not a second row
+    );
+    CREATE INDEX inputs_by_match ON inputs(match_id, id);
+    CREATE TRIGGER inputs_no_update BEFORE UPDATE ON inputs
+        BEGIN SELECT RAISE(ABORT, 'inputs are append-only: add a correcting input instead'); END;
+    CREATE TRIGGER inputs_no_delete BEFORE DELETE ON inputs
+        BEGIN SELECT RAISE(ABORT, 'inputs are append-only: add a correcting input instead'); END;
+    CREATE TABLE devices (
+        id TEXT PRIMARY KEY,
+        table_id TEXT,
+        role TEXT,
+        state TEXT,                       -- online | lost | offline | error | unknown
+        boot INTEGER,
+        fw TEXT,
+        ip TEXT,
+        error TEXT,
+        last_seen_ms INTEGER,
+        battery REAL,
+        rssi REAL,
+        outbox INTEGER,
+        dropped INTEGER,
+        uptime_ms INTEGER,
+        heap INTEGER
+    );
+    CREATE TABLE rejected (
+        id INTEGER PRIMARY KEY,
+        received_ms INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        topic TEXT,
+        device TEXT,
+        code TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        size INTEGER NOT NULL,            -- the payload's full size; `payload` keeps at most 4 KiB of it
+        payload BLOB
+    );
+    CREATE INDEX rejected_by_device ON rejected(device, code);
+    CREATE TABLE clocks (
+        device TEXT NOT NULL,
+        boot INTEGER NOT NULL,
+        offset_ms INTEGER NOT NULL,       -- hub time = device time + offset
+        updated_ms INTEGER NOT NULL,
+        PRIMARY KEY (device, boot)
+    );
+    """,
+)
+
+LATEST = len(MIGRATIONS)
+
+
+class SchemaError(RuntimeError):
+    """The database is newer than this hub, or not a Luza database."""
+
+
+def version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema up to LATEST, one transaction per step; returns the version reached."""
+    current = version(conn)
+    if current > LATEST:
+        raise SchemaError(f"database schema v{current} is newer than this hub (v{LATEST}); upgrade luza")
+    for n in range(current, LATEST):
+        # executescript commits first; wrap each step so a failed step leaves the previous version intact
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[n]}\nPRAGMA user_version = {n + 1};\nCOMMIT;")
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return version(conn)

@@ -1,0 +1,77 @@
+"""Re-deriving a match from its stored log: the hub's start-up rebuild and `luza replay` share this code.
+
+A match is the fold of its inputs, in cursor order, through a new TableSession. `new_match` and `end_match`
+rows are the service's routing (they open and close the match row), not inputs of the session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
+from hub.store import MatchRow, Store
+from hub.table import ShotTiming, TableSession
+
+log = logging.getLogger("luza.rebuild")
+
+ROUTED = ("new_match", "end_match")
+
+
+def timing(settle: Mapping[str, float]) -> ShotTiming:
+    """The config's [settle] times as a ShotTiming (unknown names were refused by hub.config)."""
+    names = {f.name for f in dataclasses.fields(ShotTiming)}
+    return ShotTiming(**{k: v for k, v in settle.items() if k in names})  # type: ignore[arg-type]
+
+
+@dataclasses.dataclass
+class Replay:
+    session: TableSession
+    inputs: int = 0
+    refused: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) not applied
+
+
+def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
+    """Fold a match's stored inputs into a new session; inputs that cannot be applied are listed, not fatal."""
+    session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle))
+    out = Replay(session)
+    for row in store.inputs(match_id=match.id):
+        try:
+            inp = input_from_record(row.record)
+        except RecordError as exc:
+            out.refused.append((row.id, f"unreadable record: {exc}"))
+            continue
+        if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
+            continue
+        out.inputs += 1
+        try:
+            session.apply(inp)
+        except RefereeInputError as exc:
+            out.refused.append((row.id, exc.en))
+        except Exception as exc:  # the log must always be re-derivable; a session bug is reported, not fatal
+            log.exception("match %d: input %d failed in the session", match.id, row.id)
+            out.refused.append((row.id, f"session error: {exc!r}"))
+    for cursor, why in out.refused:
+        log.warning("match %d: stored input %d not applied on replay: %s", match.id, cursor, why)
+    return out
+
+
+def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) -> TableSession:
+    return replay_match(store, match, settle).session
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ, as readable paths (for `luza replay` to report)."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        out: list[str] = []
+        for k in sorted(set(a) | set(b), key=str):
+            out += differences(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
+        return out
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            out += differences(x, y, f"{path}[{i}]")
+        return out
+    return [] if a == b else [f"{path or '(root)'}: {a!r} != {b!r}"]

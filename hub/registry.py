@@ -1,0 +1,139 @@
+"""The device registry: what the hub knows of each node — online/offline, last seen, firmware, battery, RSSI,
+outbox depth and how many of its payloads were rejected, by reason.
+
+Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
+(`snapshot()`), so it takes a lock. `row(device)` is what the store keeps in its `devices` table.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hub.config import Config
+
+UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
+
+
+@dataclass
+class Device:
+    id: str
+    table_id: str | None = None  # None: not in the config
+    role: str | None = None
+    state: str = "unknown"  # online | lost | offline | error | unknown
+    boot: int | None = None
+    fw: str = ""
+    ip: str = ""
+    error: str | None = None
+    last_seen_ms: int | None = None
+    battery: float | None = None
+    rssi: float | None = None
+    outbox: int | None = None
+    dropped: int | None = None
+    uptime_ms: int | None = None
+    heap: int | None = None
+    rejected: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def online(self) -> bool:
+        return self.state == "online"
+
+
+class Registry:
+    def __init__(self, config: Config, stored: Mapping[str, Mapping[str, Any]] | None = None,
+                 rejected: Mapping[str, Mapping[str, int]] | None = None) -> None:
+        self._lock = threading.Lock()
+        self._devices: dict[str, Device] = {}
+        for t in config.tables:
+            for d in t.devices:
+                self._devices[d.id] = Device(d.id, t.id, d.role)
+        for dev_id, row in (stored or {}).items():
+            dev = self._devices.setdefault(dev_id, Device(dev_id))
+            for k in ("state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi", "outbox",
+                      "dropped", "uptime_ms", "heap"):
+                if row.get(k) is not None:
+                    setattr(dev, k, row[k])
+        for dev_id, counts in (rejected or {}).items():
+            self._devices.setdefault(dev_id, Device(dev_id)).rejected.update(counts)
+
+    def _get(self, device: str) -> Device:
+        dev = self._devices.get(device)
+        if dev is None:
+            dev = self._devices[device] = Device(device)
+        return dev
+
+    def on_status(self, device: str, state: str, boot: int | None, fw: str, ip: str, error: str | None,
+                  now_ms: int) -> bool:
+        """A status message; True if it is a birth (online with a new boot, or back online): time to sync."""
+        with self._lock:
+            dev = self._get(device)
+            birth = state == "online" and (dev.state != "online" or boot != dev.boot)
+            dev.state = state
+            if boot is not None:
+                dev.boot = boot
+            if state == "online":
+                dev.fw, dev.ip, dev.error = fw or dev.fw, ip or dev.ip, None
+            elif error:
+                dev.error = error
+            dev.last_seen_ms = now_ms
+            return birth
+
+    def on_tele(self, device: str, boot: int, fields: Mapping[str, Any], now_ms: int) -> None:
+        with self._lock:
+            dev = self._get(device)
+            if dev.boot is None or boot > dev.boot:
+                dev.boot = boot
+            for wire_name, attr in (("bat", "battery"), ("rssi", "rssi"), ("ob", "outbox"), ("drop", "dropped"),
+                                    ("up", "uptime_ms"), ("heap", "heap")):
+                if wire_name in fields:
+                    setattr(dev, attr, fields[wire_name])
+            dev.last_seen_ms = now_ms
+            if dev.state in ("unknown", "lost", "offline"):
+                dev.state = "online"  # telemetry means it is up, even if we missed its birth
+
+    def on_event(self, device: str, boot: int, now_ms: int) -> None:
+        with self._lock:
+            dev = self._get(device)
+            if dev.boot is None or boot > dev.boot:
+                dev.boot = boot
+            dev.last_seen_ms = now_ms
+
+    def current_boot(self, device: str) -> int | None:
+        with self._lock:
+            dev = self._devices.get(device)
+            return dev.boot if dev else None
+
+    def on_rejected(self, device: str | None, code: str) -> bool:
+        """Count a rejection; True the first time this device has this kind (log it once)."""
+        with self._lock:
+            dev = self._get(device or UNKNOWN)
+            n = dev.rejected.get(code, 0)
+            dev.rejected[code] = n + 1
+            return n == 0
+
+    def get(self, device: str) -> Device | None:
+        with self._lock:
+            dev = self._devices.get(device)
+            return Device(**{**asdict(dev), "rejected": dict(dev.rejected)}) if dev else None
+
+    def row(self, device: str) -> dict[str, Any]:
+        """The store's `devices` row for this device."""
+        with self._lock:
+            d = asdict(self._get(device))
+        d.pop("rejected")
+        d.pop("id")
+        return d
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Every device as a JSON-able dict (with `online` and `rejected`), configured ones first."""
+        with self._lock:
+            devs = sorted(self._devices.values(), key=lambda d: (d.table_id is None, d.table_id or "", d.id))
+            out = []
+            for d in devs:
+                item = asdict(d)
+                item["online"] = d.online
+                item["rejected"] = dict(d.rejected)
+                out.append(item)
+            return out

@@ -1,0 +1,245 @@
+"""The hub's SQLite store (WAL): the append-only input log, matches, tables, devices, rejected payloads, clocks.
+
+One `Store` belongs to one writer thread (the hub's worker); it groups many appends into one transaction with
+`transaction()` so one fsync covers a batch ("group commit"), and the caller acknowledges the inputs only after
+that block has returned. Readers (CLI, web layer) open their own `Store(..., readonly=True)`.
+
+Sensor rows carry their natural key (device, boot, seq) under a UNIQUE constraint: appending a redelivered
+event returns None instead of a second row.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hub import migrations
+
+MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    table_id: str
+    variant: str
+    players: tuple[str, str]
+    options: dict[str, Any]
+    status: str
+    started_ms: int
+    ended_ms: int | None
+    last_state: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class InputRow:
+    id: int
+    table_id: str
+    match_id: int | None
+    source: str
+    device: str | None
+    boot: int | None
+    seq: int | None
+    at_ms: int
+    received_ms: int
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RejectedRow:
+    id: int
+    received_ms: int
+    source: str
+    topic: str | None
+    device: str | None
+    code: str
+    reason: str
+    size: int
+    payload: bytes
+
+
+DEVICE_FIELDS = ("table_id", "role", "state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi",
+                 "outbox", "dropped", "uptime_ms", "heap")
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+class Store:
+    """The database of one hub. Not thread-safe: one thread writes, as the hub's worker does."""
+
+    def __init__(self, path: str | Path, synchronous: str = "full", readonly: bool = False) -> None:
+        self.path = str(path)
+        if readonly:
+            if not Path(self.path).exists():
+                raise FileNotFoundError(f"no database at {self.path!r}")
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'full' else 'NORMAL'}")
+            migrations.migrate(self.conn)
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.execute("PRAGMA busy_timeout=5000")
+        if readonly and migrations.version(self.conn) != migrations.LATEST:
+            raise migrations.SchemaError(
+                f"{self.path!r} has schema v{migrations.version(self.conn)}, this hub reads v{migrations.LATEST}; "
+                "start `luza serve` on it once to migrate")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ------------------------------------------------------------ transactions
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic, durable batch: everything inside commits together (one fsync) or not at all."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # ------------------------------------------------------------ tables and matches
+
+    def ensure_table(self, table_id: str, name: str, now_ms: int) -> None:
+        self.conn.execute("INSERT INTO tables(id, name, created_ms) VALUES (?, ?, ?) "
+                          "ON CONFLICT(id) DO UPDATE SET name = excluded.name", (table_id, name, now_ms))
+
+    def new_match(self, table_id: str, variant: str, players: Sequence[str], options: Mapping[str, Any],
+                  started_ms: int) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO matches(table_id, variant, players, options, status, started_ms) VALUES (?, ?, ?, ?, 'live', ?)",
+            (table_id, variant, _dumps(list(players)), _dumps(dict(options)), started_ms))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def end_match(self, match_id: int, ended_ms: int) -> None:
+        self.conn.execute("UPDATE matches SET status = 'ended', ended_ms = ? WHERE id = ?", (ended_ms, match_id))
+
+    def save_state(self, match_id: int, state: Mapping[str, Any]) -> None:
+        self.conn.execute("UPDATE matches SET last_state = ? WHERE id = ?", (_dumps(state), match_id))
+
+    def _match(self, row: tuple[Any, ...]) -> MatchRow:
+        players = json.loads(row[3])
+        return MatchRow(row[0], row[1], row[2], (players[0], players[1]), json.loads(row[4]), row[5], row[6],
+                        row[7], json.loads(row[8]) if row[8] else None)
+
+    _MATCH_COLS = "id, table_id, variant, players, options, status, started_ms, ended_ms, last_state"
+
+    def match(self, match_id: int) -> MatchRow | None:
+        row = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return self._match(row) if row else None
+
+    def matches(self, table_id: str | None = None, live_only: bool = False) -> list[MatchRow]:
+        sql = f"SELECT {self._MATCH_COLS} FROM matches WHERE 1=1"
+        args: list[object] = []
+        if table_id is not None:
+            sql += " AND table_id = ?"
+            args.append(table_id)
+        if live_only:
+            sql += " AND status = 'live'"
+        return [self._match(r) for r in self.conn.execute(sql + " ORDER BY id", args)]
+
+    # ------------------------------------------------------------ the input log
+
+    def append_sensor(self, table_id: str, match_id: int | None, source: str, key: tuple[str, int, int],
+                      at_ms: int, received_ms: int, record: Mapping[str, Any]) -> int | None:
+        """Append a sensor event; returns its cursor, or None if (device, boot, seq) is already stored."""
+        cur = self.conn.execute(
+            "INSERT INTO inputs(table_id, match_id, source, device, boot, seq, at_ms, received_ms, record) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(device, boot, seq) DO NOTHING",
+            (table_id, match_id, source, key[0], key[1], key[2], at_ms, received_ms, _dumps(record)))
+        return cur.lastrowid if cur.rowcount == 1 else None
+
+    def append_action(self, table_id: str, match_id: int | None, at_ms: int, received_ms: int,
+                      record: Mapping[str, Any], source: str = "referee") -> int:
+        cur = self.conn.execute(
+            "INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, match_id, source, at_ms, received_ms, _dumps(record)))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def has_event(self, key: tuple[str, int, int]) -> bool:
+        row = self.conn.execute("SELECT 1 FROM inputs WHERE device = ? AND boot = ? AND seq = ?", key).fetchone()
+        return row is not None
+
+    def inputs(self, match_id: int | None = None, after: int = 0, table_id: str | None = None) -> Iterator[InputRow]:
+        """Stored inputs in cursor order, optionally of one match / table and after a cursor."""
+        sql = ("SELECT id, table_id, match_id, source, device, boot, seq, at_ms, received_ms, record FROM inputs "
+               "WHERE id > ?")
+        args: list[object] = [after]
+        if match_id is not None:
+            sql += " AND match_id = ?"
+            args.append(match_id)
+        if table_id is not None:
+            sql += " AND table_id = ?"
+            args.append(table_id)
+        for r in self.conn.execute(sql + " ORDER BY id", args):
+            yield InputRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]))
+
+    def count_inputs(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM inputs").fetchone()[0])
+
+    def last_boot(self, device: str) -> int | None:
+        row = self.conn.execute("SELECT max(boot) FROM inputs WHERE device = ?", (device,)).fetchone()
+        return row[0]
+
+    # ------------------------------------------------------------ rejected payloads
+
+    def reject(self, received_ms: int, source: str, topic: str | None, device: str | None, code: str, reason: str,
+               payload: bytes) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO rejected(received_ms, source, topic, device, code, reason, size, payload) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (received_ms, source, topic, device, code, reason, len(payload), bytes(payload[:MAX_REJECTED_PAYLOAD])))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def rejected(self, device: str | None = None, limit: int = 1000) -> list[RejectedRow]:
+        sql = "SELECT id, received_ms, source, topic, device, code, reason, size, payload FROM rejected"
+        args: list[object] = []
+        if device is not None:
+            sql += " WHERE device = ?"
+            args.append(device)
+        return [RejectedRow(*r) for r in self.conn.execute(sql + " ORDER BY id LIMIT ?", [*args, limit])]
+
+    def rejected_counts(self) -> dict[str, dict[str, int]]:
+        """{device (or "" for none): {code: count}}."""
+        out: dict[str, dict[str, int]] = {}
+        for dev, code, n in self.conn.execute("SELECT device, code, count(*) FROM rejected GROUP BY device, code"):
+            out.setdefault(dev or "", {})[code] = n
+        return out
+
+    # ------------------------------------------------------------ devices and clocks
+
+    def save_device(self, device_id: str, fields: Mapping[str, Any]) -> None:
+        cols = [k for k in DEVICE_FIELDS if k in fields]
+        values = [fields[k] for k in cols]
+        sets = ", ".join(f"{c} = excluded.{c}" for c in cols) or "id = excluded.id"
+        self.conn.execute(
+            f"INSERT INTO devices(id{''.join(', ' + c for c in cols)}) VALUES (?{', ?' * len(cols)}) "
+            f"ON CONFLICT(id) DO UPDATE SET {sets}", [device_id, *values])
+
+    def devices(self) -> dict[str, dict[str, Any]]:
+        cols = ", ".join(DEVICE_FIELDS)
+        return {r[0]: dict(zip(DEVICE_FIELDS, r[1:], strict=True))
+                for r in self.conn.execute(f"SELECT id, {cols} FROM devices ORDER BY id")}
+
+    def save_clock(self, device: str, boot: int, offset_ms: int, now_ms: int) -> None:
+        self.conn.execute(
+            "INSERT INTO clocks(device, boot, offset_ms, updated_ms) VALUES (?, ?, ?, ?) ON CONFLICT(device, boot) "
+            "DO UPDATE SET offset_ms = excluded.offset_ms, updated_ms = excluded.updated_ms",
+            (device, boot, offset_ms, now_ms))
+
+    def clocks(self) -> dict[tuple[str, int], int]:
+        return {(d, b): o for d, b, o in self.conn.execute("SELECT device, boot, offset_ms FROM clocks")}
