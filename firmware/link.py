@@ -1,0 +1,231 @@
+"""The connection manager: keeps a node on the broker and drains its outbox, in order, while it is there.
+
+Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops forever:
+
+1. Wi-Fi up (`net.connect()`, then wait up to `wifi_ms` for `net.up()`).
+2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then the birth
+   message `online` (firmware version, boot id, ip, role) retained on `status`, and `cmd` subscribed.
+   Every session is clean, so the subscription is made again on each up.
+3. While up: publish the outbox's oldest entries (at most `window` in flight), hand PUBACKs back to the
+   outbox (an event leaves it only then), and pass each valid `cmd` to `on_cmd`. A malformed command is
+   rejected by `wire.parse_command`, counted in `rejected` and logged; the node carries on.
+4. On `OSError` (the one recoverable error; anything else is a bug and surfaces) the link is down: the
+   in-flight publishes are forgotten (their entries are still in the outbox and go again, in order, after
+   the reconnect; the hub de-duplicates on (device, boot, seq)), and the next attempt waits an exponential
+   backoff from `backoff_min` to `backoff_max` ms with +-25 % jitter, so a room of nodes does not reconnect
+   in step after the broker restarts.
+
+The detectors never wait for the network: they put events into the outbox and call `kick()`; the link task
+does the I/O. `listeners` are called with True/False on every up/down.
+"""
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover
+    import uasyncio as asyncio
+
+try:
+    import random
+
+    def _rand():
+        return random.getrandbits(16) / 65536
+except (ImportError, AttributeError):  # pragma: no cover - a port without random: no jitter
+    def _rand():
+        return 0.5
+
+from shared_rules import wire
+
+
+class Link:
+    """Connection manager for one node. See the module docstring."""
+
+    def __init__(self, transport, net, outbox, clock, table, device, boot, role="", fw="",
+                 on_cmd=None, keepalive=30, window=16, backoff_min=500, backoff_max=30000,
+                 wifi_ms=20000, poll_ms=10, log=None, rand=None):
+        self.transport = transport
+        self.net = net
+        self.outbox = outbox
+        self.clock = clock
+        self.table = table
+        self.device = device
+        self.boot = boot
+        self.role = role
+        self.fw = fw
+        self.on_cmd = on_cmd
+        self.keepalive = keepalive
+        self.window = window
+        self.backoff_min = backoff_min
+        self.backoff_max = backoff_max
+        self.wifi_ms = wifi_ms
+        self.poll_ms = poll_ms
+        self.log = log or _print
+        self._rand = rand or _rand
+        self.topic_evt = wire.topic(table, device, "evt")
+        self.topic_status = wire.topic(table, device, "status")
+        self.topic_tele = wire.topic(table, device, "tele")
+        self.topic_cmd = wire.topic(table, device, "cmd")
+        self.error = None  # set by the node when its config is invalid: the birth then says st "error"
+        self.up = False
+        self.ups = 0
+        self.downs = 0
+        self.published = 0  # events handed to the broker (re-sends included)
+        self.rejected = 0  # malformed commands
+        self.last_rejection = None
+        self.listeners = []
+        self._inflight = {}  # transport token -> outbox oid
+        self._sent = set()  # oids in flight
+        self._kick = asyncio.Event()
+        self._stopping = False
+        self._failures = 0
+
+    # ------------------------------------------------------------ for the node
+
+    def kick(self):
+        """Something was put in the outbox: publish it now rather than at the next poll."""
+        self._kick.set()
+
+    def send(self, channel, payload, retain=False):
+        """Best-effort publish outside the outbox (tele, status): True if handed to the broker, False if down."""
+        if not self.up:
+            return False
+        try:
+            self.transport.publish(wire.topic(self.table, self.device, channel), payload, retain, 0)
+        except OSError as exc:
+            self._went_down(exc)
+            return False
+        return True
+
+    def stop(self):
+        """End `run()`: says `offline` (retained) and disconnects politely, so no Last Will is sent."""
+        self._stopping = True
+        self._kick.set()
+
+    # ------------------------------------------------------------ the task
+
+    async def run(self):
+        """Stay connected until `stop()`. Returns only after `stop()`."""
+        while not self._stopping:
+            try:
+                await self._session()
+            except OSError as exc:
+                self._went_down(exc)
+            if self._stopping:
+                break
+            self._failures += 1
+            await self.clock.sleep_ms(self.backoff_ms())
+        self._say_goodbye()
+
+    def backoff_ms(self):
+        """The wait before the next attempt: exponential in the failures since the last up, with jitter."""
+        n = self._failures - 1 if self._failures > 0 else 0
+        base = self.backoff_min * (1 << (n if n < 16 else 16))
+        if base > self.backoff_max:
+            base = self.backoff_max
+        return int(base * (0.75 + 0.5 * self._rand()))
+
+    async def _wifi(self):
+        if self.net.up():
+            return
+        self.net.connect()
+        waited = 0
+        while not self.net.up():
+            if waited >= self.wifi_ms or self._stopping:
+                raise OSError("wifi: not connected after %d ms" % (waited,))
+            await self.clock.sleep_ms(100)
+            waited += 100
+
+    def _birth(self):
+        state = "error" if self.error else "online"
+        return wire.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error)
+
+    async def _session(self):
+        await self._wifi()
+        will = wire.encode_status("lost", self.boot, self.fw, "", self.role)
+        self.transport.connect(self.device, self.keepalive, self.topic_status, will)
+        self.transport.publish(self.topic_status, self._birth(), True, 1)
+        self.transport.subscribe(self.topic_cmd)
+        self._went_up()
+        while not self._stopping:
+            if not self.net.up():
+                raise OSError("wifi lost")
+            self._drain()
+            for item in self.transport.poll():
+                self._handle(item)
+            self._drain()
+            await self._wait()
+
+    async def _wait(self):
+        # Wall-time poll (not the node clock's): this is about network responsiveness, not protocol time.
+        try:
+            await asyncio.wait_for(self._kick.wait(), self.poll_ms / 1000)
+        except asyncio.TimeoutError:
+            pass
+        self._kick.clear()
+
+    def _drain(self):
+        if len(self._inflight) >= self.window:
+            return
+        for oid, entry in self.outbox.window(self.window):
+            if oid in self._sent:
+                continue
+            payload = self.clock.restamp(entry, self.boot)
+            token = self.transport.publish(self.topic_evt, payload, False, 1)
+            self._inflight[token] = oid
+            self._sent.add(oid)
+            self.published += 1
+            if len(self._inflight) >= self.window:
+                return
+
+    def _handle(self, item):
+        if item[0] == "ack":
+            oid = self._inflight.pop(item[1], None)
+            if oid is not None:
+                self._sent.discard(oid)
+                self.outbox.ack(oid)
+            return
+        _, topic, payload = item
+        if topic != self.topic_cmd:
+            return
+        cmd = wire.parse_command(payload)
+        if isinstance(cmd, wire.Rejection):
+            self.rejected += 1
+            self.last_rejection = cmd
+            self.log("cmd rejected (%s): %s" % (cmd.code, cmd.reason))
+            return
+        if self.on_cmd is not None:
+            self.on_cmd(cmd)
+
+    def _went_up(self):
+        self.up = True
+        self.ups += 1
+        self._failures = 0
+        self.log("link up (%s)" % (self.net.ip(),))
+        for f in self.listeners:
+            f(True)
+
+    def _went_down(self, exc):
+        self._inflight = {}
+        self._sent = set()
+        if not self.up:
+            self.log("link: connect failed: %s" % (exc,))
+            return
+        self.up = False
+        self.downs += 1
+        self.log("link down: %s" % (exc,))
+        for f in self.listeners:
+            f(False)
+
+    def _say_goodbye(self):
+        if self.up:
+            try:
+                self.transport.publish(self.topic_status, wire.encode_status("offline", self.boot, self.fw, "",
+                                                                             self.role), True, 1)
+                self.transport.poll()
+            except OSError:
+                pass  # going away anyway; the Last Will covers it
+        self.transport.disconnect()
+        self.up = False
+
+
+def _print(msg):
+    print("[link] " + msg)

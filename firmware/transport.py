@@ -1,0 +1,307 @@
+"""The small network interface the connection manager talks to: Wi-Fi and an MQTT client.
+
+Two MQTT implementations behind one interface (duck-typed; MicroPython has no ABCs):
+
+    connected                                   -> bool
+    connect(client_id, keepalive, will_topic, will_payload)   LWT is retained, QoS 1; raises OSError
+    publish(topic, payload, retain=False, qos=1) -> token; its PUBACK shows up later in poll(); raises OSError
+    subscribe(topic)                            QoS 1; raises OSError
+    poll()                                      -> [("ack", token) | ("msg", topic, payload)]; raises OSError
+                                                   when the connection is gone (never blocks)
+    disconnect()                                polite goodbye (no Last Will)
+
+- `UmqttTransport`: on the device, over micropython-lib's `umqtt.simple` (installed with `mip`, not in
+  this repo). Its QoS 1 publish waits for the PUBACK itself, so the ack is queued at once.
+- `PahoTransport`: on CPython (virtual nodes), over paho-mqtt 2.x with the callback API v2, TCP_NODELAY set
+  (Nagle would add tens of ms), and `loop(0)` driven from `poll()`: no thread, so many virtual nodes share
+  one asyncio loop.
+
+The Wi-Fi interface (`up()`, `connect()`, `ip()`, `rssi()`): `WlanNet` on the device (`network.WLAN`),
+`StaticNet` for virtual nodes (always up unless a test takes it down).
+
+Every session is clean: the outbox re-sends whatever was not acknowledged, and a clean session means a
+stale `cmd` (an old time exchange) is never delivered after a reconnect.
+"""
+
+try:
+    import time
+
+    _ticks_ms = time.ticks_ms
+    _ticks_diff = time.ticks_diff
+except AttributeError:  # CPython
+    import time
+
+    def _ticks_ms():
+        return int(time.monotonic() * 1000)
+
+    def _ticks_diff(a, b):
+        return a - b
+
+
+def _as_bytes(x):
+    return x if isinstance(x, (bytes, bytearray)) else str(x).encode()
+
+
+# ---------------------------------------------------------------- Wi-Fi
+
+
+class StaticNet:
+    """A network that is simply there (a PC's loopback); `down = True` simulates a lost access point."""
+
+    def __init__(self, ip="127.0.0.1", rssi=-55):
+        self.down = False
+        self._ip = ip
+        self._rssi = rssi
+
+    def up(self):
+        return not self.down
+
+    def connect(self):
+        pass
+
+    def ip(self):
+        return self._ip if not self.down else ""
+
+    def rssi(self):
+        return self._rssi if not self.down else None
+
+
+class WlanNet:  # pragma: no cover - needs an ESP32
+    """The ESP32 station interface. `connect()` only starts joining; the link polls `up()` with a timeout."""
+
+    def __init__(self, ssid, password, hostname=None):
+        import network
+
+        self.ssid = ssid
+        self.password = password
+        self.wlan = network.WLAN(network.STA_IF)
+        if hostname:
+            try:
+                network.hostname(hostname)
+            except (AttributeError, ValueError, OSError):
+                pass  # older ports: the default hostname is fine
+        self.wlan.active(True)
+
+    def up(self):
+        return self.wlan.isconnected()
+
+    def connect(self):
+        if not self.wlan.isconnected():
+            self.wlan.connect(self.ssid, self.password)
+
+    def ip(self):
+        return self.wlan.ifconfig()[0] if self.wlan.isconnected() else ""
+
+    def rssi(self):
+        try:
+            return self.wlan.status("rssi")
+        except (ValueError, OSError):
+            return None
+
+
+# ---------------------------------------------------------------- MQTT on the device
+
+
+class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (device only)
+    """MQTT over `umqtt.simple`. Keep-alive pings are sent from `poll()` at half the keep-alive period."""
+
+    def __init__(self, host, port=1883, user=None, password=None, ssl=False):
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.ssl = ssl
+        self.client = None
+        self.connected = False
+        self._events = []
+        self._token = 0
+        self._keepalive = 0
+        self._last_tx = 0
+
+    def connect(self, client_id, keepalive, will_topic, will_payload):
+        from umqtt.simple import MQTTClient, MQTTException
+
+        self.client = MQTTClient(
+            client_id, self.host, self.port, self.user, self.password, keepalive=keepalive, ssl=self.ssl
+        )
+        self.client.set_last_will(will_topic, will_payload, retain=True, qos=1)
+        self.client.set_callback(self._on_msg)
+        try:
+            self.client.connect(clean_session=True)
+        except MQTTException as exc:  # a refused CONNACK is as recoverable as a socket error
+            raise OSError("broker refused connection: %s" % (exc,)) from None
+        self.connected = True
+        self._keepalive = keepalive
+        self._last_tx = _ticks_ms()
+        self._events = []
+
+    def _on_msg(self, topic, msg):
+        self._events.append(("msg", topic.decode() if isinstance(topic, bytes) else topic, bytes(msg)))
+
+    def _lost(self, exc):
+        self.connected = False
+        raise OSError("mqtt connection lost: %s" % (exc,))
+
+    def publish(self, topic, payload, retain=False, qos=1):
+        if not self.connected:
+            raise OSError("not connected")
+        try:
+            self.client.publish(_as_bytes(topic), _as_bytes(payload), retain, qos)
+        except Exception as exc:  # umqtt raises OSError or its MQTTException; both mean the link is gone
+            self._lost(exc)
+        self._last_tx = _ticks_ms()
+        self._token += 1
+        self._events.append(("ack", self._token))  # umqtt.simple returned only after the PUBACK
+        return self._token
+
+    def subscribe(self, topic):
+        try:
+            self.client.subscribe(_as_bytes(topic), qos=1)
+        except Exception as exc:
+            self._lost(exc)
+
+    def poll(self):
+        if not self.connected:
+            raise OSError("not connected")
+        try:
+            if self._keepalive and _ticks_diff(_ticks_ms(), self._last_tx) > self._keepalive * 500:
+                self.client.ping()
+                self._last_tx = _ticks_ms()
+            for _ in range(8):  # bounded: a flood of commands must not starve the detectors
+                if self.client.check_msg() is None and not self._events:
+                    break
+        except Exception as exc:
+            self._lost(exc)
+        out, self._events = self._events, []
+        return out
+
+    def disconnect(self):
+        if self.client is not None:
+            try:
+                self.client.disconnect()
+            except Exception:
+                pass  # already gone: nothing to say goodbye to
+        self.connected = False
+
+
+# ---------------------------------------------------------------- MQTT on CPython (virtual nodes)
+
+
+class PahoTransport:
+    """MQTT over paho-mqtt 2.x for virtual nodes; a fresh client per connection (clean session)."""
+
+    def __init__(self, host="127.0.0.1", port=1883, user=None, password=None, connect_timeout=2.0):
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.connect_timeout = connect_timeout
+        self.client = None
+        self.connected = False
+        self._events = []
+        self._failed = None
+
+    def connect(self, client_id, keepalive, will_topic, will_payload):
+        import socket
+
+        import paho.mqtt.client as mqtt
+
+        self._drop_client()
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
+                             clean_session=True)
+        if self.user:
+            client.username_pw_set(self.user, self.password)
+        client.will_set(will_topic, will_payload, qos=1, retain=True)
+
+        def nodelay(_c, _u, sock):
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except (OSError, AttributeError):
+                pass  # not a TCP socket (websockets/unix); Nagle is then not our problem
+
+        client.on_socket_open = nodelay
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        self.client = client
+        self._events = []
+        self._failed = None
+        client.connect(self.host, self.port, keepalive)  # OSError (refused, unreachable) propagates
+        deadline = time.monotonic() + self.connect_timeout
+        while not self.connected and self._failed is None and time.monotonic() < deadline:
+            client.loop(0.01)
+        if not self.connected:
+            reason = self._failed or "no CONNACK within %.1f s" % self.connect_timeout
+            self._drop_client()
+            raise OSError("mqtt connect to %s:%d failed: %s" % (self.host, self.port, reason))
+
+    def _on_connect(self, _c, _u, _flags, reason_code, _props):
+        if reason_code.is_failure:
+            self._failed = str(reason_code)
+        else:
+            self.connected = True
+
+    def _on_disconnect(self, _c, _u, _flags, reason_code, _props):
+        self.connected = False
+        self._failed = str(reason_code)
+
+    def _on_publish(self, _c, _u, mid, _reason_code, _props):
+        self._events.append(("ack", mid))
+
+    def _on_message(self, _c, _u, msg):
+        self._events.append(("msg", msg.topic, bytes(msg.payload)))
+
+    def _check(self):
+        if not self.connected or self.client is None:
+            raise OSError("mqtt connection lost: %s" % (self._failed or "not connected",))
+
+    def publish(self, topic, payload, retain=False, qos=1):
+        self._check()
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc != 0:
+            self.connected = False
+            raise OSError("mqtt publish failed: rc=%s" % (info.rc,))
+        return info.mid
+
+    def subscribe(self, topic):
+        self._check()
+        rc, _mid = self.client.subscribe(topic, qos=1)
+        if rc != 0:
+            self.connected = False
+            raise OSError("mqtt subscribe failed: rc=%s" % (rc,))
+
+    def poll(self):
+        self._check()
+        rc = self.client.loop(0)
+        out, self._events = self._events, []
+        if rc != 0:
+            self.connected = False
+        if not self.connected:
+            self._failed = self._failed or "rc=%s" % (rc,)
+            if out:
+                return out  # hand over the last acks; the next poll reports the loss
+            raise OSError("mqtt connection lost: %s" % (self._failed,))
+        return out
+
+    def disconnect(self):
+        if self.client is not None and self.connected:
+            self.client.disconnect()
+            self.client.loop(0.05)
+        self._drop_client()
+
+    def abort(self):
+        """Vanish without a DISCONNECT (a power cut), so the broker publishes the Last Will."""
+        self._drop_client()
+
+    def _drop_client(self):
+        """Close the socket (and paho's wake-up socket pair) now rather than at garbage collection."""
+        if self.client is not None:
+            try:
+                self.client._reset_sockets()  # paho's own cleanup; it has no public close()
+            except (AttributeError, OSError):
+                sock = self.client.socket()
+                if sock is not None:
+                    sock.close()
+        self.client = None
+        self.connected = False
