@@ -1,4 +1,66 @@
 """Luza's pure rules engine for Russian pyramid, the match-log format and the wire protocol.
 
-Imports nothing of the project and does no I/O.
+Imports nothing of the project and does no I/O. `Match.new(name, players, options)` starts a match of a
+registered variant; see docs/rules-engine.md. A variant module registers itself with `@register` when it is
+imported: add one import line below for each.
 """
+
+from .errors import IllegalInputError, MalformedInputError, RulesError
+from .match import Match
+from .model import (
+    Choose,
+    Colour,
+    Concede,
+    Declaration,
+    DeclarationKind,
+    Foul,
+    InHand,
+    Input,
+    Interference,
+    JumpedBall,
+    Lag,
+    Pocket,
+    PocketedBall,
+    RefereeDecision,
+    ShotReport,
+    Spot,
+)
+from .outcome import Effect, EffectKind, Need, Outcome, Reason
+from .state import State
+from .variant import VARIANTS, Variant, find_variant, register
+
+# Variants: one import each registers it.
+from . import free  # noqa: F401  isort: skip
+
+__all__ = [
+    "VARIANTS",
+    "Choose",
+    "Colour",
+    "Concede",
+    "Declaration",
+    "DeclarationKind",
+    "Effect",
+    "EffectKind",
+    "Foul",
+    "IllegalInputError",
+    "InHand",
+    "Input",
+    "Interference",
+    "JumpedBall",
+    "Lag",
+    "MalformedInputError",
+    "Match",
+    "Need",
+    "Outcome",
+    "Pocket",
+    "PocketedBall",
+    "Reason",
+    "RefereeDecision",
+    "RulesError",
+    "ShotReport",
+    "Spot",
+    "State",
+    "Variant",
+    "find_variant",
+    "register",
+]

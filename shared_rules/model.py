@@ -49,6 +49,7 @@ class Spot(Enum):
     CENTRE = "centre_spot"
     HEAD = "head_spot"
     SPOTTING_LINE = "spotting_line"  # §25: next free place from the foot spot toward the foot rail
+    TOWARD_CENTRE = "toward_centre"  # §25: spotting line full: on the long axis from the foot spot toward the centre
     FOOT_RAIL = "foot_rail"  # 100 points §2/§4: next to the foot rail behind the pyramid
     HOUSE = "house"  # in hand from the house (§21)
     ANYWHERE = "anywhere"  # in hand anywhere
@@ -79,6 +80,7 @@ class Foul(Enum):
     SLOW_PLAY = "26"  # 29.1(11)
     INTERFERENCE = "28"  # 29.1(12) interfering with the opponent (the non-shooter's foul)
     PLACEMENT = "21.2"  # touching a ball while placing the cue ball in hand
+    OUTSIDE_HOUSE = "21.3"  # struck from hand although placed on the home line or outside the house
     HOUSE_BALL_STRUCK = "21.4"  # from hand, an object ball in the house struck directly
     WRONG_OWN_BALL = "star 4.3"  # Star: hit / used a ball that is not the player's own playing ball
     TEN_TOUCHED = "100 12"  # 100 points: the cue ball touched #10 while numbered balls remain

@@ -93,3 +93,5 @@ class Need:
     ru: str
     options: tuple[str, ...] = ()
     before_shot: bool = True
+    balls: tuple[int, ...] = ()  # for a choice that takes a ball: the balls that may be taken
+    blocking: bool = False  # True: must be answered with its own input (Lag, Choose, RefereeDecision) first

@@ -1,0 +1,159 @@
+"""`Match`: a match is its list of inputs; the state is the fold of the variant's rules over it.
+
+`play` pushes an input (python-chess's `Board.push`), `undo` pops it. A stack of states makes undo O(1) and
+equal to a replay without the last input (the property tests check that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .codec import input_from_dict, input_to_dict
+from .errors import IllegalInputError, MalformedInputError, RulesError
+from .model import Input
+from .outcome import Need, Outcome
+from .state import State
+from .variant import Variant, find_variant
+
+LOG_FORMAT = "luza-match"
+LOG_VERSION = 1
+
+
+class Match:
+    """One match of one variant between two players (seats 0 and 1)."""
+
+    __slots__ = ("_history", "_outcomes", "_states", "players", "variant")
+
+    def __init__(self, variant: Variant, players: tuple[str, str]) -> None:
+        self.variant = variant
+        self.players = players
+        self._states: list[State] = [variant.initial_state()]
+        self._history: list[Input] = []
+        self._outcomes: list[Outcome] = []
+
+    @classmethod
+    def new(
+        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"), options: Mapping[str, object] | None = None
+    ) -> Match:
+        """A fresh match of the variant called `variant` (digest §3 parameters in `options`)."""
+        if not (isinstance(players, (tuple, list)) and len(players) == 2 and all(isinstance(p, str) for p in players)):
+            raise MalformedInputError(f"players: expected two names, got {players!r}", f"players: нужны два имени, получено {players!r}")
+        return cls(find_variant(variant)(options), (players[0], players[1]))
+
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def history(self) -> tuple[Input, ...]:
+        return tuple(self._history)
+
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        return tuple(self._outcomes)
+
+    def play(self, inp: Input) -> Outcome:
+        """Apply one input. On a RulesError nothing changes."""
+        state, outcome = self.variant.apply(self._states[-1], inp)
+        self._states.append(state)
+        self._history.append(inp)
+        self._outcomes.append(outcome)
+        return outcome
+
+    def undo(self) -> Input:
+        """Take back the last input; IllegalInputError if there is none."""
+        if not self._history:
+            raise IllegalInputError("nothing to undo", "нечего отменять")
+        self._states.pop()
+        self._outcomes.pop()
+        return self._history.pop()
+
+    def needs(self) -> tuple[Need, ...]:
+        return self.variant.needs(self._states[-1])
+
+    # -- the log -------------------------------------------------------------------------------------------
+
+    def to_log(self) -> dict[str, Any]:
+        """The versioned, JSON-able match log: enough to rebuild this match exactly."""
+        return {
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "variant": self.variant.name,
+            "players": list(self.players),
+            "options": dict(self.variant.options),
+            "inputs": [input_to_dict(i) for i in self._history],
+        }
+
+    @classmethod
+    def from_log(cls, log: object) -> Match:
+        """Rebuild a match from `to_log()` output; MalformedInputError (naming the place) if it is bad."""
+        if not isinstance(log, dict):
+            raise MalformedInputError("log: expected an object")
+        if log.get("format") != LOG_FORMAT:
+            raise MalformedInputError(f"log.format: expected {LOG_FORMAT!r}, got {log.get('format')!r}")
+        if log.get("version") != LOG_VERSION:
+            raise MalformedInputError(
+                f"log.version: unknown version {log.get('version')!r}; this engine reads version {LOG_VERSION}",
+                f"log.version: неизвестная версия {log.get('version')!r}; поддерживается {LOG_VERSION}",
+            )
+        players = log.get("players")
+        if not isinstance(players, list):
+            raise MalformedInputError("log.players: expected a list of two names")
+        options = log.get("options", {})
+        if not isinstance(options, dict):
+            raise MalformedInputError("log.options: expected an object")
+        variant = log.get("variant")
+        if not isinstance(variant, str):
+            raise MalformedInputError("log.variant: expected a variant name")
+        try:
+            match = cls.new(variant, tuple(players), options)  # type: ignore[arg-type]
+        except RulesError as e:
+            raise MalformedInputError(f"log: {e.en}", e.ru) from None
+        inputs = log.get("inputs")
+        if not isinstance(inputs, list):
+            raise MalformedInputError("log.inputs: expected a list")
+        for i, raw in enumerate(inputs):
+            try:
+                match.play(input_from_dict(raw))
+            except RulesError as e:
+                raise MalformedInputError(f"log.inputs[{i}]: {e.en}", f"log.inputs[{i}]: {e.ru}") from None
+        return match
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-able scoreboard for the hub and the screens."""
+        s = self.state
+        last = self._outcomes[-1] if self._outcomes else Outcome()
+        return {
+            "variant": s.variant,
+            "title": {"en": self.variant.title_en, "ru": self.variant.title_ru},
+            "players": list(self.players),
+            "scores": list(s.scores),
+            "to_play": s.to_play,
+            "in_hand": s.in_hand.value,
+            "hand_rule": s.hand_rule,
+            "is_break": s.is_break,
+            "mode": s.mode,
+            "series": {"visit": s.visit, "run": s.run, "shots": s.shots, "frame": s.frame},
+            "winner": s.winner,
+            "draw": s.draw,
+            "over": s.over,
+            "on_table": list(s.on_table),
+            "shelves": [list(s.shelves[0]), list(s.shelves[1])],
+            "debts": list(s.debts),
+            "needs": [_need_dict(n) for n in self.needs()],
+            "last_reasons": [{"en": r.text("en"), "ru": r.text("ru")} for r in dict.fromkeys(last.reasons)],
+        }
+
+
+def _need_dict(n: Need) -> dict[str, Any]:
+    return {
+        "kind": n.kind,
+        "player": n.player,
+        "en": n.en,
+        "ru": n.ru,
+        "options": list(n.options),
+        "balls": list(n.balls),
+        "before_shot": n.before_shot,
+        "blocking": n.blocking,
+    }

@@ -1,0 +1,496 @@
+"""The `Variant` base class: the shot pipeline shared by every variant, with hooks the variants override.
+
+Pipeline of a `ShotReport` (digest §3): check it may be played → place the ball in hand → resolve the pocketed
+and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3, wrong cue ball) → on a foul
+`on_foul` (one penalty, 29.2), else `on_legal` → `after` (win check, dead ends). `Choose`, `Lag`,
+`Interference`, `Concede` and `RefereeDecision` have their own small paths. See docs/rules-engine.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from . import general as g
+from .draft import Draft
+from .errors import IllegalInputError, MalformedInputError, RulesError
+from .model import (
+    Choose,
+    Colour,
+    Concede,
+    Foul,
+    InHand,
+    Input,
+    Interference,
+    JumpedBall,
+    Lag,
+    Pocket,
+    PocketedBall,
+    RefereeDecision,
+    ShotReport,
+    Spot,
+)
+from .outcome import EffectKind, Need, Outcome, Reason
+from .state import LAG, OVER, PLAY, REFEREE, Pending, State
+
+VARIANTS: dict[str, type[Variant]] = {}
+
+
+def register(cls: type[Variant]) -> type[Variant]:
+    """Class decorator: add a variant to `VARIANTS` under its `name`."""
+    if not cls.name or cls.name in VARIANTS:
+        raise ValueError(f"variant name {cls.name!r} is empty or taken")
+    VARIANTS[cls.name] = cls
+    return cls
+
+
+def find_variant(name: str) -> type[Variant]:
+    """The variant class called `name`; RulesError naming the known ones if there is none."""
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(VARIANTS))
+        raise RulesError(
+            f"unknown variant {name!r}; known: {known}", f"неизвестная разновидность {name!r}; есть: {known}"
+        ) from None
+
+
+class ShotFacts:
+    """What the pipeline worked out about one shot, handed to the hooks."""
+
+    __slots__ = ("cue", "from_hand", "hand_rule", "jumped", "pockets", "pocketed", "was_break", "wrong_ball")
+
+    def __init__(self, state: State) -> None:
+        self.was_break = state.is_break
+        self.from_hand = state.in_hand
+        self.hand_rule = state.hand_rule
+        self.cue: int | None = None  # the ball struck with the cue, if known
+        self.wrong_ball = False  # a ball other than the designated cue ball was struck (general 15)
+        self.pocketed: tuple[int, ...] = ()  # in the order reported
+        self.pockets: tuple[Pocket, ...] = ()
+        self.jumped: tuple[int, ...] = ()
+
+
+_CHOICE_TEXT: dict[str, tuple[str, str]] = {
+    "penalty_ball": ("take a penalty ball from the table onto your shelf", "снимите штрафной шар со стола на свою полку"),
+    "cue_ball_ball": (
+        "the cue ball was pocketed: take an object ball from the table onto your shelf",
+        "биток забит: снимите прицельный шар со стола на свою полку",
+    ),
+    "penalty_option": (
+        "foul: take a ball from the table and play on, or take a penalty shot in hand anywhere",
+        "штраф: снимите шар со стола и продолжайте, или штрафной удар с руки с любого места",
+    ),
+}
+
+
+class Variant:
+    """Base of every variant. One instance per match, holding that match's options."""
+
+    name: ClassVar[str] = ""
+    title_en: ClassVar[str] = ""
+    title_ru: ClassVar[str] = ""
+    # The variant's numbered paragraphs (and digest ambiguity ids) it implements: each needs a citing test.
+    PARAGRAPHS: ClassVar[dict[str, str]] = {}
+    BALLS: ClassVar[tuple[int, ...]] = tuple(range(16))
+    CUE_BALL: ClassVar[int | None] = 0  # the only ball that may be struck with the cue; None = any (Free, Star)
+    SPECIAL: ClassVar[int] = 0  # the coloured ball: in the house at the start (general 8.2)
+    JUMP_IS_FOUL: ClassVar[bool] = True  # general 24.3 (100 points overrides)
+    OPTIONS: ClassVar[dict[str, object]] = {
+        "target": 8,
+        "break_min_balls_to_cushion": 2,
+        "incorrect_break_rebreak": False,
+        "require_correct_completion": True,
+    }
+    # The variant's own reasons the base pipeline cites; variants replace them with their paragraphs.
+    R_GOAL: ClassVar[Reason] = Reason("general", "29.1", "target reached", "цель достигнута")
+    R_CONCEDE: ClassVar[Reason] = Reason("general", "29.1", "conceded: the opponent wins", "сдался: победа соперника")
+    R_SPOTTING: ClassVar[Reason] = g.R_SPOT
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        merged = dict(self.OPTIONS)
+        for key, value in (options or {}).items():
+            if key not in merged:
+                known = ", ".join(sorted(merged))
+                raise MalformedInputError(
+                    f"option {key!r} is not an option of {self.name}; known: {known}",
+                    f"у разновидности {self.name} нет параметра {key!r}; есть: {known}",
+                )
+            default = merged[key]
+            if type(value) is not type(default):
+                raise MalformedInputError(
+                    f"option {key!r} must be {type(default).__name__}, got {value!r}",
+                    f"параметр {key!r} должен быть {type(default).__name__}, получено {value!r}",
+                )
+            merged[key] = value
+        self.options: dict[str, object] = merged
+        self.check_options()
+        self.target = int(merged["target"])  # type: ignore[call-overload]
+        self.require_completion = bool(merged["require_correct_completion"])
+        self.break_min = int(merged["break_min_balls_to_cushion"])  # type: ignore[call-overload]
+        self.rebreak = bool(merged["incorrect_break_rebreak"])
+
+    def check_options(self) -> None:
+        """Hook: validate option values (types are already checked)."""
+        target = self.options["target"]
+        if not isinstance(target, int) or target < 1:
+            raise MalformedInputError(f"option 'target' must be a positive integer, got {target!r}")
+
+    # -- the start --------------------------------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        """General 8.1/8.2: the pyramid on the table, the coloured ball in hand in the house, the lag due."""
+        table = tuple(b for b in self.BALLS if b != self.SPECIAL)
+        return State(
+            self.name,
+            table,
+            ((), ()),
+            (0, 0),
+            hand=self.SPECIAL,
+            in_hand=InHand.HOUSE,
+            mode=LAG,
+            placed=((min(table), Spot.FOOT.value),) if table else (),
+        )
+
+    def colour_of(self, ball: int) -> Colour:
+        return g.colour_default(ball)
+
+    # -- dispatch ---------------------------------------------------------------------------------------
+
+    def apply(self, state: State, inp: Input) -> tuple[State, Outcome]:
+        """Fold one input. Raises a RulesError (and changes nothing) on bad input."""
+        t = type(inp)
+        if state.over:
+            raise IllegalInputError("the match is over", "партия окончена")
+        if t is ShotReport:
+            d = self.shot(state, inp)  # type: ignore[arg-type]
+        elif t is Choose:
+            d = self.choose(state, inp)  # type: ignore[arg-type]
+        elif t is Lag:
+            d = g.lag(state, inp)  # type: ignore[arg-type]
+        elif t is Interference:
+            d = g.interference(state, inp, self.SPECIAL)  # type: ignore[arg-type]
+        elif t is Concede:
+            d = self.concede(state, inp)  # type: ignore[arg-type]
+        elif t is RefereeDecision:
+            d = self.decide(state, inp)  # type: ignore[arg-type]
+        else:
+            raise MalformedInputError(f"not an input: {inp!r}", f"это не ввод: {inp!r}")
+        return d.freeze(), Outcome(tuple(d.effects))
+
+    # -- shots ------------------------------------------------------------------------------------------
+
+    def check_shot(self, state: State, s: ShotReport) -> None:
+        """Raise if no shot may be played now or the report is not for the player to play."""
+        if state.mode == LAG:
+            raise IllegalInputError("enter the lag first (general 11)", "сначала проведите розыгрыш (п.11)")
+        if state.mode == REFEREE:
+            raise IllegalInputError(
+                "the referee must decide first (see needs)", "сначала нужно решение судьи"
+            )
+        if state.pending is not None:
+            p = state.pending
+            raise IllegalInputError(
+                f"player {p.player} must first choose ({p.kind})", f"игрок {p.player} должен сначала выбрать ({p.kind})"
+            )
+        g.check_player(s.shooter, "ShotReport.shooter")
+        if s.shooter != state.to_play:
+            raise IllegalInputError(
+                f"it is player {state.to_play}'s shot, not player {s.shooter}'s (general 28: a shot out of turn "
+                "is reported as the non-shooter's interference foul)",
+                f"удар игрока {state.to_play}, а не {s.shooter} (п.28)",
+            )
+        if s.offender is not None:
+            g.check_player(s.offender, "ShotReport.offender")
+
+    def shot(self, state: State, s: ShotReport) -> Draft:
+        self.check_shot(state, s)
+        f = ShotFacts(state)
+        self.struck_ball(state, s, f)
+        d = Draft(state)
+        d.placed = []  # the balls move: earlier spot placements are history
+        if d.hand is not None:
+            d.on_table.append(d.hand)
+            d.hand = None
+        d.in_hand = InHand.NONE
+        d.hand_rule = ""
+        d.is_break = False
+        self.resolve(d, s, f)
+        fouls = self.fouls(d, s, f)
+        d.shots += 1
+        d.run += 1
+        if fouls:
+            offender = s.offender if s.offender is not None else s.shooter
+            g.call_fouls(d, fouls, offender)
+            self.on_foul(d, s, f, fouls, offender)
+            if Foul.PLACEMENT in fouls and f.from_hand is not InHand.NONE:
+                g.placement_foul(d, f.from_hand, f.cue if f.cue is not None else self.SPECIAL, offender)
+                d.is_break = f.was_break
+            elif f.was_break and Foul.BAD_BREAK in fouls and self.rebreak:
+                self.rebreak_after_foul(d, offender)
+        else:
+            if f.was_break:
+                d.emit(EffectKind.NOTE, g.R_BREAK_OK)
+            self.on_legal(d, s, f)
+        self.after(d)
+        return d
+
+    def struck_ball(self, state: State, s: ShotReport, f: ShotFacts) -> None:
+        """Hook: which ball was struck with the cue (general 15). Sets f.cue and f.wrong_ball."""
+        cue = s.cue_ball
+        if cue is not None and (type(cue) is not int or (cue not in state.on_table and cue != state.hand)):
+            raise IllegalInputError(f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе")
+        designated = self.SPECIAL if state.is_break or state.hand is not None else self.CUE_BALL
+        if designated is None:
+            f.cue = cue
+        else:
+            f.cue = designated
+            f.wrong_ball = cue is not None and cue != designated
+
+    def resolve(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
+        """Name every pocketed and jumped ball (picking fitting ones where not given) and lift them off."""
+        taken: list[int] = []
+        pockets: list[Pocket] = []
+        for i, pb in enumerate(s.pocketed):
+            if type(pb) is not PocketedBall:
+                raise MalformedInputError(f"pocketed[{i}]: not a PocketedBall: {pb!r}")
+            pocket = pb.pocket
+            if type(pocket) is not Pocket:
+                try:
+                    pocket = Pocket(pocket)
+                except ValueError:
+                    raise MalformedInputError(
+                        f"pocketed[{i}].pocket: {pocket!r} is not a pocket (1..6)",
+                        f"pocketed[{i}].pocket: {pocket!r} — нет такой лузы (1..6)",
+                    ) from None
+            pockets.append(pocket)
+            taken.append(self.pick_ball(d, pb.ball, pb.colour, f.cue, taken, f"pocketed[{i}]"))
+        f.pockets = tuple(pockets)
+        f.pocketed = tuple(taken)
+        for i, jb in enumerate(s.jumped):
+            if type(jb) is not JumpedBall:
+                raise MalformedInputError(f"jumped[{i}]: not a JumpedBall: {jb!r}")
+            taken.append(self.pick_ball(d, jb.ball, jb.colour, f.cue, taken, f"jumped[{i}]"))
+        f.jumped = tuple(taken[len(f.pocketed) :])
+        fc = s.first_contact
+        if fc is not None and (type(fc) is not int or fc not in d.on_table or fc == f.cue):
+            raise IllegalInputError(
+                f"first_contact: ball {fc!r} is not an object ball on the table",
+                f"first_contact: шар {fc!r} — не прицельный шар на столе",
+            )
+        for b in taken:
+            d.on_table.remove(b)
+
+    def pick_ball(
+        self, d: Draft, ball: int | None, colour: Colour | None, cue: int | None, taken: list[int], field: str
+    ) -> int:
+        """The reported ball, checked; or, if not named, the lowest fitting object ball (then the cue ball)."""
+        if ball is not None:
+            if type(ball) is not int:
+                raise MalformedInputError(f"{field}.ball: {ball!r} is not a ball number")
+            if ball not in d.on_table:
+                raise IllegalInputError(f"{field}: ball {ball} is not on the table", f"{field}: шара {ball} нет на столе")
+            if ball in taken:
+                raise IllegalInputError(f"{field}: ball {ball} is reported twice", f"{field}: шар {ball} указан дважды")
+            if colour is not None and self.colour_of(ball) is not colour:
+                raise IllegalInputError(
+                    f"{field}: ball {ball} is not {colour.value}", f"{field}: шар {ball} не цвета {colour.value}"
+                )
+            return ball
+        best: int | None = None
+        fallback: int | None = None
+        for b in d.on_table:
+            if b in taken or (colour is not None and self.colour_of(b) is not colour):
+                continue
+            if b == cue or (b == self.SPECIAL and colour is None):
+                if fallback is None or b < fallback:
+                    fallback = b
+            elif best is None or b < best:
+                best = b
+        if best is None:
+            best = fallback
+        if best is None:
+            what = f"{colour.value} " if colour is not None else ""
+            raise IllegalInputError(
+                f"{field}: no {what}ball left on the table to match", f"{field}: на столе не осталось такого шара"
+            )
+        return best
+
+    def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
+        """The shot's fouls: the reported ones plus those the facts prove (general 12, 15, 20, 24.3)."""
+        found = set(s.fouls)
+        for x in found:
+            if type(x) is not Foul:
+                raise MalformedInputError(f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения")
+        if f.wrong_ball:
+            found.add(Foul.BAD_CUE_STRIKE)
+        if f.jumped and self.JUMP_IS_FOUL:
+            found.add(Foul.JUMPED)
+        if f.was_break:
+            objects = sum(1 for b in f.pocketed if b != f.cue)
+            if not g.break_fouls(s, objects, self.break_min):
+                found.add(Foul.BAD_BREAK)
+        elif self.require_completion and not g.correctly_completed(s, bool(f.pocketed)):
+            found.add(Foul.NOT_COMPLETED)
+        self.variant_fouls(d, s, f, found)
+        if not found:
+            return []
+        return sorted(found, key=g.FOUL_ORDER.__getitem__)
+
+    def variant_fouls(self, d: Draft, s: ShotReport, f: ShotFacts, found: set[Foul]) -> None:
+        """Hook: add (or remove) fouls the variant's own rules make."""
+
+    def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
+        """Hook: a shot without a foul. Default: every pocketed ball scores 1 (general 22.1/22.2); series rule."""
+        for b in f.pocketed:
+            d.to_shelf(s.shooter, b, g.R_POTTED)
+        if f.pocketed:
+            d.keep_turn(g.R_POTTED)
+        else:
+            d.pass_turn(1 - s.shooter, g.R_FOUL_TURN)
+
+    def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
+        """Hook: one penalty (29.2). Default: spot what fell or jumped (22.3, 25), the opponent plays on (10)."""
+        g.incorrectly_pocketed(d, f.pocketed, self.R_SPOTTING)
+        g.spot_balls(d, f.jumped, self.R_SPOTTING)
+        d.pass_turn(1 - offender, g.R_FOUL_TURN)
+
+    def rebreak_after_foul(self, d: Draft, offender: int) -> None:
+        """General 12.1 with `incorrect_break_rebreak`: rack again; the opponent breaks from the house."""
+        if self.SPECIAL in d.on_table:
+            d.on_table.remove(self.SPECIAL)
+            d.hand = self.SPECIAL
+        if d.hand is not None:
+            d.to_hand(d.hand, InHand.HOUSE, 1 - offender, g.R_REBREAK)
+        d.emit(EffectKind.RACK, g.R_REBREAK, amount=len(d.on_table))
+        d.is_break = True
+
+    def after(self, d: Draft) -> None:
+        """Hook: after every input that changed the position: the win check."""
+        for p in (d.to_play, 1 - d.to_play):
+            if d.scores[p] >= self.target:
+                d.win(p, self.R_GOAL)
+                return
+
+    # -- choices and decisions --------------------------------------------------------------------------
+
+    def offer(self, d: Draft, player: int, kind: str, options: tuple[str, ...], reason: Reason, balls: bool = True) -> None:
+        """Give `player` a choice (answered with `Choose`); `balls`: the balls they may take, if any."""
+        pool = tuple(sorted(b for b in d.on_table if self.takeable(b))) if balls else ()
+        d.pending = Pending(player, kind, options, pool, reason.paragraph)
+        d.emit(EffectKind.CHOICE, reason, player=player, detail=kind)
+
+    def takeable(self, ball: int) -> bool:
+        """Hook: may this ball be taken off the table by a choice? Default: any but a fixed cue ball."""
+        return ball != self.CUE_BALL
+
+    def choose(self, state: State, c: Choose) -> Draft:
+        p = state.pending
+        if p is None:
+            raise IllegalInputError("there is no choice to make now", "сейчас нечего выбирать")
+        g.check_player(c.player, "Choose.player")
+        if c.player != p.player:
+            raise IllegalInputError(f"it is player {p.player}'s choice", f"выбирает игрок {p.player}")
+        if c.option not in p.options:
+            raise IllegalInputError(
+                f"option {c.option!r} is not offered; offered: {', '.join(p.options)}",
+                f"вариант {c.option!r} не предлагается; есть: {', '.join(p.options)}",
+            )
+        d = Draft(state)
+        d.pending = None
+        self.on_choice(d, c, p)
+        self.after(d)
+        return d
+
+    def chosen_ball(self, c: Choose, p: Pending) -> int:
+        """The ball a `take_ball` choice takes: as given (checked), or the lowest allowed when not named."""
+        if c.ball is None:
+            if not p.balls:
+                raise IllegalInputError("there is no ball to take", "нет шара, который можно снять")
+            pool = [b for b in p.balls if c.colour is None or self.colour_of(b) is c.colour]
+            if not pool:
+                raise IllegalInputError("no ball of that colour may be taken", "нельзя снять шар этого цвета")
+            plain = [b for b in pool if b != self.SPECIAL]
+            return min(plain or pool)
+        if type(c.ball) is not int or c.ball not in p.balls:
+            raise IllegalInputError(
+                f"ball {c.ball!r} may not be taken; allowed: {', '.join(map(str, p.balls))}",
+                f"шар {c.ball!r} снять нельзя; можно: {', '.join(map(str, p.balls))}",
+            )
+        return c.ball
+
+    def on_choice(self, d: Draft, c: Choose, p: Pending) -> None:
+        """Hook: apply a choice. Default: `take_ball` moves the ball to the chooser's shelf for 1 point."""
+        ball = self.chosen_ball(c, p)
+        d.take_from_table(ball)
+        d.to_shelf(c.player, ball, self.choice_reason(p))
+
+    def choice_reason(self, p: Pending) -> Reason:
+        """Hook: the reason to cite for carrying out a choice."""
+        return Reason(self.name, p.paragraph, "ball taken onto the shelf", "шар снят на полку")
+
+    def decide(self, state: State, r: RefereeDecision) -> Draft:
+        if state.mode != REFEREE:
+            raise IllegalInputError("no referee decision is due", "решение судьи сейчас не требуется")
+        options = self.decision_options(state)
+        if r.option not in options:
+            raise IllegalInputError(
+                f"decision {r.option!r} is not offered; offered: {', '.join(options)}",
+                f"решение {r.option!r} не предлагается; есть: {', '.join(options)}",
+            )
+        d = Draft(state)
+        self.on_decision(d, r)
+        return d
+
+    def decision_options(self, state: State) -> tuple[str, ...]:
+        """Hook: the decisions offered in mode REFEREE."""
+        return ()
+
+    def on_decision(self, d: Draft, r: RefereeDecision) -> None:
+        """Hook: apply a referee decision."""
+        raise IllegalInputError("this variant has no referee decisions")
+
+    def concede(self, state: State, c: Concede) -> Draft:
+        g.check_player(c.player, "Concede.player")
+        d = Draft(state)
+        d.win(1 - c.player, self.R_CONCEDE)
+        return d
+
+    # -- needs ------------------------------------------------------------------------------------------
+
+    def needs(self, state: State) -> tuple[Need, ...]:
+        """What the referee panel must ask before (or with) the next shot. `blocking` ones come first."""
+        if state.mode == OVER or state.over:
+            return ()
+        if state.mode == LAG:
+            return (
+                Need(
+                    "lag", None, "Lag for the break: who won? (general 11)", "Розыгрыш: кто выиграл? (п.11)",
+                    options=("0", "1"), blocking=True,
+                ),
+            )
+        if state.mode == REFEREE:
+            en, ru = self.decision_text(state)
+            return (Need("referee_decision", None, en, ru, options=self.decision_options(state), blocking=True),)
+        if state.pending is not None:
+            p = state.pending
+            en, ru = _CHOICE_TEXT.get(p.kind, (p.kind, p.kind))
+            cite = f" ({self.name} {p.paragraph})"
+            return (Need("choice", p.player, en + cite, ru + cite, options=p.options, balls=p.balls, blocking=True),)
+        return self.shot_needs(state)
+
+    def decision_text(self, state: State) -> tuple[str, str]:
+        return ("The referee must decide", "Требуется решение судьи")
+
+    def shot_needs(self, state: State) -> tuple[Need, ...]:
+        """Hook: facts the next ShotReport should carry (not blocking). Default: the placement from hand."""
+        if state.in_hand is InHand.HOUSE:
+            return (Need("placement", state.to_play, g.R_HAND_HOUSE.text("en") + "; " + g.R_TEMP_HOUSE.text("en"),
+                         g.R_HAND_HOUSE.text("ru") + "; " + g.R_TEMP_HOUSE.text("ru")),)
+        if state.in_hand is InHand.ANYWHERE:
+            return (Need("placement", state.to_play, "Cue ball in hand: place it anywhere on the table",
+                         "Биток с руки: установите в любом месте стола"),)
+        return ()
+
+
+__all__ = ["PLAY", "VARIANTS", "ShotFacts", "Variant", "find_variant", "register"]
