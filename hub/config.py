@@ -74,7 +74,7 @@ class BrokerConfig:
 class StoreConfig:
     path: str = "luza.db"
     synchronous: str = "full"  # "full": fsync every commit (durable over a power cut); "normal": WAL default
-    group_commit_ms: float = 2.0  # wait this long for more inputs before a commit (one fsync for the lot)
+    group_commit_ms: float = 0.0  # extra wait for more inputs before a commit; 0: commit what has queued up
     max_batch: int = 500
 
 
@@ -200,7 +200,7 @@ def _store(raw: Mapping[str, Any], base: Path) -> StoreConfig:
         raise ConfigError("store.synchronous", f'{sync!r} is not one of "full" (durable over power cuts) or "normal"')
     return StoreConfig(
         path=path, synchronous=sync,
-        group_commit_ms=_num(s, "group_commit_ms", "store", 2.0, 0, 1000),
+        group_commit_ms=_num(s, "group_commit_ms", "store", 0.0, 0, 1000),
         max_batch=_int(s, "max_batch", "store", 500, 1, 100000),
     )
 

@@ -1,7 +1,7 @@
 """Re-deriving a match from its stored log: the hub's start-up rebuild and `luza replay` share this code.
 
-A match is the fold of its inputs, in cursor order, through a new TableSession. `new_match` and `end_match`
-rows are the service's routing (they open and close the match row), not inputs of the session.
+A match is the fold of its inputs, in cursor order, through a new TableSession. `new_match`
+rows are the service's routing (it opens the match row), not inputs of the session; `end_match` is both.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hub.table import ShotTiming, TableSession
 
 log = logging.getLogger("luza.rebuild")
 
-ROUTED = ("new_match", "end_match")
+ROUTED = ("new_match",)
 
 
 def timing(settle: Mapping[str, float]) -> ShotTiming:
@@ -35,7 +35,8 @@ class Replay:
 
 def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
     """Fold a match's stored inputs into a new session; inputs that cannot be applied are listed, not fatal."""
-    session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle))
+    session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle),
+                           match_id=match.id)
     out = Replay(session)
     for row in store.inputs(match_id=match.id):
         try:

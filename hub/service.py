@@ -117,7 +117,7 @@ class Hub:
                 log.warning("match %d is on table %r, which is no longer in the config; left as it is", m.id,
                             m.table_id)
                 continue
-            self._live[m.table_id] = _Live(m, rebuild_session(store, m, self.config.settle))
+            self._live[m.table_id] = _Live(m, self._session(m))
         for t in self.config.tables:
             self._states[t.id] = Change(t.id, self._cursor, self._table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
@@ -290,6 +290,10 @@ class Hub:
             if self.registry.on_status(result.device.id, st.state, st.boot, st.fw, st.ip, st.error, item.received_ms):
                 batch.births.append((result.device.table, result.device.id, item.link))
             batch.devices.add(result.device.id)
+            live = self._live.get(result.device.table)
+            if live is not None:
+                live.session.device_status(result.device.id, result.device.role, st.state == "online")
+                batch.touched.add(result.device.table)
         elif isinstance(result, TeleIn):
             tele = result.tele
             self.registry.on_tele(result.device.id, tele.boot, tele.fields, item.received_ms)
@@ -372,11 +376,13 @@ class Hub:
         assert isinstance(players, list) and isinstance(options, Mapping)
         try:
             session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
+            self._health(table_id, session)
         except (ValueError, KeyError) as exc:  # RulesError is a ValueError: unknown variant, bad option
             en = getattr(exc, "en", str(exc))
             raise RefereeInputError(f"cannot start the match: {en}", f"нельзя начать партию: "
                                     f"{getattr(exc, 'ru', en)}", "variant") from exc
         match_id = self.store.new_match(table_id, variant, players, options, now)
+        session.match_id = match_id
         self._cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
         match = self.store.match(match_id)
         assert match is not None
@@ -388,6 +394,7 @@ class Hub:
         if live is None:
             raise RefereeInputError(f"no match is being played on table {table_id!r}",
                                     f"на столе {table_id!r} нет партии", "table")
+        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         self._cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
         self.store.save_state(live.match.id, live.session.scoreboard())
         self.store.end_match(live.match.id, now)
@@ -421,13 +428,27 @@ class Hub:
         for t in batch.touched:
             self._publish(self._states[t])
 
+    def _session(self, match: MatchRow) -> TableSession:
+        assert self.store is not None
+        session = rebuild_session(self.store, match, self.config.settle)
+        self._health(match.table_id, session)
+        return session
+
+    def _health(self, table_id: str, session: TableSession) -> None:
+        """Tell a new or rebuilt session which of its table's nodes are down (not in the log: appliance health)."""
+        t = self.config.table(table_id)
+        for d in t.devices if t else ():
+            dev = self.registry.get(d.id)
+            if dev is not None and dev.state in ("lost", "offline", "error"):
+                session.device_status(d.id, d.role, False)
+
     def _rebuild(self, tables: set[str]) -> None:
         """Throw away the in-memory sessions of these tables and fold them again from the committed log."""
         assert self.store is not None
         for t in tables:
             self._live.pop(t, None)
             for m in self.store.matches(table_id=t, live_only=True):
-                self._live[t] = _Live(m, rebuild_session(self.store, m, self.config.settle))
+                self._live[t] = _Live(m, self._session(m))
 
     def _table_state(self, table_id: str) -> dict[str, Any]:
         t = self.config.table(table_id)

@@ -1,0 +1,52 @@
+"""The device registry: birth and Last Will, telemetry, rejections counted per device and kind."""
+
+from __future__ import annotations
+
+from hub import config
+from hub.registry import Registry
+
+CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}}]})
+
+
+def test_configured_devices_start_unknown() -> None:
+    r = Registry(CFG)
+    snap = {d["id"]: d for d in r.snapshot()}
+    assert snap["p1"]["state"] == "unknown" and snap["p1"]["table_id"] == "t1" and snap["c0"]["role"] == "cue"
+    assert not snap["p1"]["online"]
+
+
+def test_birth_will_and_rebirth() -> None:
+    r = Registry(CFG)
+    assert r.on_status("p1", "online", 3, "1.2", "10.0.0.5", None, 100) is True
+    assert r.on_status("p1", "online", 3, "1.2", "10.0.0.5", None, 110) is False  # retained repeat
+    assert r.on_status("p1", "lost", None, "", "", None, 200) is False  # Last Will
+    d = r.get("p1")
+    assert d is not None and d.state == "lost" and not d.online and d.boot == 3 and d.fw == "1.2"
+    assert r.on_status("p1", "online", 4, "1.3", "", None, 300) is True  # rebooted
+    assert r.current_boot("p1") == 4
+
+
+def test_telemetry_fields() -> None:
+    r = Registry(CFG)
+    r.on_tele("p1", 2, {"bat": 3.7, "rssi": -61, "ob": 4, "drop": 1, "up": 5000, "heap": 90000}, 77)
+    row = r.row("p1")
+    assert (row["battery"], row["rssi"], row["outbox"], row["dropped"], row["uptime_ms"], row["heap"]) == (
+        3.7, -61, 4, 1, 5000, 90000)
+    assert row["state"] == "online" and row["last_seen_ms"] == 77 and row["boot"] == 2
+
+
+def test_rejections_counted_first_one_flagged() -> None:
+    r = Registry(CFG, rejected={"p1": {"malformed": 2}})
+    assert r.on_rejected("p1", "malformed") is False  # already seen before the restart
+    assert r.on_rejected("p1", "oversized") is True
+    assert r.on_rejected("p1", "oversized") is False
+    assert r.on_rejected(None, "bad_topic") is True
+    snap = {d["id"]: d for d in r.snapshot()}
+    assert snap["p1"]["rejected"] == {"malformed": 3, "oversized": 2}
+    assert snap[""]["rejected"] == {"bad_topic": 1}
+
+
+def test_stored_rows_restore_state() -> None:
+    r = Registry(CFG, stored={"p1": {"state": "online", "boot": 9, "fw": "2.0"}, "ghost": {"state": "lost"}})
+    assert r.current_boot("p1") == 9
+    assert r.get("ghost") is not None and r.get("ghost").table_id is None  # type: ignore[union-attr]
