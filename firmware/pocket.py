@@ -56,7 +56,7 @@ class EdgeRing:
         if size < 2 or size & (size - 1):
             raise ValueError("EdgeRing size must be a power of two >= 2, got %r" % (size,))
         self.codes = array("B", bytes(size))
-        self.times = array("l", bytes(4 * size))
+        self.times = array("l", [0] * size)
         self._mask = size - 1
         self.head = 0  # next write (IRQ side only)
         self.tail = 0  # next read (main loop only)
@@ -106,8 +106,8 @@ class PocketBeam:
         self._entry = 0
         # detections: a small preallocated ring
         self._ok = array("B", bytes(out_size))
-        self._ot = array("l", bytes(4 * out_size))
-        self._od = array("l", bytes(4 * out_size))
+        self._ot = array("l", [0] * out_size)
+        self._od = array("l", [0] * out_size)
         self._ob = array("B", bytes(out_size))
         self._oh = 0
         self._otl = 0

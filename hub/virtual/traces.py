@@ -338,3 +338,41 @@ def _clip(v: int, limit: int) -> int:
 def expected_strikes(script: Iterable[Motion]) -> list[tuple[float, bool]]:
     """(t_ms, double) for each motion a correct strike detector reports (touches and knocks are not strikes)."""
     return [(m.t_ms, m.double_gap_ms is not None) for m in script if isinstance(m, Strike)]
+
+
+# ------------------------------------------------------------------ colour sensor
+
+# Mean chromaticity (r, g) and brightness (clear / 65535) of each ball colour under a white LED, matching
+# firmware.colour.DEFAULT_CENTROIDS; a pocket's `bias` models its own LED and sensor placement.
+BALL_COLOURS: dict[str, tuple[float, float, float]] = {
+    "ivory": (0.37, 0.36, 0.60),
+    "yellow": (0.46, 0.41, 0.45),
+    "red": (0.62, 0.20, 0.25),
+    "blue": (0.20, 0.32, 0.18),
+    "green": (0.24, 0.50, 0.22),
+    "black": (0.34, 0.34, 0.03),
+}
+
+
+def colour_readings(
+    colour: str,
+    n: int = 1,
+    seed: int = 0,
+    bias: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    noise: float = 0.02,
+) -> list[tuple[int, int, int, int]]:
+    """`n` TCS34725 readings (r, g, b, c) of a ball of `colour` passing a pocket's sensor.
+
+    `bias` multiplies the r, g, b channels (a pocket whose LED is warmer reads redder); `noise` is the relative
+    spread of each channel and of the brightness from ball to ball.
+    """
+    rn, gn, bri = BALL_COLOURS[colour]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = bri * 65535 * (1 + rng.gauss(0, noise * 2))
+        total = c * 0.9
+        chans = [rn * total * bias[0], gn * total * bias[1], (1 - rn - gn) * total * bias[2]]
+        r, g, b = (max(0, round(v * (1 + rng.gauss(0, noise)))) for v in chans)
+        out.append((r, g, b, max(0, min(65535, round(c)))))
+    return out

@@ -1,0 +1,151 @@
+"""The pocket detector on generated beam traces, including the nasty cases; the same vectors under MicroPython."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware import pocket
+from hub.virtual import traces as tr
+from tests.firmware import fw_runner
+from tests.firmware import vectors as v
+
+
+def run(script, noise=None, seed=0, t0_us=0, **settings):
+    return fw_runner.run_pocket(v.pocket_vector(script, noise=noise, seed=seed, t0_us=t0_us, **settings)[1])
+
+
+def ins(result):
+    return [d for d in result["det"] if d[0] == "pocket"]
+
+
+@pytest.mark.parametrize("name", sorted(v.POCKET_CASES))
+@pytest.mark.parametrize("variant", ["clean", "noisy", "wrap"])
+def test_nasty_trace_suite(name, variant):
+    script, expected = v.POCKET_CASES[name]
+    noise = None if variant == "clean" else v.NOISY
+    t0 = v.NEAR_WRAP if variant == "wrap" else 0
+    result = run(script, noise=noise, seed=len(name), t0_us=t0)
+    assert len(ins(result)) == expected, result
+    assert result["counters"]["in"] == expected
+    assert len([d for d in result["det"] if d[0] == "jam"]) == tr.jams(script)
+
+
+def test_single_ball_reports_time_and_duration():
+    result = run([tr.Ball(100, speed=2.0)])
+    (det,) = result["det"]
+    kind, p, t, dur, _beam = det
+    assert (kind, p) == ("pocket", 1)
+    assert t == 134_000  # upper beam clears 68 mm / 2 m/s after entry
+    assert dur == 34_000
+
+
+def test_two_balls_30ms_apart_count_as_two_in_order():
+    result = run([tr.Ball(100, speed=3.0), tr.Ball(130, speed=3.0)], noise=v.NOISY, seed=5)
+    times = [d[2] for d in ins(result)]
+    assert len(times) == 2 and 25_000 <= times[1] - times[0] <= 35_000
+
+
+def test_rattle_is_counted_as_rattle_not_in():
+    result = run([tr.Rattle(100)])
+    assert result["det"] == [] and result["counters"]["rattle"] == 1
+
+
+def test_hand_in_and_out_is_nothing_even_with_finger_chatter():
+    result = run([tr.Hand(100, hold_ms=800)], noise=v.NOISY, seed=2)
+    assert ins(result) == []
+    assert result["counters"]["glitch"] >= 4  # the finger gaps were seen and rejected as chatter
+
+
+def test_ball_coming_out_is_counted_as_out():
+    result = run([tr.Out(100)])
+    assert result["det"] == [] and result["counters"]["out"] == 1
+
+
+def test_jam_reported_once_then_clear_with_blocked_time():
+    result = run([tr.Jam(100, hold_ms=1500)])
+    kinds = [d[0] for d in result["det"]]
+    assert kinds == ["jam", "clear"]
+    jam, clear = result["det"]
+    assert jam[2] == 100_000 and jam[3] == 1_000_000
+    assert clear[2] == 1_600_000 and clear[3] == 1_500_000
+
+
+def test_block_just_under_jam_time_is_not_a_jam():
+    result = run([tr.Jam(100, hold_ms=990)])
+    assert result["det"] == []
+
+
+def test_jam_noticed_by_poll_without_further_edges():
+    b = pocket.PocketBeam(3)
+    b.feed(pocket.UPPER, 1, 1000)
+    b.poll(500_000)
+    assert b.take() is None
+    b.poll(1_002_000)
+    assert b.take() == (pocket.JAM, 3, 1000, 1_000_000, pocket.UPPER)
+
+
+def test_chatter_shorter_than_debounce_is_ignored():
+    b = pocket.PocketBeam(1, debounce_ms=2)
+    for t in (1000, 1300, 1600, 1900):  # on, off, on, off within 1 ms
+        b.feed(pocket.UPPER, 1 if t in (1000, 1600) else 0, t)
+    b.poll(10_000)
+    assert b.level(pocket.UPPER) == 0 and b.counters()["glitch"] == 2 and b.counters()["rattle"] == 0
+
+
+def test_repeated_level_counts_a_lost_edge():
+    b = pocket.PocketBeam(1)
+    b.feed(pocket.UPPER, 0, 1000)  # already clear: an edge went missing upstream
+    assert b.counters()["lost"] == 1
+
+
+def test_unconfirmed_edge_settles_only_after_debounce():
+    b = pocket.PocketBeam(1, debounce_ms=2)
+    b.feed(pocket.UPPER, 1, 1000)
+    b.poll(2500)
+    assert not b.blocked()
+    b.poll(3000)
+    assert b.blocked()
+
+
+def test_detections_ring_overwrites_oldest_and_counts():
+    b = pocket.PocketBeam(1, out_size=4)
+    edges = tr.beam_edges([tr.Ball(100 + 200 * i) for i in range(5)], pockets=(1,))
+    for e in edges:
+        b.feed(e.beam, e.level, e.t_us)
+    b.poll(10_000_000)
+    got = []
+    while (d := b.take()) is not None:
+        got.append(d)
+    assert len(got) == 3 and b.dropped == 2 and b.passed == 5
+
+
+def test_edge_ring_routes_codes_to_pocket_slots_and_counts_overflow():
+    edges = tr.beam_edges([tr.Ball(100, pocket=2), tr.Ball(300, pocket=6)], pockets=(2, 6))
+    vec = {"size": 16, "pockets": [2, 6], "edges": [[e.code, e.t_us] for e in edges], "end": 5_000_000}
+    result = fw_runner.run_ring(vec)
+    assert [(d[0], d[1]) for d in result["det"]] == [("pocket", 2), ("pocket", 6)]
+    assert result["drained"] == 8 and result["dropped"] == 0
+    small = fw_runner.run_ring({**vec, "size": 4})
+    assert small["drained"] == 3 and small["dropped"] == 5
+
+
+def test_edge_ring_rejects_bad_size():
+    with pytest.raises(ValueError, match="power of two"):
+        pocket.EdgeRing(12)
+
+
+def test_beams_from_config():
+    from firmware import config
+
+    cfg = config.merge(config.DEFAULTS, {"pockets": [{"pocket": 2, "upper": 25, "lower": 26, "colour": False},
+                                                     {"pocket": 5, "upper": 27, "lower": 14, "colour": False}]})
+    beams = pocket.beams_from_config(cfg)
+    assert [b.pocket for b in beams] == [2, 5] and beams[0].jam_us == 1_000_000
+
+
+@pytest.mark.micropython
+def test_same_vectors_identical_under_micropython(micropython):
+    named = v.pocket_vectors() + [("ring", ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in tr.beam_edges(
+        [tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY)],
+        "end": 9_000_000}])]
+    v.mp_identical(micropython, named)
