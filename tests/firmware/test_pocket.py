@@ -145,7 +145,7 @@ def test_beams_from_config():
 
 @pytest.mark.micropython
 def test_same_vectors_identical_under_micropython(micropython):
-    named = v.pocket_vectors() + [("ring", ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in tr.beam_edges(
-        [tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY)],
-        "end": 9_000_000}])]
+    edges = tr.beam_edges([tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY)
+    ring = ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in edges], "end": 9_000_000}]
+    named = [*v.pocket_vectors(), ("ring", ring)]
     v.mp_identical(micropython, named)

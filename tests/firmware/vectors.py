@@ -109,5 +109,7 @@ def mp_identical(micropython: Any, named: list[tuple[str, list[Any]]], timeout: 
     got = micropython.run_json(_MP_RUN, RUNNER_FILES, extra={"/vectors.json": json.dumps(vectors)}, timeout=timeout)
     assert len(got) == len(expected)
     differ = [name for (name, _v), a, b in zip(named, expected, got, strict=True) if a != b]
-    assert not differ, "MicroPython disagrees with CPython on: %s\nfirst: CPython %r\n MicroPython %r" % (
-        differ, expected[[n for n, _ in named].index(differ[0])], got[[n for n, _ in named].index(differ[0])])
+    if differ:
+        i = [n for n, _ in named].index(differ[0])
+        raise AssertionError(f"MicroPython disagrees with CPython on: {differ}\nfirst: CPython {expected[i]!r}\n"
+                             f"MicroPython {got[i]!r}")
