@@ -161,8 +161,7 @@ class ShotAssembler:
             return None
         prev = next((s for s in reversed(self.shots) if s.strike and not s.voided), None)
         if prev is not None and prev.strike is not None:
-            last_t = max([prev.strike.at_ms, *(x.at_ms for x in prev.extra_strikes)])
-            if 0 <= ev.at_ms - last_t <= self.timing.double_strike_ms:
+            if 0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms:
                 prev.extra_strikes.append(ev)
                 return prev
         cur = self.open

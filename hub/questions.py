@@ -139,10 +139,18 @@ def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
     return Alert(aid, f.kind, f"Shot {n}: {f.kind}", f"Удар {n}: {f.kind}", n, f.item)
 
 
+ASKED_NEEDS = frozenset({"declaration", "ball_number"})  # asked although not blocking: scoring depends on them
+
+
+def asked(need: Need) -> bool:
+    """Is this need a question for the referee? The others are shown with the scoreboard's `needs`."""
+    return need.blocking or need.kind in ASKED_NEEDS
+
+
 def from_need(need: Need, shot: int | None) -> Question:
     """A question from the rules engine's `Match.needs()`: its own texts, answered by the matching action."""
     options = tuple(need.options)
-    return Question(f"need:{need.kind}:{need.player}", need.kind, NEED_ACTIONS.get(need.kind, need.kind),
+    return Question(f"need:{need.kind}:{need.player}:{shot}", need.kind, NEED_ACTIONS.get(need.kind, need.kind),
                     need.en, need.ru, shot, None, need.player, options, None, "")
 
 
@@ -178,3 +186,151 @@ def node_offline(device: str, role: str) -> Alert:
                  f"all; the referee enters what it misses.",
                  f"{what_ru.capitalize()} '{device}' отключился во время партии: его события придут позже или не "
                  f"придут; судья вводит пропущенное вручную.", None, device, "warning")
+
+
+# ---------------------------------------------------------------- collecting a session's questions and alerts
+# `s` is a hub.table.TableSession (not imported: the session imports this module).
+
+QUESTION_FINDINGS = frozenset({"identify", "identify_colour", "late_drop", "double_hit", "early_start",
+                               "out_of_turn"})
+LASTING = frozenset({"identify", "identify_colour", "late_drop"})  # asked until answered, on any shot
+
+
+def _recent_assemblies(s: Any) -> list[tuple[Any, bool]]:
+    """(assembly, recent) for every judged shot, plus the open shot's provisional one."""
+    out: list[tuple[Any, bool]] = []
+    live = [st for st in s.steps if st.shot is not None and not st.voided]
+    recent = {st.shot.number for st in live[-2:]}
+    for st in live:
+        if st.assembly is not None and st.shot.closed_at is not None:
+            out.append((st.assembly, st.shot.number in recent))
+    prov = s.provisional()
+    if prov is not None and prov.assembly is not None:
+        out.append((prov.assembly, True))
+    return out
+
+
+def _shooter_of(assembly: Any) -> int:
+    return int(assembly.report.shooter)
+
+
+def _findings(s: Any, questions: bool) -> list[Question | Alert]:
+    out: list[Question | Alert] = []
+    on_table = tuple(s.match.state.on_table)
+    for assembly, recent in _recent_assemblies(s):
+        for f in assembly.findings:
+            if (f.kind in QUESTION_FINDINGS) != questions:
+                continue
+            if questions and not recent and f.kind not in LASTING:
+                continue
+            if not questions and not recent:
+                continue
+            out.append(from_finding(f, s.variant, s.players, _shooter_of(assembly), on_table))
+    return out
+
+
+def _needs(s: Any) -> list[Question]:
+    asm = s.assembler
+    open_shot = asm.open
+    held = s.status == "held"
+    nxt = len(asm.shots) + 1
+    pending = {kind for kind, _ in asm.pending_next}
+    out: list[Question] = []
+    prov = s.provisional()
+    if held or open_shot is None or prov is None:
+        target = open_shot.number if (open_shot is not None and not held) else nxt
+        if held:
+            target = next(st.shot.number for st in s.steps if st.status == "blocked" and st.shot is not None)
+        for need in s.match.needs():
+            if not asked(need):
+                continue
+            if need.kind == "declaration" and "declare" in pending and not held:
+                continue
+            out.append(from_need(need, target))
+        return out
+    for need in s.match.needs():  # needs of the position before the open shot: does the shot supply them?
+        if not need.before_shot or not asked(need):
+            continue
+        if need.kind == "declaration" and open_shot.declarations:
+            continue
+        if need.kind == "cue_ball" and open_shot.facts.get("cue_ball") is not None:
+            continue
+        if need.kind in ("ball_number",):
+            continue  # asked per ball by the assembler's findings
+        out.append(from_need(need, open_shot.number))
+    for need in prov.needs:
+        if not asked(need):
+            continue
+        if need.before_shot and need.kind == "declaration" and "declare" in pending:
+            continue
+        out.append(from_need(need, open_shot.number if not need.before_shot else nxt))
+    return out
+
+
+def collect_questions(s: Any) -> tuple[Question, ...]:
+    """Every open question of a session: the evidence's, then the rules engine's needs."""
+    seen: dict[str, Question] = {}
+    for q in [*_findings(s, True), *_needs(s)]:
+        if isinstance(q, Question) and q.id not in seen and (q.id[:5] != "need:" or q.kind in NEED_ACTIONS):
+            seen[q.id] = q
+    return tuple(seen.values())
+
+
+def collect_alerts(s: Any) -> tuple[Alert, ...]:
+    """Every alert of a session that the referee has not dismissed."""
+    out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
+    for st in s.steps:
+        if st.status == "blocked" and st.shot is not None and st.error:
+            out.append(engine_error(st.shot.number, *st.error))
+    prov = s.provisional()
+    open_shot = s.assembler.open
+    if prov is not None and prov.error is not None and open_shot is not None:
+        out.append(engine_error(open_shot.number, *prov.error))
+    for index, kind, en, ru in s.refused:
+        out.append(rejected_action(index, kind, en, ru))
+    for (device, pocket), since in sorted(s.jams.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        out.append(jam(device, pocket, since))
+    if s.assembler.shots and not s.ended:
+        for device, role in sorted(s.offline.items()):
+            out.append(node_offline(device, role))
+    dismissed = s.dismissed
+    unique = {a.id: a for a in out if a.id not in dismissed}
+    return tuple(unique.values())
+
+
+def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
+    """A shot as the panel shows it: its evidence, the identities used and its status."""
+    step = s.step_of(shot)
+    assembly = step.assembly if step is not None and step.assembly is not None else None
+    if shot.closed_at is None:
+        prov = s.provisional()
+        assembly = prov.assembly if prov is not None else assembly
+    balls = list(assembly.report.pocketed) if assembly is not None else []
+    counted = [p for p in shot.pockets if p.id not in shot.removed]
+    pocketed = []
+    for i, p in enumerate(counted):
+        b = balls[i] if i < len(balls) else None
+        pocketed.append({"item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms, "source": p.source,
+                         "seen": p.colour.value if p.colour else None,
+                         "ball": b.ball if b is not None else None,
+                         "colour": b.colour.value if b is not None and b.colour else None})
+    strike = shot.strike
+    return {
+        "number": shot.number,
+        "opened_at": shot.opened_at,
+        "opened_by": shot.opened_by,
+        "closed_at": shot.closed_at,
+        "status": "open" if shot.closed_at is None else (step.status if step is not None else "pending"),
+        "strike": None if strike is None else {"item": strike.id, "at_ms": strike.at_ms, "seat": strike.seat,
+                                               "double": strike.double},
+        "pocketed": pocketed,
+        "removed": sorted(shot.removed),
+        "late": [{"item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms,
+                  "answer": shot.answers.get(question_id("late_drop", p.id))} for p in shot.late],
+        "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped],
+        "fouls": sorted(f.name.lower() for f in (assembly.report.fouls if assembly else shot.fouls)),
+        "declarations": [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value, "method": d.method}
+                         for d in shot.declarations],
+        "facts": dict(shot.facts),
+        "error": list(step.error) if step is not None and step.error else None,
+    }

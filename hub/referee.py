@@ -243,6 +243,7 @@ VALIDATORS: dict[str, Callable[[Mapping[str, object]], Args]] = {
     "fact": _v_fact,
     "confirm": _v_confirm,
     "choose": _v_choose,
+    "open_shot": _v_none,
     "close_shot": _v_none,
     "undo": _v_none,
     "interference": lambda a: {"restore": _bool(a, "restore", True)},

@@ -1,0 +1,378 @@
+"""TableSession: one live match on one table, the deterministic fold of its hub inputs.
+
+Hub inputs (sensor events and referee actions) are folded in time order (`at_ms`, ties by arrival) into
+*steps*: shots (cut by `hub.assembler.ShotAssembler`) and the engine inputs the referee enters (lag, choose,
+interference, concede, decide). Closed steps are *committed*: played on `self.match`, the rules engine. The open
+shot is *provisional*: played on top of the committed match for the scoreboard, then taken back.
+
+- In-order inputs cost one assembler step, plus one engine play when a shot closes (the common path).
+- An input older than one already applied (a node's outbox after an outage), a removed strike, or a late drop
+  the referee calls a new shot, changes how shots are cut: the whole match is re-derived from the log.
+- A correction to a committed shot (an identified ball, a foul, a ball that fell within 5 s of the close)
+  rewinds the engine to that shot and plays on from there.
+- A shot the engine refuses holds scoring there (an alert says why) until the referee corrects it; later
+  steps wait, nothing is dropped. A stored referee action that no longer fits after a re-derivation is
+  skipped with an alert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hub.assembler import (
+    PocketEvidence,
+    ShotAssembler,
+    ShotEvidence,
+    ShotTiming,
+    StrikeEvidence,
+    amend,
+)
+from hub.inputs import RefereeAction, SensorInput, input_key
+from hub.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
+from hub.referee import ENGINE_ACTIONS, RefereeInputError, validate
+from hub.timeline import Provisional, Step, Timeline, engine_input
+from shared_rules import Match
+from shared_rules.model import Colour, Pocket
+
+__all__ = ["HubInput", "ShotTiming", "Step", "TableSession"]
+
+HubInput = SensorInput | RefereeAction
+SHOT_AMENDMENTS = ("declare", "foul", "fact", "identify", "add_ball", "jumped", "remove", "confirm")
+ITEM_TARGETED = ("identify", "remove", "confirm")
+# Engine inputs that answer a need of the committed position: entered late, they go before the waiting shot.
+NEED_KINDS = {"lag": "lag", "choose": "choice", "decide": "referee_decision"}
+CONFIRM_ANSWERS = {"late_drop": ("return", "count", "new_shot"), "double_hit": ("foul", "no_foul"),
+                   "early_start": ("foul", "no_foul"), "out_of_turn": ("foul", "no_foul")}
+
+
+class TableSession:
+    """One live match on one table; the same inputs always give the same state."""
+
+    _prov: Provisional | None
+    _prov_valid: bool
+
+    def __init__(self, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
+                 settle: ShotTiming | None = None, match_id: int | str | None = None) -> None:
+        self.table_id = table_id
+        self.variant = variant
+        self.players = (str(players[0]), str(players[1]))
+        self.options = dict(options)
+        self.timing = settle or ShotTiming()
+        self.match_id = match_id
+        Match.new(variant, players=self.players, options=self.options)  # fails early on a bad variant/option
+        self._log: list[HubInput] = []
+        self._keys: set[tuple[object, ...]] = set()
+        self._offline: dict[str, str] = {}
+        self.rederivations = 0  # how many times the whole match was re-derived (for tests and the bench)
+        self._reset()
+
+    # ------------------------------------------------------------ public
+
+    def apply(self, inp: HubInput) -> None:
+        """Fold one input in. Raises RefereeInputError for an impossible referee action (state unchanged);
+        a sensor input never raises. An input whose key was already applied is ignored."""
+        key = input_key(inp)
+        if key is not None and key in self._keys:
+            return
+        if isinstance(inp, RefereeAction):
+            inp = RefereeAction(inp.kind, validate(inp.kind, inp.args), inp.at_ms, inp.uid)
+            if inp.kind == "new_match":
+                raise RefereeInputError("new_match is handled by the service: end this match, then start one",
+                                        "новую партию начинает сервис: завершите эту партию и начните новую",
+                                        "kind")
+        index = len(self._log)
+        self._log.append(inp)
+        in_order = (inp.at_ms, index) > self._last_order
+        try:
+            if not in_order or self._structural(inp):
+                self._rederive()
+            else:
+                self._feed(index, inp, live=True)
+        except RefereeInputError:
+            self._log.pop()
+            self._rederive()
+            raise
+        if key is not None:
+            self._keys.add(key)
+
+    def device_status(self, device: str, role: str, online: bool) -> None:
+        """A node's status (birth/Last Will) from the service: offline mid-match raises an alert.
+
+        Not part of the log: it says how the appliance is, not what happened in the match."""
+        if online:
+            self._offline.pop(device, None)
+        else:
+            self._offline[device] = role
+
+    @property
+    def match(self) -> Match:
+        """The committed engine match (every closed step that the engine accepted)."""
+        return self._tl.match
+
+    @property
+    def status(self) -> str:
+        """live | held (a shot waits for the referee) | ended."""
+        if self._ended:
+            return "ended"
+        return "held" if self._tl.held() is not None else "live"
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        """What only the referee can settle now (from the evidence and the engine's needs)."""
+        return collect_questions(self)
+
+    @property
+    def alerts(self) -> tuple[Alert, ...]:
+        """Disagreements and health problems, minus the ones the referee dismissed."""
+        return collect_alerts(self)
+
+    @property
+    def assembler(self) -> ShotAssembler:
+        return self._asm
+
+    @property
+    def refused(self) -> tuple[tuple[int, str, str, str], ...]:
+        """Stored referee actions that no longer fit after a re-derivation: (log index, kind, en, ru)."""
+        engine = [(s.log_index, s.action.kind, *(s.error or ("", ""))) for s in self._tl.rejected if s.action]
+        return tuple(sorted([*engine, *self._refused]))
+
+    @property
+    def jams(self) -> dict[tuple[str, int | None], int]:
+        return dict(self._jams)
+
+    @property
+    def offline(self) -> dict[str, str]:
+        return dict(self._offline)
+
+    @property
+    def dismissed(self) -> frozenset[str]:
+        return frozenset(self._dismissed)
+
+    @property
+    def ended(self) -> bool:
+        return self._ended
+
+    @property
+    def log(self) -> tuple[HubInput, ...]:
+        """Every input applied, in arrival order."""
+        return tuple(self._log)
+
+    @property
+    def shots(self) -> tuple[ShotEvidence, ...]:
+        return tuple(self._asm.shots)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(self._tl.steps)
+
+    def scoreboard(self) -> dict[str, Any]:
+        """JSON-able: the engine's summary (provisional if a shot is open) + the shot, questions, alerts."""
+        prov = self.provisional()
+        board = dict(prov.summary if prov is not None and prov.error is None else self._tl.match.summary())
+        open_shot = self._asm.open
+        shown = open_shot or self._asm.last()
+        board.update({
+            "table": self.table_id,
+            "match_id": self.match_id,
+            "status": self.status,
+            "provisional": prov is not None and prov.error is None,
+            "committed_scores": list(self._tl.match.state.scores),
+            "shot": shot_dict(self, shown) if shown is not None else None,
+            "shot_count": sum(1 for s in self._asm.shots if not s.voided),
+            "questions": [q.to_dict() for q in self.questions],
+            "alerts": [a.to_dict() for a in self.alerts],
+        })
+        return board
+
+    def provisional(self) -> Provisional | None:
+        """The open shot played on top of the committed match (cached until the next change)."""
+        if self._prov_valid:
+            return self._prov
+        self._prov, self._prov_valid = self._tl.evaluate(self._asm.open), True
+        return self._prov
+
+    def step_of(self, shot: ShotEvidence) -> Step | None:
+        return self._tl.shot_steps.get(shot.number)
+
+    # ------------------------------------------------------------ fold state
+
+    def _reset(self) -> None:
+        voided = {str(a.args["item"]) for a in self._log if isinstance(a, RefereeAction) and a.kind == "remove"}
+        new_shot = {str(a.args["question"]).partition(":")[2] for a in self._log
+                    if isinstance(a, RefereeAction) and a.kind == "confirm" and a.args["answer"] == "new_shot"}
+        self._asm = ShotAssembler(self.timing, voided, new_shot)
+        self._tl = Timeline(self.variant, self.players, self.options, self.timing)
+        self._jams: dict[tuple[str, int | None], int] = {}
+        self._dismissed: set[str] = set()
+        self._refused: list[tuple[int, str, str, str]] = []
+        self._strikes: set[str] = set()
+        self._ended = False
+        self._last_order: tuple[int, int] = (-(2**62), -1)
+        self._prov = None
+        self._prov_valid = False
+
+    def _rederive(self) -> None:
+        self.rederivations += 1
+        self._reset()
+        order = sorted(range(len(self._log)), key=lambda i: (self._log[i].at_ms, i))
+        for i in order:
+            try:
+                self._feed(i, self._log[i], live=False)
+            except RefereeInputError:  # cannot happen with live=False; kept so a re-derivation never stops
+                continue
+
+    def _structural(self, inp: HubInput) -> bool:
+        """Does this action change how shots are cut (so the match must be re-derived)?"""
+        if not isinstance(inp, RefereeAction):
+            return False
+        if inp.kind == "remove":
+            return str(inp.args["item"]) in self._strikes
+        return inp.kind == "confirm" and inp.args["answer"] == "new_shot"
+
+    # ------------------------------------------------------------ feeding one input (in time order)
+
+    def _feed(self, index: int, inp: HubInput, live: bool) -> None:
+        self._last_order = max(self._last_order, (inp.at_ms, index))
+        self._prov_valid = False
+        if isinstance(inp, SensorInput):
+            if not self._ended:
+                self._sensor(inp)
+            return
+        before = self._problem_at() if live else None
+        try:
+            if self._ended and inp.kind != "dismiss_alert":
+                raise _refuse("the match has ended", "партия завершена")
+            self._referee(index, inp, live)
+        except RefereeInputError as exc:
+            if live:
+                raise
+            self._refused.append((index, inp.kind, exc.en, exc.ru))
+            return
+        finally:
+            self._prov_valid = False  # computed above for `before`; the action changed the state since
+        if live:
+            self._check_worse(before)
+
+    def _sensor(self, inp: SensorInput) -> None:
+        e = inp.event
+        item = f"{e.device}/{e.boot}/{e.seq}"
+        if e.kind == "strike":
+            self._strikes.add(item)
+            shot = self._asm.strike(StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap")))
+        elif e.kind == "pocket":
+            colour = Colour(e.get("colour")) if e.get("colour") else None
+            shot = self._asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,
+                                                   e.get("conf")))
+        else:
+            if e.kind == "jam":
+                self._jams[(e.device, e.get("pocket"))] = inp.at_ms
+            elif e.kind == "clear":
+                self._jams.pop((e.device, e.get("pocket")), None)
+            return  # calibration readings are not match evidence
+        if shot is not None:
+            self._touched(shot)
+
+    def _referee(self, index: int, a: RefereeAction, live: bool) -> None:
+        k = a.kind
+        if k in ENGINE_ACTIONS:
+            self._engine_action(index, a, live)
+        elif k in SHOT_AMENDMENTS:
+            self._amend(a, live)
+        elif k == "close_shot":
+            if self._asm.close(a.at_ms, "referee") is None:
+                raise _refuse("no shot is open to close", "нет открытого удара")
+            self._tl.sync()
+        elif k == "open_shot":
+            self._touched(self._asm.open_by_referee(a.at_ms))
+        elif k == "undo":
+            self._undo(live)
+        elif k == "dismiss_alert":
+            self._dismissed.add(str(a.args["alert"]))
+        elif k == "end_match":
+            self._asm.close(a.at_ms, "end_match")
+            self._tl.sync()
+            self._ended = True
+
+    def _touched(self, shot: ShotEvidence) -> None:
+        self._tl.touched(shot)
+
+    # ------------------------------------------------------------ referee actions
+
+    def _engine_action(self, index: int, a: RefereeAction, live: bool) -> None:
+        step = Step(action=a, played=engine_input(a), log_index=index)
+        need = NEED_KINDS.get(a.kind)
+        tl = self._tl
+        late = need is not None and tl.fed < len(tl.steps) and any(n.kind == need for n in tl.match.needs())
+        if not late:  # an action after a shot ends it; a late answer goes before the shot that waits for it
+            self._asm.close(a.at_ms, a.kind)
+        tl.add_action(step, before_waiting=late)
+        if step.status == "rejected" and live:
+            tl.drop(step)
+            en, ru = step.error or ("refused", "отклонено")
+            raise RefereeInputError(en, ru, "kind")
+
+    def _amend(self, a: RefereeAction, live: bool) -> None:
+        args = a.args
+        if a.kind in ITEM_TARGETED:
+            item = str(args.get("item") or str(args.get("question", "")).partition(":")[2])
+            if a.kind == "remove" and item in self._asm.voided:
+                return  # a removed strike: already left out when the shots were cut
+            shot = self._asm.find_item(item)
+            if shot is None:
+                raise _refuse(f"there is no ball, strike or question {item!r} in this match",
+                                   f"в партии нет шара, удара или вопроса {item!r}")
+            if a.kind == "confirm":
+                qkind = str(args["question"]).partition(":")[0]
+                if str(args["answer"]) not in CONFIRM_ANSWERS.get(qkind, ()):
+                    raise _refuse(f"answer {args['answer']!r} does not fit question {args['question']!r}"
+                                       f" (answers: {', '.join(CONFIRM_ANSWERS.get(qkind, ()))})",
+                                       f"ответ {args['answer']!r} не подходит к вопросу {args['question']!r}")
+        elif args.get("shot") == "next":
+            self._asm.pending_next.append((a.kind, args))
+            return
+        else:
+            shot = self._asm.open or self._asm.last()
+            if shot is None:
+                raise _refuse("no shot has been played yet; open one first (open_shot)",
+                                   "ещё не было ни одного удара; сначала откройте удар (open_shot)")
+        amend(shot, a.kind, args, a.at_ms)
+        self._touched(shot)
+
+    def _undo(self, live: bool) -> None:
+        if self._tl.void_last() is None:
+            raise _refuse("there is nothing to undo", "отменять нечего")
+
+    def _problem_at(self) -> tuple[int, tuple[str, str]] | None:
+        """The first step the engine refuses (held, or the open shot's provisional play), with the reason."""
+        held = self._tl.held()
+        if held is not None:
+            return held, self._tl.steps[held].error or ("refused", "отклонено")
+        prov = self.provisional()
+        if prov is not None and prov.error is not None:
+            return self._tl.fed, prov.error
+        return None
+
+    def _check_worse(self, before: tuple[int, tuple[str, str]] | None) -> None:
+        """A referee action that makes the engine refuse a step it accepted before is refused itself."""
+        after = self._problem_at()
+        if after is not None and (before is None or after[0] < before[0]):
+            raise RefereeInputError(*after[1])
+
+    # ------------------------------------------------------------ the engine
+
+    @classmethod
+    def replay(cls, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
+               inputs: Iterable[HubInput], settle: ShotTiming | None = None) -> TableSession:
+        """A session rebuilt from stored inputs in stored order; refused referee actions are skipped."""
+        session = cls(table_id, variant, players, options, settle)
+        for inp in inputs:
+            try:
+                session.apply(inp)
+            except RefereeInputError:
+                continue
+        return session
+
+
+def _refuse(en: str, ru: str) -> RefereeInputError:
+    return RefereeInputError(en, ru)

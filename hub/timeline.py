@@ -1,0 +1,188 @@
+"""The engine side of a table's fold: the ordered steps (shots and referee engine inputs) and the Match.
+
+`hub.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline` feeds
+them to the rules engine: closed steps are committed in order, a shot the engine refuses holds the timeline
+there (later steps wait, nothing is dropped), an engine action it refuses is skipped and remembered, and a
+correction to a committed step rewinds the engine to it (undo is O(1) in `shared_rules.Match`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.assembler import Assembly, ShotContext, ShotEvidence, ShotTiming, build_report
+from hub.inputs import RefereeAction
+from shared_rules import Match
+from shared_rules.errors import RulesError
+from shared_rules.model import Choose, Colour, Concede, Input, Interference, Lag, RefereeDecision
+
+
+@dataclass
+class Step:
+    """One engine input in the making: a shot (evidence) or a referee engine action."""
+
+    shot: ShotEvidence | None = None
+    action: RefereeAction | None = None
+    played: Input | None = None  # what was fed to the engine (status "ok"), or the action's input
+    assembly: Assembly | None = None
+    status: str = "pending"  # pending | ok | blocked (shot refused) | rejected (action refused) | void
+    #                          | after_end (a shot after the match was decided: kept, not scored)
+    error: tuple[str, str] | None = None
+    log_index: int = -1
+
+    @property
+    def voided(self) -> bool:
+        return self.shot.voided if self.shot is not None else self.status == "void"
+
+
+@dataclass
+class Provisional:
+    """The open shot played on top of the committed match (then taken back)."""
+
+    summary: dict[str, Any]
+    needs: tuple[Any, ...]
+    assembly: Assembly | None
+    error: tuple[str, str] | None = None
+    reasons: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Timeline:
+    """Steps in engine order and the committed Match they fold into."""
+
+    def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
+                 timing: ShotTiming) -> None:
+        self.variant = variant
+        self.timing = timing
+        self.match = Match.new(variant, players=players, options=options)
+        self.steps: list[Step] = []
+        self.shot_steps: dict[int, Step] = {}
+        self.fed = 0  # steps before this index have been judged by the engine
+        self.rejected: list[Step] = []
+
+    def held(self) -> int | None:
+        """The index of the shot the engine refused, where the timeline waits for the referee."""
+        if self.fed < len(self.steps) and self.steps[self.fed].status == "blocked":
+            return self.fed
+        return None
+
+    def touched(self, shot: ShotEvidence) -> None:
+        """A shot was opened or got new evidence: re-judge it (and what follows) if it was judged already."""
+        step = self.shot_steps.get(shot.number)
+        if step is None:
+            step = Step(shot=shot)
+            self.shot_steps[shot.number] = step
+            self.steps.append(step)
+        elif step.status != "pending":
+            idx = self.steps.index(step)
+            if idx < self.fed:
+                self.rewind(idx)
+        self.sync()
+
+    def add_action(self, step: Step, before_waiting: bool) -> None:
+        """Append an engine action, or put it before the first step still waiting (a late lag or choice)."""
+        if before_waiting:
+            self.steps.insert(self.fed, step)
+        else:
+            self.steps.append(step)
+        self.sync()
+
+    def drop(self, step: Step) -> None:
+        """Remove an action step that was refused live (it never happened)."""
+        self.steps.remove(step)
+        if step in self.rejected:
+            self.rejected.remove(step)
+        self.fed = min(self.fed, len(self.steps))
+
+    def void_last(self) -> Step | None:
+        """Undo: the latest step that is not void becomes void (a shot's evidence is then ignored)."""
+        step = next((s for s in reversed(self.steps) if not s.voided), None)
+        if step is None:
+            return None
+        idx = self.steps.index(step)
+        if idx < self.fed:
+            self.rewind(idx)
+        if step.shot is not None:
+            step.shot.voided = True
+        step.status = "void"
+        self.sync()
+        return step
+
+    def sync(self) -> None:
+        """Feed every closed step not yet judged, in order; stop at the open shot or a refused shot."""
+        while self.fed < len(self.steps):
+            step = self.steps[self.fed]
+            if step.voided:
+                step.status = "void"
+            elif step.shot is not None and self.match.state.over:
+                step.status = "after_end"  # balls struck after the match was decided are not scored
+            elif step.shot is not None:
+                if step.shot.closed_at is None:
+                    return
+                step.assembly = build_report(step.shot, self.context())
+                if not self._play(step, step.assembly.report):
+                    return  # held here until the referee corrects the shot
+            else:
+                assert step.played is not None
+                if not self._play(step, step.played) and step not in self.rejected:
+                    self.rejected.append(step)
+            self.fed += 1
+
+    def _play(self, step: Step, inp: Input) -> bool:
+        try:
+            self.match.play(inp)
+        except RulesError as exc:
+            step.status = "blocked" if step.shot is not None else "rejected"
+            step.error = (exc.en, exc.ru)
+            return False
+        step.played, step.status, step.error = inp, "ok", None
+        if step in self.rejected:
+            self.rejected.remove(step)
+        return True
+
+    def rewind(self, idx: int) -> None:
+        """Take the engine back to before step `idx`."""
+        for step in reversed(self.steps[idx:self.fed]):
+            if step.status == "ok":
+                self.match.undo()
+            if step.status != "void":
+                step.status = "pending"
+        self.fed = idx
+
+    def context(self) -> ShotContext:
+        st = self.match.state
+        return ShotContext(self.variant, st.to_play, tuple(st.on_table), self.timing)
+
+    def evaluate(self, shot: ShotEvidence | None) -> Provisional | None:
+        """Play the open shot on the committed match for the scoreboard, then take it back."""
+        if shot is None:
+            return None
+        step = self.shot_steps.get(shot.number)
+        if step is None or self.steps.index(step) != self.fed or self.match.state.over:
+            return None  # an earlier shot is held (the open shot waits), or the match is decided
+        assembly = build_report(shot, self.context())
+        try:
+            out = self.match.play(assembly.report)
+        except RulesError as exc:
+            return Provisional({}, (), assembly, (exc.en, exc.ru))
+        try:
+            return Provisional(self.match.summary(), tuple(self.match.needs()), assembly, None, tuple(out.explain()))
+        finally:
+            self.match.undo()
+
+
+def engine_input(a: RefereeAction) -> Input:
+    """The rules-engine input of a referee engine action (lag, choose, interference, concede, decide)."""
+    g = a.args.get
+    if a.kind == "lag":
+        return Lag(int(g("winner")))  # type: ignore[call-overload]
+    if a.kind == "choose":
+        colour = g("colour")
+        return Choose(int(g("player")), str(g("option")), g("ball"),  # type: ignore[call-overload, arg-type]
+                      Colour(colour) if isinstance(colour, str) else None)
+    if a.kind == "interference":
+        return Interference(bool(g("restore", True)))
+    if a.kind == "concede":
+        return Concede(int(g("player")))  # type: ignore[call-overload]
+    return RefereeDecision(str(g("option")), g("winner"))  # type: ignore[arg-type]
