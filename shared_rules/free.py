@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from . import general as g
 from .draft import Draft
+from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
 from .outcome import EffectKind, Need, Reason
 from .state import LAG, OVER, REFEREE, Pending, State
@@ -126,8 +127,9 @@ class Free(Variant):
 
     def on_decision(self, d: Draft, r: RefereeDecision) -> None:
         if r.option == "award":
+            if r.winner is None:
+                raise IllegalInputError("award: name the winner (0 or 1)", "присуждение: укажите победителя (0 или 1)")
             g.check_player(r.winner, "RefereeDecision.winner")
-            assert r.winner is not None
             d.win(r.winner, R_AWARD)
         elif r.option == "draw":
             d.draw = True

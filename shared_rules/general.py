@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .draft import Draft
-from .errors import IllegalInputError
+from .errors import IllegalInputError, MalformedInputError
 from .model import Colour, Foul, InHand, Interference, Lag, ShotReport, Spot
 from .outcome import EffectKind, Reason
 from .state import LAG, PLAY, State
@@ -262,8 +262,6 @@ def placement_foul(d: Draft, where: InHand, cue: int, offender: int) -> None:
 
 def check_player(player: object, field: str) -> None:
     if type(player) is not int or player not in (0, 1):
-        from .errors import MalformedInputError
-
         raise MalformedInputError(f"{field}: {player!r} is not a seat (0 or 1)", f"{field}: {player!r} — не игрок (0 или 1)")
 
 

@@ -8,6 +8,7 @@ and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3, 
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -148,6 +149,7 @@ class Variant:
             (0, 0),
             hand=self.SPECIAL,
             in_hand=InHand.HOUSE,
+            is_break=True,
             mode=LAG,
             placed=((min(table), Spot.FOOT.value),) if table else (),
         )
@@ -248,8 +250,11 @@ class Variant:
             f.wrong_ball = cue is not None and cue != designated
 
     def resolve(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
-        """Name every pocketed and jumped ball (picking fitting ones where not given) and lift them off."""
-        taken: list[int] = []
+        """Name every pocketed and jumped ball (picking fitting ones where not given) and lift them off.
+
+        Named balls are taken first, so an unnamed ball never takes the number of a named one.
+        """
+        reports: list[tuple[str, int | None, Colour | None]] = []
         pockets: list[Pocket] = []
         for i, pb in enumerate(s.pocketed):
             if type(pb) is not PocketedBall:
@@ -264,14 +269,26 @@ class Variant:
                         f"pocketed[{i}].pocket: {pocket!r} — нет такой лузы (1..6)",
                     ) from None
             pockets.append(pocket)
-            taken.append(self.pick_ball(d, pb.ball, pb.colour, f.cue, taken, f"pocketed[{i}]"))
-        f.pockets = tuple(pockets)
-        f.pocketed = tuple(taken)
+            reports.append((f"pocketed[{i}]", pb.ball, pb.colour))
         for i, jb in enumerate(s.jumped):
             if type(jb) is not JumpedBall:
                 raise MalformedInputError(f"jumped[{i}]: not a JumpedBall: {jb!r}")
-            taken.append(self.pick_ball(d, jb.ball, jb.colour, f.cue, taken, f"jumped[{i}]"))
-        f.jumped = tuple(taken[len(f.pocketed) :])
+            reports.append((f"jumped[{i}]", jb.ball, jb.colour))
+        ids: list[int | None] = [None] * len(reports)
+        named: list[int] = []
+        for i, (field, ball, colour) in enumerate(reports):
+            if ball is not None:
+                ids[i] = self.pick_ball(d, ball, colour, f.cue, named, field)
+                named.append(ids[i])  # type: ignore[arg-type]
+        for i, (field, ball, colour) in enumerate(reports):
+            if ball is None:
+                ids[i] = self.pick_ball(d, None, colour, f.cue, named, field)
+                named.append(ids[i])  # type: ignore[arg-type]
+        taken = typing.cast(list[int], ids)
+        n = len(pockets)
+        f.pockets = tuple(pockets)
+        f.pocketed = tuple(taken[:n])
+        f.jumped = tuple(taken[n:])
         fc = s.first_contact
         if fc is not None and (type(fc) is not int or fc not in d.on_table or fc == f.cue):
             raise IllegalInputError(
