@@ -21,26 +21,23 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
 from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
 from hub.ingest_serial import SerialIngest
-from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_referee_action
-from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
-from hub.rebuild import rebuild_session, timing
 from hub.registry import Registry
-from hub.store import MatchRow, Store
+from hub.router import Batch, RefereeRequest, Router
+from hub.store import Store
 from hub.table import TableSession
 from shared_rules import wire
 
 log = logging.getLogger("luza.hub")
-
-STATE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -52,29 +49,6 @@ class Change:
     state: dict[str, Any]
 
 
-@dataclass
-class _Referee:
-    table_id: str
-    action: Mapping[str, object]
-    future: Future[dict[str, Any]]
-
-
-@dataclass
-class _Live:
-    match: MatchRow
-    session: TableSession
-
-
-@dataclass
-class _Batch:
-    touched: set[str] = field(default_factory=set)
-    acks: list[Callable[[], None]] = field(default_factory=list)
-    replies: list[tuple[Future[dict[str, Any]], str | BaseException]] = field(default_factory=list)
-    births: list[tuple[str, str, Any]] = field(default_factory=list)
-    devices: set[str] = field(default_factory=set)
-    broken: set[str] = field(default_factory=set)
-
-
 _STOP = object()
 
 
@@ -84,16 +58,15 @@ class Hub:
     def __init__(self, config: Config, clock: Callable[[], int] = now_ms, mqtt: bool = True) -> None:
         self.config = config
         self.clock = clock
-        self.stats: dict[str, int] = {"accepted": 0, "duplicates": 0, "rejected": 0, "referee": 0, "batches": 0,
-                                      "commit_failures": 0}
+        # received, accepted, duplicates, rejected, updates (status/tele), referee, referee_refused, batches, …
+        self.stats: Counter[str] = Counter()
         self._queue: queue.Queue[object] = queue.Queue()
-        self._live: dict[str, _Live] = {}
+        self._router: Router | None = None
         self._states: dict[str, Change] = {}
         self._subscribers: list[Callable[[Change], None]] = []
         self._sub_lock = threading.Lock()
         self._idle = threading.Condition()
         self._pending = 0
-        self._cursor = 0
         self._worker: threading.Thread | None = None
         self.store: Store | None = None
         self.registry = Registry(config)
@@ -111,15 +84,10 @@ class Hub:
                 store.ensure_table(t.id, t.name, self.clock())
         self.registry = Registry(self.config, store.devices(), store.rejected_counts())
         self.clocks = ClockMap(store.clocks())
-        self._cursor = self._last_cursor(store)
-        for m in store.matches(live_only=True):
-            if self.config.table(m.table_id) is None:
-                log.warning("match %d is on table %r, which is no longer in the config; left as it is", m.id,
-                            m.table_id)
-                continue
-            self._live[m.table_id] = _Live(m, self._session(m))
+        router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock)
+        router.load()
         for t in self.config.tables:
-            self._states[t.id] = Change(t.id, self._cursor, self._table_state(t.id))
+            self._states[t.id] = Change(t.id, router.cursor, router.table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
         self._worker.start()
         if self.mqtt:
@@ -131,11 +99,6 @@ class Hub:
         for t in self.config.tables:
             self._publish(self._states[t.id])
         return self
-
-    @staticmethod
-    def _last_cursor(store: Store) -> int:
-        row = store.conn.execute("SELECT max(id) FROM inputs").fetchone()
-        return int(row[0] or 0)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop reading, finish (commit and acknowledge) what has arrived, disconnect, close the store."""
@@ -171,7 +134,7 @@ class Hub:
         fut: Future[dict[str, Any]] = Future()
         with self._idle:
             self._pending += 1
-        self._queue.put(_Referee(table_id, action, fut))
+        self._queue.put(RefereeRequest(table_id, action, fut))
         return fut
 
     def submit(self, table_id: str, action: Mapping[str, object], timeout: float = 10.0) -> dict[str, Any]:
@@ -200,7 +163,7 @@ class Hub:
         return self._states[table_id].state
 
     def session(self, table_id: str) -> TableSession | None:
-        live = self._live.get(table_id)
+        live = self._router.live.get(table_id) if self._router else None
         return live.session if live else None
 
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
@@ -226,7 +189,10 @@ class Hub:
                 q.get_nowait()  # a slow reader gets the newest state; states are whole, not deltas
             q.put_nowait(change)
 
-        return q, self.subscribe(lambda change: loop.call_soon_threadsafe(put, change))
+        def forward(change: Change) -> None:
+            loop.call_soon_threadsafe(put, change)
+
+        return q, self.subscribe(forward)
 
     def devices(self) -> list[dict[str, Any]]:
         return self.registry.snapshot()
@@ -257,167 +223,34 @@ class Hub:
 
     def _commit_batch(self, items: list[object]) -> None:
         delay = 0.05
+        router, store = self._router, self.store
+        assert router is not None and store is not None
         while True:
-            batch = _Batch()
-            assert self.store is not None
+            batch = Batch()
+            states: dict[str, dict[str, Any]] = {}
             try:
-                with self.store.transaction():
+                with store.transaction():
                     for item in items:
-                        self._handle(item, batch)
-                    self._save_batch(batch)
+                        router.handle(item, batch)
+                    router.save(batch, states)
                 break
             except sqlite3.Error as exc:
                 self.stats["commit_failures"] += 1
                 log.error("commit failed (%s); nothing acknowledged, retrying in %.2f s", exc, delay)
-                self._rebuild(batch.touched)
+                router.rebuild(batch.touched | set(router.live))
                 time.sleep(delay)
                 delay = min(delay * 2, 2.0)
+        self.stats.update(batch.counts)
         self.stats["batches"] += 1
+        for t, state in states.items():
+            self._states[t] = Change(t, router.cursor, state)
         self._after_commit(batch)
 
-    def _handle(self, item: object, batch: _Batch) -> None:
-        if isinstance(item, _Referee):
-            self._referee(item, batch)
-            return
-        assert isinstance(item, RawMessage)
-        if item.ack:
-            batch.acks.append(item.ack)
-        result = classify(item, self.config, self.registry, self.clocks, self.config.ingest.late_window_s * 1000)
-        if isinstance(result, Rejected):
-            self._reject(item, result)
-        elif isinstance(result, StatusIn):
-            st = result.status
-            if self.registry.on_status(result.device.id, st.state, st.boot, st.fw, st.ip, st.error, item.received_ms):
-                batch.births.append((result.device.table, result.device.id, item.link))
-            batch.devices.add(result.device.id)
-            live = self._live.get(result.device.table)
-            if live is not None:
-                live.session.device_status(result.device.id, result.device.role, st.state == "online")
-                batch.touched.add(result.device.table)
-        elif isinstance(result, TeleIn):
-            tele = result.tele
-            self.registry.on_tele(result.device.id, tele.boot, tele.fields, item.received_ms)
-            if "up" in tele.fields and isinstance(tele.fields["up"], int):
-                self.clocks.observe(result.device.id, tele.boot, tele.fields["up"], item.received_ms)
-            batch.devices.add(result.device.id)
-        elif isinstance(result, EventIn):
-            self._sensor(item, result, batch)
-
-    def _reject(self, raw: RawMessage, r: Rejected) -> None:
-        assert self.store is not None
-        self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload)
-        self.stats["rejected"] += 1
-        if self.registry.on_rejected(r.device, r.code):
-            log.warning("rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",
-                        raw.source, r.device or "unknown device", raw.topic, r.reason, r.code)
-
-    def _sensor(self, raw: RawMessage, e: EventIn, batch: _Batch) -> None:
-        assert self.store is not None
-        inp = e.input
-        live = self._live.get(e.device.table)
-        row = self.store.append_sensor(e.device.table, live.match.id if live else None, raw.source, inp.event.key,
-                                       inp.at_ms, inp.received_ms, input_to_record(inp))
-        self.registry.on_event(e.device.id, inp.event.boot, raw.received_ms)
-        batch.devices.add(e.device.id)
-        if row is None:
-            self.stats["duplicates"] += 1
-            return
-        self.stats["accepted"] += 1
-        self._cursor = row
-        if live is None:
-            return  # kept in the log (nothing accepted is lost), but no match to count it in
-        batch.touched.add(e.device.table)
-        try:
-            live.session.apply(inp)
-        except Exception:  # a sensor input never raises by contract; if it does, the log stays the truth
-            log.exception("table %s: session failed on %s; rebuilding it from the log", e.device.table,
-                          inp.event)
-            batch.broken.add(e.device.table)
-
-    def _referee(self, item: _Referee, batch: _Batch) -> None:
-        assert self.store is not None
-        now = self.clock()
-        try:
-            if self.config.table(item.table_id) is None:
-                raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
-                                        f"table: стола {item.table_id!r} нет в luza.toml", "table")
-            action = parse_referee_action(item.action, now)
-            if action.kind == "new_match":
-                self._new_match(item.table_id, action, now)
-            elif action.kind == "end_match":
-                self._end_match(item.table_id, action, now)
-            else:
-                live = self._live.get(item.table_id)
-                if live is None:
-                    raise RefereeInputError(f"no match is being played on table {item.table_id!r}; start one",
-                                            f"на столе {item.table_id!r} нет партии; начните новую", "table")
-                live.session.apply(action)  # refuses an impossible action before anything is stored
-                self._cursor = self.store.append_action(item.table_id, live.match.id, now, now,
-                                                        input_to_record(action))
-        except RefereeInputError as exc:
-            log.info("table %s: referee action refused: %s", item.table_id, exc.en)
-            batch.replies.append((item.future, exc))
-            return
-        self.stats["referee"] += 1
-        batch.touched.add(item.table_id)
-        batch.replies.append((item.future, item.table_id))
-
-    def _new_match(self, table_id: str, action: RefereeAction, now: int) -> None:
-        assert self.store is not None
-        old = self._live.get(table_id)
-        if old is not None:
-            if not old.session.match.state.over:
-                raise RefereeInputError(
-                    f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
-                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
-            self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
-        a = action.args
-        variant, players, options = str(a["variant"]), a["players"], a.get("options") or {}
-        assert isinstance(players, list) and isinstance(options, Mapping)
-        try:
-            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
-            self._health(table_id, session)
-        except (ValueError, KeyError) as exc:  # RulesError is a ValueError: unknown variant, bad option
-            en = getattr(exc, "en", str(exc))
-            raise RefereeInputError(f"cannot start the match: {en}", f"нельзя начать партию: "
-                                    f"{getattr(exc, 'ru', en)}", "variant") from exc
-        match_id = self.store.new_match(table_id, variant, players, options, now)
-        session.match_id = match_id
-        self._cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
-        match = self.store.match(match_id)
-        assert match is not None
-        self._live[table_id] = _Live(match, session)
-
-    def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
-        assert self.store is not None
-        live = self._live.get(table_id)
-        if live is None:
-            raise RefereeInputError(f"no match is being played on table {table_id!r}",
-                                    f"на столе {table_id!r} нет партии", "table")
-        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
-        self._cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        self.store.save_state(live.match.id, live.session.scoreboard())
-        self.store.end_match(live.match.id, now)
-        del self._live[table_id]
-
-    def _save_batch(self, batch: _Batch) -> None:
-        """Inside the transaction: devices, clocks and each touched match's state (for `luza replay`)."""
-        assert self.store is not None
-        if batch.broken:
-            self._rebuild(batch.broken)
-        for dev in batch.devices:
-            self.store.save_device(dev, self.registry.row(dev))
-        for (dev, boot), offset in self.clocks.dirty().items():
-            self.store.save_clock(dev, boot, offset, self.clock())
-        for t in batch.touched:
-            live = self._live.get(t)
-            self._states[t] = Change(t, self._cursor, self._table_state(t))
-            if live is not None:
-                self.store.save_state(live.match.id, self._states[t].state["match"])
-
-    def _after_commit(self, batch: _Batch) -> None:
+    def _after_commit(self, batch: Batch) -> None:
         for ack in batch.acks:
             ack()
+        for t in batch.touched:  # before the replies: a caller that is answered finds the state already out
+            self._publish(self._states[t])
         for fut, result in batch.replies:
             if isinstance(result, BaseException):
                 fut.set_exception(result)
@@ -425,37 +258,6 @@ class Hub:
                 fut.set_result(self._states[result].state)
         for table_id, device, link in batch.births:
             self._send_time(table_id, device, link)
-        for t in batch.touched:
-            self._publish(self._states[t])
-
-    def _session(self, match: MatchRow) -> TableSession:
-        assert self.store is not None
-        session = rebuild_session(self.store, match, self.config.settle)
-        self._health(match.table_id, session)
-        return session
-
-    def _health(self, table_id: str, session: TableSession) -> None:
-        """Tell a new or rebuilt session which of its table's nodes are down (not in the log: appliance health)."""
-        t = self.config.table(table_id)
-        for d in t.devices if t else ():
-            dev = self.registry.get(d.id)
-            if dev is not None and dev.state in ("lost", "offline", "error"):
-                session.device_status(d.id, d.role, False)
-
-    def _rebuild(self, tables: set[str]) -> None:
-        """Throw away the in-memory sessions of these tables and fold them again from the committed log."""
-        assert self.store is not None
-        for t in tables:
-            self._live.pop(t, None)
-            for m in self.store.matches(table_id=t, live_only=True):
-                self._live[t] = _Live(m, self._session(m))
-
-    def _table_state(self, table_id: str) -> dict[str, Any]:
-        t = self.config.table(table_id)
-        live = self._live.get(table_id)
-        return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
-                "cursor": self._cursor, "match_id": live.match.id if live else None,
-                "match": live.session.scoreboard() if live else None}
 
     def _publish(self, change: Change) -> None:
         if self.mqtt:

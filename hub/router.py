@@ -1,0 +1,249 @@
+"""The worker's routing of one item inside a batch's transaction: payloads and referee actions -> store + sessions.
+
+`Router` owns the live TableSessions. Everything it does happens inside the hub's open transaction and is
+collected in a `Batch`; the hub acknowledges, answers, publishes and counts only after the commit (see
+hub.service). A referee action is tried on its session first, so an impossible one is refused with nothing
+stored; a sensor input is stored first, then applied (by contract it never raises).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.clockmap import ClockMap
+from hub.config import Config
+from hub.ingest_mqtt import RawMessage
+from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_referee_action
+from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
+from hub.rebuild import rebuild_session, timing
+from hub.registry import Registry
+from hub.store import MatchRow, Store
+from hub.table import TableSession
+
+log = logging.getLogger("luza.hub")
+
+STATE_VERSION = 1
+
+
+@dataclass
+class RefereeRequest:
+    table_id: str
+    action: Mapping[str, object]
+    future: Future[dict[str, Any]]
+
+
+@dataclass
+class Live:
+    match: MatchRow
+    session: TableSession
+
+
+@dataclass
+class Batch:
+    """What one transaction did, to be acted on after its commit."""
+
+    touched: set[str] = field(default_factory=set)
+    acks: list[Callable[[], None]] = field(default_factory=list)
+    replies: list[tuple[Future[dict[str, Any]], str | BaseException]] = field(default_factory=list)
+    births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
+    devices: set[str] = field(default_factory=set)
+    broken: set[str] = field(default_factory=set)
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+class Router:
+    def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap,
+                 clock: Callable[[], int]) -> None:
+        self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
+        self.live: dict[str, Live] = {}
+        self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+
+    # ------------------------------------------------------------ payloads
+
+    def handle(self, item: object, batch: Batch) -> None:
+        if isinstance(item, RefereeRequest):
+            self._referee(item, batch)
+            return
+        assert isinstance(item, RawMessage)
+        batch.counts["received"] += 1
+        if item.ack:
+            batch.acks.append(item.ack)
+        result = classify(item, self.config, self.registry, self.clocks, self.config.ingest.late_window_s * 1000)
+        if isinstance(result, Rejected):
+            self._reject(item, result, batch)
+        elif isinstance(result, StatusIn):
+            self._status(item, result, batch)
+        elif isinstance(result, TeleIn):
+            tele = result.tele
+            self.registry.on_tele(result.device.id, tele.boot, tele.fields, item.received_ms)
+            up = tele.fields.get("up")
+            if isinstance(up, int):  # the node's uptime now: a sample of that boot's clock offset
+                self.clocks.observe(result.device.id, tele.boot, up, item.received_ms)
+            batch.devices.add(result.device.id)
+            batch.counts["updates"] += 1
+        elif isinstance(result, EventIn):
+            self._sensor(item, result, batch)
+
+    def _status(self, raw: RawMessage, s: StatusIn, batch: Batch) -> None:
+        st, dev = s.status, s.device
+        if self.registry.on_status(dev.id, st.state, st.boot, st.fw, st.ip, st.error, raw.received_ms):
+            batch.births.append((dev.table, dev.id, raw.link))
+        batch.devices.add(dev.id)
+        batch.counts["updates"] += 1
+        live = self.live.get(dev.table)
+        if live is not None:
+            live.session.device_status(dev.id, dev.role, st.state == "online")
+            batch.touched.add(dev.table)
+
+    def _reject(self, raw: RawMessage, r: Rejected, batch: Batch) -> None:
+        self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload)
+        batch.counts["rejected"] += 1
+        if self.registry.on_rejected(r.device, r.code):
+            log.warning("rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",
+                        raw.source, r.device or "unknown device", raw.topic, r.reason, r.code)
+
+    def _sensor(self, raw: RawMessage, e: EventIn, batch: Batch) -> None:
+        inp, table = e.input, e.device.table
+        live = self.live.get(table)
+        row = self.store.append_sensor(table, live.match.id if live else None, raw.source, inp.event.key,
+                                       inp.at_ms, inp.received_ms, input_to_record(inp))
+        self.registry.on_event(e.device.id, inp.event.boot, raw.received_ms)
+        batch.devices.add(e.device.id)
+        if row is None:
+            batch.counts["duplicates"] += 1
+            return
+        batch.counts["accepted"] += 1
+        self.cursor = row
+        if live is None:
+            return  # kept in the log (nothing accepted is lost), but there is no match to count it in
+        batch.touched.add(table)
+        try:
+            live.session.apply(inp)
+        except Exception:  # a sensor input never raises by contract; if one does, the log stays the truth
+            log.exception("table %s: session failed on %s; rebuilding it from the log", table, inp.event)
+            batch.broken.add(table)
+
+    # ------------------------------------------------------------ referee actions
+
+    def _referee(self, item: RefereeRequest, batch: Batch) -> None:
+        now = self.clock()
+        try:
+            if self.config.table(item.table_id) is None:
+                raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
+                                        f"table: стола {item.table_id!r} нет в luza.toml", "table")
+            action = parse_referee_action(item.action, now)
+            if action.kind == "new_match":
+                self._new_match(item.table_id, action, now)
+            elif action.kind == "end_match":
+                self._end_match(item.table_id, action, now)
+            else:
+                live = self._require_live(item.table_id)
+                live.session.apply(action)  # refuses an impossible action before anything is stored
+                self.cursor = self.store.append_action(item.table_id, live.match.id, now, now,
+                                                       input_to_record(action))
+        except RefereeInputError as exc:
+            log.info("table %s: referee action refused: %s", item.table_id, exc.en)
+            batch.counts["referee_refused"] += 1
+            batch.replies.append((item.future, exc))
+            return
+        batch.counts["referee"] += 1
+        batch.touched.add(item.table_id)
+        batch.replies.append((item.future, item.table_id))
+
+    def _require_live(self, table_id: str) -> Live:
+        live = self.live.get(table_id)
+        if live is None:
+            raise RefereeInputError(f"no match is being played on table {table_id!r}; start one (new_match)",
+                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table")
+        return live
+
+    def _new_match(self, table_id: str, action: RefereeAction, now: int) -> None:
+        old = self.live.get(table_id)
+        if old is not None:
+            if not old.session.match.state.over:
+                raise RefereeInputError(
+                    f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
+                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
+            self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
+        a = action.args
+        variant, players, options = str(a["variant"]), a["players"], a.get("options") or {}
+        assert isinstance(players, list) and isinstance(options, Mapping)
+        try:
+            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
+        except (ValueError, KeyError) as exc:  # RulesError is a ValueError: unknown variant, bad option
+            en = getattr(exc, "en", str(exc))
+            raise RefereeInputError(f"cannot start the match: {en}",
+                                    f"нельзя начать партию: {getattr(exc, 'ru', en)}", "variant") from exc
+        self.health(table_id, session)
+        match_id = self.store.new_match(table_id, variant, players, options, now)
+        session.match_id = match_id
+        self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
+        match = self.store.match(match_id)
+        assert match is not None
+        self.live[table_id] = Live(match, session)
+
+    def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
+        live = self._require_live(table_id)
+        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
+        self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
+        self.store.save_state(live.match.id, live.session.scoreboard())
+        self.store.end_match(live.match.id, now)
+        del self.live[table_id]
+
+    # ------------------------------------------------------------ sessions and state
+
+    def load(self) -> None:
+        """Rebuild every live match of a configured table from the log (hub start)."""
+        for m in self.store.matches(live_only=True):
+            if self.config.table(m.table_id) is None:
+                log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
+                            m.table_id)
+                continue
+            self.live[m.table_id] = Live(m, self.session(m))
+
+    def session(self, match: MatchRow) -> TableSession:
+        session = rebuild_session(self.store, match, self.config.settle)
+        self.health(match.table_id, session)
+        return session
+
+    def health(self, table_id: str, session: TableSession) -> None:
+        """Tell a new or rebuilt session which of its table's nodes are down (appliance health, not the log)."""
+        t = self.config.table(table_id)
+        for d in t.devices if t else ():
+            dev = self.registry.get(d.id)
+            if dev is not None and dev.state in ("lost", "offline", "error"):
+                session.device_status(d.id, d.role, False)
+
+    def rebuild(self, tables: set[str]) -> None:
+        """Throw away the in-memory sessions of these tables and fold them again from the log."""
+        for t in tables:
+            self.live.pop(t, None)
+            for m in self.store.matches(table_id=t, live_only=True):
+                self.live[t] = Live(m, self.session(m))
+
+    def save(self, batch: Batch, states: dict[str, dict[str, Any]]) -> None:
+        """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
+        if batch.broken:
+            self.rebuild(batch.broken)
+        for dev in batch.devices:
+            self.store.save_device(dev, self.registry.row(dev))
+        for (dev, boot), offset in self.clocks.dirty().items():
+            self.store.save_clock(dev, boot, offset, self.clock())
+        for t in batch.touched:
+            states[t] = self.table_state(t)
+            live = self.live.get(t)
+            if live is not None:
+                self.store.save_state(live.match.id, states[t]["match"])
+
+    def table_state(self, table_id: str) -> dict[str, Any]:
+        """What luza/v1/<table>/state carries: the table, the cursor, and its live match's scoreboard (or None)."""
+        t = self.config.table(table_id)
+        live = self.live.get(table_id)
+        return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
+                "cursor": self.cursor, "match_id": live.match.id if live else None,
+                "match": live.session.scoreboard() if live else None}
