@@ -20,15 +20,16 @@ try:
 except ImportError:  # CPython: the same wrapping arithmetic as MicroPython's
     import time as _time
 
+    _monotonic = _time.monotonic  # type: ignore[attr-defined]  # (CPython only; the stubs describe MicroPython)
     MICROPYTHON = False
     _MASK = (1 << 30) - 1
     _HALF = 1 << 29
 
     def ticks_ms():
-        return int(_time.monotonic() * 1000) & _MASK
+        return int(_monotonic() * 1000) & _MASK
 
     def ticks_us():
-        return int(_time.monotonic() * 1000000) & _MASK
+        return int(_monotonic() * 1000000) & _MASK
 
     def ticks_add(t, delta):
         return (t + delta) & _MASK

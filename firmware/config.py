@@ -8,7 +8,7 @@ Runs on MicroPython and CPython (the hub's `luza firmware flash` validates node.
 
 import json
 
-DEFAULTS = {
+DEFAULTS = {  # type: dict
     "role": "pocket",  # "pocket" (beams, optional colour sensors) or "cue" (accelerometer)
     "table": "table-1",
     "device": "node-1",
