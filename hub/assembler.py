@@ -160,8 +160,8 @@ class ShotAssembler:
         if ev.id in self.voided:
             return None
         prev = next((s for s in reversed(self.shots) if s.strike and not s.voided), None)
-        if prev is not None and prev.strike is not None:
-            if 0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms:
+        if prev is not None and prev.strike is not None and (
+                0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms):
                 prev.extra_strikes.append(ev)
                 return prev
         cur = self.open

@@ -304,11 +304,13 @@ class TableSession:
         need = NEED_KINDS.get(a.kind)
         tl = self._tl
         late = need is not None and tl.fed < len(tl.steps) and any(n.kind == need for n in tl.match.needs())
-        if not late:  # an action after a shot ends it; a late answer goes before the shot that waits for it
-            self._asm.close(a.at_ms, a.kind)
-        tl.add_action(step, before_waiting=late)
-        if step.status == "rejected" and live:
+        closed = None if late else self._asm.close(a.at_ms, a.kind)  # an action after a shot ends it
+        tl.add_action(step, before_waiting=late)  # a late answer goes before the shot that waits for it
+        if step.status == "rejected":  # refused now: as if it had never been entered
             tl.drop(step)
+            if closed is not None:
+                closed.closed_at = closed.closed_by = None
+                tl.touched(closed)
             en, ru = step.error or ("refused", "отклонено")
             raise RefereeInputError(en, ru, "kind")
 

@@ -47,7 +47,8 @@ class Kit:
 
 def item(inp: SensorInput) -> str:
     """The assembler's id of a sensor event (device/boot/seq)."""
-    return "%s/%s/%s" % inp.event.key
+    device, boot, seq = inp.event.key
+    return f"{device}/{boot}/{seq}"
 
 
 def session(variant: str, inputs: Iterable[HubInput] = (), **options: object) -> TableSession:
