@@ -31,6 +31,8 @@ from .variant import VARIANTS, Variant, find_variant, register
 
 # Variants: one import each registers it.
 from . import free  # noqa: F401  isort: skip
+from . import combined  # noqa: F401  isort: skip
+from . import dynamic  # noqa: F401  isort: skip
 
 __all__ = [
     "VARIANTS",

@@ -135,7 +135,10 @@ class Variant:
         """Hook: validate option values (types are already checked)."""
         target = self.options["target"]
         if not isinstance(target, int) or target < 1:
-            raise MalformedInputError(f"option 'target' must be a positive integer, got {target!r}")
+            raise MalformedInputError(
+                f"option 'target' must be a positive integer, got {target!r}",
+                f"параметр 'target' должен быть положительным целым, получено {target!r}",
+            )
 
     # -- the start --------------------------------------------------------------------------------------
 
