@@ -12,6 +12,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.serve",
     "hub.commands.replay",
     "hub.commands.devices",
+    "hub.commands.firmware",
 )
 
 
