@@ -15,6 +15,7 @@ from typing import Any
 from hub.config import Config
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
+MAX_STRANGERS = 256  # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN
 
 
 @dataclass
@@ -56,7 +57,11 @@ class Registry:
                 if row.get(k) is not None:
                     setattr(dev, k, row[k])
         for dev_id, counts in (rejected or {}).items():
-            self._devices.setdefault(dev_id, Device(dev_id)).rejected.update(counts)
+            if dev_id not in self._devices and self._strangers() >= MAX_STRANGERS:
+                dev_id = UNKNOWN
+            dev = self._get(dev_id)
+            for code, n in counts.items():
+                dev.rejected[code] = dev.rejected.get(code, 0) + n
 
     def _get(self, device: str) -> Device:
         dev = self._devices.get(device)
@@ -105,9 +110,14 @@ class Registry:
             dev = self._devices.get(device)
             return dev.boot if dev else None
 
+    def _strangers(self) -> int:
+        return sum(1 for d in self._devices.values() if d.table_id is None)
+
     def on_rejected(self, device: str | None, code: str) -> bool:
         """Count a rejection; True the first time this device has this kind (log it once)."""
         with self._lock:
+            if device and device not in self._devices and self._strangers() >= MAX_STRANGERS:
+                device = UNKNOWN
             dev = self._get(device or UNKNOWN)
             n = dev.rejected.get(code, 0)
             dev.rejected[code] = n + 1

@@ -50,3 +50,14 @@ def test_stored_rows_restore_state() -> None:
     r = Registry(CFG, stored={"p1": {"state": "online", "boot": 9, "fw": "2.0"}, "ghost": {"state": "lost"}})
     assert r.current_boot("p1") == 9
     assert r.get("ghost") is not None and r.get("ghost").table_id is None  # type: ignore[union-attr]
+
+
+def test_a_flood_of_made_up_ids_is_bounded() -> None:
+    from hub.registry import MAX_STRANGERS
+
+    r = Registry(CFG)
+    for i in range(MAX_STRANGERS + 50):
+        r.on_rejected(f"x{i}", "unknown_device")
+    snap = r.snapshot()
+    assert len(snap) <= MAX_STRANGERS + 3  # + the configured p1 and c0, + the catch-all
+    assert {d["id"]: d for d in snap}[""]["rejected"]["unknown_device"] == 50
