@@ -206,6 +206,9 @@ def seats_are_valid(m: Match) -> None:
 
 
 def _score_is_shelf(m: Match) -> None:
+    """A-D1: the penalty ball is the foul's point, so the score is what lies on the shelf."""
+    if m.variant.options.get("dynamic_penalty_shot_adds_point"):
+        return  # the option gives a point with no ball (dynamic A-D1 ⚙)
     s = m.state
     assert s.scores == (len(s.shelves[0]), len(s.shelves[1])), f"score {s.scores} != shelves {s.shelves}"
 

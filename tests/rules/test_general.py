@@ -353,3 +353,15 @@ def test_general_27_rerack_waits_for_a_pending_choice() -> None:
     m.play(ShotReport(1, fouls=frozenset({Foul.TOUCH})))
     with pytest.raises(IllegalInputError, match="choice"):
         m.play(Interference(restore=False))
+
+
+def test_general_12_1_rebreak_does_not_offer_the_ball_now_in_hand() -> None:
+    m = started(incorrect_break_rebreak=True)
+    m.play(ShotReport(0, break_balls_to_cushion=0))
+    assert m.state.pending is not None and 0 not in m.state.pending.balls
+
+
+def test_general_21_2_placement_foul_does_not_offer_the_ball_now_in_hand() -> None:
+    m = started()
+    m.play(ShotReport(0, fouls=frozenset({Foul.PLACEMENT})))
+    assert m.state.pending is not None and 0 not in m.state.pending.balls and m.state.hand == 0

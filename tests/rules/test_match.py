@@ -198,3 +198,21 @@ def test_summary_is_json_and_bilingual() -> None:
                                         "no penalty", "ru": "general 27: вмешательство постороннего: шары возвращены "
                                         "на места, штрафа нет"}]
     assert s["series"]["shots"] == 3 and len(s["on_table"]) + len(s["shelves"][0]) + len(s["shelves"][1]) == 16
+
+
+def test_state_knows_where_every_ball_is() -> None:
+    m = after_break("combined")
+    m.play(ShotReport(1, pocketed=(pot(0), pot(3))))
+    s = m.state
+    assert s.place_of(0) == "hand" and s.place_of(3) == "shelf1" and s.place_of(4) == "table" and s.place_of(99) == ""
+    assert sorted(s.all_placed_balls()) == list(range(16))
+    assert s.get("nothing", 7) == 7
+
+
+def test_blocking_needs_must_be_answered_first() -> None:
+    m = after_break("combined")
+    m.play(ShotReport(1, pocketed=(pot(0),)))
+    needs = m.needs()
+    assert needs[0].blocking and needs[0].kind == "choice"
+    with pytest.raises(IllegalInputError, match="must first choose"):
+        m.play(ShotReport(1))

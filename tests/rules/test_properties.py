@@ -88,6 +88,26 @@ def test_refused_input_changes_nothing(variant: str, r: PrefixRandom) -> None:
     assert m.state == Match.new(variant, ("A", "B")).state
 
 
+# Non-default options (digest §3 parameters) for the variants that have them.
+OPTION_SETS: list[tuple[str, dict[str, object]]] = [
+    ("free", {"target": 9, "incorrect_break_rebreak": True, "break_min_balls_to_cushion": 3}),
+    ("free", {"require_correct_completion": False, "target": 5}),
+    ("combined", {"incorrect_break_rebreak": True, "target": 6}),
+    ("dynamic", {"dynamic_penalty_shot_adds_point": True, "incorrect_break_rebreak": True}),
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), OPTION_SETS)
+@SETTINGS
+@given(r=rnds())
+def test_random_matches_with_options_end_and_keep_invariants(
+    variant: str, options: dict[str, object], r: PrefixRandom
+) -> None:
+    m = play_random(variant, r, MAX_INPUTS, options=options, check=True)
+    assert m.state.over
+    assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == m.state
+
+
 def test_every_variant_has_invariants_to_check() -> None:
     assert INVARIANTS["*"]
     for name in ("free", "combined", "dynamic"):
