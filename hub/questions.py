@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from hub.assembler import Finding, question_id
+from hub.referee import RefereeInputError
 from shared_rules.outcome import Need
 
 POCKET_NAMES: dict[int, tuple[str, str]] = {
@@ -25,6 +26,8 @@ POCKET_NAMES: dict[int, tuple[str, str]] = {
 }
 FOUL_ANSWERS = ("foul", "no_foul")
 LATE_ANSWERS = ("return", "count", "new_shot")
+CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
+                   "out_of_turn": FOUL_ANSWERS}
 CUE_BALL_RULE = {"classic": "classic 5.5", "combined": "combined 5.2", "dynamic": "dynamic 5.2",
                  "hundred": "hundred 8"}
 NEED_ACTIONS = {"lag": "lag", "declaration": "declare", "choice": "choose", "ball_number": "identify",
@@ -68,6 +71,16 @@ class Alert:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def check_answer(question: str, answer: str) -> None:
+    """Refuse an answer (`confirm`) that the question does not offer."""
+    allowed = CONFIRM_ANSWERS.get(question.partition(":")[0], ())
+    if answer not in allowed:
+        raise RefereeInputError(
+            f"answer {answer!r} does not fit question {question!r} (answers: {', '.join(allowed) or 'none'})",
+            f"ответ {answer!r} не подходит к вопросу {question!r} (ответы: {', '.join(allowed) or 'нет'})",
+            "answer")
 
 
 def pocket_name(pocket: int | None) -> tuple[str, str]:

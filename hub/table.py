@@ -29,7 +29,7 @@ from hub.assembler import (
     amend,
 )
 from hub.inputs import RefereeAction, SensorInput, input_key
-from hub.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
+from hub.questions import Alert, Question, check_answer, collect_alerts, collect_questions, shot_dict
 from hub.referee import ENGINE_ACTIONS, RefereeInputError, validate
 from hub.timeline import Provisional, Step, Timeline, engine_input
 from shared_rules import Match
@@ -42,8 +42,6 @@ SHOT_AMENDMENTS = ("declare", "foul", "fact", "identify", "add_ball", "jumped", 
 ITEM_TARGETED = ("identify", "remove", "confirm")
 # Engine inputs that answer a need of the committed position: entered late, they go before the waiting shot.
 NEED_KINDS = {"lag": "lag", "choose": "choice", "decide": "referee_decision"}
-CONFIRM_ANSWERS = {"late_drop": ("return", "count", "new_shot"), "double_hit": ("foul", "no_foul"),
-                   "early_start": ("foul", "no_foul"), "out_of_turn": ("foul", "no_foul")}
 
 
 class TableSession:
@@ -82,8 +80,10 @@ class TableSession:
                                         "новую партию начинает сервис: завершите эту партию и начните новую",
                                         "kind")
         index = len(self._log)
-        self._log.append(inp)
         in_order = (inp.at_ms, index) > self._last_order
+        if in_order and isinstance(inp, RefereeAction):
+            self._precheck(inp)  # the plain refusals, before anything changes (no re-derivation needed)
+        self._log.append(inp)
         try:
             if not in_order or self._structural(inp):
                 self._rederive()
@@ -222,6 +222,21 @@ class TableSession:
             except RefereeInputError:  # cannot happen with live=False; kept so a re-derivation never stops
                 continue
 
+    def _precheck(self, a: RefereeAction) -> None:
+        """Refuse an in-order action that cannot apply, with the same message the fold would give."""
+        if self._ended and a.kind != "dismiss_alert":
+            raise _refuse("the match has ended", "партия завершена")
+        if a.kind == "close_shot" and self._asm.open is None:
+            raise _refuse("no shot is open to close", "нет открытого удара")
+        if a.kind == "undo" and not any(not st.voided for st in self._tl.steps):
+            raise _refuse("there is nothing to undo", "отменять нечего")
+        if a.kind in ITEM_TARGETED:
+            item = _item_of(a)
+            if self._asm.find_item(item) is None and item not in self._asm.voided | self._strikes:
+                raise _missing(item)
+            if a.kind == "confirm":
+                check_answer(str(a.args["question"]), str(a.args["answer"]))
+
     def _structural(self, inp: HubInput) -> bool:
         """Does this action change how shots are cut (so the match must be re-derived)?"""
         if not isinstance(inp, RefereeAction):
@@ -317,19 +332,14 @@ class TableSession:
     def _amend(self, a: RefereeAction, live: bool) -> None:
         args = a.args
         if a.kind in ITEM_TARGETED:
-            item = str(args.get("item") or str(args.get("question", "")).partition(":")[2])
+            item = _item_of(a)
             if a.kind == "remove" and item in self._asm.voided:
                 return  # a removed strike: already left out when the shots were cut
             shot = self._asm.find_item(item)
             if shot is None:
-                raise _refuse(f"there is no ball, strike or question {item!r} in this match",
-                                   f"в партии нет шара, удара или вопроса {item!r}")
+                raise _missing(item)
             if a.kind == "confirm":
-                qkind = str(args["question"]).partition(":")[0]
-                if str(args["answer"]) not in CONFIRM_ANSWERS.get(qkind, ()):
-                    raise _refuse(f"answer {args['answer']!r} does not fit question {args['question']!r}"
-                                       f" (answers: {', '.join(CONFIRM_ANSWERS.get(qkind, ()))})",
-                                       f"ответ {args['answer']!r} не подходит к вопросу {args['question']!r}")
+                check_answer(str(a.args["question"]), str(a.args["answer"]))
         elif args.get("shot") == "next":
             self._asm.pending_next.append((a.kind, args))
             return
@@ -378,3 +388,14 @@ class TableSession:
 
 def _refuse(en: str, ru: str) -> RefereeInputError:
     return RefereeInputError(en, ru)
+
+
+def _item_of(a: RefereeAction) -> str:
+    """The evidence item an item-targeted action names (a question id is `<kind>:<item>`)."""
+    return str(a.args.get("item") or str(a.args.get("question", "")).partition(":")[2])
+
+
+def _missing(item: str) -> RefereeInputError:
+    return _refuse(f"there is no ball, strike or question {item!r} in this match",
+                   f"в партии нет шара, удара или вопроса {item!r}")
+
