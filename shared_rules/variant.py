@@ -163,9 +163,9 @@ class Variant(ChoicesMixin):
         elif t is Choose:
             d = self.choose(state, inp)  # type: ignore[arg-type]
         elif t is Lag:
-            d = g.lag(state, inp)  # type: ignore[arg-type]
+            d = self.lag(state, inp)  # type: ignore[arg-type]
         elif t is Interference:
-            d = g.interference(state, inp, self.SPECIAL)  # type: ignore[arg-type]
+            d = self.interference(state, inp)  # type: ignore[arg-type]
         elif t is Concede:
             d = self.concede(state, inp)  # type: ignore[arg-type]
         elif t is RefereeDecision:
@@ -173,6 +173,14 @@ class Variant(ChoicesMixin):
         else:
             raise MalformedInputError(f"not an input: {inp!r}", f"это не ввод: {inp!r}")
         return d.freeze(), Outcome(tuple(d.effects))
+
+    def lag(self, state: State, inp: Lag) -> Draft:
+        """Hook: the lag (general 11). Default: its winner breaks from hand from the house."""
+        return g.lag(state, inp)
+
+    def interference(self, state: State, inp: Interference) -> Draft:
+        """Hook: outside interference (general 27): restore, or re-rack with a new lag."""
+        return g.interference(state, inp, self.SPECIAL)
 
     # -- shots ------------------------------------------------------------------------------------------
 
