@@ -59,6 +59,7 @@ class Mosquitto:
             "log_type error",
             "log_type warning",
             "max_queued_messages 100000",
+            "set_tcp_nodelay true",  # else Nagle + delayed ACK hold small messages (commands, events) ~40 ms
         ]
         if self.users is None:
             lines.append("allow_anonymous true")
