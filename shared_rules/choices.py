@@ -27,6 +27,8 @@ _CHOICE_TEXT: dict[str, tuple[str, str]] = {
     ),
 }
 
+_TAKEN: dict[tuple[str, str], Reason] = {}
+
 
 class ChoicesMixin:
     """Choices (`Choose`), referee decisions (`RefereeDecision`), `Concede`, and `needs()`."""
@@ -97,7 +99,11 @@ class ChoicesMixin:
 
     def choice_reason(self, p: Pending) -> Reason:
         """Hook: the reason to cite for carrying out a choice."""
-        return Reason(self.name, p.paragraph, "ball taken onto the shelf", "шар снят на полку")
+        key = (self.name, p.paragraph)
+        r = _TAKEN.get(key)
+        if r is None:  # one constant per paragraph: effects are cached by their reason's identity
+            r = _TAKEN[key] = Reason(self.name, p.paragraph, "ball taken onto the shelf", "шар снят на полку")
+        return r
 
     def decide(self, state: State, r: RefereeDecision) -> Draft:
         if state.mode != REFEREE:

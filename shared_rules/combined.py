@@ -124,8 +124,8 @@ class CueBallVariant(Variant):
     def spot_objects(self, d: Draft, f: ShotFacts) -> bool:
         """8 / general 22.3, 25: spot the object balls; True if the cue ball fell or jumped."""
         cue = self.CUE_BALL
-        g.incorrectly_pocketed(d, [b for b in f.pocketed if b != cue], self.R_SPOTTING)
-        g.spot_balls(d, [b for b in f.jumped if b != cue], self.R_SPOTTING)
+        self.spot_incorrect(d, [b for b in f.pocketed if b != cue])
+        self.spot(d, [b for b in f.jumped if b != cue])
         return cue in f.pocketed or cue in f.jumped
 
     def choice_reason(self, p: Pending) -> Reason:

@@ -11,9 +11,10 @@ from .model import InHand
 from .outcome import Effect, EffectKind, Reason
 from .state import OVER, Pending, State
 
-# Effects are immutable values and repeat a lot (same kind, reason, player, ball): share them.
+# Effects are immutable values and repeat a lot (same kind, reason, player, ball): share them. Bounded, so a
+# long-running hub keeps a few MB at most; past the bound effects are simply built each time.
 _EFFECTS: dict[tuple[object, ...], Effect] = {}
-_EFFECTS_MAX = 200_000
+_EFFECTS_MAX = 20_000
 
 
 def effect(

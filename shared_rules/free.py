@@ -92,8 +92,8 @@ class Free(Variant):
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
         # free 8 / general 22.3, 25: spot first; free 7: then the penalty ball; A-F2: play on from the position.
-        g.incorrectly_pocketed(d, f.pocketed, R_SPOTTING)
-        g.spot_balls(d, f.jumped, R_SPOTTING)
+        self.spot_incorrect(d, f.pocketed)
+        self.spot(d, f.jumped)
         opponent = 1 - offender
         if d.on_table:
             self.offer(d, opponent, "penalty_ball", ("take_ball",), R_PENALTY)

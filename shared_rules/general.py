@@ -190,7 +190,7 @@ def lag(state: State, inp: Lag) -> Draft:
     return d
 
 
-def break_fouls(shot: ShotReport, object_pocketed: int, min_to_cushion: int) -> bool:
+def break_is_correct(shot: ShotReport, object_pocketed: int, min_to_cushion: int) -> bool:
     """General 12: True if the break is correct (a ball pocketed, or enough object balls to a cushion).
 
     `break_balls_to_cushion` None means not reported: the ordinary reading, a correct break.
@@ -245,11 +245,10 @@ def spot_balls(d: Draft, balls: Iterable[int], reason: Reason = R_SPOT) -> None:
             d.emit(EffectKind.TO_TABLE, R_SPOT, ball=ball, spot=spot)
 
 
-def incorrectly_pocketed(d: Draft, balls: Sequence[int], variant_reason: Reason) -> None:
-    """General 22.3/22.4 with the variant's spotting paragraph: the balls do not count and are spotted."""
+def incorrectly_pocketed(d: Draft, balls: Sequence[int]) -> None:
+    """General 22.3/22.4: the balls do not count (the caller spots them, by the variant's spotting rule)."""
     for ball in balls:
         d.emit(EffectKind.NOTE, R_INCORRECT, ball=ball)
-    spot_balls(d, balls, variant_reason)
 
 
 def placement_foul(d: Draft, where: InHand, cue: int, offender: int) -> None:

@@ -9,7 +9,7 @@ and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3, 
 from __future__ import annotations
 
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from . import general as g
@@ -350,7 +350,7 @@ class Variant(ChoicesMixin):
             found.add(Foul.JUMPED)
         if f.was_break:
             objects = sum(1 for b in f.pocketed if b != f.cue)
-            if not g.break_fouls(s, objects, self.break_min):
+            if not g.break_is_correct(s, objects, self.break_min):
                 found.add(Foul.BAD_BREAK)
         elif self.require_completion and not g.correctly_completed(s, bool(f.pocketed)):
             found.add(Foul.NOT_COMPLETED)
@@ -373,9 +373,18 @@ class Variant(ChoicesMixin):
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
         """Hook: one penalty (29.2). Default: spot what fell or jumped (22.3, 25), the opponent plays on (10)."""
-        g.incorrectly_pocketed(d, f.pocketed, self.R_SPOTTING)
-        g.spot_balls(d, f.jumped, self.R_SPOTTING)
+        self.spot_incorrect(d, f.pocketed)
+        self.spot(d, f.jumped)
         d.pass_turn(1 - offender, g.R_FOUL_TURN)
+
+    def spot(self, d: Draft, balls: Sequence[int]) -> None:
+        """Hook: put balls (already off the table) back. Default: general 25 citing `R_SPOTTING`."""
+        g.spot_balls(d, balls, self.R_SPOTTING)
+
+    def spot_incorrect(self, d: Draft, balls: Sequence[int]) -> None:
+        """General 22.3/22.4: balls pocketed on a foul do not count and are spotted (`spot`)."""
+        g.incorrectly_pocketed(d, balls)
+        self.spot(d, balls)
 
     def rebreak_after_foul(self, d: Draft, offender: int) -> None:
         """General 12.1 with `incorrect_break_rebreak`: rack again; the opponent breaks from the house."""

@@ -196,7 +196,14 @@ def encode_tele(boot, **fields):
     return _dump(obj)
 
 
+RESERVED = ("v", "c", "id")  # a command's own keys; its arguments cannot use them
+
+
 def encode_command(name, cid=0, **args):
+    """Build a `cmd` payload. The calibrate colour travels as `col` (`c` is the command's name)."""
+    for key in args:
+        if key in RESERVED:
+            raise ValueError("command argument %r clashes with the payload's own key (use col= for a colour)" % (key,))
     obj = {"v": VERSION, "c": name, "id": cid}
     for name_ in args:
         obj[name_] = args[name_]
@@ -204,6 +211,20 @@ def encode_command(name, cid=0, **args):
 
 
 # ---------------------------------------------------------------- parsing helpers
+
+
+def _reject_constant(name):
+    raise ValueError("JSON has no %s" % (name,))
+
+
+try:  # CPython's json accepts NaN and Infinity; MicroPython's does not. Reject them on both, alike.
+    json.loads("1", parse_constant=_reject_constant)
+
+    def _loads(payload):
+        return json.loads(payload, parse_constant=_reject_constant)
+
+except TypeError:  # MicroPython: no keyword arguments, and no NaN to begin with
+    _loads = json.loads
 
 
 def _load(payload):
@@ -214,7 +235,7 @@ def _load(payload):
     if len(payload) > MAX_PAYLOAD:
         return Rejection("oversized", "payload is %d bytes; the limit is %d" % (len(payload), MAX_PAYLOAD))
     try:
-        obj = json.loads(payload)
+        obj = _loads(payload)
     except (ValueError, UnicodeError):
         return Rejection("malformed", "payload is not valid JSON")
     if not isinstance(obj, dict):
@@ -397,9 +418,10 @@ def parse_command(payload):
         pocket = _int_field(obj, "p", 1, 6)
         if isinstance(pocket, Rejection):
             return pocket
-        colour = obj.get("c")
+        colour = obj.get("col")
         if colour not in COLOURS:
-            return Rejection("bad_field", "command 'calibrate' needs a colour 'c', one of %s" % (", ".join(COLOURS),))
+            return Rejection("bad_field", "command 'calibrate' needs a colour 'col', one of %s" % (", ".join(COLOURS),))
+        args["c"] = colour  # the parsed view names it like events do
     elif name == "identify":
         secs = _num_field(obj, "s", 0, 600)
         if isinstance(secs, Rejection):
