@@ -254,7 +254,6 @@ class TableSession:
             if not self._ended:
                 self._sensor(inp)
             return
-        before = self._problem_at() if live else None
         try:
             if self._ended and inp.kind != "dismiss_alert":
                 raise _refuse("the match has ended", "партия завершена")
@@ -265,9 +264,7 @@ class TableSession:
             self._refused.append((index, inp.kind, exc.en, exc.ru))
             return
         finally:
-            self._prov_valid = False  # computed above for `before`; the action changed the state since
-        if live:
-            self._check_worse(before)
+            self._prov_valid = False
 
     def _sensor(self, inp: SensorInput) -> None:
         e = inp.event
@@ -348,28 +345,29 @@ class TableSession:
             if shot is None:
                 raise _refuse("no shot has been played yet; open one first (open_shot)",
                                    "ещё не было ни одного удара; сначала откройте удар (open_shot)")
+        before = self._shot_problem(shot) if live else None
         amend(shot, a.kind, args, a.at_ms)
         self._touched(shot)
+        after = self._shot_problem(shot) if live else None
+        if after is not None and before is None:  # this entry itself makes the shot unplayable: refuse it
+            raise RefereeInputError(*after)
 
     def _undo(self, live: bool) -> None:
         if self._tl.void_last() is None:
             raise _refuse("there is nothing to undo", "отменять нечего")
 
-    def _problem_at(self) -> tuple[int, tuple[str, str]] | None:
-        """The first step the engine refuses (held, or the open shot's provisional play), with the reason."""
-        held = self._tl.held()
-        if held is not None:
-            return held, self._tl.steps[held].error or ("refused", "отклонено")
-        prov = self.provisional()
-        if prov is not None and prov.error is not None:
-            return self._tl.fed, prov.error
+    def _shot_problem(self, shot: ShotEvidence) -> tuple[str, str] | None:
+        """Why the engine refuses this shot now (held there, or its provisional play fails), or None."""
+        step = self._tl.shot_steps.get(shot.number)
+        if step is None:
+            return None
+        if step.status == "blocked":
+            return step.error
+        if shot.closed_at is None:
+            self._prov_valid = False
+            prov = self.provisional()
+            return prov.error if prov is not None else None
         return None
-
-    def _check_worse(self, before: tuple[int, tuple[str, str]] | None) -> None:
-        """A referee action that makes the engine refuse a step it accepted before is refused itself."""
-        after = self._problem_at()
-        if after is not None and (before is None or after[0] < before[0]):
-            raise RefereeInputError(*after[1])
 
     # ------------------------------------------------------------ the engine
 
