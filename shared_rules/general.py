@@ -13,7 +13,7 @@ from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
 from .model import Colour, Foul, InHand, Interference, Lag, ShotReport, Spot
 from .outcome import EffectKind, Reason
-from .state import LAG, PLAY, State
+from .state import LAG, PLAY, REFEREE, State
 
 
 def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:
@@ -276,6 +276,11 @@ def interference(state: State, inp: Interference, coloured: int = 0) -> Draft:
     if state.pending is not None:
         raise IllegalInputError(
             "answer the pending choice before re-racking", "сначала ответьте на ожидающий выбор"
+        )
+    if state.mode == REFEREE:
+        raise IllegalInputError(
+            "the referee decision is due first; re-racking cannot resolve it",
+            "сначала решение судьи; перерасстановка его не заменяет",
         )
     rerack(d, R_RERACK, coloured)
     d.mode = LAG

@@ -11,6 +11,7 @@ from shared_rules import (
     Foul,
     IllegalInputError,
     InHand,
+    Interference,
     JumpedBall,
     Lag,
     Match,
@@ -215,3 +216,12 @@ def test_free_a_f3_the_coloured_ball_breaks() -> None:
     m = started()
     out = m.play(ShotReport(0, pocketed=(pot(0),)))  # the coloured ball falls on the break: it counts
     assert not out.of_kind(EffectKind.FOUL) and m.state.shelves[0] == (0,)
+
+
+def test_free_a_f1_rerack_cannot_replace_the_decision() -> None:
+    """free A-F1 with general 27: a re-rack is refused while the referee decision is due; restore is fine."""
+    m = _dead_end()
+    with pytest.raises(IllegalInputError, match="referee decision"):
+        m.play(Interference(restore=False))
+    m.play(Interference(restore=True))
+    assert m.state.mode == REFEREE

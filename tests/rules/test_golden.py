@@ -1,0 +1,25 @@
+"""Recorded matches replay to exactly the recorded scoreboard (tests/rules/golden/*.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shared_rules import Match
+from tests.rules.golden import FOLDER
+
+FILES = sorted(FOLDER.glob("*.json"))
+
+
+def test_there_are_golden_matches() -> None:
+    assert len(FILES) >= 6
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_golden_match_replays_to_its_recorded_summary(path: Path) -> None:
+    body = json.loads(path.read_text(encoding="utf-8"))
+    m = Match.from_log(body["log"])
+    assert json.loads(json.dumps(m.summary())) == body["summary"]
+    assert m.to_log() == body["log"]
