@@ -10,12 +10,8 @@ the hub places it with the (device, boot) it belongs to.
 `ticks_diff` steps; it only has to be read at least once every ~6 days, which the telemetry loop does.
 """
 
+import asyncio
 import json
-
-try:
-    import asyncio
-except ImportError:  # pragma: no cover - very old MicroPython ports
-    import uasyncio as asyncio
 
 from firmware.compat import ticks_diff, ticks_ms
 

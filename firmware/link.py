@@ -19,10 +19,7 @@ The detectors never wait for the network: they put events into the outbox and ca
 does the I/O. `listeners` are called with True/False on every up/down.
 """
 
-try:
-    import asyncio
-except ImportError:  # pragma: no cover
-    import uasyncio as asyncio
+import asyncio
 
 try:
     import random

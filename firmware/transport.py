@@ -23,19 +23,10 @@ Every session is clean: the outbox re-sends whatever was not acknowledged, and a
 stale `cmd` (an old time exchange) is never delivered after a reconnect.
 """
 
-try:
-    import time
+import time
 
-    _ticks_ms = time.ticks_ms
-    _ticks_diff = time.ticks_diff
-except AttributeError:  # CPython
-    import time
-
-    def _ticks_ms():
-        return int(time.monotonic() * 1000)
-
-    def _ticks_diff(a, b):
-        return a - b
+from firmware.compat import ticks_diff as _ticks_diff
+from firmware.compat import ticks_ms as _ticks_ms
 
 
 def _as_bytes(x):
@@ -135,6 +126,11 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
         self._last_tx = _ticks_ms()
         self._events = []
 
+    def _c(self):
+        if self.client is None:
+            raise OSError("not connected")
+        return self.client
+
     def _on_msg(self, topic, msg):
         self._events.append(("msg", topic.decode() if isinstance(topic, bytes) else topic, bytes(msg)))
 
@@ -146,7 +142,7 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
         if not self.connected:
             raise OSError("not connected")
         try:
-            self.client.publish(_as_bytes(topic), _as_bytes(payload), retain, qos)
+            self._c().publish(_as_bytes(topic), _as_bytes(payload), retain, qos)
         except Exception as exc:  # umqtt raises OSError or its MQTTException; both mean the link is gone
             self._lost(exc)
         self._last_tx = _ticks_ms()
@@ -156,7 +152,7 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
 
     def subscribe(self, topic):
         try:
-            self.client.subscribe(_as_bytes(topic), qos=1)
+            self._c().subscribe(_as_bytes(topic), qos=1)
         except Exception as exc:
             self._lost(exc)
 
@@ -165,10 +161,10 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
             raise OSError("not connected")
         try:
             if self._keepalive and _ticks_diff(_ticks_ms(), self._last_tx) > self._keepalive * 500:
-                self.client.ping()
+                self._c().ping()
                 self._last_tx = _ticks_ms()
             for _ in range(8):  # bounded: a flood of commands must not starve the detectors
-                if self.client.check_msg() is None and not self._events:
+                if self._c().check_msg() is None and not self._events:
                     break
         except Exception as exc:
             self._lost(exc)
@@ -252,13 +248,18 @@ class PahoTransport:
     def _on_message(self, _c, _u, msg):
         self._events.append(("msg", msg.topic, bytes(msg.payload)))
 
+    def _c(self):
+        if self.client is None:
+            raise OSError("mqtt: no client")
+        return self.client
+
     def _check(self):
         if not self.connected or self.client is None:
             raise OSError("mqtt connection lost: %s" % (self._failed or "not connected",))
 
     def publish(self, topic, payload, retain=False, qos=1):
         self._check()
-        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        info = self._c().publish(topic, payload, qos=qos, retain=retain)
         if info.rc != 0:
             self.connected = False
             raise OSError("mqtt publish failed: rc=%s" % (info.rc,))
@@ -266,14 +267,14 @@ class PahoTransport:
 
     def subscribe(self, topic):
         self._check()
-        rc, _mid = self.client.subscribe(topic, qos=1)
+        rc, _mid = self._c().subscribe(topic, qos=1)
         if rc != 0:
             self.connected = False
             raise OSError("mqtt subscribe failed: rc=%s" % (rc,))
 
     def poll(self):
         self._check()
-        rc = self.client.loop(0)
+        rc = self._read_all()
         out, self._events = self._events, []
         if rc != 0:
             self.connected = False
@@ -283,6 +284,19 @@ class PahoTransport:
                 return out  # hand over the last acks; the next poll reports the loss
             raise OSError("mqtt connection lost: %s" % (self._failed,))
         return out
+
+    def _read_all(self, limit=64):
+        """paho's loop() reads one packet when nothing of ours is in flight; read all that is waiting."""
+        import select
+
+        rc = 0
+        for _ in range(limit):
+            client = self._c()
+            rc = client.loop(0)
+            sock = client.socket()
+            if rc != 0 or not self.connected or sock is None or not select.select([sock], [], [], 0)[0]:
+                break
+        return rc
 
     def disconnect(self):
         if self.client is not None and self.connected:
@@ -305,3 +319,99 @@ class PahoTransport:
                     sock.close()
         self.client = None
         self.connected = False
+
+
+# ---------------------------------------------------------------- USB serial (no Wi-Fi)
+
+
+class SerialTransport:
+    """The same payloads as JSON lines on USB serial, for the hub's pyserial ingest (hub/ingest_serial.py).
+
+    Node -> hub, one line per message: `{"topic": "luza/v1/<table>/<device>/<channel>", "payload": {...}}`.
+    Hub -> node, the same shape on the node's `cmd` topic. There is no broker to acknowledge anything, so a
+    line written is taken as delivered (the USB link is a wire, not a radio); no Last Will either: the hub
+    notices the port closing. `write(str)` and `read_line() -> str or None` (never blocking) default to the
+    USB REPL's stdout and stdin; virtual nodes and tests pass their own.
+    """
+
+    MAX_LINE = 2048
+
+    def __init__(self, write=None, read_line=None):
+        self._write = write or _stdout_write
+        self._read_line = read_line or _stdin_reader()
+        self.connected = False
+        self._token = 0
+        self._acks = []
+        self._topic = None
+        self.bad_lines = 0
+
+    def connect(self, client_id, keepalive, will_topic, will_payload):
+        self.connected = True
+        self._acks = []
+
+    def publish(self, topic, payload, retain=False, qos=1):
+        if not self.connected:
+            raise OSError("serial port closed")
+        body = payload.decode() if isinstance(payload, (bytes, bytearray)) else payload
+        self._write('{"topic": "%s", "payload": %s}\n' % (topic, body))
+        self._token += 1
+        self._acks.append(("ack", self._token))
+        return self._token
+
+    def subscribe(self, topic):
+        self._topic = topic
+
+    def poll(self):
+        if not self.connected:
+            raise OSError("serial port closed")
+        out, self._acks = self._acks, []
+        for _ in range(8):  # bounded per poll, like the MQTT transports
+            line = self._read_line()
+            if not line:
+                break
+            msg = self._decode(line)
+            if msg is not None:
+                out.append(msg)
+        return out
+
+    def _decode(self, line):
+        import json
+
+        if len(line) > self.MAX_LINE:
+            self.bad_lines += 1
+            return ("msg", self._topic, b"")  # wire.parse_command rejects it: counted where cmds are counted
+        try:
+            obj = json.loads(line)
+            topic = obj["topic"]
+            payload = obj["payload"]
+        except (ValueError, KeyError, TypeError):
+            self.bad_lines += 1
+            return ("msg", self._topic, line.encode() if isinstance(line, str) else bytes(line))
+        if topic != self._topic:
+            return None
+        if isinstance(payload, str):
+            return ("msg", topic, payload.encode())
+        return ("msg", topic, json.dumps(payload).encode())
+
+    def disconnect(self):
+        self.connected = False
+
+
+def _stdout_write(s):
+    import sys
+
+    sys.stdout.write(s)
+
+
+def _stdin_reader():  # pragma: no cover - the device's USB REPL
+    def read_line():
+        import select
+        import sys
+
+        p = select.poll()
+        p.register(sys.stdin, select.POLLIN)
+        if not p.poll(0):
+            return None
+        return sys.stdin.readline()
+
+    return read_line

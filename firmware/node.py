@@ -1,0 +1,364 @@
+"""The node app: config, the role's detectors, events into the outbox, telemetry, commands, watchdog.
+
+Runs on MicroPython (the device, via the root main.py) and CPython (virtual nodes, hub/virtual/node.py).
+Everything that touches hardware goes through a *board* (duck-typed):
+
+    ticks_us()                          the detectors' clock (wrapping, like time.ticks_us)
+    attach_beams(pockets, ring, active_low)   start the beam interrupts writing edges into `ring`
+    await wait_edges(ms)                return when edges arrived (an IRQ flag) or after `ms`
+    colour(slot)                        the colour sensor of that pocket slot, or None
+    accel()                             the accelerometer (cue role), or None
+    await light_sleep(ms)               the cue's sleep between strikes (wakes early on motion)
+    led(on), feed(), reset(), heap(), battery()   identify blink, watchdog, reboot, free RAM, volts
+
+`firmware.board.DeviceBoard` is the ESP32 one; `hub.virtual.node.VirtualBoard` feeds simulated pins.
+
+Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
+stamps it with hub time if synced (else uptime and `u: 1`), numbers it (device, boot, seq), encodes it with
+`shared_rules.wire`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
+outbox forgets it on the PUBACK. An invalid config stops the role, not the node: the errors are printed
+on the console and the birth message says `st: "error"` with the first one, so the hub shows what to fix.
+"""
+
+import asyncio
+import json
+
+from firmware import VERSION, config
+from firmware import colour as colours
+from firmware import pocket as beams
+from firmware import strike as strikes
+from firmware.compat import ticks_diff
+from firmware.link import Link
+from firmware.outbox import Outbox, next_boot
+from shared_rules import wire
+
+FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
+SPILL_MS = 10000  # an event unacknowledged this long goes to flash (outage), see firmware/outbox.py
+LIVE_KEYS = ("tele_s", "time_sync_s", "beam", "colour", "cue", "pockets", "outbox")  # applied without reboot
+
+
+class Node:
+    """One node. `cfg` (a dict of site settings) overrides reading `cfg_path`; see the module docstring."""
+
+    def __init__(self, board, transport, net, store, clock, cfg=None, cfg_path="/config.json", log=None):
+        self.board = board
+        self.store = store
+        self.clock = clock
+        self.cfg_path = cfg_path
+        self.log = log or _print
+        if cfg is None:
+            self.cfg, self.errors = config.load(cfg_path)
+        else:
+            self.cfg = config.merge(config.DEFAULTS, cfg)
+            self.errors = config.validate(self.cfg)
+        for err in self.errors:
+            self.log("config error: " + err)
+        self.device = self.cfg["device"] if wire.valid_id(self.cfg.get("device")) else "unconfigured"
+        table = self.cfg["table"] if wire.valid_id(self.cfg.get("table")) else "unconfigured"
+        self.boot = next_boot(store)
+        self.seq = 0
+        self.outbox = self._make_outbox()
+        broker = self.cfg.get("broker") if isinstance(self.cfg.get("broker"), dict) else {}
+        self.link = Link(transport, net, self.outbox, clock, table, self.device, self.boot,
+                         role=self.cfg.get("role") if self.cfg.get("role") in wire.ROLES else "",
+                         fw=VERSION, on_cmd=self.command, keepalive=broker.get("keepalive", 30), log=self.log)
+        self.link.error = self.errors[0][:200] if self.errors else None
+        self.commands = 0
+        self.config_rejected = 0
+        self.rebooting = False
+        self.stopping = False
+        self._stopped = asyncio.Event()
+        self._tasks = []
+        self.role = None if self.errors else self._make_role()
+
+    def _make_outbox(self):
+        ob = self.cfg.get("outbox") if isinstance(self.cfg.get("outbox"), dict) else config.DEFAULTS["outbox"]
+        ram = ob.get("max", 200) if isinstance(ob.get("max"), int) else 200
+        segs = FLASH_SEGMENTS if ob.get("flash", True) else 0
+        return Outbox(self.store, ram_max=ram, seg_max=segs, spill_ms=SPILL_MS, now=self.clock.uptime)
+
+    def _make_role(self):
+        if self.cfg["role"] == "cue":
+            return CueRole(self)
+        return PocketRole(self)
+
+    # ------------------------------------------------------------ events
+
+    def emit(self, kind, up_ms, **fields):
+        """Record one event that happened at uptime `up_ms`; returns its payload (bytes)."""
+        self.seq += 1
+        t, synced = self.clock.stamp(up_ms if up_ms > 0 else 0)
+        payload = wire.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
+        self.outbox.put(payload)
+        self.link.kick()
+        return payload
+
+    def uptime_of(self, t_us, now_us, up_now):
+        """Uptime ms of detector time `t_us`, given that `now_us` is uptime `up_now`."""
+        return up_now - ticks_diff(now_us, t_us) // 1000
+
+    # ------------------------------------------------------------ the tasks
+
+    async def run(self):
+        """Run until `stop()` (or a reboot command): the link, the role and the housekeeping."""
+        link = asyncio.create_task(self.link.run())
+        self._tasks = [link, asyncio.create_task(self._housekeeping())]
+        if self.role is not None:
+            self._tasks.append(asyncio.create_task(self.role.run()))
+        await self._stopped.wait()
+        if self.rebooting:
+            self.outbox.flush()  # RAM does not survive the reset; flash does
+        self.link.stop()
+        await link
+        self.halt()
+        if self.rebooting:
+            self.board.reset()
+
+    def halt(self):
+        """Stop every task at once, saying nothing (what a power cut does; tests use it)."""
+        self.stopping = True
+        for t in self._tasks:
+            t.cancel()
+        self._tasks = []
+
+    def stop(self):
+        self.stopping = True
+        self._stopped.set()
+
+    async def _housekeeping(self):
+        last_tele = -1
+        while not self.stopping:
+            up = self.clock.uptime()
+            self.outbox.maintain()
+            if self.role is None:
+                self.board.feed()  # no detector loop to prove liveness: keep the node reachable
+            tele_ms = int(self.cfg.get("tele_s", 30) * 1000) if not self.errors else 30000
+            if last_tele < 0 or up - last_tele >= tele_ms:
+                last_tele = up
+                self.link.send("tele", self.tele())
+            await self.clock.sleep_ms(1000)
+
+    def tele(self):
+        """The `tele` payload: health the hub shows per device."""
+        t, synced = self.clock.now()
+        fields = {"up": self.clock.uptime(), "heap": self.board.heap(), "rssi": self.link.net.rssi(),
+                  "bat": self.board.battery(), "ob": self.outbox.depth, "drop": self.outbox.dropped,
+                  "flash": self.outbox.writes, "t": t if synced else None, "rej": self.link.rejected,
+                  "crej": self.config_rejected, "pub": self.link.published}
+        if self.role is not None:
+            fields.update(self.role.tele())
+        return wire.encode_tele(self.boot, **fields)
+
+    # ------------------------------------------------------------ commands
+
+    def command(self, cmd):
+        """A parsed `cmd` (wire.Command): time, identify, config, calibrate, reboot."""
+        self.commands += 1
+        name = cmd.name
+        if name == "time":
+            adj = self.clock.sync(cmd.args["hub"])
+            if abs(adj) > 1000:
+                self.log("time: hub clock moved %d ms" % (adj,))
+        elif name == "identify":
+            self._tasks.append(asyncio.create_task(self._blink(cmd.args.get("s", 5))))
+        elif name == "config":
+            self._configure(cmd.args["set"])
+        elif name == "calibrate":
+            if self.role is None or not hasattr(self.role, "calibrate"):
+                self.log("calibrate: this node has no colour sensor")
+            else:
+                n = cmd.args.get("n", 5)
+                if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 50:
+                    self.link.rejected += 1
+                    self.log("calibrate rejected: 'n' must be 1..50 balls, got %r" % (n,))
+                else:
+                    self.role.calibrate(cmd.args["p"], cmd.args["c"], n)
+        elif name == "reboot":
+            self.log("reboot requested by the hub")
+            self.rebooting = True
+            self.stop()
+
+    def save_calibration(self, pocket, colour, centroid):
+        """Persist a learned colour centroid in config.json (validated like any config change)."""
+        cal = {}
+        for key in self.cfg["colour"]["calibration"]:
+            cal[key] = dict(self.cfg["colour"]["calibration"][key])
+        cal.setdefault(str(pocket), {})[colour] = centroid
+        self._configure({"colour": {"calibration": cal}}, rebuild=False)
+
+    async def _blink(self, secs):
+        n = int(secs * 4)
+        for i in range(n if n < 2400 else 2400):
+            self.board.led(i % 2 == 0)
+            await self.clock.sleep_ms(125)
+        self.board.led(False)
+
+    def _configure(self, changes, rebuild=True):
+        """Validate first; apply and persist only a valid whole. Link settings need a reboot."""
+        new = config.merge(self.cfg, changes)
+        errors = config.validate(new)
+        if errors:
+            self.config_rejected += 1
+            for err in errors:
+                self.log("config rejected: " + err)
+            return False
+        try:
+            with open(self.cfg_path, "w") as f:
+                json.dump(new, f)
+        except OSError as exc:
+            self.config_rejected += 1
+            self.log("config not saved (%s): kept the running settings" % (exc,))
+            return False
+        self.cfg = new
+        if any(key not in LIVE_KEYS for key in changes):
+            self.log("config saved; rebooting to apply link settings")
+            self.rebooting = True
+            self.stop()
+        elif self.role is not None and rebuild:
+            self.role.close()
+            self.role = self._make_role()
+            self._tasks.append(asyncio.create_task(self.role.run()))
+            self.log("config applied")
+        return True
+
+
+class PocketRole:
+    """Beams -> `PocketBeam` detectors -> `pocket`, `jam` and `clear` events (colour if a sensor is fitted)."""
+
+    def __init__(self, node):
+        self.node = node
+        cfg = node.cfg
+        self.beams = beams.beams_from_config(cfg)
+        self.ring = beams.EdgeRing(cfg["beam"]["ring"])
+        self.poll_ms = cfg["beam"]["poll_ms"]
+        self.settle_ms = cfg["beam"]["debounce_ms"] + 1  # after an edge, look again once it can be confirmed
+        self.sensors = [node.board.colour(i) if p.get("colour") else None for i, p in enumerate(cfg["pockets"])]
+        self.classifiers = [colours.classifier_for(cfg, p["pocket"]) for p in cfg["pockets"]]
+        self.passages = [colours.Passage() for _ in cfg["pockets"]]
+        self.calibrators = {}  # slot -> Calibrator while a `calibrate` command is running
+        node.board.attach_beams(cfg["pockets"], self.ring, cfg["beam"]["active_low"])
+        self.closed = False
+
+    def close(self):
+        self.closed = True
+        self.node.board.attach_beams([], None, True)
+
+    async def run(self):
+        board = self.node.board
+        wait = self.poll_ms
+        while not self.closed and not self.node.stopping:
+            await board.wait_edges(wait)
+            wait = self.settle_ms if self.step() else self.poll_ms
+            board.feed()  # the watchdog sees the detector loop alive
+
+    def step(self):
+        """Drain the edge ring, let time pass, publish what the detectors decided. Returns edges drained."""
+        now = self.node.board.ticks_us()
+        up = self.node.clock.uptime()
+        n = self.ring.drain(self.beams)
+        for slot, beam in enumerate(self.beams):
+            beam.poll(now)
+            sensor = self.sensors[slot]
+            if sensor is not None and beam.blocked():
+                rgbc = sensor.read()  # the latest integration, or None; while the ball is in the throat
+                if rgbc is not None:
+                    self.passages[slot].add(rgbc[0], rgbc[1], rgbc[2], rgbc[3])
+            d = beam.take()
+            while d is not None:
+                self._detected(slot, d, now, up)
+                d = beam.take()
+            if sensor is not None and not beam.blocked():
+                self.passages[slot].reset()  # a rattle or a hand: its readings must not colour the next ball
+        return n
+
+    def _detected(self, slot, d, now, up):
+        kind, pocket, t, dur, _beam = d
+        at = self.node.uptime_of(t, now, up)
+        colour = conf = None
+        if kind == beams.IN and self.sensors[slot] is not None:
+            colour, conf, rgbc = self.passages[slot].result(self.classifiers[slot])
+            self.passages[slot].reset()
+            cal = self.calibrators.get(slot)
+            if cal is not None and rgbc is not None:
+                self._calibration_ball(slot, cal, rgbc, at)
+                return  # a calibration roll is not a pot
+        self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, c=colour, cf=conf)
+
+    def calibrate(self, pocket, colour, balls=5):
+        """The next `balls` balls into `pocket` are `colour`: learn its centroid, then save it in config.json."""
+        for slot, p in enumerate(self.node.cfg["pockets"]):
+            if p["pocket"] == pocket and self.sensors[slot] is not None:
+                self.calibrators[slot] = colours.Calibrator(pocket, colour, balls)
+                self.node.log("calibrate: roll %d %s balls into pocket %d" % (balls, colour, pocket))
+                return True
+        self.node.log("calibrate: pocket %d has no colour sensor on this node" % (pocket,))
+        return False
+
+    def _calibration_ball(self, slot, cal, rgbc, at):
+        self.node.emit("calib", at, p=cal.pocket, c=cal.colour, rgb=[int(x) for x in rgbc])
+        if cal.add(rgbc[0], rgbc[1], rgbc[2], rgbc[3]):
+            del self.calibrators[slot]
+            centroid = cal.centroid()
+            self.classifiers[slot].learn(cal.colour, centroid)
+            self.node.save_calibration(cal.pocket, cal.colour, centroid)
+
+    def tele(self):
+        rattles = jams = glitches = 0
+        for b in self.beams:
+            rattles += b.rattles
+            jams += b.jams
+            glitches += b.glitches
+        return {"rattle": rattles, "jam": jams, "glitch": glitches, "edrop": self.ring.dropped}
+
+
+class CueRole:
+    """Accelerometer FIFO -> `StrikeDetector` -> `strike` events; light sleep between strikes; battery in tele."""
+
+    def __init__(self, node):
+        self.node = node
+        cue = node.cfg["cue"]
+        self.detector = strikes.detector_from_config(node.cfg)
+        self.accel = node.board.accel()
+        self.sleep_after_us = int(cue["sleep_after_s"] * 1000000)
+        self.fifo_ms = 20  # FIFO drain period: 32 samples at 1600 Hz fill in 20 ms
+        self.sleeps = 0
+        self.closed = False
+
+    def close(self):
+        self.closed = True
+
+    async def run(self):
+        board = self.node.board
+        while not self.closed and not self.node.stopping:
+            now = self.step()
+            board.feed()
+            if self.detector.idle() and ticks_diff(now, self.detector.last_activity) > self.sleep_after_us:
+                self.sleeps += 1
+                await board.light_sleep(self.sleep_after_us // 1000)  # wakes on the activity interrupt
+                self.detector.last_activity = board.ticks_us()
+            else:
+                await self.node.clock.sleep_ms(self.fifo_ms)
+
+    def step(self):
+        """Feed the FIFO's samples to the detector; publish finished strikes. Returns ticks_us now."""
+        board = self.node.board
+        det = self.detector
+        for t, x, y, z in self.accel.read():
+            det.sample(t, x, y, z)
+        now = board.ticks_us()
+        up = self.node.clock.uptime()
+        det.poll(now)
+        s = det.take()
+        if s is not None:
+            t, peak_mg, double, gap_us = s
+            self.node.emit("strike", self.node.uptime_of(t, now, up), pk=peak_mg / 1000, dbl=bool(double),
+                           gap=gap_us / 1000 if double else None)
+        return now
+
+    def tele(self):
+        d = self.detector
+        return {"strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks, "sleeps": self.sleeps}
+
+
+def _print(msg):
+    print("[node] " + msg)

@@ -1,0 +1,96 @@
+"""A hub-like MQTT collector for the connectivity tests: persistent session, QoS 1, resubscribes on reconnect.
+
+It records every message (topic, payload, retain) and offers the hub's de-duplication on (device, boot, seq)
+so tests can check "every event exactly once" the way the hub will.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from shared_rules import wire
+
+
+def _nodelay(_c: Any, _u: Any, sock: Any) -> None:
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class Collector:
+    def __init__(self, port: int, topic: str = "luza/#", client_id: str = "collector", max_delay: float = 0.5) -> None:
+        self.port = port
+        self.topic = topic
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self.lock = threading.Lock()
+        self.connected = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        self.client.reconnect_delay_set(0.05, max_delay)  # type: ignore[arg-type]  # paho takes floats
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = lambda *_a: self.connected.clear()
+        self.client.on_message = self._on_message
+        self.client.on_socket_open = _nodelay  # else Nagle holds commands sent from here for tens of ms
+
+    def _on_connect(self, client: mqtt.Client, _u: object, _f: object, rc: mqtt.ReasonCode, _p: object) -> None:
+        if not rc.is_failure:
+            client.subscribe(self.topic, qos=1)
+            self.connected.set()
+
+    def _on_message(self, _c: object, _u: object, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((msg.topic, bytes(msg.payload), bool(msg.retain)))
+
+    def start(self, timeout: float = 5.0) -> Collector:
+        self.client.connect("127.0.0.1", self.port, keepalive=5)
+        self.client.loop_start()
+        if not self.connected.wait(timeout):
+            raise TimeoutError("collector did not connect")
+        time.sleep(0.05)  # the SUBACK
+        return self
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def __enter__(self) -> Collector:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def channel(self, channel: str) -> list[tuple[str, bytes, bool]]:
+        with self.lock:
+            return [m for m in self.messages if m[0].endswith("/" + channel)]
+
+    def events(self) -> list[wire.Event]:
+        """Every `evt` received, parsed (a rejection fails the test: nodes must publish valid events)."""
+        out = []
+        for topic, payload, _r in self.channel("evt"):
+            t = wire.parse_topic(topic)
+            assert isinstance(t, wire.Topic), t
+            ev = wire.parse_event(payload, t.device)
+            assert isinstance(ev, wire.Event), (ev, payload)
+            out.append(ev)
+        return out
+
+    def unique_events(self) -> list[wire.Event]:
+        """The hub's de-duplication: first copy of each (device, boot, seq), in arrival order."""
+        seen: set[tuple[str, int, int]] = set()
+        out = []
+        for ev in self.events():
+            if ev.key not in seen:
+                seen.add(ev.key)
+                out.append(ev)
+        return out
+
+    def wait_for(self, pred: Callable[[], bool], timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if pred():
+                return True
+            time.sleep(0.01)
+        return pred()

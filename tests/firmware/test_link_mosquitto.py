@@ -1,0 +1,232 @@
+"""The connection manager against a real Mosquitto: outages, restarts, birth and Last Will, bad commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from firmware.clock import Clock
+from firmware.link import Link
+from firmware.outbox import DirStore, Outbox, next_boot
+from firmware.transport import PahoTransport, StaticNet
+from hub.virtual import traces as tr
+from hub.virtual.node import HUB_EPOCH_MS, VirtualNode, VirtualTime
+from shared_rules import wire
+from tests.firmware.collect import Collector
+from tests.support.broker import Mosquitto
+
+pytestmark = pytest.mark.mosquitto
+
+POCKET_CFG: dict[str, Any] = {
+    "role": "pocket", "table": "t1", "device": "pocket-1", "wifi": {"ssid": "club"},
+    "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}], "tele_s": 5,
+}
+
+
+def publish(port: int, topic: str, payloads: list[bytes]) -> None:
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="tester")
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    for p in payloads:
+        c.publish(topic, p, qos=1).wait_for_publish(5)
+    c.disconnect()
+    c.loop_stop()
+
+
+def retained_status(port: int, device: str = "pocket-1") -> wire.Status | None:
+    """What a newcomer sees retained on the device's status topic."""
+    got: list[bytes] = []
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="newcomer")
+    c.on_message = lambda _c, _u, m: got.append(bytes(m.payload)) if m.retain else None
+    c.connect("127.0.0.1", port)
+    c.subscribe(wire.topic("t1", device, "status"), qos=1)
+    deadline = time.monotonic() + 3
+    while not got and time.monotonic() < deadline:
+        c.loop(0.05)
+    c.disconnect()
+    if not got:
+        return None
+    st = wire.parse_status(got[-1])
+    assert isinstance(st, wire.Status), st
+    return st
+
+
+def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(mosquitto: Mosquitto,
+                                                                              tmp_path: Path) -> None:
+    # A SIGKILLed Mosquitto forgets sessions it had not saved yet, so the collector (standing in for the hub)
+    # must be back before the node republishes: it retries every 0.1 s, the node's first retry waits >= 1.1 s.
+    with Collector(mosquitto.port, max_delay=0.1) as col:
+        store = DirStore(str(tmp_path / "ob"))
+        boot = next_boot(store)
+        clock = Clock()
+        ob = Outbox(store, ram_max=500, now=clock.uptime)
+        link = Link(PahoTransport(port=mosquitto.port), StaticNet(), ob, clock, "t1", "n1", boot,
+                    role="pocket", fw="test", log=lambda _m: None, backoff_min=1500)
+
+        async def scenario() -> None:
+            task = asyncio.create_task(link.run())
+            for seq in range(1, 301):
+                ob.put(wire.encode_event("pocket", "n1", boot, seq, clock.uptime(), synced=False, p=1))
+                link.kick()
+                await asyncio.sleep(0.002)
+                if seq == 120:
+                    mosquitto.kill()
+                if seq == 200:
+                    mosquitto.start()
+            for _ in range(1000):
+                if ob.depth == 0 and link.up:
+                    break
+                await asyncio.sleep(0.01)
+            link.stop()
+            await asyncio.wait_for(task, 5)
+
+        asyncio.run(scenario())
+        col.wait_for(lambda: len(col.unique_events()) >= 300, timeout=10)
+        unique = col.unique_events()
+    missing = sorted(set(range(1, 301)) - {e.seq for e in unique})
+    assert not missing, (missing, link.published, len(col.events()))
+    assert ob.depth == 0
+    assert link.downs >= 1 and link.ups >= 2
+    assert [e.seq for e in unique] == list(range(1, 301))  # every event exactly once, in order
+    assert {e.boot for e in unique} == {boot}
+
+
+def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_times(mosquitto: Mosquitto,
+                                                                                     tmp_path: Path) -> None:
+    vt = VirtualTime(speed=30)  # 60 virtual seconds in 2 wall seconds
+    with Collector(mosquitto.port) as col:
+        # Polling every 2 ms: a command waits at most that long (x30 in virtual time) before the node reads it.
+        node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt, poll_ms=2)
+        balls = [tr.Ball(5000.0 * i, pocket=1, speed=2.0) for i in range(12)]
+        edges = tr.beam_edges(balls, pockets=(1,), noise=tr.Noise(jitter_us=100, chatter=0.3), seed=3)
+
+        async def scenario() -> float:
+            node.start()
+            assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+            # The hub stamps the exchange as it sends it (a connected client: no connect time in between).
+            col.client.publish(wire.topic("t1", "pocket-1", "cmd"), wire.encode_command("time", 1, hub=vt.hub_ms()),
+                               qos=1)
+            assert await _until(lambda: node.node is not None and node.node.clock.synced, 3)
+            mosquitto.stop()
+            at = vt.ms() + 500
+            node.board.play_edges(edges, at)
+            await node.board.idle()  # the whole minute of play happens with the broker down
+            n = node.node
+            assert n is not None
+            await _until(lambda: n.outbox.depth == 12, 2)  # the last ball settles a few ms after its last edge
+            buffered = n.outbox.depth
+            flash_writes = n.outbox.writes
+            mosquitto.start()
+            assert await _until(lambda: node.node is not None and node.node.outbox.depth == 0, 10)
+            await node.stop()
+            assert buffered == 12
+            assert flash_writes > 1  # the outage spilled to flash (the first write is the boot counter)
+            return at
+
+        at = asyncio.run(scenario())
+        assert col.wait_for(lambda: len(col.unique_events()) >= 12, timeout=5)
+        events = col.unique_events()
+    assert [e.seq for e in events] == list(range(1, 13))
+    for ball, ev in zip(balls, events, strict=True):
+        assert ev.synced and ev.kind == "pocket" and ev.get("pocket") == 1
+        true_t = HUB_EPOCH_MS + at + ball.t_ms + tr.BALL_MM / ball.speed  # the ball cleared the upper beam
+        assert abs(ev.t - true_t) < 150, (ev, true_t)  # virtual ms: transit + poll delay (x30)
+
+
+def test_birth_and_last_will_are_retained_on_status(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    vt = VirtualTime()
+    node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
+
+    async def scenario() -> tuple[wire.Status | None, wire.Status | None]:
+        node.start()
+        assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+        online = retained_status(mosquitto.port)
+        await node.power_cut()  # no DISCONNECT: the broker publishes the Will
+        await asyncio.sleep(0.3)
+        return online, retained_status(mosquitto.port)
+
+    online, lost = asyncio.run(scenario())
+    assert online is not None and lost is not None
+    assert (online.state, online.boot, online.role, online.ip) == ("online", 1, "pocket", "127.0.0.1")
+    assert online.fw
+    assert (lost.state, lost.boot) == ("lost", 1)
+
+
+MALFORMED = [
+    b"not json at all",
+    b'{"v": 1, "c": "selfdestruct"}',
+    b'{"v": 1, "c": "time"}',
+    b'{"v": 1, "c": "time", "hub": "noon"}',
+    b'{"v": 1, "c": "config", "set": 5}',
+    b'{"v": 2, "c": "identify"}',
+    b'{"v": 1, "c": "calibrate", "p": 9, "c2": "ivory"}',
+    b"[1, 2, 3]",
+    b'{"v": 1, "c": "identify", "s": "x"}' + b" " * 1100,
+]
+
+
+def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(mosquitto: Mosquitto,
+                                                                               tmp_path: Path) -> None:
+    vt = VirtualTime()
+    node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
+    cmd_topic = wire.topic("t1", "pocket-1", "cmd")
+
+    async def scenario() -> None:
+        node.start()
+        assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+        publish(mosquitto.port, cmd_topic, MALFORMED)
+        n = node.node
+        assert n is not None
+        assert await _until(lambda: n.link.rejected == len(MALFORMED), 3), n.link.rejected
+        # valid commands still work afterwards
+        publish(mosquitto.port, cmd_topic, [
+            wire.encode_command("time", 2, hub=vt.hub_ms()),
+            wire.encode_command("identify", 3, s=0.5),
+            wire.encode_command("config", 4, set={"tele_s": -5}),  # valid shape, invalid value
+            wire.encode_command("config", 5, set={"tele_s": 7}),
+        ])
+        assert await _until(lambda: n.clock.synced and n.board.blinks >= 1 and n.cfg["tele_s"] == 7, 3)
+        assert n.config_rejected == 1
+        assert n.link.up and not n.stopping
+        await node.stop()
+
+    asyncio.run(scenario())
+    saved = json.loads((tmp_path / "pocket-1" / "config.json").read_text())
+    assert saved["tele_s"] == 7
+
+
+def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    vt = VirtualTime()
+    node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
+    with Collector(mosquitto.port) as col:
+
+        async def scenario() -> None:
+            node.start()
+            assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+            first = node.node
+            assert first is not None
+            first.outbox.put(wire.encode_event("pocket", "pocket-1", first.boot, 99, 5, synced=False, p=1))
+            publish(mosquitto.port, wire.topic("t1", "pocket-1", "cmd"), [wire.encode_command("reboot", 1)])
+            assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
+            assert node.board.resets == 1
+            await node.stop()
+
+        asyncio.run(scenario())
+        assert col.wait_for(lambda: any(e.seq == 99 for e in col.events()), 3)
+        boots = {wire.parse_status(p).boot for _t, p, _r in col.channel("status")}  # type: ignore[union-attr]
+    assert boots == {1, 2}
+
+
+async def _until(pred: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        await asyncio.sleep(0.01)
+    return bool(pred())
