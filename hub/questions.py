@@ -292,8 +292,9 @@ def collect_questions(s: Any) -> tuple[Question, ...]:
 def collect_alerts(s: Any) -> tuple[Alert, ...]:
     """Every alert of a session that the referee has not dismissed."""
     out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
+    waiting = any(n.blocking for n in s.match.needs())  # held for a lag/choice/decision: the question says so
     for st in s.steps:
-        if st.status == "blocked" and st.shot is not None and st.error:
+        if st.status == "blocked" and st.shot is not None and st.error and not waiting:
             out.append(engine_error(st.shot.number, *st.error))
     prov = s.provisional()
     open_shot = s.assembler.open

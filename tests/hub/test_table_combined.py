@@ -64,3 +64,28 @@ def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> N
     s.apply(k.ref("choose", 42000, player=0, option="take_ball", ball=9))  # goes before the waiting shot 3
     assert isinstance(s.match.history[3], Choose) and s.scoreboard()["provisional"] is True
     assert s.match.state.in_hand is InHand.HOUSE  # shot 3 is the premium shot from the house
+
+
+def test_a_shot_the_engine_refuses_holds_scoring_until_the_referee_corrects_it() -> None:
+    k = Kit()
+    misread = k.pocket(2100, 2, "yellow", 0.9)  # a second "yellow": one reading is wrong
+    s = session("combined", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1, "yellow", 0.9), misread,
+                             k.strike(20000), k.pocket(21000, 3, "ivory"), k.strike(40000)])
+    assert s.status == "held" and s.match.history == (Lag(0),)  # shot 1 cannot be scored; 2 and 3 wait
+    alert = next(a for a in s.alerts if a.kind == "engine_error")
+    assert alert.shot == 1 and alert.severity == "error" and "twice" in alert.en
+    s.apply(k.ref("identify", 41000, item=item(misread), colour="ivory"))
+    assert not any(a.kind == "engine_error" for a in s.alerts)
+    assert s.status == "held" and [q.kind for q in s.questions if q.action == "choose"] == ["choice"]  # 5.2
+    s.apply(k.ref("choose", 42000, player=0, option="take_ball", ball=9))
+    assert s.status == "live" and len(s.match.history) == 4 and s.scoreboard()["provisional"] is True
+    again = session("combined", sorted(s.log, key=lambda i: i.at_ms))
+    assert again.match.history == s.match.history
+
+
+def test_a_lag_entered_after_the_break_goes_before_it() -> None:
+    k = Kit()
+    s = session("combined", [k.strike(1000), k.pocket(2000, 4, "ivory")])
+    assert any(q.kind == "lag" for q in s.questions) and s.scoreboard()["provisional"] is False
+    s.apply(k.ref("lag", 5000, winner=1))  # Petr won the lag and broke; the referee was late to enter it
+    assert s.match.history == (Lag(1),) and s.scoreboard()["scores"] == [0, 1]
