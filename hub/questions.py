@@ -160,6 +160,15 @@ def asked(need: Need) -> bool:
     return need.blocking or need.kind in ASKED_NEEDS
 
 
+def out_of_turn_alert(f: Finding, players: tuple[str, str], shooter: int) -> Alert:
+    """Sensing disagrees with the turn: a strike from the cue of the player who is not to play (general 28)."""
+    who, turn = _name(players, f.seat), _name(players, shooter)
+    return Alert(question_id("strike_out_of_turn", f.item or ""), "strike_out_of_turn",
+                 f"Shot {f.shot}: the strike came from {who}'s cue, but it is {turn}'s turn.",
+                 f"Удар {f.shot}: удар кием игрока {who}, а очередь игрока {turn}.", f.shot, f.item, "warning",
+                 "general 28")
+
+
 def from_need(need: Need, shot: int | None) -> Question:
     """A question from the rules engine's `Match.needs()`: its own texts, answered by the matching action."""
     options = tuple(need.options)
@@ -232,6 +241,8 @@ def _findings(s: Any, questions: bool) -> list[Question | Alert]:
     on_table = tuple(s.match.state.on_table)
     for assembly, recent in _recent_assemblies(s):
         for f in assembly.findings:
+            if not questions and recent and f.kind == "out_of_turn":
+                out.append(out_of_turn_alert(f, s.players, _shooter_of(assembly)))  # and a question below
             if (f.kind in QUESTION_FINDINGS) != questions:
                 continue
             if questions and not recent and f.kind not in LASTING:

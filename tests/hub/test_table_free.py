@@ -92,6 +92,7 @@ def test_strike_from_the_other_players_cue_is_a_28_question() -> None:
     s = session("free", [k.ref("lag", 500, winner=0), strike])
     q = next(q for q in s.questions if q.kind == "out_of_turn")
     assert q.id == f"out_of_turn:{item(strike)}" and q.options == ("foul", "no_foul") and "Petr" in q.en
+    assert [a.kind for a in s.alerts] == ["strike_out_of_turn"]
     s.apply(k.ref("confirm", 3000, question=q.id, answer="foul"))
     s.apply(k.ref("close_shot", 5000))
     played = s.match.history[-1]
