@@ -89,7 +89,11 @@ def matches(draw: st.DrawFn) -> list[SensorInput]:
                 balls += 1
                 out.append(k.pocket(t + 700 + 900 * j, draw(st.integers(1, 6)),
                                     draw(st.sampled_from([None, "ivory", "yellow"]))))
-        t += draw(st.sampled_from([1500, 9000, 15000, 26000]))  # some strikes come early (§14.2)
+        gap = draw(st.sampled_from([1500, 9000, 15000, 26000]))  # some strikes come early (§14.2)
+        if gap > 15000 and balls < 14 and draw(st.integers(0, 3)) == 0:
+            balls += 1
+            out.append(k.pocket(t + 14500, draw(st.integers(1, 6))))  # long after: a late drop (§23)
+        t += gap
     return out
 
 
