@@ -1,0 +1,134 @@
+"""Virtual pocket and cue nodes (the real firmware on CPython) publish valid events through a real Mosquitto."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware.transport import SerialTransport
+from hub.ingest_serial import parse_line
+from hub.virtual import traces as tr
+from hub.virtual.node import HUB_EPOCH_MS, VirtualNode, VirtualTime
+from hub.virtual.table import CueMotion, Pot, Shot, VirtualTable
+from shared_rules import wire
+from tests.firmware.collect import Collector
+from tests.support.broker import Mosquitto
+
+pytestmark = pytest.mark.mosquitto
+
+SCRIPT = [
+    Shot(0, "a", balls=(Pot(3, 800, "ivory", rattle=True),)),
+    Shot(1500, "b", double_gap_ms=12),
+    Shot(3000, "a", peak_g=6.0, balls=(Pot(1, 700), Pot(6, 1400, "yellow"))),
+    tr.Hand(3500, pocket=2),
+    tr.Rattle(3900, pocket=5),
+    CueMotion("b", tr.Knock(4200)),
+    CueMotion("a", tr.Touch(4300)),
+    Shot(8000, "b", balls=(Pot(4, 600, "red"),)),  # after the cues' 2 s idle: they are asleep and wake on it
+]
+
+
+def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    speed = 4.0
+    with Collector(mosquitto.port) as col:
+        table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path, table="t1", speed=speed,
+                             cue_settings={"sleep_after_s": 2}, tele_s=1)
+
+        async def scenario() -> float:
+            await table.start()
+            await table.sync_time()
+            await asyncio.sleep(0.05)
+            at = await table.play(SCRIPT)
+            await asyncio.sleep(0.2)
+            sleeps = [n.node.role.sleeps for n in table.cue_nodes.values() if n.node and n.node.role]
+            assert all(s >= 1 for s in sleeps), sleeps  # the cue nodes slept between strikes
+            await table.stop()
+            return at
+
+        at = asyncio.run(scenario())
+        assert col.wait_for(lambda: len(col.events()) >= 8, 3)
+        events = col.unique_events()  # parses every evt; a rejection fails here
+        statuses = [wire.parse("status", p) for _t, p, _r in col.channel("status")]
+        teles = [wire.parse("tele", p) for _t, p, _r in col.channel("tele")]
+
+    pots = sorted((e.get("pocket"), e.get("colour")) for e in events if e.kind == "pocket")
+    assert pots == [(1, "ivory"), (3, "ivory"), (4, "red"), (6, "yellow")]  # no hand, no rattle
+    strikes = [(e.device, e.get("double")) for e in events if e.kind == "strike"]
+    assert strikes == [("cue-a", False), ("cue-b", True), ("cue-a", False), ("cue-b", False)]
+    assert len(events) == 8
+    truth = {(3, "pocket"): 800 + 40, (1, "pocket"): 3700 + 34, (6, "pocket"): 4400 + 34, (4, "pocket"): 8600 + 34}
+    for e in events:
+        assert e.synced
+        rel = e.t - HUB_EPOCH_MS - at
+        if e.kind == "pocket":
+            assert abs(rel - truth[(e.get("pocket"), "pocket")]) < 30 * speed, (e, rel)
+    strike_times = sorted(e.t - HUB_EPOCH_MS - at for e in events if e.kind == "strike")
+    for got, want in zip(strike_times, [0, 1500, 3000, 8000], strict=True):
+        assert abs(got - want) < 30 * speed, (strike_times,)
+    assert all(isinstance(s, wire.Status) for s in statuses)
+    assert {s.state for s in statuses if isinstance(s, wire.Status)} >= {"online", "offline"}
+    assert teles and all(isinstance(t, wire.Telemetry) for t in teles)
+    cue_tele = [t for t in teles if isinstance(t, wire.Telemetry) and t.get("bat") is not None]
+    assert cue_tele and all(t.get("bat") == 3.9 for t in cue_tele)
+
+
+def test_six_single_pocket_nodes_layout(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with Collector(mosquitto.port) as col:
+        table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path, table="t2", speed=4.0,
+                             pockets=[(p,) for p in range(1, 7)], players=("a",), colour=False)
+
+        async def scenario() -> None:
+            await table.start()
+            await table.play([Shot(0, "a", balls=tuple(Pot(p, 300 + 100 * p) for p in range(1, 7)))])
+            await table.stop()
+
+        asyncio.run(scenario())
+        assert col.wait_for(lambda: len(col.events()) >= 7, 3)
+        events = col.unique_events()
+    assert sorted((e.device, e.get("pocket")) for e in events if e.kind == "pocket") == [
+        (f"pockets-{p}", p) for p in range(1, 7)]
+    assert all(not e.synced for e in events)  # no time exchange: uptime stamps, flagged u=1
+
+
+def test_serial_mode_writes_the_same_payloads_as_json_lines(tmp_path: Path) -> None:
+    out = io.StringIO()
+    inbox: list[str] = []
+    transport = SerialTransport(write=out.write, read_line=lambda: inbox.pop(0) if inbox else None)
+    cfg = {"role": "pocket", "table": "t1", "device": "pocket-usb", "wifi": {"ssid": ""},
+           "serial": {"enabled": True, "baud": 115200},
+           "pockets": [{"pocket": 2, "upper": 32, "lower": 33, "colour": False}]}
+    vt = VirtualTime(speed=2.0)
+    node = VirtualNode(cfg, ("unused", 0), tmp_path, vt, transport=transport)
+    cmd_topic = wire.topic("t1", "pocket-usb", "cmd")
+
+    async def scenario() -> None:
+        node.start()
+        inbox.append(json.dumps({"topic": cmd_topic, "payload": {"v": 1, "c": "time", "hub": vt.hub_ms()}}) + "\n")
+        inbox.append("garbage that is not json\n")
+        deadline = time.monotonic() + 3
+        while not (node.node and node.node.clock.synced) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        node.board.play_edges(tr.beam_edges([tr.Ball(0, pocket=2), tr.Ball(500, pocket=2)], pockets=(2,)),
+                              vt.ms() + 50)
+        await node.board.idle()
+        await asyncio.sleep(0.1)
+        assert node.node is not None and node.node.link.rejected == 1
+        await node.stop()
+
+    asyncio.run(scenario())
+    parsed = []
+    for line in out.getvalue().splitlines():
+        topic, data = parse_line(line.encode())
+        assert topic is not None, (line, data)
+        t = wire.parse_topic(topic)
+        assert isinstance(t, wire.Topic)
+        parsed.append(wire.parse(t.channel, data, t.device))
+    assert all(not isinstance(p, wire.Rejection) for p in parsed), parsed
+    events = [p for p in parsed if isinstance(p, wire.Event)]
+    assert [(e.seq, e.get("pocket"), e.synced) for e in events] == [(1, 2, True), (2, 2, True)]
+    assert isinstance(parsed[0], wire.Status) and parsed[0].state == "online"
