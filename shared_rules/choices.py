@@ -57,6 +57,7 @@ class ChoicesMixin:
         return ball != self.CUE_BALL
 
     def choose(self, state: State, c: Choose) -> Draft:
+        """Fold a `Choose`: it must answer the pending choice, by its player, with an offered option."""
         p = state.pending
         if p is None:
             raise IllegalInputError("there is no choice to make now", "сейчас нечего выбирать")
@@ -106,6 +107,7 @@ class ChoicesMixin:
         return r
 
     def decide(self, state: State, r: RefereeDecision) -> Draft:
+        """Fold a `RefereeDecision` (only in mode REFEREE, with an offered option)."""
         if state.mode != REFEREE:
             raise IllegalInputError("no referee decision is due", "решение судьи сейчас не требуется")
         options = self.decision_options(state)
@@ -127,6 +129,7 @@ class ChoicesMixin:
         raise IllegalInputError("this variant has no referee decisions")
 
     def concede(self, state: State, c: Concede) -> Draft:
+        """Fold a `Concede`: the other player wins."""
         g.check_player(c.player, "Concede.player")
         d = Draft(state)
         d.win(1 - c.player, self.R_CONCEDE)
@@ -156,6 +159,7 @@ class ChoicesMixin:
         return self.shot_needs(state)
 
     def decision_text(self, state: State) -> tuple[str, str]:
+        """Hook: the prompt (en, ru) for the referee decision due in `state`."""
         return ("The referee must decide", "Требуется решение судьи")
 
     def shot_needs(self, state: State) -> tuple[Need, ...]:

@@ -110,6 +110,7 @@ class CueBallVariant(Variant):
         d.keep_turn(self.R_CUE_POT)
 
     def premium(self, d: Draft, s: ShotReport) -> None:
+        """5.2: the premium shot with the cue ball from hand from the house."""
         d.to_hand(self.CUE_BALL, InHand.HOUSE, s.shooter, R_PREMIUM)
 
     def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:

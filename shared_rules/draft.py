@@ -158,6 +158,7 @@ class Draft:
             self.add_score(player, points, reason)
 
     def add_score(self, player: int, points: int, reason: Reason) -> None:
+        """Add `points` (may be negative) to `player`'s score."""
         self.scores[player] += points
         self.emit(EffectKind.SCORE, reason, player=player, amount=points)
 
@@ -169,6 +170,7 @@ class Draft:
         self.emit(EffectKind.IN_HAND, reason, player=player, ball=ball, detail=where.value)
 
     def clear_hand_rule(self) -> None:
+        """No ball in hand and no restriction on the next shot."""
         self.in_hand = InHand.NONE
         self.hand_rule = ""
 
@@ -186,6 +188,7 @@ class Draft:
         self.emit(EffectKind.TURN_PASSED, reason, player=to)
 
     def win(self, player: int, reason: Reason) -> None:
+        """`player` wins: the match is over and nothing stays pending."""
         self.winner = player
         self.mode = OVER
         self.pending = None

@@ -111,6 +111,7 @@ class Dynamic(CueBallVariant):
     R_PENALTY_TAKEN = R_PENALTY_TAKEN
 
     def premium(self, d: Draft, s: ShotReport) -> None:
+        """5.2: the premium shot in hand anywhere; only object balls may be pocketed."""
         d.to_hand(self.CUE_BALL, InHand.ANYWHERE, s.shooter, R_PREMIUM, OBJECTS_ONLY)
 
     def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:

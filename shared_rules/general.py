@@ -260,6 +260,7 @@ def placement_foul(d: Draft, where: InHand, cue: int, offender: int) -> None:
 
 
 def check_player(player: object, field: str) -> None:
+    """MalformedInputError unless `player` is a seat, 0 or 1."""
     if type(player) is not int or player not in (0, 1):
         raise MalformedInputError(f"{field}: {player!r} is not a seat (0 or 1)", f"{field}: {player!r} — не игрок (0 или 1)")
 

@@ -43,14 +43,17 @@ class Match:
 
     @property
     def state(self) -> State:
+        """The current (frozen) state."""
         return self._states[-1]
 
     @property
     def history(self) -> tuple[Input, ...]:
+        """Every input played, in order."""
         return tuple(self._history)
 
     @property
     def outcomes(self) -> tuple[Outcome, ...]:
+        """The outcome of each input in `history`."""
         return tuple(self._outcomes)
 
     def play(self, inp: Input) -> Outcome:
@@ -70,6 +73,7 @@ class Match:
         return self._history.pop()
 
     def needs(self) -> tuple[Need, ...]:
+        """What must be supplied before or with the next shot (see docs/rules-engine.md)."""
         return self.variant.needs(self._states[-1])
 
     # -- the log -------------------------------------------------------------------------------------------

@@ -149,6 +149,7 @@ class Variant(ChoicesMixin):
         )
 
     def colour_of(self, ball: int) -> Colour:
+        """Hook: the colour class of a ball (what a pocket's colour sensor reports)."""
         return g.colour_default(ball)
 
     # -- dispatch ---------------------------------------------------------------------------------------
@@ -208,6 +209,7 @@ class Variant(ChoicesMixin):
             g.check_player(s.offender, "ShotReport.offender")
 
     def shot(self, state: State, s: ShotReport) -> Draft:
+        """Fold a ShotReport through the pipeline (module docstring); returns the draft."""
         self.check_shot(state, s)
         f = ShotFacts(state)
         self.struck_ball(state, s, f)
