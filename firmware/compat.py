@@ -14,7 +14,7 @@ except ImportError:  # CPython
 
 
 try:
-    from time import ticks_add, ticks_diff, ticks_ms, ticks_us
+    from time import ticks_add, ticks_diff, ticks_ms, ticks_us  # type: ignore[attr-defined]  # MicroPython's
 
     MICROPYTHON = True
 except ImportError:  # CPython: the same wrapping arithmetic as MicroPython's

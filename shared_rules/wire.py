@@ -217,14 +217,17 @@ def _reject_constant(name):
     raise ValueError("JSON has no %s" % (name,))
 
 
+def _loads(payload):
+    if _STRICT:
+        return json.loads(payload, parse_constant=_reject_constant)
+    return json.loads(payload)
+
+
 try:  # CPython's json accepts NaN and Infinity; MicroPython's does not. Reject them on both, alike.
     json.loads("1", parse_constant=_reject_constant)
-
-    def _loads(payload):
-        return json.loads(payload, parse_constant=_reject_constant)
-
+    _STRICT = True
 except TypeError:  # MicroPython: no keyword arguments, and no NaN to begin with
-    _loads = json.loads
+    _STRICT = False
 
 
 def _load(payload):
