@@ -27,8 +27,8 @@ def effect(
     detail: str | None = None,
 ) -> Effect:
     """The (shared) `Effect` with these fields."""
-    # id(reason): reasons are long-lived constants and the cached effect keeps its reason alive.
-    key = (kind, id(reason), player, ball, amount, spot, detail)
+    # id(): kinds and reasons are long-lived constants and the cached effect keeps both alive.
+    key = (id(kind), id(reason), player, ball, amount, spot, detail)  # ids: Enum.__hash__ is slow
     e = _EFFECTS.get(key)
     if e is None:
         e = Effect(kind, reason, player, ball, amount, spot, detail)

@@ -261,6 +261,18 @@ class Variant(ChoicesMixin):
 
         Named balls are taken first, so an unnamed ball never takes the number of a named one.
         """
+        if s.pocketed or s.jumped:
+            self._resolve_balls(d, s, f)
+        fc = s.first_contact
+        if fc is not None and not (
+            type(fc) is int and fc != f.cue and (fc in d.on_table or fc in f.pocketed or fc in f.jumped)
+        ):
+            raise IllegalInputError(
+                f"first_contact: ball {fc!r} is not an object ball on the table",
+                f"first_contact: шар {fc!r} — не прицельный шар на столе",
+            )
+
+    def _resolve_balls(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
         reports: list[tuple[str, int | None, Colour | None]] = []
         pockets: list[Pocket] = []
         for i, pb in enumerate(s.pocketed):
@@ -296,12 +308,6 @@ class Variant(ChoicesMixin):
         f.pockets = tuple(pockets)
         f.pocketed = tuple(taken[:n])
         f.jumped = tuple(taken[n:])
-        fc = s.first_contact
-        if fc is not None and (type(fc) is not int or fc not in d.on_table or fc == f.cue):
-            raise IllegalInputError(
-                f"first_contact: ball {fc!r} is not an object ball on the table",
-                f"first_contact: шар {fc!r} — не прицельный шар на столе",
-            )
         for b in taken:
             d.on_table.remove(b)
 

@@ -216,3 +216,11 @@ def test_blocking_needs_must_be_answered_first() -> None:
     assert needs[0].blocking and needs[0].kind == "choice"
     with pytest.raises(IllegalInputError, match="must first choose"):
         m.play(ShotReport(1))
+
+
+def test_first_contact_may_be_a_ball_that_then_fell() -> None:
+    m = after_break("combined")
+    m.play(ShotReport(1, first_contact=6, pocketed=(pot(6),)))
+    assert m.state.shelves[1] == (6,)
+    with pytest.raises(IllegalInputError, match="first_contact"):
+        m.play(ShotReport(1, first_contact=0))  # the cue ball itself
