@@ -96,7 +96,8 @@ class WlanNet:  # pragma: no cover - needs an ESP32
 class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (device only)
     """MQTT over `umqtt.simple`. Keep-alive pings are sent from `poll()` at half the keep-alive period."""
 
-    def __init__(self, host, port=1883, user=None, password=None, ssl=False):
+    def __init__(self, host, port=1883, user=None, password=None, ssl=False, timeout_s=3):
+        self.timeout_s = timeout_s  # below the watchdog's 8 s
         self.host = host
         self.port = port
         self.user = user
@@ -110,8 +111,19 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
         self._last_tx = 0
 
     def connect(self, client_id, keepalive, will_topic, will_payload):
+        import socket
+
         from umqtt.simple import MQTTClient, MQTTException
 
+        # umqtt.simple connects without a timeout; a broker host that is off would block until the watchdog
+        # bites. A short probe first turns that into a quick OSError and a backoff.
+        addr = socket.getaddrinfo(self.host, self.port)[0][-1]
+        probe = socket.socket()
+        probe.settimeout(self.timeout_s)
+        try:
+            probe.connect(addr)
+        finally:
+            probe.close()
         self.client = MQTTClient(
             client_id, self.host, self.port, self.user, self.password, keepalive=keepalive, ssl=self.ssl
         )
@@ -119,6 +131,7 @@ class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (dev
         self.client.set_callback(self._on_msg)
         try:
             self.client.connect(clean_session=True)
+            self.client.sock.settimeout(self.timeout_s)  # a publish waiting for its PUBACK gives up in time
         except MQTTException as exc:  # a refused CONNACK is as recoverable as a socket error
             raise OSError("broker refused connection: %s" % (exc,)) from None
         self.connected = True

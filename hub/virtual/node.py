@@ -100,6 +100,13 @@ class VirtualAccel:
         self.board = board
         self.pending: list[tuple[float, int, int, int]] = []
 
+    def drain(self, detector: Any) -> int:
+        """Feed every sample due by now to `detector.sample(t, x, y, z)` (the driver's interface)."""
+        samples = self.read()
+        for t, x, y, z in samples:
+            detector.sample(t, x, y, z)
+        return len(samples)
+
     def read(self) -> list[tuple[int, int, int, int]]:
         now = self.board.vt.ms()
         n = 0

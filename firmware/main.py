@@ -1,0 +1,146 @@
+"""Device entry point: copied to the ESP32's root as /main.py (next to /firmware/ and /shared_rules/).
+
+Builds the ESP32 board (the drivers in firmware/drivers/ behind the board interface of firmware/node.py),
+picks the transport from /config.json (Wi-Fi + MQTT over `umqtt.simple`, or USB serial JSON lines when
+`serial.enabled`) and runs the node forever. Install umqtt once with `mpremote mip install umqtt.simple`.
+"""
+
+import asyncio
+import gc
+import time
+
+import machine
+
+from firmware import config
+from firmware.clock import Clock
+from firmware.node import Node
+from firmware.outbox import DirStore
+from firmware.transport import SerialTransport, StaticNet, UmqttTransport, WlanNet
+
+CONFIG_PATH = "/config.json"
+OUTBOX_DIR = "/ob"
+LED_PIN = 2  # the DevKit's blue LED
+WDT_MS = 8000  # the detector loop feeds it every few ms; a hung loop or a stuck socket resets the node
+EDGE_CHECK_MS = 2  # how often wait_edges looks at the ring (the beam IRQ is hard: it cannot wake asyncio)
+
+
+class DeviceBoard:
+    """The board interface on an ESP32 DevKit (see firmware/node.py)."""
+
+    def __init__(self, cfg, log=print):
+        self.cfg = cfg
+        self.log = log
+        self.wdt = machine.WDT(timeout=WDT_MS)
+        self.led_pin = machine.Pin(LED_PIN, machine.Pin.OUT)
+        self._beams = None
+        self._ring = None
+        self._i2c = None
+        self._colour_used = False
+        self._accel = None
+        self._battery = None
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def attach_beams(self, pockets, ring, active_low):
+        from firmware.drivers.beams import BeamPins
+
+        if self._beams is not None:
+            self._beams.detach()
+            self._beams = None
+        self._ring = ring
+        if ring is not None and pockets:
+            self._beams = BeamPins(pockets, ring, active_low)
+
+    async def wait_edges(self, ms):
+        waited = 0
+        while waited < ms and not (self._ring is not None and len(self._ring)):
+            await asyncio.sleep_ms(EDGE_CHECK_MS)
+            waited += EDGE_CHECK_MS
+
+    def _bus(self, section):
+        if self._i2c is None:
+            s = self.cfg[section]
+            self._i2c = machine.I2C(0, sda=machine.Pin(s["sda"]), scl=machine.Pin(s["scl"]), freq=s.get("freq", 400000))
+        return self._i2c
+
+    def colour(self, slot):
+        from firmware.drivers.tcs34725 import TCS34725
+
+        if self._colour_used:  # the TCS34725 has one fixed address (0x29): one sensor per I2C bus
+            self.log("colour: only one TCS34725 per node is supported; slot %d reads no colour" % (slot,))
+            return None
+        c = self.cfg["colour"]
+        try:
+            sensor = TCS34725(self._bus("colour"), c["gain"], c["atime_ms"])
+        except OSError as exc:
+            self.log("colour sensor unavailable: %s" % (exc,))
+            return None
+        self._colour_used = True
+        return sensor
+
+    def accel(self):
+        from firmware.drivers.accel import open_accel
+
+        if self._accel is None:
+            cue = self.cfg["cue"]
+            self._accel = open_accel(self._bus("cue"), cue)
+            self._accel.arm_wake(int(cue["release_g"] * 1000))
+        return self._accel
+
+    async def light_sleep(self, ms):
+        import esp32
+
+        esp32.wake_on_ext0(machine.Pin(self.cfg["cue"]["int_pin"], machine.Pin.IN), esp32.WAKEUP_ANY_HIGH)
+        self.wdt.feed()
+        machine.lightsleep(ms if ms < WDT_MS - 1000 else WDT_MS - 1000)  # wake before the watchdog bites
+        await asyncio.sleep_ms(0)
+
+    def led(self, on):
+        self.led_pin.value(1 if on else 0)
+
+    def feed(self):
+        self.wdt.feed()
+
+    def reset(self):
+        machine.reset()
+
+    def heap(self):
+        return gc.mem_free()
+
+    def battery(self):
+        if self.cfg.get("role") != "cue":
+            return None
+        if self._battery is None:
+            from firmware.drivers.battery import Battery
+
+            self._battery = Battery(self.cfg["cue"]["battery_pin"], self.cfg["cue"]["battery_divider"])
+        return round(self._battery.volts(), 2)
+
+
+def _quiet(_msg):
+    pass  # serial mode: stdout carries the JSON lines, so log lines would be framing errors at the hub
+
+
+def main():
+    cfg, errors = config.load(CONFIG_PATH)
+    for err in errors:
+        print("config error: " + err)
+    serial = isinstance(cfg.get("serial"), dict) and cfg["serial"].get("enabled") is True
+    if serial:
+        transport = SerialTransport()
+        net = StaticNet(ip="usb", rssi=None)
+        log = _quiet
+    else:
+        wifi = cfg["wifi"]
+        b = cfg["broker"]
+        net = WlanNet(wifi["ssid"], wifi["password"], wifi.get("hostname") or cfg.get("device"))
+        transport = UmqttTransport(b["host"], b["port"], b["user"] or None, b["password"] or None, b["tls"])
+        log = print
+    board = DeviceBoard(cfg, log)
+    node = Node(board, transport, net, DirStore(OUTBOX_DIR), Clock(), cfg_path=CONFIG_PATH, log=log)
+    asyncio.run(node.run())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""A node scenario that runs unchanged on CPython and under the real MicroPython (no broker, no Node.js
+sockets: a loopback transport), so the node app, link, outbox and clock are checked on the device's runtime.
+
+`await scenario(root)` boots a pocket node, drops two balls through pocket 4, sends a time exchange and a
+malformed command, takes the link down for a while (events buffer), brings it back (they drain in order),
+and returns what the "broker" saw as a JSON-able dict.
+"""
+
+import asyncio
+import json
+import time
+
+from firmware.clock import Clock
+from firmware.node import Node
+from firmware.outbox import DirStore
+from firmware.transport import StaticNet
+from shared_rules import wire
+
+try:
+    from time import ticks_add, ticks_us
+except ImportError:
+    from firmware.compat import ticks_add, ticks_us
+
+
+class LoopTransport:
+    """The transport interface with the broker replaced by lists; `up = False` is an outage."""
+
+    def __init__(self):
+        self.connected = False
+        self.up = True
+        self.sent = []
+        self.inbox = []
+        self._acks = []
+        self._token = 0
+        self.will = None
+        self.connects = 0
+
+    def connect(self, client_id, keepalive, will_topic, will_payload):
+        if not self.up:
+            raise OSError("broker unreachable")
+        self.connected = True
+        self.connects += 1
+        self.will = (will_topic, will_payload)
+
+    def publish(self, topic, payload, retain=False, qos=1):
+        if not self.connected or not self.up:
+            self.connected = False
+            raise OSError("connection lost")
+        self._token += 1
+        self.sent.append((topic, payload, retain))
+        self._acks.append(("ack", self._token))
+        return self._token
+
+    def subscribe(self, topic):
+        self.sub = topic
+
+    def poll(self):
+        if not self.connected or not self.up:
+            self.connected = False
+            raise OSError("connection lost")
+        out = self._acks + self.inbox
+        self._acks = []
+        self.inbox = []
+        return out
+
+    def disconnect(self):
+        self.connected = False
+
+
+class FakeBoard:
+    def __init__(self):
+        self.ring = None
+        self.feeds = 0
+        self.leds = 0
+
+    def ticks_us(self):
+        return ticks_us()
+
+    def attach_beams(self, pockets, ring, active_low):
+        self.ring = ring
+
+    async def wait_edges(self, ms):
+        await asyncio.sleep(ms / 1000)
+
+    def colour(self, slot):
+        return None
+
+    def accel(self):
+        return None
+
+    async def light_sleep(self, ms):
+        await asyncio.sleep(ms / 1000)
+
+    def led(self, on):
+        self.leds += 1 if on else 0
+
+    def feed(self):
+        self.feeds += 1
+
+    def reset(self):
+        pass
+
+    def heap(self):
+        return 100000
+
+    def battery(self):
+        return None
+
+    def ball(self, slot):
+        """Edges of one ball through `slot`, all in the past: upper, lower, upper clears, lower clears."""
+        t0 = ticks_add(ticks_us(), -60000)
+        base = slot << 2
+        for beam, level, dt in ((0, 1, 0), (1, 1, 15000), (0, 0, 34000), (1, 0, 49000)):
+            self.ring.put(base | beam << 1 | level, ticks_add(t0, dt))
+
+
+async def _until(pred, ms):
+    for _ in range(ms // 5):
+        if pred():
+            return True
+        await asyncio.sleep(0.005)
+    return pred()
+
+
+async def scenario(root):
+    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
+           "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    board = FakeBoard()
+    tr = LoopTransport()
+    clock = Clock(speed=20)  # backoff waits 20x shorter
+    node = Node(board, tr, StaticNet(), DirStore(root + "/ob"), clock, cfg=cfg, cfg_path=root + "/config.json",
+                log=lambda m: None)
+    task = asyncio.create_task(node.run())
+    await _until(lambda: node.link.up, 2000)
+    cmd = wire.topic("t1", "pocket-4", "cmd")
+    await asyncio.sleep(0.07)
+    board.ball(0)
+    await _until(lambda: len([s for s in tr.sent if s[0].endswith("/evt")]) == 1, 2000)
+    tr.inbox.append(("msg", cmd, wire.encode_command("time", 1, hub=1700000000000)))
+    tr.inbox.append(("msg", cmd, b"{not json"))
+    tr.inbox.append(("msg", cmd, b'{"v": 1, "c": "calibrate", "p": 4}'))
+    await _until(lambda: clock.synced and node.link.rejected == 2, 2000)
+    tr.up = False  # outage: the next two balls stay in the outbox
+    await _until(lambda: not node.link.up, 2000)
+    board.ball(0)
+    await asyncio.sleep(0.1)
+    board.ball(0)
+    await _until(lambda: node.outbox.depth == 2, 2000)
+    depth_in_outage = node.outbox.depth
+    tr.up = True
+    await _until(lambda: node.link.up and node.outbox.depth == 0, 3000)
+    node.stop()
+    await task
+    events = []
+    statuses = []
+    for topic, payload, retain in tr.sent:
+        ch = wire.parse_topic(topic).channel
+        msg = wire.parse(ch, payload)
+        if ch == "evt":
+            events.append([msg.kind, msg.seq, msg.get("pocket"), msg.synced, abs(msg.t - 1700000000000) < 10000])
+        elif ch == "status":
+            statuses.append([msg.state, retain])
+    return {"events": events, "statuses": statuses, "rejected": node.link.rejected, "depth_in_outage": depth_in_outage,
+            "ups": node.link.ups, "downs": node.link.downs, "connects": tr.connects, "will": json.loads(tr.will[1])["st"],
+            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0}

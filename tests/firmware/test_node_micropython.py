@@ -1,0 +1,40 @@
+"""The node app (node, link, outbox, clock) on the real MicroPython gives the same results as on CPython."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.firmware import mp
+from tests.firmware import node_scenario
+
+SRC = (Path(__file__).parent / "node_scenario.py").read_text()
+
+EXPECTED = {
+    "events": [["pocket", 1, 4, False, False], ["pocket", 2, 4, True, True], ["pocket", 3, 4, True, True]],
+    "statuses": [["online", True], ["online", True], ["offline", True]],
+    "rejected": 2,
+    "depth_in_outage": 2,
+    "ups": 2,
+    "downs": 1,
+    "connects": 2,
+    "will": "lost",
+    "feeds": True,
+    "boot": 1,
+    "time_ok": True,
+}
+
+
+def test_node_scenario_on_cpython(tmp_path: Path) -> None:
+    assert asyncio.run(node_scenario.scenario(str(tmp_path))) == EXPECTED
+
+
+@pytest.mark.micropython
+def test_node_scenario_identical_under_real_micropython() -> None:
+    mp.require()
+    code = "import json, node_scenario\nr = await node_scenario.scenario('/n')\nprint(json.dumps(r))"
+    got = mp.run_json(code, mp.FIRMWARE, extra={"node_scenario.py": SRC}, async_=True)
+    assert got == json.loads(json.dumps(EXPECTED))
