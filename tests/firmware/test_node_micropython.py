@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.firmware import mp
-from tests.firmware import node_scenario
+from tests.firmware import mp, node_scenario
 
 SRC = (Path(__file__).parent / "node_scenario.py").read_text()
 
