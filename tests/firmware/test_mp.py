@@ -46,9 +46,21 @@ def test_async_snippets_can_await(micropython):
 
 def test_busy_loop_is_stopped_by_the_outer_timeout(micropython):
     with pytest.raises(micropython.HarnessError, match="exceeded"):
-        micropython.run("while True:\n    pass", timeout=3)
+        micropython.run("while True:\n    pass", timeout=2)
 
 
 def test_unknown_pattern_is_a_clear_error():
     with pytest.raises(mp.HarnessError, match="no repo file matches"):
         mp.collect(["firmware/does-not-exist.py"])
+
+
+def test_parity_check_fails_when_the_runtimes_disagree(micropython, monkeypatch):
+    from tests.firmware import fw_runner
+    from tests.firmware import vectors as v
+
+    named = v.pocket_vectors()[:2]
+    v.mp_identical(micropython, named)  # agree
+    real = fw_runner.run_all
+    monkeypatch.setattr(fw_runner, "run_all", lambda vecs: [{**r, "det": []} for r in real(vecs)])  # CPython only
+    with pytest.raises(AssertionError, match="MicroPython disagrees with CPython on: \\['single_ball'"):
+        v.mp_identical(micropython, named)
