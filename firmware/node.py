@@ -236,6 +236,7 @@ class PocketRole:
         self.classifiers = [colours.classifier_for(cfg, p["pocket"]) for p in cfg["pockets"]]
         self.passages = [colours.Passage() for _ in cfg["pockets"]]
         self.calibrators = {}  # slot -> Calibrator while a `calibrate` command is running
+        self.min_conf = cfg["colour"]["min_conf"]
         node.board.attach_beams(cfg["pockets"], self.ring, cfg["beam"]["active_low"])
         self.closed = False
 
@@ -278,6 +279,8 @@ class PocketRole:
         if kind == beams.IN and self.sensors[slot] is not None:
             colour, conf, rgbc = self.passages[slot].result(self.classifiers[slot])
             self.passages[slot].reset()
+            if colour is not None and conf is not None and conf < self.min_conf:
+                colour = None  # not sure enough: the referee panel asks instead (conf still tells the hub why)
             cal = self.calibrators.get(slot)
             if cal is not None and rgbc is not None:
                 self._calibration_ball(slot, cal, rgbc, at)

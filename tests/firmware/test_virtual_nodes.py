@@ -132,3 +132,26 @@ def test_serial_mode_writes_the_same_payloads_as_json_lines(tmp_path: Path) -> N
     events = [p for p in parsed if isinstance(p, wire.Event)]
     assert [(e.seq, e.get("pocket"), e.synced) for e in events] == [(1, 2, True), (2, 2, True)]
     assert isinstance(parsed[0], wire.Status) and parsed[0].state == "online"
+
+
+def test_calibrate_command_learns_a_colour_and_saves_it(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with Collector(mosquitto.port) as col:
+        table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path, table="t3", speed=4.0, players=("a",))
+
+        async def scenario() -> None:
+            await table.start()
+            await table.send("pockets-123", "calibrate", p=2, col="green", n=2)
+            await asyncio.sleep(0.1)
+            await table.play([tr.Ball(0, pocket=2, colour="green"), tr.Ball(400, pocket=2, colour="green"),
+                              tr.Ball(800, pocket=2, colour="green")])  # the third is a normal pot again
+            await table.stop()
+
+        asyncio.run(scenario())
+        assert col.wait_for(lambda: len(col.events()) >= 3, 3)
+        events = col.unique_events()
+    assert [(e.kind, e.get("pocket"), e.get("colour")) for e in events] == [
+        ("calib", 2, "green"), ("calib", 2, "green"), ("pocket", 2, "green")]
+    assert all(len(e.get("rgb")) == 4 for e in events[:2])
+    saved = json.loads((tmp_path / "pockets-123" / "config.json").read_text())
+    rn, gn, bright, spread = saved["colour"]["calibration"]["2"]["green"]
+    assert abs(rn - 0.24) < 0.05 and abs(gn - 0.50) < 0.05 and spread > 0
