@@ -22,12 +22,12 @@ as two; balls touching each other merge into one pulse and count as one (see doc
 
 Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/JAM/CLEAR, t in ticks_us
 (IN: the moment the ball cleared the upper beam; JAM: when the block began; CLEAR: when it ended), dur in us
-(IN: upper-beam entry to clearing; JAM: the jam threshold; CLEAR: total blocked time), beam 0 upper / 1 lower.
+(IN: upper-beam entry to clearing; JAM: the jam threshold; CLEAR: total blocked time, at most 33 min), beam 0 upper / 1 lower.
 """
 
 from array import array
 
-from .compat import const, ticks_diff
+from .compat import const, ticks_add, ticks_diff
 
 IN = const(1)
 JAM = const(2)
@@ -43,6 +43,10 @@ _ABOVE = const(1)
 _BELOW = const(2)
 _SPAN = const(3)
 _DOWN = const(4)
+# A jammed beam's blocked time is folded into whole ms every 134 s, so `ticks_diff` (valid to 2**29 us, ~9 min)
+# never overflows however long the jam lasts; CLEAR's dur saturates at _MAX_DUR (33 min) to fit the arrays.
+_FOLD_US = const(134000000)
+_MAX_DUR = const(2000000000)
 
 
 class EdgeRing:
@@ -101,6 +105,7 @@ class PocketBeam:
         self._pt = array("l", (0, 0))  # time of that change
         self._since = array("l", (0, 0))  # when the confirmed level began
         self._jammed = array("b", (0, 0))
+        self._held_ms = array("l", (0, 0))  # folded blocked time of a jammed beam
         self._u_hold = _NONE
         self._l_hold = _NONE
         self._entry = 0
@@ -189,17 +194,27 @@ class PocketBeam:
             self._pend[beam] = 0
             self._apply(beam, 1 - self._lv[beam], self._pt[beam])
         for b in (0, 1):
-            if self._lv[b] and not self._jammed[b]:
-                end = self._pt[b] if self._pend[b] else now
-                if ticks_diff(end, self._since[b]) > self.jam_us:
-                    self._jammed[b] = 1
-                    self.jams += 1
-                    self._emit(JAM, self._since[b], self.jam_us, b)
+            if self._lv[b]:
+                held = ticks_diff(self._pt[b] if self._pend[b] else now, self._since[b])
+                if not self._jammed[b]:
+                    if held > self.jam_us:
+                        self._jammed[b] = 1
+                        self.jams += 1
+                        self._emit(JAM, self._since[b], self.jam_us, b)
+                elif held > _FOLD_US:
+                    self._held_ms[b] += _FOLD_US // 1000
+                    self._since[b] = ticks_add(self._since[b], _FOLD_US)
 
     def _apply(self, beam, level, t):
         if not level and self._jammed[beam]:
             self._jammed[beam] = 0
-            self._emit(CLEAR, t, ticks_diff(t, self._since[beam]), beam)
+            ms = self._held_ms[beam]
+            self._held_ms[beam] = 0
+            if ms >= _MAX_DUR // 1000:
+                dur = _MAX_DUR
+            else:
+                dur = ms * 1000 + ticks_diff(t, self._since[beam])
+            self._emit(CLEAR, t, dur if dur < _MAX_DUR else _MAX_DUR, beam)
         self._lv[beam] = level
         self._since[beam] = t
         if beam == UPPER:

@@ -78,7 +78,10 @@ class StrikeDetector:
             self._gz = z << _SHIFT
             self._primed = 1
         mag = magnitude_mg(x - (self._gx >> _SHIFT), y - (self._gy >> _SHIFT), z - (self._gz >> _SHIFT))
-        if self._state == _IDLE and mag < self.off_mg:  # learn gravity only while nothing happens
+        st = self._state
+        # Learn gravity while nothing happens (and while a knock holds: a sustained offset there means the
+        # estimate itself is wrong, e.g. the first sample was taken mid-swing, and must be able to recover).
+        if (st == _IDLE and mag < self.on_mg) or st == _KNOCK:
             self._gx += x - (self._gx >> _SHIFT)
             self._gy += y - (self._gy >> _SHIFT)
             self._gz += z - (self._gz >> _SHIFT)
@@ -103,8 +106,11 @@ class StrikeDetector:
             if mag < self.off_mg:
                 self._state = _WAIT
             elif ticks_diff(t, self._cstart) > self.max_contact_us:
-                self._state = _KNOCK  # too broad for a tip contact
-                self.knocks += 1
+                if self._cstart != self._first:
+                    self._finish()  # the tip contact stands; what followed it was no second tip contact
+                else:
+                    self._state = _KNOCK  # too broad for a tip contact
+                    self.knocks += 1
         elif st == _WAIT:
             self._wait(t, mag)
         elif st == _KNOCK:

@@ -11,12 +11,24 @@ def run_pocket(vec):
     """vec: {"debounce_ms", "jam_ms", "edges": [[beam, level, t], ...], "end": t} -> detections and counters."""
     b = pocket.PocketBeam(vec.get("pocket", 1), vec.get("debounce_ms", 2), vec.get("jam_ms", 1000))
     out = []
+    step = vec.get("poll_us", 0)
+    last = 0
     for e in vec["edges"]:
+        # [beam, level, t] or [beam, level, t, n]: n polls `poll_us` apart before this edge (the node's loop
+        # polls while nothing happens; a gap longer than ticks_diff's range can only be walked like this)
+        for _ in range(e[3] if len(e) > 3 else 0):
+            last = (last + step) & (TICKS_PERIOD - 1)
+            b.poll(last)
+            _drain(b, out)
         b.feed(e[0], e[1], e[2])
+        last = e[2]
         _drain(b, out)
     b.poll(vec["end"])
     _drain(b, out)
     return {"det": out, "counters": b.counters()}
+
+
+TICKS_PERIOD = 1 << 30
 
 
 def _drain(b, out):

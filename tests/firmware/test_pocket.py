@@ -75,6 +75,20 @@ def test_block_just_under_jam_time_is_not_a_jam():
     assert result["det"] == []
 
 
+def long_jam_vector(minutes, t0_us=v.NEAR_WRAP):
+    start = (t0_us + 1000) % v.WRAP
+    stop = (start + minutes * 60_000_000) % v.WRAP
+    edges = [[pocket.UPPER, 1, start], [pocket.UPPER, 0, stop, minutes * 60 - 1]]
+    return ["pocket", {"edges": edges, "end": (stop + 10_000) % v.WRAP, "poll_us": 1_000_000}]
+
+
+@pytest.mark.parametrize(("minutes", "dur"), [(20, 1_200_000_000), (40, 2_000_000_000)])
+def test_long_jam_clear_duration_survives_the_ticks_range(minutes, dur):
+    result = fw_runner.run_pocket(long_jam_vector(minutes)[1])
+    assert [d[0] for d in result["det"]] == ["jam", "clear"]
+    assert result["det"][1][3] == dur  # 20 min exactly; 40 min saturates at 33 min
+
+
 def test_jam_noticed_by_poll_without_further_edges():
     b = pocket.PocketBeam(3)
     b.feed(pocket.UPPER, 1, 1000)
@@ -147,5 +161,5 @@ def test_beams_from_config():
 def test_same_vectors_identical_under_micropython(micropython):
     edges = tr.beam_edges([tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY)
     ring = ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in edges], "end": 9_000_000}]
-    named = [*v.pocket_vectors(), ("ring", ring)]
+    named = [*v.pocket_vectors(), ("ring", ring), ("jam20", long_jam_vector(20)), ("jam40", long_jam_vector(40))]
     v.mp_identical(micropython, named)

@@ -66,6 +66,30 @@ def test_tilted_cue_gravity_is_tracked():
     assert d.take() is None and d.idle()
 
 
+def test_gravity_estimate_recovers_from_a_bad_start():
+    d = strike.StrikeDetector()
+    d.sample(0, 0, 0, 3000)  # first sample taken mid-swing: 2 g off
+    for i in range(1, 3000):
+        d.sample(i * 625, 0, 0, 1000)
+    assert d.knocks == 0 and d.idle()
+    t = 3000 * 625
+    for i, x in enumerate((0, 6000, 8000, 2000, 0, 0)):
+        d.sample(t + i * 625, x, 0, 1000)
+    d.poll(t + 100_000)
+    s = d.take()
+    assert s is not None and s[1] >= 7000
+
+
+def test_long_pulse_after_a_tip_contact_keeps_the_strike():
+    d = strike.StrikeDetector()
+    d.feed(0, 0)
+    d.feed(1000, 9000)
+    d.feed(2000, 0)  # tip contact ended
+    for i in range(20):  # 10 ms later: a broad 20 ms push
+        d.feed(12_000 + i * 1000, 4000)
+    assert d.take() == (1000, 9000, 1, 11_000) and d.knocks == 0
+
+
 def test_strike_waits_for_window_then_poll_emits():
     d = strike.StrikeDetector(double_max_ms=40)
     d.feed(0, 0)
