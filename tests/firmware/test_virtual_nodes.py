@@ -154,4 +154,4 @@ def test_calibrate_command_learns_a_colour_and_saves_it(mosquitto: Mosquitto, tm
     assert all(len(e.get("rgb")) == 4 for e in events[:2])
     saved = json.loads((tmp_path / "pockets-123" / "config.json").read_text())
     rn, gn, bright, spread = saved["colour"]["calibration"]["2"]["green"]
-    assert abs(rn - 0.24) < 0.05 and abs(gn - 0.50) < 0.05 and spread > 0
+    assert abs(rn - 0.24) < 0.05 and abs(gn - 0.50) < 0.05 and abs(bright - 0.22) < 0.05 and spread > 0
