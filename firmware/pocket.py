@@ -203,7 +203,7 @@ class PocketBeam:
                         self._emit(JAM, self._since[b], self.jam_us, b)
                 elif held > _FOLD_US:
                     self._held_ms[b] += _FOLD_US // 1000
-                    self._since[b] = ticks_add(self._since[b], _FOLD_US)
+                    self._since[b] = ticks_add(self._since[b], _FOLD_US)  # type: ignore[type-var]  # ints from an array
 
     def _apply(self, beam, level, t):
         if not level and self._jammed[beam]:
