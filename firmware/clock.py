@@ -83,5 +83,8 @@ class Clock:
         return json.dumps(obj).encode()
 
     async def sleep_ms(self, ms):
-        """Sleep `ms` of this clock's time."""
-        await asyncio.sleep(ms / self.speed / 1000)
+        """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms of wall time: no spinning)."""
+        wall = ms / self.speed / 1000
+        if self.speed > 1 and wall < 0.001:
+            wall = 0.001
+        await asyncio.sleep(wall)

@@ -22,6 +22,7 @@ on the console and the birth message says `st: "error"` with the first one, so t
 
 import asyncio
 import json
+import os
 
 from firmware import VERSION, config
 from firmware import colour as colours
@@ -203,8 +204,9 @@ class Node:
                 self.log("config rejected: " + err)
             return False
         try:
-            with open(self.cfg_path, "w") as f:
+            with open(self.cfg_path + ".new", "w") as f:  # then rename: a power cut never leaves half a file
                 json.dump(new, f)
+            os.rename(self.cfg_path + ".new", self.cfg_path)
         except OSError as exc:
             self.config_rejected += 1
             self.log("config not saved (%s): kept the running settings" % (exc,))
@@ -238,6 +240,7 @@ class PocketRole:
         self.calibrators = {}  # slot -> Calibrator while a `calibrate` command is running
         self.min_conf = cfg["colour"]["min_conf"]
         node.board.attach_beams(cfg["pockets"], self.ring, cfg["beam"]["active_low"])
+        self.errors = 0
         self.closed = False
 
     def close(self):
@@ -249,7 +252,12 @@ class PocketRole:
         wait = self.poll_ms
         while not self.closed and not self.node.stopping:
             await board.wait_edges(wait)
-            wait = self.settle_ms if self.step() else self.poll_ms
+            try:
+                wait = self.settle_ms if self.step() else self.poll_ms
+            except OSError as exc:  # a sensor's I2C hiccup: the beams go on, the next ball reads again
+                self.errors += 1
+                self.node.log("pocket loop: %s" % (exc,))
+                wait = self.poll_ms
             board.feed()  # the watchdog sees the detector loop alive
 
     def step(self):
@@ -311,7 +319,7 @@ class PocketRole:
             rattles += b.rattles
             jams += b.jams
             glitches += b.glitches
-        return {"rattle": rattles, "jam": jams, "glitch": glitches, "edrop": self.ring.dropped}
+        return {"rattle": rattles, "jam": jams, "glitch": glitches, "edrop": self.ring.dropped, "err": self.errors}
 
 
 class CueRole:
@@ -325,6 +333,7 @@ class CueRole:
         self.sleep_after_us = int(cue["sleep_after_s"] * 1000000)
         self.fifo_ms = 20  # FIFO drain period: 32 samples at 1600 Hz fill in 20 ms
         self.sleeps = 0
+        self.errors = 0
         self.closed = False
 
     def close(self):
@@ -333,7 +342,12 @@ class CueRole:
     async def run(self):
         board = self.node.board
         while not self.closed and not self.node.stopping:
-            now = self.step()
+            try:
+                now = self.step()
+            except OSError as exc:  # I2C error reading the FIFO: try again on the next round
+                self.errors += 1
+                self.node.log("cue loop: %s" % (exc,))
+                now = board.ticks_us()
             board.feed()
             if self.detector.idle() and ticks_diff(now, self.detector.last_activity) > self.sleep_after_us:
                 self.sleeps += 1
@@ -359,7 +373,8 @@ class CueRole:
 
     def tele(self):
         d = self.detector
-        return {"strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks, "sleeps": self.sleeps}
+        return {"strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks, "sleeps": self.sleeps,
+                "err": self.errors}
 
 
 def _print(msg):

@@ -119,6 +119,7 @@ class Outbox:
         self._now = now  # function -> ms (the node's uptime); None disables age-based spills
         self.dropped = 0
         self.spills = 0
+        self.flash_errors = 0
         self._ram = []  # [oid, entry, put_ms]
         self._segs = []  # [[file number, entries in file, first oid, last oid]], oldest first
         self._front = None  # entries [oid, entry] loaded from self._segs[0], or None
@@ -202,14 +203,24 @@ class Outbox:
             seg = self._tail_segment()
             room = self.seg_entries - seg[1]
             part = batch[:room]
-            batch = batch[room:]
             lines = []
             for e in part:
                 lines.append(str(e[0]).encode())
                 lines.append(b" ")
                 lines.append(e[1])
                 lines.append(b"\n")
-            self.store.append(_seg_name(seg[0]), b"".join(lines))
+            try:
+                self.store.append(_seg_name(seg[0]), b"".join(lines))
+            except OSError:  # flash full or failing: keep the rest in RAM, drop only beyond its bound
+                self.flash_errors += 1
+                if seg[1] == 0:
+                    self._segs.remove(seg)
+                self._ram = batch + self._ram
+                while len(self._ram) > self.ram_max:
+                    self._ram.pop(0)
+                    self.dropped += 1
+                return
+            batch = batch[room:]
             if seg[1] == 0:
                 seg[2] = part[0][0]
             seg[1] += len(part)

@@ -115,3 +115,27 @@ def test_vectors_identical_under_real_micropython(cpython_results: dict) -> None
     code = "import outbox_vectors, json\nprint(json.dumps(outbox_vectors.run_all('/ob')))"
     got = mp.run_json(code, mp.FIRMWARE, extra={"outbox_vectors.py": VECTORS_SRC})
     assert got == json.loads(json.dumps(cpython_results))
+
+
+class FailingStore(DirStore):
+    """Flash that fails (full, worn out) after `ok` appends."""
+
+    def __init__(self, root: str, ok: int) -> None:
+        super().__init__(root)
+        self.ok = ok
+
+    def append(self, name: str, data: bytes) -> None:
+        if self.ok <= 0:
+            raise OSError(28, "no space left on device")
+        self.ok -= 1
+        super().append(name, data)
+
+
+def test_failing_flash_keeps_events_in_ram_and_counts_what_it_must_drop(tmp_path: Path) -> None:
+    ob = Outbox(FailingStore(str(tmp_path / "f"), ok=1), ram_max=10, seg_entries=100, seg_max=5)
+    for i in range(30):
+        ob.put(vectors.ev(i))  # first spill (11 entries) lands, the later ones fail
+    assert ob.flash_errors >= 1
+    assert ob.depth == 11 + 10 and ob.dropped == 30 - 21
+    out = vectors.drain(ob)
+    assert out[:11] == list(range(11)) and out[11:] == list(range(20, 30))  # the newest RAM entries survive
