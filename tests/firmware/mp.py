@@ -11,7 +11,7 @@ in ``/lib``, which is on ``sys.path``) and drive coroutines yourself (or pass ``
 
     from tests.firmware import mp
 
-    out = mp.run("from firmware import pocket; print(pocket.VERSION)", files=mp.FIRMWARE)
+    out = mp.run("from firmware import VERSION; print(VERSION)", files=mp.FIRMWARE)
     results = mp.run_batch(["print(1)", "raise ValueError('x')"])   # -> [Result('1\\n'), Result(error=...)]
 
 ``mp.run`` raises ``MicroPythonError`` (with MicroPython's own traceback) if the snippet raised;
