@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware import pocket
 from hub.virtual import traces as tr
@@ -163,3 +167,33 @@ def test_same_vectors_identical_under_micropython(micropython):
     ring = ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in edges], "end": 9_000_000}]
     named = [*v.pocket_vectors(), ("ring", ring), ("jam20", long_jam_vector(20)), ("jam40", long_jam_vector(40))]
     v.mp_identical(micropython, named)
+
+
+HAPPENINGS = st.one_of(
+    st.builds(tr.Ball, t_ms=st.just(0), speed=st.floats(0.4, 5.0)),
+    st.builds(tr.Bounce, t_ms=st.just(0), speed=st.floats(1.0, 3.0)),
+    st.builds(tr.Rattle, t_ms=st.just(0), speed=st.floats(0.5, 3.0), deep=st.booleans()),
+    st.builds(tr.Hand, t_ms=st.just(0), hold_ms=st.floats(300, 900), deep=st.booleans()),
+    st.builds(tr.Out, t_ms=st.just(0), speed=st.floats(0.3, 2.0)),
+    st.builds(tr.NetBounce, t_ms=st.just(0), width_ms=st.floats(5, 60)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(kinds=st.lists(HAPPENINGS, min_size=1, max_size=8), seed=st.integers(0, 10_000), wrap=st.booleans())
+def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
+    script = [replace(h, t_ms=100 + 1200 * i) for i, h in enumerate(kinds)]  # one happening at a time
+    result = run(script, noise=v.NOISY, seed=seed, t0_us=v.NEAR_WRAP if wrap else 0)
+    assert len(ins(result)) == tr.expected_ins(script).get(1, 0), (script, result)
+    assert [d for d in result["det"] if d[0] != "pocket"] == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(speed=st.floats(1.0, 5.0), gap_ms=st.floats(6, 40), seed=st.integers(0, 10_000))
+def test_property_two_balls_with_a_gap_count_as_two(speed, gap_ms, seed):
+    """Back-to-back balls count as two whenever each beam sees light between them for >= 6 ms (noise included:
+    2 ms debounce plus up to ~2.4 ms of chatter before an edge)."""
+    w = tr.BALL_MM / speed
+    script = [tr.Ball(100, speed=speed), tr.Ball(100 + w + gap_ms, speed=speed)]
+    result = run(script, noise=v.NOISY, seed=seed)
+    assert len(ins(result)) == 2, (speed, gap_ms, result)
