@@ -212,8 +212,8 @@ class Node:
             self.log("config not saved (%s): kept the running settings" % (exc,))
             return False
         self.cfg = new
-        if any(key not in LIVE_KEYS for key in changes):
-            self.log("config saved; rebooting to apply link settings")
+        if self.errors or any(key not in LIVE_KEYS for key in changes):  # booted broken, or link settings
+            self.log("config saved; rebooting to apply it")
             self.rebooting = True
             self.stop()
         elif self.role is not None and rebuild:

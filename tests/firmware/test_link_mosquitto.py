@@ -230,3 +230,27 @@ async def _until(pred: Any, timeout: float) -> bool:
             return True
         await asyncio.sleep(0.01)
     return bool(pred())
+
+
+def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_role(mosquitto: Mosquitto,
+                                                                                   tmp_path: Path) -> None:
+    bad = {**POCKET_CFG, "pockets": [{"pocket": 1, "upper": 32, "lower": 32, "colour": False}]}
+    node = VirtualNode(bad, ("127.0.0.1", mosquitto.port), tmp_path, VirtualTime())
+
+    async def scenario() -> tuple[wire.Status | None, wire.Status | None]:
+        node.start()
+        assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+        assert node.node is not None and node.node.role is None  # detectors off, node reachable
+        broken = retained_status(mosquitto.port)
+        publish(mosquitto.port, wire.topic("t1", "pocket-1", "cmd"), [wire.encode_command(
+            "config", 1, set={"pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}]})])
+        assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
+        assert node.node is not None and node.node.role is not None
+        fixed = retained_status(mosquitto.port)
+        await node.stop()
+        return broken, fixed
+
+    broken, fixed = asyncio.run(scenario())
+    assert broken is not None and broken.state == "error"
+    assert broken.error is not None and "pockets[0].lower" in broken.error
+    assert fixed is not None and (fixed.state, fixed.boot) == ("online", 2)
