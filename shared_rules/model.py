@@ -84,6 +84,7 @@ class Foul(Enum):
     HOUSE_BALL_STRUCK = "21.4"  # from hand, an object ball in the house struck directly
     WRONG_OWN_BALL = "star 4.3"  # Star: hit / used a ball that is not the player's own playing ball
     TEN_TOUCHED = "100 12"  # 100 points: the cue ball touched #10 while numbered balls remain
+    CUE_BALL_POCKETED = "classic 5.5"  # Classic: the cue ball went into a pocket (jumped is 24.3)
 
 
 class DeclarationKind(Enum):
