@@ -254,3 +254,35 @@ def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_r
     assert broken is not None and broken.state == "error"
     assert broken.error is not None and "pockets[0].lower" in broken.error
     assert fixed is not None and (fixed.state, fixed.boot) == ("online", 2)
+
+
+def test_power_cut_during_outage_keeps_spilled_events_for_the_next_boot(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    vt = VirtualTime(speed=30)
+    with Collector(mosquitto.port) as col:
+        node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
+
+        async def scenario() -> None:
+            node.start()
+            assert await _until(lambda: node.node is not None and node.node.link.up, 3)
+            mosquitto.stop()
+            early = [tr.Ball(1000.0 * i, pocket=1) for i in range(4)]  # spill to flash after 10 s unacked
+            node.board.play_edges(tr.beam_edges(early, pockets=(1,)), vt.ms() + 100)
+            await node.board.idle()
+            n = node.node
+            assert n is not None
+            assert await _until(lambda: n.outbox.in_flash >= 1, 3)
+            node.board.play_edges(tr.beam_edges([tr.Ball(0, pocket=1)], pockets=(1,)), vt.ms() + 50)
+            await node.board.idle()
+            assert await _until(lambda: n.outbox.depth == 5, 2)  # 4 in flash, the newest only in RAM
+            await node.power_cut()
+            mosquitto.start()
+            node.boot_again()
+            assert await _until(lambda: node.node is not None and node.node.link.up
+                                and node.node.outbox.depth == 0, 5)
+            await node.stop()
+
+        asyncio.run(scenario())
+        assert col.wait_for(lambda: len(col.unique_events()) >= 4, 3)
+        events = col.unique_events()
+    assert [(e.boot, e.seq) for e in events] == [(1, 1), (1, 2), (1, 3), (1, 4)]  # the RAM-only 5th died
+    assert node.node is not None and node.node.boot == 2
