@@ -20,7 +20,7 @@ from hub import config
 from hub.service import Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules import VARIANTS, Match
-from shared_rules.model import Colour, Lag, PocketedBall, Pocket, ShotReport
+from shared_rules.model import Colour, Lag, Pocket, PocketedBall, ShotReport
 from tests.hub.test_faults import Serve, retained_state
 from tests.hub.test_service import wait_for
 from tests.support.broker import Mosquitto
