@@ -52,6 +52,8 @@ class Registry:
                 self._devices[d.id] = Device(d.id, t.id, d.role)
         for dev_id, row in (stored or {}).items():
             dev = self._devices.setdefault(dev_id, Device(dev_id))
+            if dev.table_id is None:  # not in this config (or no config): as last stored
+                dev.table_id, dev.role = row.get("table_id"), row.get("role")
             for k in ("state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi", "outbox",
                       "dropped", "uptime_ms", "heap"):
                 if row.get(k) is not None:
