@@ -61,10 +61,16 @@ class ClockMap:
             return self._skew.get(device)
 
     def dirty(self) -> dict[Key, int]:
+        """Offsets changed and not yet `saved` (kept until the transaction that stores them has committed)."""
         with self._lock:
-            out = {k: self._offsets[k] for k in self._dirty}
-            self._dirty.clear()
-            return out
+            return {k: self._offsets[k] for k in self._dirty}
+
+    def saved(self, offsets: Mapping[Key, int]) -> None:
+        """These offsets are committed: no longer dirty (unless they changed again meanwhile)."""
+        with self._lock:
+            for k, v in offsets.items():
+                if self._offsets.get(k) == v:
+                    self._dirty.discard(k)
 
 
 def time_command_args(now_ms: int) -> dict[str, int]:

@@ -51,6 +51,7 @@ class Batch:
     acks: list[Callable[[], None]] = field(default_factory=list)
     replies: list[tuple[Future[dict[str, Any]], str | BaseException]] = field(default_factory=list)
     births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
+    clocks: dict[tuple[str, int], int] = field(default_factory=dict)  # offsets stored in this transaction
     devices: set[str] = field(default_factory=set)
     broken: set[str] = field(default_factory=set)
     counts: Counter[str] = field(default_factory=Counter)
@@ -127,6 +128,18 @@ class Router:
         except Exception:  # a sensor input never raises by contract; if one does, the log stays the truth
             log.exception("table %s: session failed on %s; rebuilding it from the log", table, inp.event)
             batch.broken.add(table)
+
+    def quarantine(self, item: object, exc: Exception, batch: Batch) -> None:
+        """An item the store refuses every time (a bug, not a full disk): keep it as a rejection, go on."""
+        if isinstance(item, RefereeRequest):
+            batch.replies.append((item.future, RefereeInputError(
+                f"the hub could not store this action ({exc}); nothing was changed",
+                f"хаб не смог сохранить действие ({exc}); ничего не изменено")))
+            return
+        assert isinstance(item, RawMessage)
+        if item.ack:
+            batch.acks.append(item.ack)
+        self._reject(item, Rejected("store_error", f"the store refused this payload: {exc}", None), batch)
 
     # ------------------------------------------------------------ referee actions
 
@@ -232,7 +245,8 @@ class Router:
             self.rebuild(batch.broken)
         for dev in batch.devices:
             self.store.save_device(dev, self.registry.row(dev))
-        for (dev, boot), offset in self.clocks.dirty().items():
+        batch.clocks = self.clocks.dirty()
+        for (dev, boot), offset in batch.clocks.items():
             self.store.save_clock(dev, boot, offset, self.clock())
         for t in batch.touched:
             states[t] = self.table_state(t)

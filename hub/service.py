@@ -31,6 +31,7 @@ from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
 from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
 from hub.ingest_serial import SerialIngest
+from hub.inputs import RefereeInputError
 from hub.registry import Registry
 from hub.router import Batch, RefereeRequest, Router
 from hub.store import Store
@@ -67,6 +68,7 @@ class Hub:
         self._sub_lock = threading.Lock()
         self._idle = threading.Condition()
         self._pending = 0
+        self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
         self.store: Store | None = None
         self.registry = Registry(config)
@@ -105,6 +107,7 @@ class Hub:
         for s in self.serial:
             s.stop()
         if self._worker is not None:
+            self._stopping.set()  # a batch stuck retrying a failed commit gives up (it stays unacknowledged)
             self._queue.put(_STOP)
             self._worker.join(timeout)
             self._worker = None
@@ -222,11 +225,14 @@ class Hub:
                 return
 
     def _commit_batch(self, items: list[object]) -> None:
-        delay = 0.05
+        """Handle `items` in one transaction and act on them after its commit. A failed commit leaves nothing
+        acknowledged; the sessions are rebuilt from the log and the batch is tried again with backoff. An error
+        that is not operational (locked, I/O, full) and repeats is narrowed to its item, which is quarantined."""
+        delay, failures = 0.05, 0
         router, store = self._router, self.store
         assert router is not None and store is not None
         while True:
-            batch = Batch()
+            batch, cursor = Batch(), router.cursor
             states: dict[str, dict[str, Any]] = {}
             try:
                 with store.transaction():
@@ -235,15 +241,52 @@ class Hub:
                     router.save(batch, states)
                 break
             except sqlite3.Error as exc:
+                failures += 1
                 self.stats["commit_failures"] += 1
-                log.error("commit failed (%s); nothing acknowledged, retrying in %.2f s", exc, delay)
+                router.cursor = cursor
                 router.rebuild(batch.touched | set(router.live))
+                if self._stopping.is_set():
+                    self._abandon(items, exc)
+                    return
+                if not isinstance(exc, sqlite3.OperationalError) and failures >= 3:
+                    if len(items) > 1:
+                        for item in items:  # find the one the store refuses; the others go through
+                            self._commit_batch([item])
+                        return
+                    self._quarantine(items[0], exc)
+                    return
+                log.error("commit failed (%s); nothing acknowledged, retrying in %.2f s", exc, delay)
                 time.sleep(delay)
                 delay = min(delay * 2, 2.0)
+        self.clocks.saved(batch.clocks)
         self.stats.update(batch.counts)
         self.stats["batches"] += 1
         for t, state in states.items():
             self._states[t] = Change(t, router.cursor, state)
+        self._after_commit(batch)
+
+    def _abandon(self, items: list[object], exc: Exception) -> None:
+        """Stopping with a batch that cannot be committed: it stays unacknowledged, so the broker redelivers it
+        to the next hub; referee callers are told it was not stored."""
+        log.error("stopping with %d uncommitted input(s) (%s); MQTT ones are redelivered on the next start",
+                  len(items), exc)
+        for item in items:
+            if isinstance(item, RefereeRequest):
+                item.future.set_exception(RefereeInputError(f"the hub stopped before storing this action ({exc})",
+                                                            f"хаб остановлен до сохранения действия ({exc})"))
+
+    def _quarantine(self, item: object, exc: Exception) -> None:
+        router, store = self._router, self.store
+        assert router is not None and store is not None
+        log.error("the store refuses an input every time (%s); keeping it as a rejection", exc)
+        batch = Batch()
+        try:
+            with store.transaction():
+                router.quarantine(item, exc, batch)
+        except sqlite3.Error as again:
+            log.error("could not store the rejection either (%s); the input stays unacknowledged", again)
+            return
+        self.stats.update(batch.counts)
         self._after_commit(batch)
 
     def _after_commit(self, batch: Batch) -> None:

@@ -27,5 +27,8 @@ def test_boots_and_devices_are_separate_and_dirty_reports_changes() -> None:
     c.observe("p2", 1, 0, 700)
     c.observe("p1", 1, 0, 11)  # larger than the known 10: no change
     assert c.dirty() == {("p1", 2): 500, ("p2", 1): 700}
-    assert c.dirty() == {}
+    assert c.dirty() == {("p1", 2): 500, ("p2", 1): 700}  # not committed yet: still dirty
+    c.observe("p2", 1, 0, 650)
+    c.saved({("p1", 2): 500, ("p2", 1): 700})  # the commit stored p2's older value: p2 stays dirty
+    assert c.dirty() == {("p2", 1): 650}
     assert c.offset("p1", 1) == 10
