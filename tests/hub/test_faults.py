@@ -220,3 +220,47 @@ def test_sixty_second_outage_replayed_late_lands_in_the_right_shot(
     assert board(hub) == expected_board("free", PLAYERS, {}, match_id, "t1", referee + facts_in_order)
     for n in (cue, back):
         n.close()
+
+
+def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_right_shots(
+        mosquitto: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]) -> None:
+    """The real firmware's outbox: the broker is down for a minute of play (virtual time), every node
+    buffers, and on its return the nodes drain in whatever order they reconnect."""
+    import asyncio
+
+    from hub.virtual.table import Pot, Shot, VirtualTable
+    from tests.hub.test_variants import engine_summary, table_config
+
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=30.0)
+    hub = hubs(table_config(mosquitto, tmp_path / "luza.db"), clock=table.vt.hub_ms)
+    hub.new_match("t1", "free", PLAYERS)
+    hub.submit("t1", {"kind": "lag", "winner": 0})
+    colours = ["ivory"] * 8
+    shots_ = [Shot(i * 10_000.0, "a", balls=(Pot(1 + i % 6, 800, c),)) for i, c in enumerate(colours)]
+
+    buffered: list[int] = []
+
+    async def run() -> None:
+        await table.start()
+        await asyncio.sleep(0.3)  # births, and the hub's time exchange
+        await table.play(shots_[:2])
+        await asyncio.to_thread(mosquitto.stop)
+        await table.play(shots_[2:8])  # 60 s of play with no broker: all of it goes to the outboxes
+        await asyncio.sleep(0.05)
+        buffered.append(sum(n.node.outbox.depth for n in table.nodes if n.node is not None))
+        await asyncio.to_thread(mosquitto.start)
+        deadline = asyncio.get_running_loop().time() + 15
+        while any(n.node is None or n.node.outbox.depth for n in table.nodes):
+            assert asyncio.get_running_loop().time() < deadline, "outboxes did not drain"
+            await asyncio.sleep(0.05)
+        await table.stop()
+
+    asyncio.run(run())
+    assert buffered == [12]  # six strikes and six balls waited in the nodes' outboxes
+    wait_for(lambda: hub.stats["accepted"] >= 16, 15)
+    assert hub.wait_idle(5)
+    hub.submit("t1", {"kind": "close_shot"})
+    session = hub.session("t1")
+    assert session is not None
+    assert [len(s.pockets) for s in session.shots] == [1] * 8  # each ball in its own shot
+    assert json.loads(json.dumps(session.match.summary())) == engine_summary("free", colours)
