@@ -79,3 +79,14 @@ def test_toml_syntax_error_and_missing_file(tmp_path: Path) -> None:
         config.load(write(tmp_path, "[broker\n"))
     with pytest.raises(config.ConfigError, match="cannot read config"):
         config.load(tmp_path / "nope.toml")
+
+
+def test_settle_times_reach_the_sessions(tmp_path: Path) -> None:
+    from hub.rebuild import timing
+
+    cfg = config.load(write(tmp_path, "[settle]\nhanging_ball_ms = 4000\nmin_colour_conf = 0.7\n"))
+    t = timing(cfg.settle)
+    assert t.hanging_ball_ms == 4000 and t.min_colour_conf == 0.7 and t.roll_ms == 12000
+    with pytest.raises(config.ConfigError, match=r"settle\.hanging_ms: unknown settle time; the ones there are: "
+                                                 r"hanging_ball_ms"):
+        config.load(write(tmp_path, "[settle]\nhanging_ms = 4000\n"))
