@@ -143,6 +143,8 @@ class ShotReport:
     carom_on_ten: bool = False  # 100 points §11: three-cushion carom onto #10, called and made
     rokambol_on_ten: bool = False  # 100 points §11: three-cushion rokambol onto #10, called and made
     touched_ten: bool = False  # 100 points §12: the cue ball touched #10
+    ten_off_spot: bool = False  # 100 points §14: #10 was knocked off the centre spot and lies elsewhere on the table
+    centre_spot_taken: bool = False  # 100 points §14: after the shot another ball lies on the centre spot
     snookered: bool = False  # Star 4.5: the playing ball was snookered (declared before the shot)
     fouls: frozenset[Foul] = field(default_factory=frozenset)  # fouls only a referee sees
     offender: int | None = None  # for §28 interference: the non-shooter; None = the shooter

@@ -234,3 +234,6 @@ def variant_names() -> st.SearchStrategy[str]:
 def legal_matches(variant: str, max_inputs: int = 3000) -> st.SearchStrategy[Match]:
     """Random legal matches of `variant`, played to the end (or `max_inputs`)."""
     return rnds().map(lambda r: play_random(variant, r, max_inputs))
+
+
+from tests.rules import strategies_hundred  # noqa: E402, F401  (100 points: shot builder and invariant)

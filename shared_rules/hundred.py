@@ -1,0 +1,712 @@
+"""«Пирамидка 100 очков с контрольным шаром» (100 points with a control ball): seed 000, digest §4.1, A-100-1..12.
+
+Twelve balls: the yellow cue ball (ball 0, worth nothing) and white balls 5..15 worth their numbers; #10, the
+control ball, lives on the centre spot. Strict calls (ball, method, pocket) with the gentleman's supplement;
+first past 50 wins. Seed 000 cites no МКП paragraph: it is a club rule set whose own text wins (A-100-9), so the
+fouls are exactly §19's list and a jumped ball is no foul. The shot pipeline is the base's; this module decides
+what counts (`on_legal`, the cue-ball table of §8–§10 and §15–§17) and the penalty (`on_foul`, §18).
+
+`ShotReport` facts read here: `declarations` (one call, or two = a double call §6), `as_called` (the referee's
+verdict on the method, A-100-10; None = as called), `PocketedBall.direct` (None = not directly struck: the
+supplement §5, §10 and the §15/§17 restriction apply only to balls the referee marks direct), `carom_on_ten` /
+`rokambol_on_ten` (§11, called and made), `touched_ten` (§12), `ten_off_spot` / `centre_spot_taken` (§14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
+
+from . import general as g
+from .draft import Draft, effect
+from .errors import IllegalInputError, MalformedInputError
+from .model import (
+    Colour,
+    Declaration,
+    DeclarationKind,
+    Foul,
+    InHand,
+    Interference,
+    JumpedBall,
+    Lag,
+    Pocket,
+    PocketedBall,
+    ShotReport,
+    Spot,
+)
+from .outcome import EffectKind, Need, Reason
+from .state import PLAY, State
+from .variant import ShotFacts, Variant, register
+
+TEN = 10  # the control ball (§2)
+CUE = 0  # the yellow ball, the only cue ball (§1)
+NUMBERED = tuple(range(5, 16))
+TOTAL = sum(NUMBERED)  # 110: the pyramid's 100 plus #10 (A-100-1)
+LAST_BALL = "last_ball"  # mode of §20
+RESTRICTED = "restricted"  # hand rule of §15/§17: single directly-struck balls do not count, no carom privilege
+PRIVILEGE = "privilege"  # extra: the §11 privilege holds for this shot (A-100-4)
+OFF_SPOT = "ten_off_spot"  # extra: #10 lies off its spot on the table, waiting for the centre spot (§14)
+RESUME = "resume_mode"  # extra: the mode to resume after a re-rack's lag (general 27)
+FOOT_RAIL = Spot.FOOT_RAIL.value
+CENTRE = Spot.CENTRE.value
+_POCKETS = frozenset(int(p) for p in Pocket)
+
+
+def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:
+    return Reason("hundred", paragraph, en, ru, ambiguity)
+
+
+R_CUE_ONLY = _r("1", "only the yellow ball may be struck with the cue", "ударять кием можно только по жёлтому шару")
+R_BREAK = _r("2", "break from hand from the house: only the safety rule applies", "начальный удар с руки из дома: достаточно правила отыгрыша")
+R_BREAK_UNCALLED = _r(
+    "2", "uncalled ball on the break: does not count, spotted by the foot rail",
+    "незаказанный шар при начальном ударе: не засчитывается, выставляется к короткому борту",
+)
+R_SPOT_RAIL = _r(
+    "2", "spotted by the foot rail behind the pyramid, as near its middle as possible, touching no ball",
+    "выставляется к короткому борту за пирамидой, как можно ближе к середине, не касаясь шаров",
+)
+R_SPOT_TEN = _r("2", "#10 goes back on the centre spot", "шар №10 выставляется на центральную отметку")
+R_GOAL = _r("3", "more than 50 points: the match is won", "набрано более 50 очков: победа", "A-100-1")
+R_CONCEDE = _r("3", "conceded: the opponent wins", "сдался: победа соперника")
+R_COUNT = _r("4", "pocketed as called: counts its number", "сыгран по заказу: засчитывается по номеру", "A-100-10")
+R_BREAK_CALLED = _r("2", "called ball on the break: counts", "заказанный шар при начальном ударе засчитывается", "A-100-8")
+R_NOT_CALLED = _r(
+    "4", "not called, or not as called: does not count, spotted", "сыгран без заказа или не по заказу: не засчитывается, выставляется",
+    "A-100-10",
+)
+R_EXTRA = _r(
+    "4", "an extra ball besides the called one: does not count, spotted; the turn stays",
+    "случайный шар помимо заказного: не засчитывается, выставляется; очередь остаётся",
+)
+R_GENTLEMAN = _r(
+    "5", "no call, directly struck: counts as called (gentleman's supplement)",
+    "без заказа прямо-летящий: считается сыгранным по заказу (джентльменское дополнение)",
+)
+R_CUE_AGAINST = _r(
+    "5", "the cue ball went in directly against the call: the called ball does not count, the turn passes, no penalty",
+    "прямо-летящий биток сыгран не по заказу: заказной шар не засчитывается, ход переходит, без штрафа",
+)
+R_DOUBLE_FAILED = _r(
+    "6", "double call not fully made: the ball that fell does not count", "двойной заказ не выполнен полностью: сыгранный шар не засчитывается",
+)
+R_SERIES = _r("7", "productive shot: the same player shoots again", "результативный удар: игрок продолжает")
+R_NOT_PRODUCTIVE = _r("7", "not productive: the turn passes", "нерезультативный удар: ход переходит к сопернику")
+R_CUE_NOT_CALLED = _r(
+    "8", "the cue ball went in not as called (or jumped): nothing counts, the turn passes, no penalty",
+    "биток сыгран не по заказу (или вылетел): шары не засчитываются, ход переходит, без штрафа", "A-100-9",
+)
+R_CUE_CALLED = _r("9", "the cue ball went in as called: productive", "биток сыгран по заказу: результативный удар")
+R_BONUS = _r(
+    "9", "bonus for the cue ball in off a cushion or third ball: the lowest-value ball on the table to the shelf",
+    "бонус за сыгранный по заказу биток: шар наименьшей стоимости со стола на полку", "A-100-5",
+)
+R_CUE_DIRECT = _r(
+    "10", "the cue ball went in directly with no call: productive, no bonus",
+    "прямо-летящий биток без заказа: результативный удар, шар на полку не снимается",
+)
+R_CAROM = _r(
+    "11", "called three-cushion carom/rokambol on #10: productive; the privilege for the next shot",
+    "заказной трёхбортный карамболь/рокамболь по №10: результативный удар; исключительное право на следующий удар",
+    "A-100-4",
+)
+R_TEN_POTTED = _r(
+    "13", "#10 pocketed legally: 10 points, it leaves the game", "№10 сыгран правильно: 10 очков, в игру не возвращается", "A-100-2",
+)
+R_TEN_ILLEGAL = _r(
+    "13", "#10 pocketed with the cue ball without the privilege: does not count", "№10 сыгран битком без права: не засчитывается", "A-100-2",
+)
+R_TEN_BACK = _r("14", "#10 knocked off the centre spot: put back on it", "сбитый №10 возвращается на центральную отметку")
+R_TEN_WAITS = _r(
+    "14", "the centre spot is taken: #10 stays where it stopped (even in a pocket) until it is free",
+    "центральная отметка занята: №10 остаётся, где оказался (и в лузе), до её освобождения",
+)
+R_HAND_OWN = _r(
+    "15", "the cue ball in hand anywhere for the shooter; single directly-struck balls will not count, nor a carom on #10",
+    "биток с руки с любого места; одиночные прямо-летящие шары и карамболь по №10 не засчитываются",
+)
+R_HAND_FREE = _r(
+    "16", "the opponent puts the cue ball in play from hand anywhere, with no restrictions",
+    "соперник вводит биток с руки с любого места без ограничений", "A-100-6",
+)
+R_HAND_DOUBLE = _r(
+    "17", "double call failed: the opponent puts the cue ball in play from hand anywhere, with the §15 restrictions",
+    "двойной заказ не выполнен: соперник вводит биток с руки с любого места, с ограничениями п.15",
+)
+R_RESTRICTED = _r(
+    "15", "from hand after a correct in-off: a single directly-struck ball does not count and the turn passes",
+    "с руки после правильно сыгранного битка: одиночный прямо-летящий шар не засчитывается, ход переходит",
+)
+R_NO_CAROM = _r(
+    "15", "from hand after a correct in-off: the carom/rokambol on #10 does not count", "с руки: карамболь/рокамболь по №10 не засчитывается",
+)
+R_PENALTY = _r(
+    "18", "foul: the lowest-value ball on the offender's shelf goes back to the table",
+    "штраф: шар наименьшей стоимости с полки нарушителя выставляется на стол",
+)
+R_DEBT = _r(
+    "18", "foul with an empty shelf: the next ball the offender pockets correctly goes back instead (a debt)",
+    "штраф при пустой полке: первый правильно сыгранный им шар выставляется на стол (долг)", "A-100-7",
+)
+R_DEBT_PAID = _r(
+    "18", "debt paid: the correctly pocketed ball goes back to the table", "долг погашен: правильно сыгранный шар выставляется на стол",
+    "A-100-7",
+)
+R_FOUL_POTTED = _r(
+    "18", "pocketed on a foul: does not count, spotted", "сыгран при штрафе: не засчитывается, выставляется", "A-100-6",
+)
+R_FOUL_TURN = _r(
+    "18", "foul: the turn passes to the opponent, who plays from the position", "штраф: ход переходит к сопернику, игра с позиции",
+    "A-100-6",
+)
+R_JUMP = _r("2", "jumped: no foul, spotted", "выскочивший шар: без штрафа, выставляется", "A-100-9")
+R_LAST = _r(
+    "20", "all ten pyramid balls played and nobody over 50: play for #10; touching and returning #10 no longer apply",
+    "все десять шаров пирамиды сыграны, никто не набрал более 50: играется №10; запрет касания и возврат №10 не действуют",
+    "A-100-1",
+)
+R_LAST_FOUL = _r(
+    "20", "foul in last-ball mode: #10 back on the centre spot, normal mode resumes",
+    "штраф в режиме последнего шара: №10 на центральную отметку, игра в основном режиме", "A-100-11",
+)
+R_RERACK_TEN = _r("2", "re-rack: #10 on the centre spot", "перерасстановка: №10 на центральную отметку")
+
+_FOUL_R: dict[str, Reason] = {
+    Foul.MISS.value: _r("19", "foul: a miss", "штраф: промах по шару", "A-100-9"),
+    Foul.BAD_CUE_STRIKE.value: _r("19", "foul: a ball other than the yellow struck with the cue", "штраф: удар кием не по битку", "A-100-9"),
+    Foul.TOUCH.value: _r("19", "foul: a ball touched (туш)", "штраф: туш шара", "A-100-9"),
+    Foul.NOT_COMPLETED.value: _r(
+        "19", "foul: the safety rule not met (two cushions, or a cushion and a crossing)",
+        "штраф: нарушение требований отыгрыша (два борта или борт с перекатом)", "A-100-9",
+    ),
+    Foul.DOUBLE_HIT.value: _r("19", "foul: forbidden stroke (double hit)", "штраф: запрещённый удар (двойной удар)", "A-100-9"),
+    Foul.PUSH.value: _r("19", "foul: forbidden stroke (push or press)", "штраф: запрещённый удар (пропих, нажим)", "A-100-9"),
+    Foul.TEN_TOUCHED.value: _r(
+        "12", "foul: the cue ball touched #10 while other numbered balls are on the table",
+        "штраф: касание битком шара №10 при наличии других нумерованных шаров на столе", "A-100-3",
+    ),
+    Foul.JUMPED.value: _r("19", "foul: a numbered ball jumped (club option)", "штраф: выскочил нумерованный шар (параметр клуба)", "A-100-9"),
+}
+_SECTION19 = frozenset({Foul.MISS, Foul.BAD_CUE_STRIKE, Foul.TOUCH, Foul.NOT_COMPLETED, Foul.DOUBLE_HIT, Foul.PUSH, Foul.TEN_TOUCHED})
+
+
+def value(ball: int) -> int:
+    """Points a ball is worth on a shelf: its number; the yellow cue ball 0 (§3, A-100-1)."""
+    return 0 if ball == CUE else ball
+
+
+def _unnamed(s: ShotReport) -> bool:
+    """True if some pocketed or jumped ball is reported without its number."""
+    return any(type(b) is PocketedBall and b.ball is None for b in s.pocketed) or any(
+        type(b) is JumpedBall and b.ball is None for b in s.jumped
+    )
+
+
+def _illegal(en: str, ru: str) -> IllegalInputError:
+    return IllegalInputError(en, ru)
+
+
+@register
+class Hundred(Variant):
+    """100 points with a control ball: balls 0 (yellow cue ball) and 5..15; #10 is the control ball."""
+
+    name = "hundred"
+    title_en = "100 points with a control ball"
+    title_ru = "Пирамидка 100 очков с контрольным шаром"
+    BALLS = (CUE, *NUMBERED)
+    CUE_BALL = CUE
+    SPECIAL = CUE
+    JUMP_IS_FOUL = False  # A-100-9: §8 and §19 win over general 24.3
+    PARAGRAPHS: ClassVar[dict[str, str]] = {
+        "1": "12 balls: the yellow cue ball and white 5..15; only the yellow is struck",
+        "2": "rack: pyramid of ten, #10 on the centre spot; break from the house, only the safety rule; spotting by the foot rail",
+        "3": "more than 50 points wins; points are the numbers on the shelf",
+        "4": "strict call: ball, method, pocket; uncalled or not-as-called balls are spotted; extras spotted, turn stays",
+        "5": "gentleman's supplement: an uncalled directly-struck ball counts; against the call it does not",
+        "6": "double call must be fully made",
+        "7": "series rule",
+        "8": "cue ball in not directly and not as called, or jumped: nothing counts, turn passes, no penalty",
+        "9": "cue ball in off a cushion/third ball as called: productive, lowest table ball to the shelf",
+        "10": "cue ball in directly with no call: productive, no bonus",
+        "11": "called three-cushion carom/rokambol on #10: productive, privilege for the next shot",
+        "12": "the cue ball touching #10 while numbered balls remain is a foul (except the carom and the privilege)",
+        "13": "#10 pocketed by a numbered ball (or with the privilege, the cue ball) leaves the game",
+        "14": "#10 knocked off goes back to the centre spot; it waits while the spot is taken",
+        "15": "after a correct in-off: shooter in hand anywhere; single direct balls and the carom do not count",
+        "16": "after an incorrect in-off or a jump: opponent in hand anywhere, no restrictions",
+        "17": "after a correct in-off with a failed double call: opponent in hand anywhere, §15 restrictions",
+        "18": "penalty: the lowest shelf ball back to the table; an empty shelf makes a debt",
+        "19": "the fouls: miss, wrong ball struck, touch, safety rule, double hit/push/press, touching #10",
+        "20": "last-ball mode at 50:50; a foul there returns #10 to the centre spot and normal mode",
+        "A-100-1": "the ten pyramid balls are the 100, #10 is worth 10; 50:50 starts last-ball mode",
+        "A-100-2": "#10 pocketed legally counts 10 and leaves the game",
+        "A-100-3": "the 'white' cue ball of §12 is the yellow",
+        "A-100-4": "one privilege, for the next shot only",
+        "A-100-5": "the §9 bonus excludes #10 while other numbered balls are on the table (option)",
+        "A-100-6": "after a foul the opponent plays from the position; cue ball off: in hand anywhere, no restrictions",
+        "A-100-7": "a debt counter (option)",
+        "A-100-8": "a called ball on the break counts",
+        "A-100-9": "no jump foul; the §19 list is exhaustive (option for jumped numbered balls)",
+        "A-100-10": "the method of a call is judged by the referee's as-called verdict",
+        "A-100-11": "a foul in last-ball mode: one ball back, #10 to the centre spot, normal mode",
+        "A-100-12": "the rack order is not modelled",
+    }
+    OPTIONS: ClassVar[dict[str, object]] = {
+        **Variant.OPTIONS,
+        "target": 51,  # §3: more than 50 (A-100-1)
+        "hundred_bonus_may_take_ten": False,  # A-100-5
+        "hundred_debt_counter": True,  # A-100-7: False = at most one debt
+        "hundred_jumped_ball_foul": False,  # A-100-9
+    }
+    R_GOAL = R_GOAL
+    R_CONCEDE = R_CONCEDE
+    R_SPOTTING = R_SPOT_RAIL
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        self.bonus_ten = bool(self.options["hundred_bonus_may_take_ten"])
+        self.debt_counter = bool(self.options["hundred_debt_counter"])
+        self.jump_foul = bool(self.options["hundred_jumped_ball_foul"])
+
+    def check_options(self) -> None:
+        super().check_options()
+        target = self.options["target"]
+        if not isinstance(target, int) or target > TOTAL // 2:
+            raise MalformedInputError(
+                f"option 'target' must be at most {TOTAL // 2} (110 points in play, A-100-1), got {target!r}",
+                f"параметр 'target' не больше {TOTAL // 2} (в игре 110 очков, A-100-1), получено {target!r}",
+            )
+
+    def initial_state(self) -> State:
+        """§2: the pyramid of ten on the table, #10 on the centre spot, the yellow in hand in the house."""
+        return super().initial_state()._replace(placed=((TEN, CENTRE),))
+
+    # -- before the shot ----------------------------------------------------------------------------------
+
+    def check_shot(self, state: State, s: ShotReport) -> None:
+        super().check_shot(state, s)
+        if s.offender is not None and s.offender != s.shooter:
+            raise _illegal(
+                "hundred 19: interfering with the opponent is not a foul here (the list is exhaustive, A-100-9)",
+                "п.19: вмешательство в игру соперника здесь не штраф (перечень исчерпывающий, A-100-9)",
+            )
+        if s.declarations:
+            self._check_calls(state, s.declarations)
+        elif s.as_called is not None and not (s.carom_on_ten or s.rokambol_on_ten):
+            raise _illegal("as_called: no call was declared (hundred 4)", "as_called: заказ не объявлялся (п.4)")
+        if (s.carom_on_ten or s.rokambol_on_ten or s.touched_ten or s.ten_off_spot) and TEN not in state.on_table:
+            raise _illegal("#10 is not on the table (hundred 11-14)", "шара №10 нет на столе (п.11-14)")
+
+    def _check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
+        if len(calls) > 2:
+            raise _illegal("at most two balls may be called (hundred 6: double call)", "заказать можно не более двух шаров (п.6)")
+        seen: set[int] = set()
+        for i, c in enumerate(calls):
+            if type(c) is not Declaration:
+                raise MalformedInputError(f"declarations[{i}]: not a Declaration: {c!r}")
+            if type(c.pocket) is not Pocket and c.pocket not in _POCKETS:
+                raise MalformedInputError(
+                    f"declarations[{i}].pocket: {c.pocket!r} is not a pocket (1..6)",
+                    f"declarations[{i}].pocket: {c.pocket!r} — нет такой лузы (1..6)",
+                )
+            if c.kind is DeclarationKind.CUE_BALL:
+                if c.ball != CUE:
+                    raise _illegal(f"declarations[{i}]: a cue-ball call names ball 0", f"declarations[{i}]: заказ битка — шар 0")
+            elif c.kind is DeclarationKind.OBJECT:
+                if type(c.ball) is not int or c.ball == CUE or c.ball not in state.on_table:
+                    raise _illegal(
+                        f"declarations[{i}]: ball {c.ball!r} is not a numbered ball on the table (hundred 4)",
+                        f"declarations[{i}]: шар {c.ball!r} — не нумерованный шар на столе (п.4)",
+                    )
+            else:
+                raise MalformedInputError(f"declarations[{i}].kind: {c.kind!r} is not a call kind")
+            if c.ball in seen:
+                raise _illegal(f"declarations[{i}]: ball {c.ball} is called twice", f"declarations[{i}]: шар {c.ball} заказан дважды")
+            seen.add(c.ball)
+
+    # -- naming the balls ---------------------------------------------------------------------------------
+
+    def resolve(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
+        """Every pocketed and jumped ball must be named where its number matters (all are white, §1)."""
+        if (s.pocketed or s.jumped) and _unnamed(s):
+            s = self._named(d, s)
+        super().resolve(d, s, f)
+
+    def _named(self, d: Draft, s: ShotReport) -> ShotReport:
+        named: set[int | None] = {b.ball for b in s.pocketed if type(b) is PocketedBall}
+        named |= {b.ball for b in s.jumped if type(b) is JumpedBall}
+        named.discard(None)
+        per_pocket: dict[int, int] = {}
+        for pb in s.pocketed:
+            if type(pb) is PocketedBall:
+                per_pocket[pb.pocket] = per_pocket.get(pb.pocket, 0) + 1
+        called = {int(c.pocket): c.ball for c in s.declarations}
+        pocketed = list(s.pocketed)
+        for i, pb in enumerate(pocketed):
+            if type(pb) is PocketedBall and pb.ball is None and pb.pocket in _POCKETS:
+                hint = called.get(pb.pocket) if per_pocket[pb.pocket] == 1 else None
+                ball = self._certain(d, pb.colour, named, hint, f"pocketed[{i}]", f" into pocket {int(pb.pocket)}")
+                pocketed[i] = replace(pb, ball=ball)
+                named.add(ball)
+        jumped = list(s.jumped)
+        for i, jb in enumerate(jumped):
+            if type(jb) is JumpedBall and jb.ball is None:
+                ball = self._certain(d, jb.colour, named, None, f"jumped[{i}]", " off the table")
+                jumped[i] = replace(jb, ball=ball)
+                named.add(ball)
+        return replace(s, pocketed=tuple(pocketed), jumped=tuple(jumped))
+
+    def _certain(self, d: Draft, colour: Colour | None, named: set[int | None], hint: int | None, field: str, where: str) -> int:
+        """The one ball that fits: by colour, the call for its pocket (the single ball there), or the only one left."""
+        fits = [
+            b for b in d.on_table
+            if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))
+        ]
+        if hint is not None and hint in fits:
+            return hint
+        if len(fits) == 1:
+            return fits[0]
+        balls = ", ".join(str(b) for b in sorted(fits)) or "none"
+        raise _illegal(
+            f"{field}: which ball went{where}? All balls are white: give its number (hundred 3: the number is the "
+            f"score). Possible: {balls}",
+            f"{field}: какой шар? Все шары белые — укажите номер (п.3: номер — это очки). Возможны: {balls}",
+        )
+
+    # -- fouls --------------------------------------------------------------------------------------------
+
+    def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
+        """§19 exactly (A-100-9): reported ones from its list, the wrong ball struck, the safety rule, #10 touched."""
+        found = set(s.fouls)
+        for x in found:
+            if type(x) is not Foul:
+                raise MalformedInputError(f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения")
+            if x not in _SECTION19 and not (x is Foul.JUMPED and self.jump_foul):
+                raise _illegal(
+                    f"fouls: {x.name} is not a foul in 100 points (hundred 19 lists them all, A-100-9)",
+                    f"fouls: {x.name} — не штраф в «100 очков» (п.19 — исчерпывающий перечень, A-100-9)",
+                )
+        if f.wrong_ball:
+            found.add(Foul.BAD_CUE_STRIKE)
+        if self.jump_foul and any(b != CUE for b in f.jumped):
+            found.add(Foul.JUMPED)
+        if self.require_completion and not g.correctly_completed(s, bool(f.pocketed)):
+            found.add(Foul.NOT_COMPLETED)  # §2 and §19: the safety rule, on the break too
+        if self._ten_touched(d, s, f):
+            found.add(Foul.TEN_TOUCHED)
+        if not found:
+            return []
+        return sorted(found, key=g.FOUL_ORDER.__getitem__)
+
+    def _ten_touched(self, d: Draft, s: ShotReport, f: ShotFacts) -> bool:
+        """§12 (A-100-3): the cue ball touched #10 while other numbered balls are on the table, not excused."""
+        if d.mode == LAST_BALL or d.extra.get(PRIVILEGE):
+            return False  # §20; the privilege of §11/§12(b)
+        touched = s.touched_ten or s.first_contact == TEN
+        if not touched and TEN in f.pocketed:
+            touched = s.pocketed[f.pocketed.index(TEN)].direct is True  # driven in by the cue ball
+        if not touched or (s.carom_on_ten and f.hand_rule != RESTRICTED):
+            return False  # §12(a): inside a productive called carom (from §15/§17 hand it is not productive)
+        return any(b != CUE and b != TEN for b in (*d.on_table, *f.pocketed, *f.jumped))
+
+    # -- spotting -----------------------------------------------------------------------------------------
+
+    def spot(self, d: Draft, balls: Sequence[int]) -> None:
+        """§2/§4: numbered balls by the foot rail behind the pyramid; #10 to the centre spot."""
+        for b in balls:
+            if b == TEN:
+                self._ten_home(d, R_SPOT_TEN, False)
+            else:
+                d.on_table.append(b)
+                d.placed.append((b, FOOT_RAIL))
+                d.emit(EffectKind.SPOT, R_SPOT_RAIL, ball=b, spot=FOOT_RAIL)
+
+    def _ten_home(self, d: Draft, reason: Reason, taken: bool) -> None:
+        """#10 (off the table) to the centre spot; §14: while the spot is taken it waits in the pocket."""
+        if taken and d.mode != LAST_BALL:
+            d.pocketed.append(TEN)
+            d.emit(EffectKind.NOTE, R_TEN_WAITS, ball=TEN)
+            return
+        d.on_table.append(TEN)
+        d.placed.append((TEN, CENTRE))
+        d.emit(EffectKind.SPOT, reason, ball=TEN, spot=CENTRE)
+
+    def _spot_shot(self, d: Draft, s: ShotReport, balls: Sequence[int], reason: Reason) -> None:
+        for b in balls:
+            if b == TEN:
+                d.emit(EffectKind.NOTE, reason, ball=b)
+                self._ten_home(d, R_SPOT_TEN, s.centre_spot_taken)
+            elif b != CUE:
+                d.emit(EffectKind.NOTE, reason, ball=b)
+                self.spot(d, (b,))
+
+    def _settle_ten(self, d: Draft, s: ShotReport) -> None:
+        """§14 after every shot: #10 knocked off, or waiting, goes back when the centre spot is free."""
+        if d.mode == LAST_BALL:
+            d.set_extra(OFF_SPOT, None)
+            return
+        if TEN in d.on_table and (s.ten_off_spot or d.extra.get(OFF_SPOT)) and not any(p[0] == TEN for p in d.placed):
+            if s.centre_spot_taken:
+                if not d.extra.get(OFF_SPOT):
+                    d.emit(EffectKind.NOTE, R_TEN_WAITS, ball=TEN)
+                d.set_extra(OFF_SPOT, True)
+            else:
+                d.set_extra(OFF_SPOT, None)
+                d.placed.append((TEN, CENTRE))
+                d.emit(EffectKind.SPOT, R_TEN_BACK, ball=TEN, spot=CENTRE)
+        elif TEN in d.pocketed and not s.centre_spot_taken and TEN not in d.on_table:
+            d.pocketed.remove(TEN)
+            self._ten_home(d, R_TEN_BACK, False)
+
+    # -- a legal shot -------------------------------------------------------------------------------------
+
+    def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
+        """What counts (§2, §4-§17) and who plays next (§7)."""
+        priv = bool(d.extra.pop(PRIVILEGE, False))
+        if f.was_break and d.effects and d.effects[-1].reason is g.R_BREAK_OK:
+            d.effects[-1] = effect(EffectKind.NOTE, R_BREAK)  # §2: the safety rule is the break's only requirement
+        if f.jumped:
+            self._spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
+        if CUE in f.jumped:
+            self._spot_shot(d, s, f.pocketed, R_CUE_NOT_CALLED)
+            self._cue_to(d, 1 - s.shooter, R_CUE_NOT_CALLED, R_HAND_FREE, "")
+        elif f.pocketed and f.hand_rule == RESTRICTED and len(f.pocketed) == 1 and s.pocketed[0].direct is True:
+            self._spot_shot(d, s, f.pocketed, R_RESTRICTED)  # §15/§17: a single directly-struck ball
+            if f.pocketed[0] == CUE:
+                self._cue_to(d, 1 - s.shooter, R_RESTRICTED, R_HAND_FREE, "")
+            else:
+                d.pass_turn(1 - s.shooter, R_RESTRICTED)
+        elif CUE in f.pocketed:
+            self._cue_in(d, s, f, priv)
+        else:
+            productive = self._count(d, s, f, priv) if f.pocketed else False
+            if s.carom_on_ten or s.rokambol_on_ten:
+                if f.hand_rule == RESTRICTED:
+                    d.emit(EffectKind.NOTE, R_NO_CAROM)
+                else:
+                    productive = True
+                    d.set_extra(PRIVILEGE, True)
+                    d.emit(EffectKind.NOTE, R_CAROM, player=s.shooter)
+            if productive:
+                d.keep_turn(R_SERIES)
+            else:
+                d.pass_turn(1 - s.shooter, R_NOT_PRODUCTIVE)
+        self._settle_ten(d, s)
+
+    def _calls_made(self, s: ShotReport, f: ShotFacts) -> bool:
+        """Every called ball fell into its called pocket, and the referee says the method was as called."""
+        if s.as_called is False:
+            return False
+        for c in s.declarations:
+            if c.ball not in f.pocketed or f.pockets[f.pocketed.index(c.ball)] != c.pocket:
+                return False
+        return True
+
+    def _count(self, d: Draft, s: ShotReport, f: ShotFacts, priv: bool) -> bool:
+        """Object balls pocketed with the cue ball still on the table; True if any counted (§4, §5, §6, §2)."""
+        if s.declarations:
+            if not self._calls_made(s, f):
+                reason = R_DOUBLE_FAILED if len(s.declarations) == 2 else R_NOT_CALLED
+                self._spot_shot(d, s, f.pocketed, reason)
+                return False
+            called = {c.ball for c in s.declarations}
+            good = [b for b in f.pocketed if b in called]
+            self._spot_shot(d, s, [b for b in f.pocketed if b not in called], R_EXTRA)
+            why = R_BREAK_CALLED if f.was_break else R_COUNT
+            return self._credit_all(d, s, f, good, why, priv)
+        if f.was_break:  # §2 (A-100-8): no supplement on the break
+            self._spot_shot(d, s, f.pocketed, R_BREAK_UNCALLED)
+            return False
+        good = [b for i, b in enumerate(f.pocketed) if s.pocketed[i].direct is True]
+        self._spot_shot(d, s, [b for b in f.pocketed if b not in good], R_NOT_CALLED)
+        return self._credit_all(d, s, f, good, R_GENTLEMAN, priv) if good else False
+
+    def _credit_all(self, d: Draft, s: ShotReport, f: ShotFacts, balls: Sequence[int], why: Reason, priv: bool) -> bool:
+        counted = False
+        for b in balls:
+            if b == TEN and d.mode != LAST_BALL and not priv and s.pocketed[f.pocketed.index(TEN)].direct is True:
+                self._spot_shot(d, s, (TEN,), R_TEN_ILLEGAL)  # §13: only with the privilege by the cue ball
+                continue
+            self._credit(d, s.shooter, b, R_TEN_POTTED if b == TEN else why)
+            counted = True
+        return counted
+
+    def _credit(self, d: Draft, player: int, ball: int, reason: Reason) -> None:
+        """A correctly pocketed ball: to the shelf for its number, or back to the table to pay a debt (§18)."""
+        if d.debts[player] > 0:
+            d.debts[player] -= 1
+            d.emit(EffectKind.DEBT, R_DEBT_PAID, player=player, ball=ball, amount=-1)
+            self.spot(d, (ball,))
+            return
+        d.to_shelf(player, ball, reason, points=value(ball))
+
+    def _cue_in(self, d: Draft, s: ShotReport, f: ShotFacts, priv: bool) -> None:
+        """The cue ball fell (§5, §6, §8, §9, §10, §15, §17)."""
+        shooter = s.shooter
+        i = f.pocketed.index(CUE)
+        direct = s.pocketed[i].direct is True
+        objects = [b for b in f.pocketed if b != CUE]
+        cue_called = any(c.kind is DeclarationKind.CUE_BALL for c in s.declarations)
+        if cue_called and self._calls_made(s, f):
+            called = {c.ball for c in s.declarations}
+            self._spot_shot(d, s, [b for b in objects if b not in called], R_EXTRA)
+            self._credit_all(d, s, f, [b for b in objects if b in called], R_COUNT, priv)
+            d.emit(EffectKind.NOTE, R_CUE_CALLED, player=shooter)
+            if not direct:
+                self._bonus(d, shooter)
+            self._cue_to(d, shooter, R_SERIES, R_HAND_OWN, RESTRICTED)
+        elif cue_called and s.as_called is not False and f.pockets[i] == next(
+            c.pocket for c in s.declarations if c.kind is DeclarationKind.CUE_BALL
+        ):
+            self._spot_shot(d, s, objects, R_DOUBLE_FAILED)  # §6/§17: the cue ball as called, the other call failed
+            self._cue_to(d, 1 - shooter, R_DOUBLE_FAILED, R_HAND_DOUBLE, RESTRICTED)
+        elif direct and not s.declarations and not (s.carom_on_ten or s.rokambol_on_ten) and not f.was_break:
+            good = [b for b in objects if s.pocketed[f.pocketed.index(b)].direct is True]
+            self._spot_shot(d, s, [b for b in objects if b not in good], R_NOT_CALLED)
+            self._credit_all(d, s, f, good, R_GENTLEMAN, priv)
+            d.emit(EffectKind.NOTE, R_CUE_DIRECT, player=shooter)
+            self._cue_to(d, shooter, R_SERIES, R_HAND_OWN, RESTRICTED)
+        else:
+            reason = R_CUE_AGAINST if direct and s.declarations else R_CUE_NOT_CALLED
+            self._spot_shot(d, s, objects, reason)
+            self._cue_to(d, 1 - shooter, reason, R_HAND_FREE, "")
+
+    def _cue_to(self, d: Draft, player: int, turn: Reason, hand: Reason, rule: str) -> None:
+        """The cue ball (off the table) in hand anywhere for `player`, who plays next."""
+        if player == d.to_play:
+            d.keep_turn(turn)
+        else:
+            d.pass_turn(player, turn)
+        d.to_hand(CUE, InHand.ANYWHERE, player, hand, rule)
+
+    def _bonus(self, d: Draft, player: int) -> None:
+        """§9 (A-100-5): the lowest-value numbered ball on the table to the shelf; #10 only if alone (or option)."""
+        pool = [b for b in d.on_table if b != CUE and (b != TEN or self.bonus_ten)]
+        if not pool and TEN in d.on_table:
+            pool = [TEN]
+        if not pool:
+            return
+        b = min(pool)
+        d.on_table.remove(b)
+        d.to_shelf(player, b, R_BONUS, points=value(b))
+
+    # -- a foul -------------------------------------------------------------------------------------------
+
+    def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
+        """§18/§19 (A-100-6, A-100-11): nothing counts, the offender pays one ball, the opponent plays."""
+        effects = d.effects
+        for i, e in enumerate(effects):  # cite §19/§12 instead of the general paragraphs the base recorded
+            if e.kind is EffectKind.FOUL and e.detail in _FOUL_R:
+                effects[i] = effect(EffectKind.FOUL, _FOUL_R[e.detail], e.player, e.ball, e.amount, e.spot, e.detail)
+        d.extra.pop(PRIVILEGE, None)
+        last = d.mode == LAST_BALL
+        self._spot_shot(d, s, f.pocketed, R_FOUL_POTTED)
+        self._spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
+        self._penalty(d, offender)
+        opponent = 1 - offender
+        if CUE in f.pocketed or CUE in f.jumped:
+            self._cue_to(d, opponent, R_FOUL_TURN, R_HAND_FREE, "")
+        else:
+            d.pass_turn(opponent, R_FOUL_TURN)
+        if last:
+            d.mode = PLAY
+            d.emit(EffectKind.MODE, R_LAST_FOUL, detail=PLAY)
+            if TEN in d.on_table and not any(p[0] == TEN for p in d.placed):
+                d.placed.append((TEN, CENTRE))
+                d.emit(EffectKind.SPOT, R_LAST_FOUL, ball=TEN, spot=CENTRE)
+        self._settle_ten(d, s)
+
+    def _penalty(self, d: Draft, offender: int) -> None:
+        shelf = d.shelves[offender]
+        if not shelf:
+            if self.debt_counter or d.debts[offender] == 0:
+                d.debts[offender] += 1
+                d.emit(EffectKind.DEBT, R_DEBT, player=offender, amount=1)
+            return
+        b = min(shelf)
+        shelf.remove(b)
+        d.add_score(offender, -value(b), R_PENALTY)
+        d.emit(EffectKind.TO_TABLE, R_PENALTY, player=offender, ball=b)
+        if b == TEN:
+            self._ten_home(d, R_SPOT_TEN, False)  # §13: back on the centre spot
+        else:
+            self.spot(d, (b,))
+
+    # -- after every input --------------------------------------------------------------------------------
+
+    def after(self, d: Draft) -> None:
+        super().after(d)
+        if d.winner is not None or d.mode != PLAY:
+            return
+        if any(b != CUE and b != TEN for b in d.on_table):
+            return
+        if TEN in d.shelves[0] or TEN in d.shelves[1]:
+            return
+        d.mode = LAST_BALL  # §20: every pyramid ball played, nobody past 50
+        d.emit(EffectKind.MODE, R_LAST, detail=LAST_BALL)
+        d.set_extra(OFF_SPOT, None)
+        if TEN in d.pocketed:
+            d.pocketed.remove(TEN)
+            self._ten_home(d, R_LAST, False)
+
+    # -- lag and interference -----------------------------------------------------------------------------
+
+    def lag(self, state: State, inp: Lag) -> Draft:
+        d = super().lag(state, inp)
+        resume = d.extra.pop(RESUME, None)
+        if resume == LAST_BALL:
+            d.mode = LAST_BALL
+        return d
+
+    def interference(self, state: State, inp: Interference) -> Draft:
+        """General 27 with §2's rack: #10 (also a waiting #10) on the centre spot; the mode resumes after the lag."""
+        d = super().interference(state, inp)
+        if inp.restore:
+            return d
+        if TEN in d.pocketed:
+            d.pocketed.remove(TEN)
+            d.on_table.append(TEN)
+        d.placed = [p for p in d.placed if p[0] != TEN]
+        if TEN in d.on_table:
+            d.placed.append((TEN, CENTRE))
+            d.emit(EffectKind.SPOT, R_RERACK_TEN, ball=TEN, spot=CENTRE)
+        d.extra.pop(PRIVILEGE, None)
+        d.extra.pop(OFF_SPOT, None)
+        if state.mode == LAST_BALL:
+            d.set_extra(RESUME, LAST_BALL)
+        return d
+
+    # -- needs --------------------------------------------------------------------------------------------
+
+    def shot_needs(self, state: State) -> tuple[Need, ...]:
+        """The call (§4, before every shot), the ball numbers (all white, §3), the placement from hand."""
+        p = state.to_play
+        if state.is_break:
+            en = "Call (optional on the break): ball, how, pocket; an uncalled ball does not count (hundred 2, A-100-8)"
+            ru = "Заказ (при разбое по желанию): шар, способ, луза; незаказанный шар не засчитывается (п.2, A-100-8)"
+        elif state.hand_rule == RESTRICTED:
+            en = ("Call: ball, how, pocket (hundred 4); from this hand a single directly-struck ball and a carom on #10 "
+                  "do not count (hundred 15, 17)")
+            ru = "Заказ: шар, способ, луза (п.4); одиночный прямо-летящий шар и карамболь по №10 не засчитываются (п.15, 17)"
+        else:
+            en = "Call: ball, how, pocket (hundred 4); with no call only a directly-struck ball counts (hundred 5)"
+            ru = "Заказ: шар, способ, луза (п.4); без заказа засчитывается только прямо-летящий шар (п.5)"
+        callable_ = tuple(str(b) for b in (CUE, *(b for b in state.on_table if b != CUE)))
+        out = [
+            Need("declaration", p, en, ru, options=callable_),
+            Need(
+                "ball_number", p,
+                "Give the number of every ball pocketed or jumped (all are white; the number is the score, hundred 3); "
+                "the single ball in a called pocket is the called ball",
+                "Укажите номер каждого забитого или выскочившего шара (все белые; номер — это очки, п.3); "
+                "единственный шар в заказанной лузе — заказанный",
+                before_shot=False,
+            ),
+        ]
+        if state.in_hand is InHand.HOUSE:
+            out.append(Need("placement", p, R_BREAK.text("en"), R_BREAK.text("ru")))
+        elif state.in_hand is InHand.ANYWHERE:
+            hand = R_HAND_OWN if state.hand_rule == RESTRICTED else R_HAND_FREE
+            out.append(Need("placement", p, hand.text("en"), hand.text("ru")))
+        return tuple(out)
