@@ -317,6 +317,8 @@ def build_report(shot: ShotEvidence, ctx: ShotContext) -> Assembly:
         rokambol_on_ten=bool(f.get("rokambol_on_ten", False)),
         touched_ten=bool(f.get("touched_ten", False)),
         snookered=bool(f.get("snookered", False)),
+        ten_off_spot=bool(f.get("ten_off_spot", False)),
+        centre_spot_taken=bool(f.get("centre_spot_taken", False)),
         fouls=frozenset(fouls),
         offender=fouls.get(Foul.INTERFERENCE),
     )

@@ -152,7 +152,7 @@ def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
     return Alert(aid, f.kind, f"Shot {n}: {f.kind}", f"Удар {n}: {f.kind}", n, f.item)
 
 
-ASKED_NEEDS = frozenset({"declaration", "ball_number"})  # asked although not blocking: scoring depends on them
+ASKED_NEEDS = frozenset({"declaration"})  # asked although not blocking (ball numbers are asked per ball)
 
 
 def asked(need: Need) -> bool:
@@ -305,11 +305,12 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
     out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
     waiting = any(n.blocking for n in s.match.needs())  # held for a lag/choice/decision: the question says so
     for st in s.steps:
-        if st.status == "blocked" and st.shot is not None and st.error and not waiting:
+        if (st.status == "blocked" and st.shot is not None and st.error and not waiting
+                and not _asks_identity(st.assembly)):
             out.append(engine_error(st.shot.number, *st.error))
     prov = s.provisional()
     open_shot = s.assembler.open
-    if prov is not None and prov.error is not None and open_shot is not None:
+    if prov is not None and prov.error is not None and open_shot is not None and not _asks_identity(prov.assembly):
         out.append(engine_error(open_shot.number, *prov.error))
     for index, kind, en, ru in s.refused:
         out.append(rejected_action(index, kind, en, ru))
@@ -321,6 +322,11 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
     dismissed = s.dismissed
     unique = {a.id: a for a in out if a.id not in dismissed}
     return tuple(unique.values())
+
+
+def _asks_identity(assembly: Any) -> bool:
+    """The shot waits for ball numbers or colours: its `identify` questions say so (no error alert too)."""
+    return assembly is not None and any(f.kind in ("identify", "identify_colour") for f in assembly.findings)
 
 
 def shot_dict(s: Any, shot: Any) -> dict[str, Any]:

@@ -49,6 +49,8 @@ FACTS: dict[str, str] = {
     "rokambol_on_ten": "flag",
     "touched_ten": "flag",
     "snookered": "flag",
+    "ten_off_spot": "flag",
+    "centre_spot_taken": "flag",
 }
 
 
