@@ -236,4 +236,4 @@ def legal_matches(variant: str, max_inputs: int = 3000) -> st.SearchStrategy[Mat
     return rnds().map(lambda r: play_random(variant, r, max_inputs))
 
 
-from tests.rules import strategies_hundred  # noqa: E402, F401  (100 points: shot builder and invariant)
+from tests.rules import strategies_hundred  # noqa: E402, F401  isort: skip  (100 points: shot builder, invariant)

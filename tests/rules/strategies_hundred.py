@@ -7,7 +7,16 @@ carom on #10, touch #10, jump a ball, commit a §19 foul or miss the safety rule
 
 from __future__ import annotations
 
-from shared_rules import Declaration, DeclarationKind, Foul, JumpedBall, Match, Pocket, PocketedBall, ShotReport
+from shared_rules import (
+    Declaration,
+    DeclarationKind,
+    Foul,
+    JumpedBall,
+    Match,
+    Pocket,
+    PocketedBall,
+    ShotReport,
+)
 from shared_rules.hundred import CUE, TEN, TOTAL, value
 from shared_rules.model import Colour
 from tests.rules.strategies import Rnd, invariant, shot_builder
