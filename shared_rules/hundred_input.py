@@ -95,13 +95,13 @@ def name_balls(d: Draft, s: ShotReport) -> ShotReport:
         if type(pb) is PocketedBall and pb.ball is None and pb.pocket in _POCKETS:
             hint = called.get(pb.pocket) if per_pocket[pb.pocket] == 1 else None
             ball = _certain(d, pb.colour, named, hint, f"pocketed[{i}]", f" into pocket {int(pb.pocket)}")
-            pocketed[i] = replace(pb, ball=ball)
+            pocketed[i] = PocketedBall(pb.pocket, ball, pb.colour, pb.direct)
             named.add(ball)
     jumped = list(s.jumped)
     for i, jb in enumerate(jumped):
         if type(jb) is JumpedBall and jb.ball is None:
             ball = _certain(d, jb.colour, named, None, f"jumped[{i}]", " off the table")
-            jumped[i] = replace(jb, ball=ball)
+            jumped[i] = JumpedBall(ball, jb.colour)
             named.add(ball)
     return replace(s, pocketed=tuple(pocketed), jumped=tuple(jumped))
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shared_rules import (
     Declaration,
@@ -27,7 +30,7 @@ from shared_rules.hundred import LAST_BALL, RESTRICTED, TEN
 from shared_rules.model import Colour
 from shared_rules.state import LAG, OVER, PLAY
 from tests.rules.helpers import cites
-from tests.rules.strategies import INVARIANTS
+from tests.rules.strategies import INVARIANTS, PrefixRandom, play_random, rnds
 
 L, R = Pocket.FOOT_LEFT, Pocket.FOOT_RIGHT
 CUE_CALL = DeclarationKind.CUE_BALL
@@ -550,3 +553,43 @@ def test_hundred_interference_rerack_keeps_ten_on_the_centre_spot() -> None:
 
 def test_hundred_invariant_is_registered() -> None:
     assert INVARIANTS["hundred"]
+
+
+def test_hundred_12_carom_from_restricted_hand_is_not_excused() -> None:
+    """hundred 15: from §15/§17 hand the carom on #10 does not count, so its touch of #10 is not excused (§12(a))."""
+    m = _restricted()
+    out = m.play(ShotReport(1, carom_on_ten=True, touched_ten=True, as_called=True))
+    assert [e.detail for e in out.of_kind(EffectKind.FOUL)] == [Foul.TEN_TOUCHED.value] and m.state.to_play == 0
+
+
+OPTION_SETS = [
+    {"hundred_bonus_may_take_ten": True},
+    {"hundred_debt_counter": False, "hundred_jumped_ball_foul": True},
+    {"target": 30, "require_correct_completion": False},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(r=rnds())
+def test_hundred_a_100_7_random_matches_with_options_end_and_keep_110(options: dict[str, object], r: PrefixRandom) -> None:
+    """hundred A-100-5, hundred A-100-9: with each club option, random legal matches end; 110 points always."""
+    m = play_random("hundred", r, 3000, options=options, check=True)
+    assert m.state.over
+    assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == m.state
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_hundred_invariant_catches_a_lost_ball(seed: int) -> None:
+    """The 110-point invariant is not vacuous: a state with a ball missing from every place fails it."""
+    m = play_random("hundred", random.Random(seed), 40)
+    check = INVARIANTS["hundred"][0]
+    check(m)
+    s = m.state
+    if not s.on_table or s.on_table == (0,):
+        return
+    lost = next(b for b in s.on_table if b != 0)
+    m._states[-1] = s._replace(on_table=tuple(b for b in s.on_table if b != lost))
+    with pytest.raises(AssertionError):
+        check(m)
