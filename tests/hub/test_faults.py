@@ -235,8 +235,8 @@ def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_rig
     hub = hubs(table_config(mosquitto, tmp_path / "luza.db"), clock=table.vt.hub_ms)
     hub.new_match("t1", "free", PLAYERS)
     hub.submit("t1", {"kind": "lag", "winner": 0})
-    colours = ["ivory"] * 8
-    shots_ = [Shot(i * 10_000.0, "a", balls=(Pot(1 + i % 6, 800, c),)) for i, c in enumerate(colours)]
+    pots: list[tuple[str, int | None]] = [("ivory", None)] * 8
+    shots_ = [Shot(i * 10_000.0, "a", balls=(Pot(1 + i % 6, 800, c),)) for i, (c, _) in enumerate(pots)]
 
     buffered: list[int] = []
 
@@ -263,4 +263,4 @@ def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_rig
     session = hub.session("t1")
     assert session is not None
     assert [len(s.pockets) for s in session.shots] == [1] * 8  # each ball in its own shot
-    assert json.loads(json.dumps(session.match.summary())) == engine_summary("free", colours)
+    assert json.loads(json.dumps(session.match.summary())) == engine_summary("free", pots)
