@@ -34,6 +34,7 @@ from . import free  # noqa: F401  isort: skip
 from . import combined  # noqa: F401  isort: skip
 from . import dynamic  # noqa: F401  isort: skip
 from . import hundred  # noqa: F401  isort: skip
+from . import classic  # noqa: F401  isort: skip
 
 __all__ = [
     "VARIANTS",

@@ -155,7 +155,7 @@ def random_input(m: Match, r: Rnd, extras: bool = True) -> Input:
             ball = r.choice(need.balls) if option == "take_ball" and need.balls and r.random() < 0.8 else None
             colour: Colour | None = None
             return Choose(need.player, option, ball, colour)
-        if need.kind == "referee_decision":
+        if need.kind in ("referee_decision", "ball_number"):  # ball_number: classic, a held shot
             option = r.choice(need.options)
             return RefereeDecision(option, r.randint(0, 1) if option == "award" else None)
         raise AssertionError(f"unknown blocking need {need}")
@@ -237,3 +237,4 @@ def legal_matches(variant: str, max_inputs: int = 3000) -> st.SearchStrategy[Mat
 
 
 from tests.rules import strategies_hundred  # noqa: E402, F401  isort: skip  (100 points: shot builder, invariant)
+from tests.rules import strategies_classic  # noqa: E402, F401  isort: skip  (Classic: shot builder, invariant)
