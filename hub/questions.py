@@ -156,8 +156,11 @@ ASKED_NEEDS = frozenset({"declaration"})  # asked although not blocking (ball nu
 
 
 def asked(need: Need) -> bool:
-    """Is this need a question for the referee? The others are shown with the scoreboard's `needs`."""
-    return need.blocking or need.kind in ASKED_NEEDS
+    """Is this need a question for the referee? The others are shown with the scoreboard's `needs`.
+
+    Ball numbers are asked per pocketed ball (`identify`, answered on the shot's evidence), never through the
+    engine's `ball_number` need, so that the answer stays with the ball it names when the match is re-derived."""
+    return (need.blocking or need.kind in ASKED_NEEDS) and need.kind != "ball_number"
 
 
 def out_of_turn_alert(f: Finding, players: tuple[str, str], shooter: int) -> Alert:
@@ -256,15 +259,14 @@ def _findings(s: Any, questions: bool) -> list[Question | Alert]:
 def _needs(s: Any) -> list[Question]:
     asm = s.assembler
     open_shot = asm.open
-    held = s.status == "held"
+    blocked = next((st.shot.number for st in s.steps if st.status == "blocked" and st.shot is not None), None)
+    held = blocked is not None
     nxt = len(asm.shots) + 1
     pending = {kind for kind, _ in asm.pending_next}
     out: list[Question] = []
     prov = s.provisional()
     if held or open_shot is None or prov is None:
-        target = open_shot.number if (open_shot is not None and not held) else nxt
-        if held:
-            target = next(st.shot.number for st in s.steps if st.status == "blocked" and st.shot is not None)
+        target = blocked if blocked is not None else (open_shot.number if open_shot is not None else nxt)
         for need in s.match.needs():
             if not asked(need):
                 continue
@@ -310,7 +312,8 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
             out.append(engine_error(st.shot.number, *st.error))
     prov = s.provisional()
     open_shot = s.assembler.open
-    if prov is not None and prov.error is not None and open_shot is not None and not _asks_identity(prov.assembly):
+    if (prov is not None and prov.error is not None and open_shot is not None and not waiting
+            and not _asks_identity(prov.assembly)):
         out.append(engine_error(open_shot.number, *prov.error))
     for index, kind, en, ru in s.refused:
         out.append(rejected_action(index, kind, en, ru))

@@ -112,10 +112,11 @@ class TableSession:
 
     @property
     def status(self) -> str:
-        """live | held (a shot waits for the referee) | ended."""
+        """live | held (a shot waits for the referee: refused, or unplayable until a need is answered) | ended."""
         if self._ended:
             return "ended"
-        return "held" if self._tl.held() is not None else "live"
+        prov = self.provisional()
+        return "held" if self._tl.held() is not None or (prov is not None and prov.error) else "live"
 
     @property
     def questions(self) -> tuple[Question, ...]:

@@ -59,7 +59,7 @@ def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> N
     s.apply(k.ref("identify", 41000, item=item(unsure), ball=0))  # it was the yellow: shot 2 is judged again
     shot2 = s.match.history[2]
     assert isinstance(shot2, ShotReport) and shot2.pocketed == (PocketedBall(Pocket(6), 0),)
-    assert s.status == "live" and any(q.kind == "choice" for q in s.questions)  # combined 5.2 now applies
+    assert s.status == "held" and any(q.kind == "choice" for q in s.questions)  # combined 5.2 now applies
     assert s.match.state.pending is not None and s.match.state.pending.player == 0
     s.apply(k.ref("choose", 42000, player=0, option="take_ball", ball=9))  # goes before the waiting shot 3
     assert isinstance(s.match.history[3], Choose) and s.scoreboard()["provisional"] is True
