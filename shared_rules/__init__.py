@@ -33,6 +33,7 @@ from .variant import VARIANTS, Variant, find_variant, register
 from . import free  # noqa: F401  isort: skip
 from . import combined  # noqa: F401  isort: skip
 from . import dynamic  # noqa: F401  isort: skip
+from . import star  # noqa: F401  isort: skip
 from . import hundred  # noqa: F401  isort: skip
 from . import classic  # noqa: F401  isort: skip
 

@@ -238,3 +238,4 @@ def legal_matches(variant: str, max_inputs: int = 3000) -> st.SearchStrategy[Mat
 
 from tests.rules import strategies_hundred  # noqa: E402, F401  isort: skip  (100 points: shot builder, invariant)
 from tests.rules import strategies_classic  # noqa: E402, F401  isort: skip  (Classic: shot builder, invariant)
+from tests.rules import strategies_star  # noqa: E402, F401  isort: skip  (Star: shot builder, invariant)

@@ -1,0 +1,463 @@
+"""«Звездная пирамида» (Star pyramid): seed 004, digest §4.6, ambiguities A-S1..A-S8.
+
+Sixteen balls: ball 0 is the ivory joker (the cue ball for the break), balls 1..15 are named by their Classic
+rack position and carry an Olympic colour (3.1, A-S1). Each player pockets eight playing balls in a fixed colour
+order (4.1): blue, yellow, black, green, red, then blue, yellow, black for whoever completes the five first and
+red, green, black for the other (A-S8). The joker stands in for any playing ball while it is in play (A-S5).
+A player's score is how far along their sequence they are, which is also what lies on their shelf.
+
+Any ball may be the cue ball (2.2); the restriction is 4.3: a cue ball that is not one of your own playing balls
+must first hit one of your own playing balls (A-S2: the balls of your next colour, plus the joker). On a foul the
+opponent takes their next playing ball off the table and plays on, or gives the shot back (5.1, A-S6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from . import general as g
+from .draft import Draft
+from .errors import IllegalInputError, MalformedInputError
+from .model import Choose, Colour, Foul, InHand, Interference, ShotReport, Spot
+from .outcome import EffectKind, Need, Reason
+from .state import LAG, OVER, PLAY, Pending, State
+from .variant import ShotFacts, Variant, register
+
+B, Y, K, G, R, IVORY = Colour.BLUE, Colour.YELLOW, Colour.BLACK, Colour.GREEN, Colour.RED, Colour.IVORY
+JOKER = 0
+
+# 3.1 / A-S1: the colour of each ball, by its Classic rack number (4, 2, 10 blue; 6, 1, 13 yellow; 15, 9, 12
+# black; 5, 14, 11 green; 7, 8, 3 red). Indexed by ball id.
+COLOURS: tuple[Colour, ...] = (IVORY, Y, B, R, B, G, Y, R, R, K, B, G, K, Y, G, K)
+# The Classic rack pattern, apex (foot spot) first: the base row holds the five Olympic colours (3.1).
+RACK: tuple[tuple[int, ...], ...] = ((4,), (5, 6), (7, 15, 8), (9, 14, 13, 10), (2, 1, 12, 11, 3))
+FIVE = (B, Y, K, G, R)  # 4.1: everybody's first five
+TAIL_FIRST = (B, Y, K)  # 4.1: the player who completed the five first
+TAIL_OTHER = (R, G, K)  # 4.1: the other player
+SEQUENCE_LENGTH = 8
+FIRST5 = "star_first5"  # extra: the seat that completed the five first (A-S8); absent until somebody has
+PENALTY = "star_penalty"  # the kind of the 5.1 choice
+TAKE, GIVE_BACK = "take_ball", "give_back"
+
+PANEL_ORDER = (IVORY, B, Y, K, G, R)  # the order colours are offered in (the sequence's)
+RU_COLOUR = {B: "синий", Y: "жёлтый", K: "чёрный", G: "зелёный", R: "красный", IVORY: "цвета слоновой кости"}
+
+
+def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:
+    return Reason("star", paragraph, en, ru, ambiguity)
+
+
+R_GOAL = _r("1", "the first to pocket eight balls by the rules wins", "первым забивший восемь шаров по правилам выигрывает")
+R_CONCEDE = _r("1", "conceded: the opponent wins", "сдался: победа соперника")
+R_RACK = _r(
+    "3.1",
+    "rack by Classic positions, the five Olympic colours in the base; the ivory ball in the house",
+    "расстановка по номерам классической пирамиды, в основании пять олимпийских цветов; шар цвета слоновой кости в доме",
+    "A-S1",
+)
+R_COUNT = {
+    c: _r("4.4", f"{c.value} pocketed: the shooter's next playing ball, +1",
+          f"забит {RU_COLOUR[c]}: следующий игровой шар играющего, +1", "A-S3")
+    for c in FIVE
+}
+R_JOKER_COUNT = {
+    c: _r("4.1", f"the joker pocketed: it stands in for the shooter's {c.value}, +1; it leaves the game",
+          f"забит «джокер»: засчитан вместо шара {RU_COLOUR[c]}, +1; из игры выбывает", "A-S5")
+    for c in FIVE
+}
+R_BREAK_BLUE = _r(
+    "4.2.1",
+    "the ivory ball pocketed on the break is the breaker's blue, +1; yellow comes next",
+    "забитый при разбое биток засчитывается как синий игровой шар, +1; следующим играется жёлтый",
+    "A-S5",
+)
+R_FIRST_FIVE = _r(
+    "4.1",
+    "the five colours completed first: this player's last three are blue, yellow, black; the opponent's red, "
+    "green, black",
+    "первым сыграны пять цветов: этому игроку далее синий, жёлтый, чёрный; сопернику — красный, зелёный, чёрный",
+    "A-S8",
+)
+R_SERIES = _r("4.4", "a playing ball counted: the same player shoots again", "засчитан игровой шар: игрок продолжает")
+R_BREAK_OTHER = _r(
+    "4.2.1",
+    "a ball that is not the breaker's playing ball fell on the break: it is spotted (6), the turn does not pass",
+    "упавший при разбое шар, не являющийся игровым, выставляется (п.6) без перехода удара",
+    "A-S4",
+)
+R_OTHER = _r(
+    "4.3.1",
+    "another ball was pocketed off a playing ball: it is spotted (6), the turn does not pass",
+    "забит другой шар посредством игрового: выставляется (п.6) без перехода удара",
+    "A-S4",
+)
+R_OTHER_PASSES = _r(
+    "4.4",
+    "only other balls fell: they are spotted and, with this match's option, the turn passes",
+    "упали только другие шары: выставляются, и по параметру матча ход переходит к сопернику",
+    "A-S4",
+)
+R_NOTHING = _r("4.4", "no ball pocketed: the turn passes", "ни один шар не забит: ход переходит к сопернику", "A-S4")
+R_JOKER_GONE = _r("4.3.1", "a pocketed joker is not put back on the table", "забитый «джокер» на стол не выставляется", "A-S5")
+R_JOKER_SPOTTED = _r(
+    "4.3.1",
+    "the joker pocketed on a foul is spotted (this match's option)",
+    "«джокер», забитый при нарушении, выставляется (параметр матча)",
+    "A-S5",
+)
+R_SNOOKERED = _r(
+    "4.5",
+    "a snookered playing ball was played: general 20 is suspended, any contact with it is enough",
+    "удар по «замазанному» игровому шару: п.20 не действует, достаточно любого касания",
+    "A-S7",
+)
+R_PENALTY = _r(
+    "5.1",
+    "foul: the opponent may take their next playing ball off the table and play on from the position, or give "
+    "the shot back to the offender",
+    "штраф: соперник вправе снять со стола свой игровой шар и продолжить из позиции или передать удар нарушителю",
+    "A-S6",
+)
+R_PENALTY_TAKEN = _r("5.1", "own playing ball taken off the table, +1; play on from the position", "свой игровой шар снят со стола, +1; игра из сложившейся позиции", "A-S6")
+R_GIVE_BACK = _r("5.1", "the shot is given back to the offender", "удар передан нарушителю")
+R_WRONG_OWN_BALL = _r(
+    "4.3",
+    "foul: the cue ball was not an own playing ball and it did not hit an own playing ball first",
+    "штраф: битком был не свой игровой шар, и первым он коснулся не своего игрового шара",
+    "A-S2",
+)
+# The FOUL effect cites general.FOUL_REASONS; this foul is Star's own, so its reason is Star's text.
+g.FOUL_REASONS[Foul.WRONG_OWN_BALL] = R_WRONG_OWN_BALL
+R_SPOTTING = _r("6.1", "incorrectly pocketed and jumped balls are spotted (general 25)", "неправильно забитые и выскочившие шары выставляются (п.25)")
+R_RERACK_BALL = _r(
+    "4.2",
+    "the joker is out of play: the lowest-numbered ball on the table goes to the house as the cue ball for the "
+    "new break",
+    "«джокер» выбыл: в дом для нового разбоя ставится шар с наименьшим номером со стола",
+    "A-G3",
+)
+
+
+def sequence_colour(player: int, count: int, first5: object) -> Colour | None:
+    """4.1: the colour `player` needs after `count` playing balls (None once all eight are in)."""
+    if count < 5:
+        return FIVE[count]
+    if count >= SEQUENCE_LENGTH:
+        return None
+    return (TAIL_FIRST if first5 == player else TAIL_OTHER)[count - 5]
+
+
+def sequence(player: int, first5: object) -> tuple[Colour, ...]:
+    """The eight colours of `player`'s sequence as far as it is known (A-S8: the tail once somebody has five)."""
+    if first5 is None:
+        return FIVE
+    return FIVE + (TAIL_FIRST if first5 == player else TAIL_OTHER)
+
+
+def _colour_arg(value: object, field: str) -> Colour | None:
+    if value is None or type(value) is Colour:
+        return value  # type: ignore[return-value]
+    raise MalformedInputError(f"{field}: {value!r} is not a colour", f"{field}: {value!r} — не цвет")
+
+
+def _none_of(colour: Colour, field: str) -> IllegalInputError:
+    return IllegalInputError(
+        f"{field}: there is no {colour.value} ball on the table", f"{field}: на столе нет шара цвета «{RU_COLOUR[colour]}»"
+    )
+
+
+@register
+class Star(Variant):
+    """Star pyramid. Ball 0 is the ivory joker; balls 1..15 carry the Olympic colours of `COLOURS`."""
+
+    name = "star"
+    title_en = "Star pyramid"
+    title_ru = "Звездная пирамида"
+    CUE_BALL = None  # star 2.2: no fixed cue ball
+    PARAGRAPHS: ClassVar[dict[str, str]] = {
+        "1": "goal: the first to pocket eight balls by the rules",
+        "2.1": "16 balls: three each of blue, yellow, black, green, red and one ivory (break cue ball, joker)",
+        "2.2": "no fixed cue ball; object balls and cue balls off balls may be pocketed as 4.3 allows",
+        "3.1": "rack by Classic positions with their colours, the five colours in the base; ivory in the house",
+        "4.1": "the colour sequence B,Y,K,G,R then B,Y,K (first to five) or R,G,K; the joker replaces any",
+        "4.2": "break from the house with the ivory ball (general 11, 12)",
+        "4.2.1": "ivory pocketed on the break = the breaker's blue; playing balls count; others spotted, turn kept",
+        "4.3": "a cue ball that is not an own playing ball must hit an own playing ball; foul otherwise",
+        "4.3.1": "other balls pocketed off a playing ball are spotted, turn kept; a pocketed joker is not spotted",
+        "4.4": "on a correct shot the shooter's pocketed playing balls count; other balls are spotted",
+        "4.5": "a snookered playing ball: general 20 is suspended, any contact is enough",
+        "5.1": "penalty: the opponent takes their next playing ball and plays on, or gives the shot back",
+        "6.1": "incorrectly pocketed and jumped balls are spotted per general 25",
+        "A-S1": "the numbers are Classic rack positions; the colour is what matters",
+        "A-S2": "own playing balls: the balls of the next colour in the sequence, plus the joker",
+        "A-S3": "several playing balls on one shot count as far as they fit the sequence in some order",
+        "A-S4": "only other balls pocketed: the turn is kept (option star_other_ball_keeps_turn)",
+        "A-S5": "the joker counts as the next playing ball; pocketed on a foul it stays off (option)",
+        "A-S6": "the penalty ball: one of the colour needed next, or the joker",
+        "A-S7": "snookered is the referee's judgement before the shot (ShotReport.snookered)",
+        "A-S8": "the order of the last three is fixed by who completes the five first",
+    }
+    OPTIONS: ClassVar[dict[str, object]] = {
+        **Variant.OPTIONS,
+        "star_other_ball_keeps_turn": True,  # A-S4 ⚙ (digest §3)
+        "star_foul_joker_off_table": True,  # A-S5 ⚙: a joker pocketed on a foul leaves the game
+    }
+    R_GOAL = R_GOAL
+    R_CONCEDE = R_CONCEDE
+    R_SPOTTING = R_SPOTTING
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        self.other_keeps_turn = bool(self.options["star_other_ball_keeps_turn"])
+        self.foul_joker_off = bool(self.options["star_foul_joker_off_table"])
+
+    def check_options(self) -> None:
+        super().check_options()
+        target = self.options["target"]
+        if isinstance(target, int) and target > SEQUENCE_LENGTH:
+            raise MalformedInputError(
+                f"option 'target' is at most {SEQUENCE_LENGTH} in star (1: eight balls), got {target}",
+                f"параметр 'target' в звездной пирамиде не больше {SEQUENCE_LENGTH} (п.1), получено {target}",
+            )
+
+    def initial_state(self) -> State:
+        """3.1: the pyramid with ball 4 (blue) at the apex on the foot spot; the ivory ball in the house."""
+        return super().initial_state()._replace(placed=((RACK[0][0], Spot.FOOT.value),))
+
+    def colour_of(self, ball: int) -> Colour:
+        return COLOURS[ball]
+
+    def next_colour(self, state: State, player: int) -> Colour | None:
+        """The colour `player` must pocket next (4.1); the joker may stand in for it."""
+        return sequence_colour(player, state.scores[player], state.get(FIRST5))
+
+    @staticmethod
+    def _need(d: Draft, player: int) -> Colour | None:
+        n = d.scores[player]
+        if n < 5:
+            return FIVE[n]
+        return sequence_colour(player, n, d.extra.get(FIRST5))
+
+    # -- naming the balls by colour -----------------------------------------------------------------------
+
+    def check_shot(self, state: State, s: ShotReport) -> None:
+        super().check_shot(state, s)
+        if s.declarations:
+            raise IllegalInputError(
+                "star 4.3: no calls are made in Star pyramid; remove the declaration",
+                "star 4.3: в звездной пирамиде заказ не объявляется; уберите заказ",
+            )
+
+    def struck_ball(self, state: State, s: ShotReport, f: ShotFacts) -> None:
+        """2.2: any ball may be the cue ball, given by id (`cue_ball`) or by colour (`cue_colour`).
+
+        On the break, and from hand, it is the ball in hand (the ivory ball, 4.2); another one is general 15.
+        """
+        cue, colour = s.cue_ball, _colour_arg(s.cue_colour, "cue_colour")
+        if cue is not None and (type(cue) is not int or (cue not in state.on_table and cue != state.hand)):
+            raise IllegalInputError(f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе")
+        if cue is not None and colour is not None and COLOURS[cue] is not colour:
+            raise IllegalInputError(
+                f"cue_ball: ball {cue} is {COLOURS[cue].value}, not {colour.value}",
+                f"cue_ball: шар {cue} — {RU_COLOUR[COLOURS[cue]]}, а не {RU_COLOUR[colour]}",
+            )
+        if state.hand is not None:
+            f.cue = state.hand
+            f.wrong_ball = (cue is not None and cue != state.hand) or (colour is not None and colour is not COLOURS[state.hand])
+            return
+        if cue is None and colour is not None:
+            cue = next((b for b in state.on_table if COLOURS[b] is colour), None)
+            if cue is None:
+                raise _none_of(colour, "cue_colour")
+        f.cue = cue
+
+    def pick_ball(
+        self, d: Draft, ball: int | None, colour: Colour | None, cue: int | None, taken: list[int], field: str
+    ) -> int:
+        """A ball reported by colour is the lowest-numbered ball of that colour on the table (A-S1)."""
+        if colour is not None and type(colour) is not Colour:
+            raise MalformedInputError(f"{field}.colour: {colour!r} is not a colour", f"{field}.colour: {colour!r} — не цвет")
+        if ball is None and colour is None:
+            raise IllegalInputError(
+                f"{field}: give the ball's colour: star counts balls by colour (4.1, A-S1)",
+                f"{field}: укажите цвет шара: в звездной пирамиде шары засчитываются по цвету (4.1)",
+            )
+        if ball is not None:
+            return super().pick_ball(d, ball, colour, cue, taken, field)
+        best: int | None = None  # the lowest fitting ball that is not the cue ball; else the cue ball
+        for b in d.on_table:
+            if COLOURS[b] is colour and b != cue and (best is None or b < best) and b not in taken:
+                best = b
+        if best is None:
+            if cue is None or COLOURS[cue] is not colour or cue in taken or cue not in d.on_table:
+                raise _none_of(colour, field)  # type: ignore[arg-type]
+            best = cue
+        return best
+
+    def _first_contact_colour(self, d: Draft, s: ShotReport, f: ShotFacts) -> Colour | None:
+        if s.first_contact is None and s.first_contact_colour is None:
+            return None
+        colour = _colour_arg(s.first_contact_colour, "first_contact_colour")
+        if s.first_contact is not None:  # checked by `resolve`: an object ball that was on the table
+            known = COLOURS[s.first_contact]
+            if colour is not None and colour is not known:
+                raise IllegalInputError(
+                    f"first_contact: ball {s.first_contact} is {known.value}, not {colour.value}",
+                    f"first_contact: шар {s.first_contact} — {RU_COLOUR[known]}, а не {RU_COLOUR[colour]}",
+                )
+            return known
+        if colour is not None:
+            at_stroke = (*d.on_table, *f.pocketed, *f.jumped)
+            if not any(COLOURS[b] is colour and b != f.cue for b in at_stroke):
+                raise _none_of(colour, "first_contact_colour")
+        return colour
+
+    # -- the shot -----------------------------------------------------------------------------------------
+
+    def variant_fouls(self, d: Draft, s: ShotReport, f: ShotFacts, found: set[Foul]) -> None:
+        """4.3 (A-S2): with a cue ball that is not an own playing ball, the first ball hit must be one; 4.5."""
+        fc = self._first_contact_colour(d, s, f)
+        if f.was_break:
+            return  # 4.2: the break is struck with the ivory ball, which is everybody's joker
+        need = self._need(d, s.shooter)
+        cue_own = f.cue is None or f.cue == JOKER or COLOURS[f.cue] is need
+        fc_own = fc is None or fc is IVORY or fc is need
+        if not cue_own and not fc_own:
+            found.add(Foul.WRONG_OWN_BALL)
+        if s.snookered and fc_own and Foul.NOT_COMPLETED in found:
+            found.discard(Foul.NOT_COMPLETED)
+            d.emit(EffectKind.NOTE, R_SNOOKERED, player=s.shooter)
+
+    def credit(self, d: Draft, player: int, ball: int, reason: Reason) -> None:
+        """One more playing ball for `player` (on their shelf, +1); A-S8: the tails are fixed at five."""
+        d.to_shelf(player, ball, reason)
+        if d.scores[player] == 5 and FIRST5 not in d.extra:
+            d.set_extra(FIRST5, player)
+            d.emit(EffectKind.NOTE, R_FIRST_FIVE, player=player)
+
+    def count(self, d: Draft, player: int, balls: Sequence[int], joker_first: bool) -> list[int]:
+        """4.4 / A-S3: count the pocketed balls that continue `player`'s sequence; return the others.
+
+        Exact colours are used first and the joker fills the first gap, which counts the most balls; on the break
+        the ivory ball counts first (4.2.1: it is the breaker's blue).
+        """
+        rest = list(balls)
+        if joker_first and JOKER in rest:
+            need = self._need(d, player)
+            if need is not None:
+                rest.remove(JOKER)
+                self.credit(d, player, JOKER, R_BREAK_BLUE if need is B else R_JOKER_COUNT[need])
+        while rest and d.scores[player] < self.target:  # 1: the frame ends at the target (8 = the sequence)
+            need = self._need(d, player)
+            if need is None:
+                break
+            pick = min((b for b in rest if COLOURS[b] is need), default=None)
+            if pick is not None:
+                reason = R_COUNT[need]
+            elif JOKER in rest:
+                pick, reason = JOKER, R_JOKER_COUNT[need]
+            else:
+                break
+            rest.remove(pick)
+            self.credit(d, player, pick, reason)
+        return rest
+
+    def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
+        p = s.shooter
+        before = d.scores[p]
+        others = self.count(d, p, f.pocketed, f.was_break) if f.pocketed else []
+        if others:
+            self.put_back(d, others, R_BREAK_OTHER if f.was_break else R_OTHER)
+        if d.scores[p] > before:
+            d.keep_turn(R_SERIES)
+        elif others and self.other_keeps_turn:
+            d.keep_turn(R_BREAK_OTHER if f.was_break else R_OTHER)
+        else:
+            d.pass_turn(1 - p, R_OTHER_PASSES if others else R_NOTHING)
+
+    def put_back(self, d: Draft, balls: Sequence[int], reason: Reason, joker_off: bool = True) -> None:
+        """Balls that do not count go back (6.1 → general 25), except a pocketed joker (4.3.1, A-S5)."""
+        spotted = []
+        for b in balls:
+            if b == JOKER and joker_off:
+                d.off_table.append(JOKER)
+                d.emit(EffectKind.OFF_TABLE, R_JOKER_GONE, ball=JOKER)
+            else:
+                d.emit(EffectKind.NOTE, reason, ball=b)
+                spotted.append(b)
+        if spotted:
+            self.spot(d, spotted)
+
+    def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
+        # general 22.3 / star 6.1: nothing counts; the joker stays off (4.3.1, A-S5 ⚙); 5.1: the opponent's choice.
+        self.put_back(d, f.pocketed, g.R_INCORRECT, self.foul_joker_off)
+        if JOKER in f.pocketed and not self.foul_joker_off:
+            d.emit(EffectKind.NOTE, R_JOKER_SPOTTED, ball=JOKER)
+        if f.jumped:
+            self.spot(d, f.jumped)
+        opponent = 1 - offender
+        pool = self.penalty_balls(d, opponent)
+        d.pending = Pending(opponent, PENALTY, (TAKE, GIVE_BACK) if pool else (GIVE_BACK,), pool, "5.1")
+        d.emit(EffectKind.CHOICE, R_PENALTY, player=opponent, detail=PENALTY)
+        d.pass_turn(opponent, g.R_FOUL_TURN)
+
+    def penalty_balls(self, d: Draft, player: int) -> tuple[int, ...]:
+        """A-S6: the balls `player` may take: those of their next colour on the table, and the joker."""
+        need = self._need(d, player)
+        return tuple(sorted(b for b in d.on_table if b == JOKER or COLOURS[b] is need)) if need is not None else ()
+
+    # -- the 5.1 choice, the re-rack ----------------------------------------------------------------------
+
+    def on_choice(self, d: Draft, c: Choose, p: Pending) -> None:
+        if c.option == GIVE_BACK:
+            d.pass_turn(1 - c.player, R_GIVE_BACK)
+            return
+        ball = self.chosen_ball(c, p)  # A-S6: a ball of the needed colour (the lowest unless named), or the joker
+        d.take_from_table(ball)
+        self.credit(d, c.player, ball, R_PENALTY_TAKEN)
+        d.keep_turn(R_PENALTY_TAKEN)
+        d.placed = [x for x in d.placed if x[0] in d.on_table]
+
+    def interference(self, state: State, inp: Interference) -> Draft:
+        """General 27 re-rack: the joker goes to the house; if it is out of play, the lowest ball (A-G3)."""
+        if inp.restore or state.hand is not None or JOKER in state.on_table or not state.on_table:
+            # (an empty table with the game on cannot happen: at most 8 + 7 balls are on the shelves)
+            return g.interference(state, inp, JOKER)
+        ball = min(state.on_table)
+        d = g.interference(state, inp, ball)
+        d.emit(EffectKind.NOTE, R_RERACK_BALL, ball=ball)
+        return d
+
+    # -- needs --------------------------------------------------------------------------------------------
+
+    def needs(self, state: State) -> tuple[Need, ...]:
+        p = state.pending
+        if p is None or p.kind != PENALTY or state.mode != PLAY:
+            return super().needs(state)
+        colour = self.next_colour(state, p.player)
+        want_en = f"your next playing ball ({colour.value} or the joker)" if colour else "your next playing ball"
+        want_ru = f"свой игровой шар ({RU_COLOUR[colour]} или «джокер»)" if colour else "свой игровой шар"
+        en = R_PENALTY.text("en") + f": take {want_en} and play on (take_ball), or give the shot back (give_back)"
+        ru = R_PENALTY.text("ru") + f": снять {want_ru} и продолжить (take_ball) или передать удар (give_back)"
+        return (Need("choice", p.player, en, ru, options=p.options, balls=p.balls, blocking=True),)
+
+    def shot_needs(self, state: State) -> tuple[Need, ...]:
+        """Before a shot from the position: which ball is struck (its colour), 4.3 and A-S2."""
+        if state.is_break or state.in_hand is not InHand.NONE or state.mode in (LAG, OVER):
+            return super().shot_needs(state)
+        colour = self.next_colour(state, state.to_play)
+        present = {COLOURS[b] for b in state.on_table}
+        options = tuple(c.value for c in PANEL_ORDER if c in present)
+        joker = JOKER in state.on_table
+        name_en = (colour.value if colour else "-") + (" or the joker" if joker else "")
+        name_ru = (RU_COLOUR[colour] if colour else "-") + (" или «джокер»" if joker else "")
+        en = (
+            f"star 4.3: the colour of the ball struck with the cue (cue_colour). Own playing balls: {name_en}; "
+            "any other cue ball must first hit one of them (first_contact_colour)"
+        )
+        ru = (
+            f"star 4.3: цвет шара, по которому бьют кием (cue_colour). Свои игровые шары: {name_ru}; "
+            "другим битком сначала нужно попасть в свой игровой шар (first_contact_colour)"
+        )
+        return (Need("cue_ball", state.to_play, en, ru, options=options),)
