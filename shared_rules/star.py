@@ -21,6 +21,29 @@ from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
 from .model import Choose, Colour, Foul, InHand, Interference, ShotReport, Spot
 from .outcome import EffectKind, Need, Reason
+from .star_text import (
+    R_BREAK_BLUE,
+    R_BREAK_OTHER,
+    R_CONCEDE,
+    R_COUNT,
+    R_FIRST_FIVE,
+    R_GIVE_BACK,
+    R_GOAL,
+    R_JOKER_COUNT,
+    R_JOKER_GONE,
+    R_JOKER_SPOTTED,
+    R_NOTHING,
+    R_OTHER,
+    R_OTHER_PASSES,
+    R_PENALTY,
+    R_PENALTY_TAKEN,
+    R_RERACK_BALL,
+    R_SERIES,
+    R_SNOOKERED,
+    R_SPOTTING,
+    R_WRONG_OWN_BALL,
+    RU_COLOUR,
+)
 from .state import LAG, OVER, PLAY, Pending, State
 from .variant import ShotFacts, Variant, register
 
@@ -41,102 +64,9 @@ PENALTY = "star_penalty"  # the kind of the 5.1 choice
 TAKE, GIVE_BACK = "take_ball", "give_back"
 
 PANEL_ORDER = (IVORY, B, Y, K, G, R)  # the order colours are offered in (the sequence's)
-RU_COLOUR = {B: "синий", Y: "жёлтый", K: "чёрный", G: "зелёный", R: "красный", IVORY: "цвета слоновой кости"}
 
-
-def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:
-    return Reason("star", paragraph, en, ru, ambiguity)
-
-
-R_GOAL = _r("1", "the first to pocket eight balls by the rules wins", "первым забивший восемь шаров по правилам выигрывает")
-R_CONCEDE = _r("1", "conceded: the opponent wins", "сдался: победа соперника")
-R_RACK = _r(
-    "3.1",
-    "rack by Classic positions, the five Olympic colours in the base; the ivory ball in the house",
-    "расстановка по номерам классической пирамиды, в основании пять олимпийских цветов; шар цвета слоновой кости в доме",
-    "A-S1",
-)
-R_COUNT = {
-    c: _r("4.4", f"{c.value} pocketed: the shooter's next playing ball, +1",
-          f"забит {RU_COLOUR[c]}: следующий игровой шар играющего, +1", "A-S3")
-    for c in FIVE
-}
-R_JOKER_COUNT = {
-    c: _r("4.1", f"the joker pocketed: it stands in for the shooter's {c.value}, +1; it leaves the game",
-          f"забит «джокер»: засчитан вместо шара {RU_COLOUR[c]}, +1; из игры выбывает", "A-S5")
-    for c in FIVE
-}
-R_BREAK_BLUE = _r(
-    "4.2.1",
-    "the ivory ball pocketed on the break is the breaker's blue, +1; yellow comes next",
-    "забитый при разбое биток засчитывается как синий игровой шар, +1; следующим играется жёлтый",
-    "A-S5",
-)
-R_FIRST_FIVE = _r(
-    "4.1",
-    "the five colours completed first: this player's last three are blue, yellow, black; the opponent's red, "
-    "green, black",
-    "первым сыграны пять цветов: этому игроку далее синий, жёлтый, чёрный; сопернику — красный, зелёный, чёрный",
-    "A-S8",
-)
-R_SERIES = _r("4.4", "a playing ball counted: the same player shoots again", "засчитан игровой шар: игрок продолжает")
-R_BREAK_OTHER = _r(
-    "4.2.1",
-    "a ball that is not the breaker's playing ball fell on the break: it is spotted (6), the turn does not pass",
-    "упавший при разбое шар, не являющийся игровым, выставляется (п.6) без перехода удара",
-    "A-S4",
-)
-R_OTHER = _r(
-    "4.3.1",
-    "another ball was pocketed off a playing ball: it is spotted (6), the turn does not pass",
-    "забит другой шар посредством игрового: выставляется (п.6) без перехода удара",
-    "A-S4",
-)
-R_OTHER_PASSES = _r(
-    "4.4",
-    "only other balls fell: they are spotted and, with this match's option, the turn passes",
-    "упали только другие шары: выставляются, и по параметру матча ход переходит к сопернику",
-    "A-S4",
-)
-R_NOTHING = _r("4.4", "no ball pocketed: the turn passes", "ни один шар не забит: ход переходит к сопернику", "A-S4")
-R_JOKER_GONE = _r("4.3.1", "a pocketed joker is not put back on the table", "забитый «джокер» на стол не выставляется", "A-S5")
-R_JOKER_SPOTTED = _r(
-    "4.3.1",
-    "the joker pocketed on a foul is spotted (this match's option)",
-    "«джокер», забитый при нарушении, выставляется (параметр матча)",
-    "A-S5",
-)
-R_SNOOKERED = _r(
-    "4.5",
-    "a snookered playing ball was played: general 20 is suspended, any contact with it is enough",
-    "удар по «замазанному» игровому шару: п.20 не действует, достаточно любого касания",
-    "A-S7",
-)
-R_PENALTY = _r(
-    "5.1",
-    "foul: the opponent may take their next playing ball off the table and play on from the position, or give "
-    "the shot back to the offender",
-    "штраф: соперник вправе снять со стола свой игровой шар и продолжить из позиции или передать удар нарушителю",
-    "A-S6",
-)
-R_PENALTY_TAKEN = _r("5.1", "own playing ball taken off the table, +1; play on from the position", "свой игровой шар снят со стола, +1; игра из сложившейся позиции", "A-S6")
-R_GIVE_BACK = _r("5.1", "the shot is given back to the offender", "удар передан нарушителю")
-R_WRONG_OWN_BALL = _r(
-    "4.3",
-    "foul: the cue ball was not an own playing ball and it did not hit an own playing ball first",
-    "штраф: битком был не свой игровой шар, и первым он коснулся не своего игрового шара",
-    "A-S2",
-)
 # The FOUL effect cites general.FOUL_REASONS; this foul is Star's own, so its reason is Star's text.
 g.FOUL_REASONS[Foul.WRONG_OWN_BALL] = R_WRONG_OWN_BALL
-R_SPOTTING = _r("6.1", "incorrectly pocketed and jumped balls are spotted (general 25)", "неправильно забитые и выскочившие шары выставляются (п.25)")
-R_RERACK_BALL = _r(
-    "4.2",
-    "the joker is out of play: the lowest-numbered ball on the table goes to the house as the cue ball for the "
-    "new break",
-    "«джокер» выбыл: в дом для нового разбоя ставится шар с наименьшим номером со стола",
-    "A-G3",
-)
 
 
 def sequence_colour(player: int, count: int, first5: object) -> Colour | None:
@@ -163,7 +93,7 @@ def _colour_arg(value: object, field: str) -> Colour | None:
 
 def _none_of(colour: Colour, field: str) -> IllegalInputError:
     return IllegalInputError(
-        f"{field}: there is no {colour.value} ball on the table", f"{field}: на столе нет шара цвета «{RU_COLOUR[colour]}»"
+        f"{field}: there is no {colour.value} ball on the table", f"{field}: на столе нет такого шара ({RU_COLOUR[colour]})"
     )
 
 

@@ -405,6 +405,8 @@ def test_star_a_s1_bad_reports_change_nothing() -> None:
     unchanged(m, ShotReport(1, cue_ball=99))
     unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.FOOT_LEFT, ball=2, colour=R),)), match="not red")
     m.play(ShotReport(1, pocketed=(col(IV),)))
+    unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.HEAD_LEFT, ball=0),)), match="ball 0 is not on the table")
+    unchanged(m, ShotReport(1, cue_ball=0), match="not on the table")
     e = unchanged(m, ShotReport(1, cue_colour=IV), match="no ivory ball")
     assert "слоновой кости" in e.ru
     unchanged(m, ShotReport(1, first_contact_colour=IV), match="no ivory ball")
