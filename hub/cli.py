@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.replay",
     "hub.commands.devices",
     "hub.commands.firmware",
+    "hub.commands.demo",
 )
 
 

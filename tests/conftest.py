@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.broker import Mosquitto
+
+# CI runs every property test from a fixed seed with no time deadline: a shared, noisy machine must not turn a
+# slow example into a red build, and a failure found there can be reproduced exactly. Locally hypothesis explores
+# (random seeds, the example database), so new failures are still found.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture

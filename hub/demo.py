@@ -1,0 +1,168 @@
+"""`luza demo`: the whole appliance on one machine with no hardware.
+
+A private Mosquitto (hub.broker), a virtual table whose pocket and cue nodes run the real firmware logic
+(hub.virtual), the hub service (hub.service) with its SQLite store, and a scripted pair of players with a demo
+referee who makes the calls a variant needs. The live scoreboard is printed in English and Russian as the hub
+publishes it; the same state is retained on `luza/v1/demo/state` for any other screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hub import config
+from hub.broker import Mosquitto
+from hub.service import Change, Hub
+from hub.virtual.table import Pot, Shot, VirtualTable
+
+TABLE = "demo"
+PLAYERS = ("Ivan", "Petr")
+CALLED = ("classic", "hundred")  # variants where the referee declares ball and pocket before each shot
+SHOT_GAP_MS = 4000.0  # virtual ms from one strike to the next
+MAX_SHOTS = 400
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    winner: int | None
+    scores: tuple[int, int]
+    shots: int
+    over: bool
+
+
+def demo_config(broker: Mosquitto, db: Path) -> config.Config:
+    return config.parse({
+        "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
+        "broker": {"url": broker.url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2},
+        "store": {"path": str(db)},
+        "tables": [{"id": TABLE, "name": "Demo table / Демо-стол",
+                    "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+                    "cues": {"cue-a": 0, "cue-b": 1}}],
+    })
+
+
+def scoreboard_line(board: dict[str, Any]) -> str:
+    """One line of the scoreboard, readable in a terminal: both languages, and the latest reason."""
+    names = board.get("players") or list(PLAYERS)
+    scores = board.get("scores") or [0, 0]
+    line = f"{names[0]} {scores[0]} : {scores[1]} {names[1]}"
+    if board.get("over"):
+        w = board.get("winner")
+        line += f"  · won by / победил: {names[w]}" if w is not None else "  · over / окончена"
+    else:
+        line += f"  · to play / бьёт: {names[board.get('to_play', 0)]}"
+    reasons = board.get("last_reasons") or []
+    if reasons:
+        last = reasons[-1]
+        line += f"\n    {last.get('en', '')}\n    {last.get('ru', '')}"
+    return line
+
+
+class Printer:
+    """Prints the table's scoreboard whenever the score, the turn or the result changes."""
+
+    def __init__(self, out: Callable[[str], None]) -> None:
+        self.out = out
+        self._last: tuple[Any, ...] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, change: Change) -> None:
+        board = change.state.get("match") or {}
+        key = (tuple(board.get("scores") or ()), board.get("to_play"), board.get("over"), board.get("winner"))
+        with self._lock:
+            if key != self._last:
+                self._last = key
+                self.out(scoreboard_line(board))
+
+
+class DemoPlayers:
+    """Two scripted players and a referee: the player in turn strikes and usually pots a ball."""
+
+    def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random) -> None:
+        self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
+        self.shots = 0
+
+    def board(self) -> dict[str, Any]:
+        return dict(self.hub.state(TABLE).get("match") or {})
+
+    def _call(self, board: dict[str, Any], pocket: int) -> int | None:
+        """The referee declares a ball on the table into `pocket` (Classic 5.2, 100 points §4)."""
+        balls = [b for b in board.get("on_table", []) if b != 0]
+        if not balls:
+            return None
+        ball = self.rng.choice(balls)
+        self.hub.submit(TABLE, {"kind": "declare", "ball": ball, "pocket": pocket})
+        return ball
+
+    async def shot(self) -> None:
+        board = self.board()
+        player = "ab"[int(board.get("to_play", 0))]
+        pocket = self.rng.randint(1, 6)
+        pot = self.rng.random() < 0.7
+        if self.variant in CALLED and not board.get("is_break"):
+            await asyncio.to_thread(self._call, board, pocket)
+            await self.table.vt.until(self.table.vt.ms() + 1000)
+        start = self.table.vt.ms()
+        balls = (Pot(pocket, self.rng.uniform(600, 1500), "ivory", rattle=self.rng.random() < 0.2),) if pot else ()
+        await self.table.play([Shot(0, player, balls=balls)])
+        await self.table.vt.until(start + SHOT_GAP_MS)
+        self.shots += 1
+
+    async def run(self, stop: threading.Event) -> None:
+        await self.table.start()
+        await asyncio.sleep(0.3)  # the hub's time exchange on each birth
+        try:
+            while not stop.is_set() and self.shots < MAX_SHOTS and not self.board().get("over"):
+                await self.shot()
+        finally:
+            await self.table.stop()
+
+
+@contextlib.contextmanager
+def workspace(path: str | None) -> Iterator[Path]:
+    if path:
+        p = Path(path)
+        p.mkdir(parents=True, exist_ok=True)
+        yield p
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="luza-demo-"))
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_demo(variant: str = "free", speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
+             out: Callable[[str], None] = print, stop: threading.Event | None = None) -> DemoResult:
+    """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
+    stop = stop or threading.Event()
+    rng = random.Random(seed)
+    with workspace(workdir) as root:
+        broker = Mosquitto(root / "broker").start()
+        hub: Hub | None = None
+        try:
+            out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
+            table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
+            hub = Hub(demo_config(broker, root / "luza.db"), clock=table.vt.hub_ms).start(connect_timeout=5)
+            hub.subscribe(Printer(out))
+            hub.new_match(TABLE, variant, PLAYERS)
+            hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
+            players = DemoPlayers(hub, table, variant, rng)
+            asyncio.run(players.run(stop))
+            hub.wait_idle(10)
+            board = players.board()
+            return DemoResult(board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
+                              players.shots, bool(board.get("over")))
+        finally:
+            if hub is not None:
+                hub.stop()
+            broker.stop()
