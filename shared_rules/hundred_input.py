@@ -89,30 +89,37 @@ def name_balls(d: Draft, s: ShotReport) -> ShotReport:
     for pb in s.pocketed:
         if type(pb) is PocketedBall:
             per_pocket[pb.pocket] = per_pocket.get(pb.pocket, 0) + 1
-    called = {int(c.pocket): c.ball for c in s.declarations}
+    called: dict[int, list[int]] = {}  # a pocket may be called for two balls (§6), e.g. a ball and the cue ball
+    for c in s.declarations:
+        called.setdefault(int(c.pocket), []).append(c.ball)
     pocketed = list(s.pocketed)
     for i, pb in enumerate(pocketed):
         if type(pb) is PocketedBall and pb.ball is None and pb.pocket in _POCKETS:
-            hint = called.get(pb.pocket) if per_pocket[pb.pocket] == 1 else None
-            ball = _certain(d, pb.colour, named, hint, f"pocketed[{i}]", f" into pocket {int(pb.pocket)}")
+            hints = called.get(pb.pocket, []) if per_pocket[pb.pocket] == 1 else []
+            ball = _certain(d, pb.colour, named, hints, f"pocketed[{i}]", f" into pocket {int(pb.pocket)}")
             pocketed[i] = PocketedBall(pb.pocket, ball, pb.colour, pb.direct)
             named.add(ball)
     jumped = list(s.jumped)
     for i, jb in enumerate(jumped):
         if type(jb) is JumpedBall and jb.ball is None:
-            ball = _certain(d, jb.colour, named, None, f"jumped[{i}]", " off the table")
+            ball = _certain(d, jb.colour, named, [], f"jumped[{i}]", " off the table")
             jumped[i] = JumpedBall(ball, jb.colour)
             named.add(ball)
     return replace(s, pocketed=tuple(pocketed), jumped=tuple(jumped))
 
-def _certain(d: Draft, colour: Colour | None, named: set[int | None], hint: int | None, field: str, where: str) -> int:
-    """The one ball that fits: by colour, the call for its pocket (the single ball there), or the only one left."""
+def _certain(d: Draft, colour: Colour | None, named: set[int | None], hints: list[int], field: str, where: str) -> int:
+    """The one ball that fits: by colour, the call for its pocket (the single ball there), or the only one left.
+
+    `hints` are the balls called into the ball's pocket (§4); with two calls there (§6) the ball is the called
+    one only if just one of them still fits — otherwise it is not certain, whatever order the calls came in.
+    """
     fits = [
         b for b in d.on_table
         if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))
     ]
-    if hint is not None and hint in fits:
-        return hint
+    called = [b for b in hints if b in fits]
+    if len(called) == 1:
+        return called[0]
     if len(fits) == 1:
         return fits[0]
     balls = ", ".join(str(b) for b in sorted(fits)) or "none"

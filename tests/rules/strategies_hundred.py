@@ -51,8 +51,9 @@ def hundred_shot(m: Match, r: Rnd) -> ShotReport:
         b = r.choice(rest)
         rest.remove(b)
         pots.append(PocketedBall(_pocket(r), ball=b, direct=r.random() < 0.5))
-    for i, p in enumerate(pots):  # the engine names an unnamed ball only where it is certain
-        if p.ball is None and p.colour is None and sum(q.pocket == p.pocket for q in pots) > 1:
+    for i, p in enumerate(pots):  # the engine names an unnamed ball only where it is certain: alone in a pocket
+        shared = sum(q.pocket == p.pocket for q in pots) > 1 or sum(c.pocket == p.pocket for c in calls) > 1
+        if p.ball is None and p.colour is None and shared:  # ... called for one ball only (hundred 4, 6)
             pots[i] = PocketedBall(p.pocket, ball=calls[0].ball, direct=p.direct)
     jumped: tuple[JumpedBall, ...] = ()
     if r.random() < 0.03:

@@ -509,6 +509,23 @@ def test_hundred_3_ball_number_resolved_only_where_certain() -> None:
     assert m.state.hand == 0
 
 
+@pytest.mark.parametrize("cue_first", [False, True])
+def test_hundred_6_pocket_called_for_two_balls_names_its_ball_only_where_certain(cue_first: bool) -> None:
+    """hundred 4, 6 (and 3: never guessed): a ball and the cue ball called into one pocket, one white-looking ball
+    falls there. It is the called ball only once the cue ball is accounted for; the order of the calls is no clue.
+    (Regression: the later call used to win, so the same shot was #14 one way round and the yellow the other.)"""
+    calls = (call(14), call(0, L, CUE_CALL))
+    calls = calls[::-1] if cue_first else calls
+    m = broken()
+    before = m.state
+    with pytest.raises(IllegalInputError, match="which ball went into pocket 5"):
+        m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),)))
+    assert m.state == before
+    m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),), jumped=(JumpedBall(0),)))
+    assert m.state.in_hand is InHand.ANYWHERE and m.state.to_play == 0  # §8: the yellow jumped, the turn passes
+    assert 14 in m.state.on_table and m.state.shelves == ((), ())  # #14 fell but does not count (§6, §8): spotted
+
+
 # -- a whole match --------------------------------------------------------------------------------------------------
 
 
