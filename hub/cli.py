@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.devices",
     "hub.commands.firmware",
     "hub.commands.demo",
+    "hub.commands.referee",
 )
 
 

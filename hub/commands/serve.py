@@ -19,6 +19,8 @@ def register(sub: Any) -> None:
     p.add_argument("--serial", action="append", default=[], metavar="PORT",
                    help="also read JSON lines from this serial port (e.g. /dev/ttyUSB0); may be repeated")
     p.add_argument("--db", help="override store.path")
+    p.add_argument("--control", metavar="PATH",
+                   help="take referee actions as JSON lines on this Unix socket (mode 0600; see `luza referee`)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run)
 
@@ -42,10 +44,20 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: done.set())
     hub = Hub(cfg)
     hub.start(connect_timeout=5.0)
-    logging.getLogger("luza.serve").info("serving %d table(s), store %s, broker %s", len(cfg.tables),
-                                         cfg.store.path, cfg.broker.url)
+    control = None
     try:
+        if args.control:
+            from hub.control import ControlError, ControlServer
+            try:
+                control = ControlServer(hub, args.control).start()
+            except ControlError as exc:
+                print(f"luza serve: {exc}", file=sys.stderr)
+                return 2
+        logging.getLogger("luza.serve").info("serving %d table(s), store %s, broker %s", len(cfg.tables),
+                                             cfg.store.path, cfg.broker.url)
         done.wait()
     finally:
+        if control is not None:  # first: requests under way are answered while the hub still runs
+            control.stop()
         hub.stop()
     return 0

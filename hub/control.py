@@ -1,0 +1,289 @@
+"""The referee's local control channel: a Unix domain socket on which `luza serve --control PATH` takes
+referee actions, one JSON line each, and answers each with one JSON line.
+
+Request:  {"table": "t1", "action": {"kind": "declare", "ball": 3, "pocket": 5}}   (the dicts `Hub.submit` takes)
+Answer:   {"ok": true, "table": "t1", "cursor": 42, "match_id": 1, "match": <scoreboard>}
+      or  {"ok": false, "error": "<en>", "error_ru": "<ru>", "field": "<name or null>"}
+
+A refused action (RefereeInputError), a line that is not JSON, not an object, too long, or names no configured
+table gets an ok:false answer; the connection and the hub go on. No stack trace ever reaches the client: an
+unexpected error is logged here and answered with a short text. Each outcome is counted in `stats`.
+
+The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
+This is a local stand-in for the referee panel's REST API, which will call the same `Hub.submit`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import os
+import socket
+import stat
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hub.inputs import RefereeInputError
+from hub.service import Hub
+
+log = logging.getLogger("luza.control")
+
+MAX_LINE = 64 * 1024  # bytes per request line; an action is well under 1 KiB
+MAX_CLIENTS = 8  # concurrent connections; a referee panel needs one
+IDLE_TIMEOUT_S = 600.0  # a silent connection is closed after this
+_umask_lock = threading.Lock()
+
+
+class ControlError(RuntimeError):
+    """The control socket cannot be opened (path taken, too long, not writable). The message says what to do."""
+
+
+class ControlServer:
+    """Serve referee actions for `hub` on the Unix socket `path`. `start()`, then `stop()` (removes the file)."""
+
+    def __init__(self, hub: Hub, path: str | Path, submit_timeout: float = 10.0, max_line: int = MAX_LINE,
+                 max_clients: int = MAX_CLIENTS) -> None:
+        self.hub, self.path = hub, Path(path)
+        self.submit_timeout, self.max_line, self.max_clients = submit_timeout, max_line, max_clients
+        # connections, requests, ok, refused, malformed, unknown_table, too_long, busy, errors
+        self.stats: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self._accept_thread: threading.Thread | None = None
+        self._clients: dict[socket.socket, threading.Thread] = {}
+        self._stopping = threading.Event()
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> ControlServer:
+        self._clear_stale()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            with _umask_lock:  # no moment at which another user could connect to a wider-open socket
+                old = os.umask(0o177)
+                try:
+                    sock.bind(str(self.path))
+                finally:
+                    os.umask(old)
+            os.chmod(self.path, 0o600)
+            sock.listen(self.max_clients)
+        except OSError as exc:
+            sock.close()
+            raise ControlError(f"cannot open the control socket {self.path}: {exc.strerror or exc}; "
+                               "choose a writable directory and a path under 100 characters") from exc
+        self._listener = sock
+        self._accept_thread = threading.Thread(target=self._accept, name="luza control", daemon=True)
+        self._accept_thread.start()
+        log.info("referee control socket at %s", self.path)
+        return self
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop taking connections, let requests under way finish (and be answered), remove the socket file."""
+        self._stopping.set()
+        if self._listener is not None:
+            with contextlib.suppress(OSError):
+                self._listener.shutdown(socket.SHUT_RDWR)
+            self._listener.close()
+            self._listener = None
+        if self._accept_thread is not None:
+            self._accept_thread.join(5)
+            self._accept_thread = None
+        with self._lock:
+            clients = dict(self._clients)
+        for conn in clients:  # wakes a reader; an answer being written still goes out
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RD)
+        for thread in clients.values():
+            thread.join(self.submit_timeout + 1 if timeout is None else timeout)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    def __enter__(self) -> ControlServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _clear_stale(self) -> None:
+        """A socket file left by a hub that died is removed; a live one, or any other file, is not touched."""
+        try:
+            mode = self.path.lstat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise ControlError(f"cannot use {self.path} as the control socket: {exc.strerror or exc}") from exc
+        if not stat.S_ISSOCK(mode):
+            raise ControlError(f"{self.path} exists and is not a socket; remove it or choose another --control path")
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(self.path))
+        except OSError:
+            self.path.unlink()  # nobody listens: left over from a hub that was killed
+            return
+        finally:
+            probe.close()
+        raise ControlError(f"another hub is serving the control socket {self.path}; stop it or choose another path")
+
+    # ------------------------------------------------------------ connections
+
+    def _accept(self) -> None:
+        assert self._listener is not None
+        listener = self._listener
+        while not self._stopping.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return  # the listener was closed by stop()
+            self._count("connections")
+            with self._lock:
+                busy = len(self._clients) >= self.max_clients
+                if not busy:
+                    t = threading.Thread(target=self._serve, args=(conn,), name="luza control client", daemon=True)
+                    self._clients[conn] = t
+            if busy:
+                self._count("busy")
+                with contextlib.suppress(OSError):
+                    conn.sendall(_line(_refusal(f"the hub takes at most {self.max_clients} control connections; "
+                                                "close another one",
+                                                f"хаб принимает не более {self.max_clients} подключений; "
+                                                "закройте одно из них")))
+                conn.close()
+                continue
+            t.start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        try:
+            conn.settimeout(IDLE_TIMEOUT_S)
+            with conn.makefile("rb") as reader:
+                while True:
+                    raw = self._read_line(reader)
+                    if raw is None:
+                        return
+                    conn.sendall(_line(self.answer(raw)))
+        except OSError as exc:  # the client went away or stayed silent too long
+            log.debug("control connection closed: %s", exc)
+        finally:
+            with self._lock:
+                self._clients.pop(conn, None)
+            conn.close()
+
+    def _read_line(self, reader: io.BufferedReader) -> bytes | None:
+        """The next line (without its newline); None at the end. A line longer than max_line is read to its end
+        and discarded, and returned as b"" with the too-long mark, so the answer says so and the stream resyncs."""
+        line = reader.readline(self.max_line + 1)
+        if not line:
+            return None
+        if len(line) > self.max_line and not line.endswith(b"\n"):
+            while True:  # skip the rest of the line in bounded pieces
+                more = reader.readline(self.max_line)
+                if not more or more.endswith(b"\n"):
+                    break
+            return _TOO_LONG
+        return line.rstrip(b"\r\n")
+
+    # ------------------------------------------------------------ one request
+
+    def answer(self, raw: bytes) -> dict[str, Any]:
+        """The answer to one request line. Never raises."""
+        self._count("requests")
+        try:
+            table, action = self._parse(raw)
+            state = self.hub.submit(table, action, timeout=self.submit_timeout)
+        except RefereeInputError as exc:
+            self._count("refused")
+            log.info("referee action refused: %s", exc.en)
+            return {"ok": False, "error": exc.en, "error_ru": exc.ru, "field": exc.field}
+        except _Malformed as exc:
+            self._count(exc.counter)
+            log.warning("control request refused: %s", exc.err.en)
+            return {"ok": False, "error": exc.err.en, "error_ru": exc.err.ru, "field": exc.err.field}
+        except TimeoutError:
+            self._count("errors")
+            log.error("the hub did not commit a referee action within %.1f s", self.submit_timeout)
+            return _refusal(f"the hub did not answer within {self.submit_timeout:g} s; the action may still be "
+                            "stored: look at the scoreboard before sending it again",
+                            f"хаб не ответил за {self.submit_timeout:g} с; действие могло быть сохранено: "
+                            "проверьте табло, прежде чем отправлять его снова")
+        except Exception:  # never a stack trace to the client; the log has it
+            self._count("errors")
+            log.exception("control request failed")
+            return _refusal("internal error of the hub (see its log); the action was not confirmed",
+                            "внутренняя ошибка хаба (см. журнал); действие не подтверждено")
+        self._count("ok")
+        return {"ok": True, "table": table, "cursor": state.get("cursor"), "match_id": state.get("match_id"),
+                "match": state.get("match")}
+
+    def _parse(self, raw: bytes) -> tuple[str, dict[str, Any]]:
+        if raw is _TOO_LONG:
+            raise _Malformed("too_long", RefereeInputError(
+                f"the line is longer than {self.max_line} bytes; send one JSON object per line",
+                f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в строке"))
+        try:
+            req = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise _Malformed("malformed", RefereeInputError(
+                f"not a JSON line ({exc}); send {{\"table\": \"t1\", \"action\": {{\"kind\": ...}}}}",
+                f"строка не JSON ({exc}); отправьте {{\"table\": \"t1\", \"action\": {{\"kind\": ...}}}}")) from None
+        if not isinstance(req, dict):
+            raise _Malformed("malformed", RefereeInputError(
+                f"the request must be a JSON object {{\"table\", \"action\"}}, got {type(req).__name__}",
+                f"запрос должен быть объектом JSON {{\"table\", \"action\"}}, получено {type(req).__name__}"))
+        table, action = req.get("table"), req.get("action")
+        known = [t.id for t in self.hub.config.tables]
+        if table is None:
+            raise _Malformed("malformed", RefereeInputError(
+                f"table: missing; the hub serves {', '.join(known)}",
+                f"table: не указан стол; хаб обслуживает {', '.join(known)}", "table"))
+        if not isinstance(table, str) or table not in known:
+            raise _Malformed("unknown_table", RefereeInputError(
+                f"table: unknown table {table!r}; the hub serves {', '.join(known)}",
+                f"table: неизвестный стол {table!r}; хаб обслуживает {', '.join(known)}", "table"))
+        if not isinstance(action, dict):
+            raise _Malformed("malformed", RefereeInputError(
+                "action: must be an object such as {\"kind\": \"lag\", \"winner\": 0}",
+                "action: нужен объект, напр. {\"kind\": \"lag\", \"winner\": 0}", "action"))
+        return table, action
+
+    def _count(self, what: str) -> None:
+        with self._lock:
+            self.stats[what] += 1
+
+
+class _Malformed(Exception):
+    """A request line refused before it reaches the hub; `counter` is its stats key."""
+
+    def __init__(self, counter: str, err: RefereeInputError) -> None:
+        super().__init__(err.en)
+        self.counter, self.err = counter, err
+
+
+_TOO_LONG = b"\x00too long"  # a sentinel object, compared by identity
+
+
+def _refusal(en: str, ru: str, field: str | None = None) -> dict[str, Any]:
+    return {"ok": False, "error": en, "error_ru": ru, "field": field}
+
+
+def _line(obj: dict[str, Any]) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def send(path: str | Path, table: str, action: object, timeout: float = 15.0) -> dict[str, Any]:
+    """Send one action over the control socket at `path` and return the answer (client side of `luza referee`).
+    Raises OSError if no hub listens there, ValueError if the answer is not a JSON object."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(str(path))
+        s.sendall(_line({"table": table, "action": action}))
+        with s.makefile("rb") as reader:
+            raw = reader.readline(16 * 1024 * 1024)
+    if not raw:
+        raise ValueError("the hub closed the connection without an answer")
+    answer = json.loads(raw)
+    if not isinstance(answer, dict):
+        raise ValueError(f"the hub's answer is not a JSON object: {raw[:200]!r}")
+    return answer
