@@ -21,12 +21,14 @@ from typing import Any
 
 from hub import config
 from hub.broker import Mosquitto
+from hub.demo_referee import answers, plan_shot, unanswered
+from hub.referee import RefereeInputError
 from hub.service import Change, Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
+from shared_rules.star import FIRST5
 
 TABLE = "demo"
 PLAYERS = ("Ivan", "Petr")
-CALLED = ("classic", "hundred")  # variants where the referee declares ball and pocket before each shot
 SHOT_GAP_MS = 4000.0  # virtual ms from one strike to the next
 MAX_SHOTS = 400
 
@@ -37,6 +39,7 @@ class DemoResult:
     scores: tuple[int, int]
     shots: int
     over: bool
+    problem: str | None = None  # why the match did not finish (None if it did)
 
 
 def demo_config(broker: Mosquitto, db: Path) -> config.Config:
@@ -85,36 +88,51 @@ class Printer:
 
 
 class DemoPlayers:
-    """Two scripted players and a referee: the player in turn strikes and usually pots a ball."""
+    """Two scripted players and a demo referee (hub.demo_referee): the player in turn strikes and usually pots
+    the ball the referee called (Classic, 100 points) or the colour the player needs (Star)."""
 
     def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random) -> None:
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
         self.shots = 0
+        self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
 
     def board(self) -> dict[str, Any]:
         return dict(self.hub.state(TABLE).get("match") or {})
 
-    def _call(self, board: dict[str, Any], pocket: int) -> int | None:
-        """The referee declares a ball on the table into `pocket` (Classic 5.2, 100 points §4)."""
-        balls = [b for b in board.get("on_table", []) if b != 0]
-        if not balls:
-            return None
-        ball = self.rng.choice(balls)
-        self.hub.submit(TABLE, {"kind": "declare", "ball": ball, "pocket": pocket})
-        return ball
+    def _first5(self) -> object:
+        session = self.hub.session(TABLE)
+        return session.match.state.get(FIRST5) if session is not None else None
+
+    def _submit(self, action: dict[str, Any]) -> None:
+        try:
+            self.hub.submit(TABLE, action)
+        except RefereeInputError as exc:
+            self.refused.append(f"{action.get('kind')}: {exc}")
+
+    def _referee(self, called: int | None) -> None:
+        """Answer what the panel asks after the shot (ball numbers, a lag, a choice), a few rounds at most."""
+        for _ in range(4):
+            self.hub.wait_idle(5)
+            todo = answers(self.board(), called, self.rng)
+            if not todo:
+                return
+            for action in todo:
+                self._submit(action)
 
     async def shot(self) -> None:
+        await asyncio.to_thread(self._referee, None)  # e.g. the lag of Classic's 70:70 decider (5.7)
         board = self.board()
         player = "ab"[int(board.get("to_play", 0))]
-        pocket = self.rng.randint(1, 6)
-        pot = self.rng.random() < 0.7
-        if self.variant in CALLED and not board.get("is_break"):
-            await asyncio.to_thread(self._call, board, pocket)
+        plan = plan_shot(self.variant, board, self.rng, await asyncio.to_thread(self._first5))
+        if plan.call is not None:  # Classic 5.2, 100 points §4: the call comes before the shot
+            await asyncio.to_thread(self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket})
             await self.table.vt.until(self.table.vt.ms() + 1000)
         start = self.table.vt.ms()
-        balls = (Pot(pocket, self.rng.uniform(600, 1500), "ivory", rattle=self.rng.random() < 0.2),) if pot else ()
+        balls = (Pot(plan.pocket, self.rng.uniform(600, 1500), plan.colour, rattle=self.rng.random() < 0.2),
+                 ) if plan.pot else ()
         await self.table.play([Shot(0, player, balls=balls)])
         await self.table.vt.until(start + SHOT_GAP_MS)
+        await asyncio.to_thread(self._referee, plan.call)
         self.shots += 1
 
     async def run(self, stop: threading.Event) -> None:
@@ -125,6 +143,19 @@ class DemoPlayers:
                 await self.shot()
         finally:
             await self.table.stop()
+
+    def problem(self) -> str | None:
+        """Why the match did not finish, in words a person can act on (None if it did)."""
+        board = self.board()
+        if board.get("over"):
+            return None
+        why = f"the match did not finish in {self.shots} shots (limit {MAX_SHOTS})"
+        waiting = unanswered(board)
+        if waiting:
+            why += "; still waiting for: " + "; ".join(waiting)
+        if self.refused:
+            why += "; refused referee actions: " + "; ".join(self.refused[-3:])
+        return why
 
 
 @contextlib.contextmanager
@@ -161,7 +192,7 @@ def run_demo(variant: str = "free", speed: float = 4.0, seed: int | None = None,
             hub.wait_idle(10)
             board = players.board()
             return DemoResult(board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
-                              players.shots, bool(board.get("over")))
+                              players.shots, bool(board.get("over")), players.problem())
         finally:
             if hub is not None:
                 hub.stop()

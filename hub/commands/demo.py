@@ -7,7 +7,7 @@ import logging
 import sys
 from typing import Any
 
-DEMO_VARIANTS = ("free", "combined", "dynamic")
+DEMO_VARIANTS = ("free", "combined", "dynamic", "classic", "hundred", "star")
 
 
 def register(sub: Any) -> None:
@@ -17,8 +17,8 @@ def register(sub: Any) -> None:
                                    "Демонстрация: виртуальный стол, хаб и правила играют партию.")
     p.add_argument("--variant", default="free",
                    choices=DEMO_VARIANTS,
-                   help="game variant (default: free). Classic, Star and 100 points need a referee's calls "
-                        "and ball numbers on every shot; their demo comes with the referee panel")
+                   help="game variant (default: free); in Classic and 100 points a scripted referee calls ball "
+                        "and pocket before each shot and names the balls, in Star the players pot their colours")
     p.add_argument("--speed", type=float, default=4.0, help="virtual time per wall time (default 4: a brisk match)")
     p.add_argument("--seed", type=int, help="seed of the scripted players (default: random)")
     p.add_argument("--workdir", help="keep the broker, store and node files here (default: a temp folder)")
@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
         print("luza demo: stopped / остановлено", file=sys.stderr)
         return 130
     if not result.over:
-        print(f"luza demo: the match did not finish in {result.shots} shots", file=sys.stderr)
+        print(f"luza demo: {result.problem or f'the match did not finish in {result.shots} shots'} / "
+              "партия не доиграна", file=sys.stderr)
         return 1
     print(f"match over after {result.shots} shots / партия окончена после {result.shots} ударов")
     return 0

@@ -2,26 +2,52 @@
 
 from __future__ import annotations
 
+import argparse
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from hub import demo
+from hub.commands import demo as demo_command
+from hub.commands.demo import DEMO_VARIANTS
 from hub.demo import run_demo, scoreboard_line
+from hub.demo_referee import answers, call_ball, plan_shot, star_colour
+from shared_rules import VARIANTS
 
 pytestmark = pytest.mark.mosquitto
 
 
-@pytest.mark.parametrize("variant", ["free", "dynamic"])
+TARGETS = {"free": 8, "combined": 8, "dynamic": 8, "star": 8,  # free/combined/dynamic 1, star 1: eight
+           "classic": 71, "hundred": 51}  # classic 1: 71 points; hundred 3: more than 50
+
+
+@pytest.mark.parametrize("variant", DEMO_VARIANTS)
 def test_demo_plays_a_match_to_a_result_and_keeps_it_in_the_store(variant: str, tmp_path: Path) -> None:
     lines: list[str] = []
     result = run_demo(variant, speed=25.0, seed=3, workdir=str(tmp_path), out=lines.append)
-    assert result.over and result.winner in (0, 1)
-    assert max(result.scores) == 8 and result.scores[result.winner] == 8  # free/dynamic 1: first to 8
-    assert any("won by / победил" in line for line in lines)
-    assert any(f"{variant} 1:" in line for line in lines)  # the deciding reason cites the variant's paragraph
+    assert result.over and result.winner in (0, 1) and result.problem is None
+    assert max(result.scores) >= TARGETS[variant] and result.scores[result.winner] == max(result.scores)
+    if variant not in ("classic", "hundred"):
+        assert result.scores[result.winner] == TARGETS[variant]  # one ball a shot: exactly the target
+    won = next(i for i, line in enumerate(lines) if "won by / победил" in line)
+    assert f"{variant} " in lines[won]  # the deciding reason cites the variant's own paragraph
     assert (tmp_path / "luza.db").stat().st_size > 0
+
+
+def test_every_variant_is_offered() -> None:
+    assert sorted(DEMO_VARIANTS) == sorted(VARIANTS)
+
+
+def test_a_demo_that_cannot_finish_exits_non_zero_and_says_why(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(demo, "MAX_SHOTS", 2)
+    args = argparse.Namespace(variant="classic", speed=25.0, seed=3, workdir=None)
+    assert demo_command.run(args) == 1
+    err = capsys.readouterr().err
+    assert "the match did not finish in 2 shots (limit 2)" in err and "партия не доиграна" in err
 
 
 def test_scoreboard_line_reads_in_both_languages() -> None:
@@ -36,3 +62,34 @@ def test_demo_refuses_a_variant_it_cannot_play_with_a_clear_message() -> None:
                          capture_output=True, text=True)
     assert out.returncode == 2
     assert "invalid choice: 'snooker'" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_referee_calls_only_what_the_rules_allow() -> None:
+    rng = random.Random(1)
+    assert call_ball("classic", {"is_break": True, "on_table": [0, 4, 5]}, rng) is None  # classic 5.2, A-C4
+    assert call_ball("classic", {"is_break": False, "on_table": [0, 4]}, rng) == 4
+    for _ in range(20):  # hundred 12: not #10 while pyramid balls remain; it is called once alone (§20)
+        assert call_ball("hundred", {"is_break": True, "on_table": [0, 10, 7]}, rng) == 7
+    assert call_ball("hundred", {"is_break": False, "on_table": [0, 10]}, rng) == 10
+    assert call_ball("free", {"on_table": [0, 4]}, rng) is None
+    assert not plan_shot("classic", {"is_break": False, "on_table": [0]}, rng).pot  # nothing left to call
+
+
+def test_star_pots_the_colour_the_player_needs_next() -> None:
+    # star 4.1: blue first; ball 2 is blue, ball 1 yellow (shared_rules.star.COLOURS); then yellow
+    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [0, 1, 2]}, None) == "blue"
+    assert star_colour({"to_play": 1, "scores": [0, 1], "on_table": [0, 1, 2]}, None) == "yellow"
+    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [0, 1]}, None) == "ivory"  # the joker
+    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [1]}, None) is None
+
+
+def test_questions_are_answered_with_the_called_ball_or_the_first_option() -> None:
+    rng = random.Random(1)
+    board = {"questions": [
+        {"id": "identify:p1", "action": "identify", "item": "p1", "options": ["4", "7"]},
+        {"id": "need:choice:1:3", "action": "choose", "player": 1, "options": ["take_ball", "give_back"]},
+        {"id": "need:declaration:0:4", "action": "declare", "options": ["4"]},
+    ]}
+    assert answers(board, 7, rng) == [{"kind": "identify", "item": "p1", "ball": 7},
+                                      {"kind": "choose", "player": 1, "option": "take_ball"}]
+    assert answers(board, None, rng)[0]["ball"] == 4

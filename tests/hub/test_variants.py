@@ -5,7 +5,8 @@ the same facts directly. Then the same through `luza serve` in its own process.
 Each script is one player potting a ball a shot until the match is won (a potting player plays on in these
 variants), with the colours the variant needs (Star: the player's colour sequence, 4.1) and, where the
 variant wants calls, the referee's declaration before each shot (100 points: 15, 14, 13, 12 called and
-made, 54 > 50 wins, hundred 3).
+made, 54 > 50 wins, hundred 3; Classic: no call on the break, 5.2 / A-C4, so the referee names the 15 that
+fell on it, 5.1, then 14, 13, 12, 11, 10 are called and made, 75 >= 71 wins, classic 1).
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ SCRIPTS: dict[str, list[tuple[str, int | None]]] = {
     "star": [(c, None) for c in ("blue", "yellow", "black", "green", "red", "blue", "yellow", "black")],  # 4.1
     "hundred": [("ivory", b) for b in (15, 14, 13, 12)],
 }
+# Scripts whose break takes no call (classic 5.2, A-C4): the referee names the first ball after it fell, which
+# `play` does only when given `identify`; kept out of SCRIPTS, whose scripts `play` plays with `declare` alone.
+NAMED_ON_BREAK: dict[str, list[tuple[str, int | None]]] = {
+    "classic": [("ivory", b) for b in (15, 14, 13, 12, 11, 10)],
+}
 VARIANT_NAMES = sorted(VARIANTS)
 
 
@@ -57,25 +63,29 @@ def pocket_of(i: int) -> int:
 
 
 def engine_summary(variant: str, pots: list[tuple[str, int | None]]) -> dict[str, Any]:
-    """The rules engine fed the same facts by hand: the lag, then seat 0 pots one ball a shot (as called)."""
+    """The rules engine fed the same facts by hand: the lag, then seat 0 pots one ball a shot (as called, or
+    named on a break that takes no call)."""
     m = Match.new(variant, players=PLAYERS)
     m.play(Lag(0))
     for i, (colour, call) in enumerate(pots):
-        calls = (Declaration(call, Pocket(pocket_of(i))),) if call is not None else ()
+        called = call is not None and not (i == 0 and variant in NAMED_ON_BREAK)
+        calls = (Declaration(call, Pocket(pocket_of(i))),) if called and call is not None else ()
         m.play(ShotReport(shooter=0, declarations=calls,
                           pocketed=(PocketedBall(Pocket(pocket_of(i)), ball=call, colour=Colour(colour)),)))
     return json.loads(json.dumps(m.summary()))
 
 
-def play(table: VirtualTable, pots: list[tuple[str, int | None]], declare: Callable[[int, int], None] | None = None
-         ) -> None:
-    """The nodes play one shot per pot, SHOT_GAP_MS apart (virtual); the referee calls the ball first if asked."""
+def play(table: VirtualTable, pots: list[tuple[str, int | None]], declare: Callable[[int, int], None] | None = None,
+         identify: Callable[[int], None] | None = None) -> None:
+    """The nodes play one shot per pot, SHOT_GAP_MS apart (virtual); the referee calls the ball first if asked,
+    or (given `identify`: a break that takes no call) names the first shot's ball after it fell."""
     async def run() -> None:
         await table.start()
         await asyncio.sleep(0.3)  # the hub's time exchange on each birth
         for i, (colour, call) in enumerate(pots):
             start = table.vt.ms()
-            if call is not None:
+            named_after = i == 0 and identify is not None
+            if call is not None and not named_after:
                 assert declare is not None, "this script needs a referee"
                 await asyncio.to_thread(declare, call, pocket_of(i))
                 # the player takes the shot a moment after the call: the nodes' clocks trail the hub's by the
@@ -83,12 +93,17 @@ def play(table: VirtualTable, pots: list[tuple[str, int | None]], declare: Calla
                 await table.vt.until(table.vt.ms() + 1000)
             await table.play([Shot(0, "a", balls=(Pot(pocket_of(i), 800, colour),))])
             await table.vt.until(start + SHOT_GAP_MS)
+            if named_after and call is not None:
+                assert identify is not None
+                await asyncio.to_thread(identify, call)
         await table.stop()
 
     asyncio.run(run())
 
 
 def needs_script(variant: str) -> list[tuple[str, int | None]]:
+    if variant in NAMED_ON_BREAK:
+        return NAMED_ON_BREAK[variant]
     if variant not in SCRIPTS:
         pytest.skip(f"no end-to-end script for {variant!r} yet (added when the variant lands)")
     return SCRIPTS[variant]
@@ -106,7 +121,14 @@ def test_virtual_nodes_play_a_match_to_the_engines_result(variant: str, mosquitt
     def declare(ball: int, pocket: int) -> None:
         hub.submit("t1", {"kind": "declare", "ball": ball, "pocket": pocket})
 
-    play(table, pots, declare)
+    def identify(ball: int) -> None:
+        """The referee answers the panel's question: which ball went into the pocket (classic 5.1)."""
+        def asked() -> list[dict[str, Any]]:
+            return [q for q in hub.state("t1")["match"]["questions"] if q["action"] == "identify"]
+        wait_for(lambda: bool(asked()))
+        hub.submit("t1", {"kind": "identify", "item": asked()[0]["item"], "ball": ball})
+
+    play(table, pots, declare, identify if variant in NAMED_ON_BREAK else None)
     wait_for(lambda: hub.stats["accepted"] >= 2 * len(pots))
     assert hub.wait_idle(5)
     hub.submit("t1", {"kind": "close_shot"})  # the referee closes the last shot: everything is committed
