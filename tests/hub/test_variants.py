@@ -164,8 +164,8 @@ cues = {{ cue-a = 0, cue-b = 1 }}
 def test_luza_serve_plays_a_full_match(variant: str, mosquitto: Mosquitto, tmp_path: Path) -> None:
     pots = needs_script(variant)
     if any(call is not None for _, call in pots):
-        pytest.skip(f"{variant!r} needs the referee's calls during play; `luza serve` takes them once the "
-                    "referee panel's API exists (the in-process test above plays it)")
+        pytest.skip(f"{variant!r} needs the referee's calls during play: tests/hub/test_control.py plays it "
+                    "through `luza serve --control` with the calls sent over the control socket")
     db = tmp_path / "luza.db"
     # The referee's part (start the match, the lag) goes through the same Hub code before `luza serve` runs;
     # the referee panel's REST API is a later issue.
