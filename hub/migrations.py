@@ -83,6 +83,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (device, boot)
     );
     """,
+    # 2: the settings in force when a match started (hub.snapshot), so a replay uses them, not today's luza.toml
+    """
+    ALTER TABLE matches ADD COLUMN settings TEXT;  -- JSON hub.snapshot.settings_snapshot; NULL before v2
+    CREATE INDEX matches_by_started ON matches(started_ms);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
+from hub.snapshot import stored_settle
 from hub.store import MatchRow, Store
 from hub.table import ShotTiming, TableSession
 
@@ -34,7 +35,11 @@ class Replay:
 
 
 def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
-    """Fold a match's stored inputs into a new session; inputs that cannot be applied are listed, not fatal."""
+    """Fold a match's stored inputs into a new session; inputs that cannot be applied are listed, not fatal.
+
+    The settle times stored with the match (hub.snapshot) win over `settle` (today's config), which is used
+    only for matches stored before snapshots existed."""
+    settle = stored_settle(match.settings) or settle
     session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle),
                            match_id=match.id)
     out = Replay(session)
@@ -61,6 +66,21 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
 
 def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) -> TableSession:
     return replay_match(store, match, settle).session
+
+
+HEALTH_ALERTS = ("node_offline",)  # alerts about the appliance (device status), not derived from the log
+
+
+def comparable(board: Mapping[str, Any] | None) -> Any:
+    """A scoreboard without what the log cannot re-derive: node-offline alerts come from device status
+    messages, which are not match inputs, so a replay cannot (and need not) reproduce them."""
+    if not isinstance(board, Mapping):
+        return board
+    out = dict(board)
+    if isinstance(out.get("alerts"), list):
+        out["alerts"] = [a for a in out["alerts"]
+                         if not (isinstance(a, Mapping) and a.get("kind") in HEALTH_ALERTS)]
+    return out
 
 
 def differences(a: Any, b: Any, path: str = "") -> list[str]:

@@ -22,6 +22,7 @@ from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_
 from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.rebuild import rebuild_session, timing
 from hub.registry import Registry
+from hub.snapshot import settings_snapshot
 from hub.store import MatchRow, Store
 from hub.table import TableSession
 
@@ -193,7 +194,8 @@ class Router:
             raise RefereeInputError(f"cannot start the match: {en}",
                                     f"нельзя начать партию: {getattr(exc, 'ru', en)}", "variant") from exc
         self.health(table_id, session)
-        match_id = self.store.new_match(table_id, variant, players, options, now)
+        snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
+        match_id = self.store.new_match(table_id, variant, players, options, now, snap)
         session.match_id = match_id
         self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
         match = self.store.match(match_id)

@@ -34,6 +34,7 @@ class MatchRow:
     started_ms: int
     ended_ms: int | None
     last_state: dict[str, Any] | None
+    settings: dict[str, Any] | None = None  # hub.snapshot at new_match (None for matches stored before v2)
 
 
 @dataclass(frozen=True)
@@ -116,10 +117,12 @@ class Store:
                           "ON CONFLICT(id) DO UPDATE SET name = excluded.name", (table_id, name, now_ms))
 
     def new_match(self, table_id: str, variant: str, players: Sequence[str], options: Mapping[str, Any],
-                  started_ms: int) -> int:
+                  started_ms: int, settings: Mapping[str, Any] | None = None) -> int:
         cur = self.conn.execute(
-            "INSERT INTO matches(table_id, variant, players, options, status, started_ms) VALUES (?, ?, ?, ?, 'live', ?)",
-            (table_id, variant, _dumps(list(players)), _dumps(dict(options)), started_ms))
+            "INSERT INTO matches(table_id, variant, players, options, status, started_ms, settings) "
+            "VALUES (?, ?, ?, ?, 'live', ?, ?)",
+            (table_id, variant, _dumps(list(players)), _dumps(dict(options)), started_ms,
+             None if settings is None else _dumps(dict(settings))))
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -132,9 +135,9 @@ class Store:
     def _match(self, row: tuple[Any, ...]) -> MatchRow:
         players = json.loads(row[3])
         return MatchRow(row[0], row[1], row[2], (players[0], players[1]), json.loads(row[4]), row[5], row[6],
-                        row[7], json.loads(row[8]) if row[8] else None)
+                        row[7], json.loads(row[8]) if row[8] else None, json.loads(row[9]) if row[9] else None)
 
-    _MATCH_COLS = "id, table_id, variant, players, options, status, started_ms, ended_ms, last_state"
+    _MATCH_COLS = "id, table_id, variant, players, options, status, started_ms, ended_ms, last_state, settings"
 
     def match(self, match_id: int) -> MatchRow | None:
         row = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,)).fetchone()

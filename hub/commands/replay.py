@@ -14,14 +14,15 @@ def register(sub: Any) -> None:
                                    "last committed. / Пересчитать партию по журналу и сверить.")
     p.add_argument("db", help="the hub's SQLite database")
     p.add_argument("--match", type=int, required=True, metavar="N", help="match id")
-    p.add_argument("--config", help="luza.toml, for its [settle] times (default: the built-in ones)")
+    p.add_argument("--config", help="luza.toml, for its [settle] times if the match has no stored settings "
+                                     "(matches started before schema v2; default: the built-in times)")
     p.add_argument("--json", action="store_true", help="print the re-derived scoreboard as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
-    from hub.rebuild import differences, replay_match
+    from hub.rebuild import comparable, differences, replay_match
     from hub.store import Store
 
     settle: dict[str, float] = {}
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if match.last_state is None:
         print("no stored state to verify against (the match has no committed input yet)")
         return 0
-    diffs = differences(match.last_state, state)
+    diffs = differences(comparable(match.last_state), comparable(state))
     if diffs:
         print(f"MISMATCH: the re-derived state differs from the stored one in {len(diffs)} place(s):")
         for d in diffs[:50]:
