@@ -2,6 +2,11 @@
 
 Used by `luza demo` (the appliance with no broker to start by hand) and by every test that needs a broker. `stop()`/`start()` keep the persistence folder, so a restart
 keeps persistent sessions and queued QoS 1 messages, as a real broker restart does.
+
+`Mosquitto.locked(workdir, config)` is the appliance's own locked-down broker: the config, password file and ACL
+the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub, every node of
+`config`, the admin tool and a `demo` screen, listening on 127.0.0.1 only. `hub_url` carries the hub's login;
+`login(table, device)` is a node's (user, password). `Mosquitto(workdir)` alone is an open broker (old tests).
 """
 
 from __future__ import annotations
@@ -13,6 +18,11 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hub.config import Config
+    from hub.deploy.credentials import Credentials
 
 
 def free_port() -> int:
@@ -28,6 +38,7 @@ class Mosquitto:
         port: int | None = None,
         users: dict[str, str] | None = None,
         acl: str | None = None,
+        locked: tuple[Config, Credentials] | None = None,
     ) -> None:
         exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not os.path.exists(exe):
@@ -40,7 +51,49 @@ class Mosquitto:
         self.acl = acl
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.workdir / "mosquitto.conf"
-        self._write_config()
+        self.config: Config | None = None
+        self.credentials: Credentials | None = None
+        if users is not None or acl is not None or locked is None:
+            self._write_config()
+        else:
+            self._write_locked(*locked)
+
+    @classmethod
+    def locked(cls, workdir: Path, config: Config, port: int | None = None,
+               credentials: Credentials | None = None) -> Mosquitto:
+        """The installation's locked-down broker for the nodes of `config` (new demo credentials unless given)."""
+        from hub.deploy import credentials as creds
+
+        return cls(workdir, port, locked=(config, creds.ensure(credentials, config, ["demo"])))
+
+    @property
+    def hub_url(self) -> str:
+        """The broker URL with the hub's user and password (for luza.toml's broker.url)."""
+        assert self.credentials is not None, "an open broker has no logins"
+        from hub.deploy.credentials import HUB_USER
+
+        return f"mqtt://{HUB_USER}:{self.credentials.hub}@127.0.0.1:{self.port}"
+
+    def login(self, table: str, device: str) -> tuple[str, str]:
+        """A node's (user, password) on the locked-down broker."""
+        assert self.credentials is not None, "an open broker has no logins"
+        from hub.deploy.credentials import device_user
+
+        user = device_user(table, device)
+        return user, self.credentials.devices[user]
+
+    def _write_locked(self, config: Config, credentials: Credentials) -> None:
+        from hub.deploy import broker_config as bc
+
+        self.config, self.credentials = config, credentials
+        data = self.workdir / "data"
+        data.mkdir(exist_ok=True)
+        layout = bc.Layout(port=self.port, host="127.0.0.1", data_dir=f"{data}/", passwd=str(self.workdir / "passwd"),
+                           acl=str(self.workdir / "acl"), log=f"file {self.workdir / 'mosquitto.log'}",
+                           pid_file=None, run_as="root" if os.geteuid() == 0 else None, autosave_s=1)
+        Path(layout.passwd).write_text(bc.passwd_text(credentials))
+        Path(layout.acl).write_text(bc.acl_text(config, credentials))
+        self.conf.write_text(bc.mosquitto_conf(layout, bc.queue_limits(config)))
 
     @property
     def url(self) -> str:

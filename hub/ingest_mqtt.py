@@ -8,15 +8,20 @@
 - An ack is sent only on the connection the message arrived on: after a reconnect a packet id may be reused for
   another message, and the broker redelivers the old one anyway.
 - TCP_NODELAY on the socket (Nagle would add a 20-45 ms tail to small messages); reconnect with backoff.
+- The hub's own status, retained on `luza/v1/hub/status`: `online` on every connect (the birth), `offline` on
+  a clean stop, `lost` as the Last Will the broker publishes when the hub vanishes; each carries the hub's
+  version and a boot id new at every start, so a screen knows when the scoreboard it holds is stale.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +37,22 @@ from shared_rules import wire
 log = logging.getLogger("luza.mqtt")
 
 RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
+HUB_STATUS_TOPIC = wire.PREFIX + "/hub/status"
+
+
+def hub_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("luza")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def hub_status(state: str, boot: str, t_ms: int) -> bytes:
+    """The payload of luza/v1/hub/status: {"v": 1, "st": online|offline|lost, "boot": …, "ver": …, "t": ms}."""
+    return json.dumps({"v": wire.VERSION, "st": state, "boot": boot, "ver": hub_version(), "t": t_ms},
+                      separators=(",", ":")).encode()
 
 
 def now_ms() -> int:
@@ -74,6 +95,8 @@ class MqttIngest:
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
         self.client.on_message = self._message
+        self.boot_id = uuid.uuid4().hex[:12]
+        self.client.will_set(HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -86,6 +109,11 @@ class MqttIngest:
         self.client.loop_start()
 
     def stop(self) -> None:
+        if self.connected.is_set():  # a clean goodbye; the Last Will (`lost`) is for when we cannot say it
+            info = self.client.publish(HUB_STATUS_TOPIC, hub_status("offline", self.boot_id, self._clock()),
+                                       qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(2.0)
         self.client.disconnect()
         self.client.loop_stop()
         self.connected.clear()
@@ -111,6 +139,7 @@ class MqttIngest:
             self.connects += 1
         # Re-subscribing is harmless with a present session and needed without one (first start, expired).
         client.subscribe([(f, 1) for f in wire.subscriptions()])
+        client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
         log.info("connected to %s (session present: %s)", self.cfg.url, getattr(flags, "session_present", "?"))
         self.connected.set()
         if self._on_link:
