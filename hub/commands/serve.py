@@ -42,9 +42,12 @@ def run(args: argparse.Namespace) -> int:
     done = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: done.set())
+    from hub.deploy.sdnotify import Watchdog
+
     hub = Hub(cfg)
     hub.start(connect_timeout=5.0)
     control = None
+    watchdog = Watchdog(hub)  # systemd (luza-hub.service): READY, then the watchdog while the hub is healthy
     try:
         if args.control:
             from hub.control import ControlError, ControlServer
@@ -55,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
                 return 2
         logging.getLogger("luza.serve").info("serving %d table(s), store %s, broker %s", len(cfg.tables),
                                              cfg.store.path, cfg.broker.url)
+        watchdog.start()
         done.wait()
     finally:
+        watchdog.stop()
         if control is not None:  # first: requests under way are answered while the hub still runs
             control.stop()
         hub.stop()
