@@ -1,0 +1,102 @@
+// The REST client of the referee panel and the club view: the table token (from the PIN, kept in sessionStorage),
+// a `uid` per action so a retry after a lost answer is harmless, and errors as bilingual {en, ru} pairs.
+
+/** An error the hub (or the network) gave: `status`, `code`, `en`, `ru`, `retryAfter` (seconds, on 429). */
+export class ApiError extends Error {
+  constructor(status, body, retryAfter = null) {
+    const err = (body && body.error) || {};
+    super(err.en || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || (status === 0 ? "network" : "http");
+    this.en = err.en || (status === 0 ? "No connection to the hub" : `The hub answered ${status}`);
+    this.ru = err.ru || (status === 0 ? "Нет связи с хабом" : `Хаб ответил ${status}`);
+    this.field = err.field ?? null;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** A fresh id for one action (works on plain http, where crypto.randomUUID is not available). */
+export function newUid() {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+const RETRIES = 3;
+
+async function request(method, url, body, token) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let lastErr = null;
+  for (let attempt = 0; attempt < RETRIES; attempt++) {
+    let res;
+    try {
+      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch {
+      lastErr = new ApiError(0, null); // the same body (and uid) again: the hub ignores a repeat
+      await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+      continue;
+    }
+    let data = null;
+    try { data = await res.json(); } catch { data = null; }
+    if (res.ok) return data;
+    if (res.status >= 500 && attempt < RETRIES - 1) {
+      lastErr = new ApiError(res.status, data);
+      await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+      continue;
+    }
+    const ra = res.headers.get("Retry-After");
+    throw new ApiError(res.status, data, ra ? Number(ra) : null);
+  }
+  throw lastErr;
+}
+
+/** GET a JSON document of the hub (reading needs no token). */
+export function getJson(url) {
+  return request("GET", url);
+}
+
+/** The mutating calls of one table, with its token. */
+export class TableApi {
+  constructor(table) {
+    this.table = table;
+    this.key = `luza.token.${table}`;
+    this.base = `/api/tables/${encodeURIComponent(table)}`;
+  }
+
+  get token() { return sessionStorage.getItem(this.key); }
+  get signedIn() { return Boolean(this.token); }
+  signOut() { sessionStorage.removeItem(this.key); }
+
+  /** Exchange the PIN for a token; throws ApiError (401 wrong PIN, 429 locked out, 409 no PIN set). */
+  async login(pin) {
+    const data = await request("POST", `${this.base}/token`, { pin });
+    sessionStorage.setItem(this.key, data.token);
+    return data;
+  }
+
+  async _call(path, body) {
+    try {
+      return await request("POST", `${this.base}${path}`, body, this.token);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) this.signOut();
+      throw e;
+    }
+  }
+
+  /** One referee action `{kind, ...fields}`; the uid is made here once, so the retries reuse it. */
+  action(kind, fields = {}) {
+    return this._call("/actions", { kind, uid: newUid(), ...fields });
+  }
+
+  /** Start a match: {variant, players, options, cues}. */
+  startMatch(body) {
+    return this._call("/match", { uid: newUid(), ...body });
+  }
+}
+
+/** A node command from the club view (identify = blink), with a token of the device's table. */
+export function deviceCommand(device, name, token) {
+  return request("POST", `/api/devices/${encodeURIComponent(device)}/commands`, { name }, token);
+}

@@ -1,0 +1,193 @@
+// Wall board /board/<table>: the match for a 1920x1080 screen read from five metres.
+import { lang, t, pick, colourName } from "./i18n.js";
+import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockText, tableFromPath } from "./dom.js";
+import { live } from "./ws.js";
+
+const table = tableFromPath();
+let env = null; // the last state envelope
+let receivedAt = Date.now();
+let seenDrops = null; // pocketed items already shown (null until the first state: no flash on load)
+let seenFoulStep = null;
+let foulTimer = null;
+let svg = null;
+let svgHealth = "";
+
+function render() {
+  const m = env.match;
+  const last = !m && env.last_match;
+  document.getElementById("idle").hidden = Boolean(m || last);
+  document.getElementById("win").hidden = !(last || (m && m.over && m.status !== "held"));
+  document.body.classList.toggle("provisional", Boolean(m && m.provisional));
+  document.body.classList.toggle("held", Boolean(m && m.status === "held"));
+  fill("club", env.club ? h("span", {}, env.club) : null);
+  fill("table-name", env.name || `${t("table")} ${env.table}`);
+  const b = m || last;
+  if (!b) { renderIdle(); fill("variant"); fill("target"); fill("banner"); return; }
+  fill("variant", pick(b.title));
+  fill("target", b.target ? t("target", { n: b.target }) : "");
+  renderPlayer(b, 0);
+  renderPlayer(b, 1);
+  renderTable(b);
+  renderBanner(b);
+  renderLastShot(b);
+  renderFoul(b);
+  if (last || b.over) renderWin(b);
+}
+
+function renderPlayer(b, i) {
+  const turn = !b.over && b.to_play === i && !(b.needs || []).some((n) => n.kind === "lag");
+  const el = document.getElementById(`p${i}`);
+  el.classList.toggle("turn", turn);
+  const series = b.series || {};
+  const toWin = Array.isArray(b.to_win) ? b.to_win[i] : null;
+  const shelf = (b.shelves && b.shelves[i]) || [];
+  const debt = b.debts && b.debts[i];
+  const star = b.star;
+  const pending = b.provisional && b.committed_scores && b.committed_scores[i] !== b.scores[i];
+  fill(el,
+    h("div.name", {}, b.players[i]),
+    h("div.turn-tag", {}, turn ? `▶ ${t("turn")}` : ""),
+    h(`div.score${pending ? ".pending" : ""}`, { dataset: { seat: String(i) } }, String(b.scores[i])),
+    h("div.facts", {},
+      toWin != null && !b.over ? h("span.towin", {}, t("needs_to_win", { n: toWin })) : null,
+      turn ? h("span", {}, `${t("run")} ${series.run ?? 0}`) : null,
+      turn ? h("span", {}, `${t("visits")} ${series.visit ?? 0}`) : null,
+      debt ? h("span.debt", {}, `${t("debt")} ${debt}`) : null),
+    star ? h("div.star", {}, h("span.lbl", {}, t("next_colour")), ball(-1, { colour: star.next[i], label: "" }),
+      h("span.seq", {}, (star.sequences?.[i] || []).map((c, k) => ball(-1, { colour: c, label: "" },
+        k < (star.done?.[i] ?? 0) ? "gone" : "")))) : null,
+    h("div.shelf", {}, shelf.map((n) => ball(n, ballInfo(b, n)))),
+  );
+}
+
+function renderTable(b) {
+  const health = pocketHealth(devicesWithPockets());
+  const key = JSON.stringify(health);
+  if (!svg || key !== svgHealth) {
+    svg = tableSvg({ health });
+    svgHealth = key;
+    fill("table", svg);
+  }
+  const drops = ((b.shot && b.shot.pocketed) || []).map((p) => [p.item, p.pocket]);
+  if (seenDrops !== null) {
+    const fresh = drops.filter(([item]) => !seenDrops.has(item)).map(([, p]) => p);
+    if (fresh.length) flashPockets(svg, fresh);
+  }
+  seenDrops = new Set(drops.map(([item]) => item));
+  const left = b.points_left;
+  fill("left", b.on_table ? h("div.onTable", {}, b.on_table.map((n) => ball(n, ballInfo(b, n)))) : null,
+    left ? h("div.pts", {}, t("points_left", { n: left })) : null);
+}
+
+function devicesWithPockets() {
+  return (env.devices || []).filter((d) => d.role === "pocket").map((d) => ({
+    ...d, pockets: Array.isArray(d.pockets) ? d.pockets : (Array.isArray(d.pocket) ? d.pocket
+      : (d.pocket != null ? [d.pocket] : [])),
+  }));
+}
+
+function chip(text, cls = "") { return h(`span.chip${cls ? "." + cls : ""}`, {}, text); }
+
+function renderBanner(b) {
+  const chips = [];
+  const who = b.players[b.to_play] ?? "";
+  if ((b.needs || []).some((n) => n.kind === "lag")) chips.push(chip(t("lag"), "gold"));
+  else if (b.over) { /* the win screen says it */ } else {
+    if (b.is_break) chips.push(chip(t("is_break")));
+    if (b.in_hand === "house") chips.push(chip(t("in_hand_house", { who }), "gold"));
+    if (b.in_hand === "anywhere") chips.push(chip(t("in_hand_anywhere", { who }), "gold"));
+    if (b.classic && b.classic.decider) {
+      chips.push(chip([t("decider"), b.classic.decider_ball != null
+        ? ball(b.classic.decider_ball, ballInfo(b, b.classic.decider_ball)) : null], "red"));
+    }
+    if (b.classic && b.classic.decider === false && b.classic.bonus_given === false && b.on_table?.length <= 2) {
+      chips.push(chip(t("last_ball_bonus")));
+    }
+    if (b.hundred && b.hundred.ten) {
+      chips.push(chip([ball(10, ballInfo(b, 10)), b.hundred.ten === "table" ? t("ten_on") : t("ten_off")]));
+      if (b.hundred.control_ball != null) chips.push(chip(t("control_ball", { who: b.players[b.hundred.control_ball] })));
+    }
+    if (b.star && b.star.next) {
+      const c = b.star.next[b.to_play];
+      chips.push(chip([`${t("next_colour")}: ${colourName(c)}`, ball(-1, { colour: c, label: "" })], "gold"));
+    }
+  }
+  fill("banner", chips);
+}
+
+function heldText(b) {
+  const q = (b.questions || [])[0];
+  const a = (b.alerts || []).find((x) => x.severity === "error");
+  const what = q ? pick(q) : a ? pick(a) : "";
+  return what ? t("held", { what }) : t("held_plain");
+}
+
+function renderLastShot(b) {
+  const hist = b.history || [];
+  const step = hist[hist.length - 1];
+  const parts = [];
+  if (b.status === "held") parts.push(h("span.heldmark", {}, heldText(b)));
+  else if (b.provisional) parts.push(h("span.provmark", {}, t("provisional")));
+  const reasons = (step ? step.reasons : b.last_reasons) || [];
+  const head = step && step.number != null ? t("last_shot", { n: step.number }) : "";
+  const deltas = (step && step.deltas) || b.deltas || [0, 0];
+  const gain = deltas.map((d, i) => (d ? `${b.players[i]} ${d > 0 ? "+" : ""}${d}` : null)).filter(Boolean);
+  const line = reasons.map(pick).filter(Boolean);
+  if (!head && !line.length && !parts.length) parts.push(h("span.muted", {}, t("no_shots")));
+  fill("lastshot", parts,
+    head ? h("span.num", {}, head) : null,
+    gain.length ? h("span.gain", {}, gain.join(" · ")) : null,
+    line.length ? h("span.reason", {}, line.join(" · ")) : null);
+}
+
+function renderFoul(b) {
+  const hist = b.history || [];
+  const step = hist[hist.length - 1];
+  const key = step ? `${b.match_id}:${hist.length}:${step.number}:${step.kind}` : null;
+  const fouled = step && step.fouls && step.fouls.length;
+  if (key && fouled && seenFoulStep !== null && key !== seenFoulStep) {
+    const why = (step.reasons || []).map(pick).find((r) => /\d/.test(r)) || "";
+    const el = fill("foul", h("div.big", {}, t("foul")), h("div.why", {}, why));
+    el.hidden = false;
+    clearTimeout(foulTimer);
+    foulTimer = setTimeout(() => { el.hidden = true; }, 5000);
+  }
+  seenFoulStep = key ?? "";
+}
+
+function renderWin(b) {
+  const w = b.winner;
+  fill("win",
+    h("div.label", {}, b.draw ? t("draw") : t("final")),
+    w != null ? h("div.winner", {}, t("wins", { who: b.players[w] })) : null,
+    h("div.final", {}, h("span", {}, b.players[0]), h("b", {}, `${b.scores[0]} : ${b.scores[1]}`),
+      h("span", {}, b.players[1])),
+    h("div.sub", {}, pick(b.title)));
+}
+
+function renderIdle() {
+  fill("idle",
+    h("div.title", {}, t("idle")),
+    h("div.tname", {}, env.name || `${t("table")} ${env.table}`),
+    h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`, alt: "QR" }),
+    h("div.hint", {}, t("idle_hint")));
+}
+
+function tick() {
+  const b = env && (env.match || env.last_match);
+  const c = b && b.clock;
+  const end = c && c.ended_ms;
+  fill("clock", c ? clockText(c.started_ms, end ?? env.hub_ms, end ? Date.now() : receivedAt) : "");
+}
+
+live(`/ws/tables/${encodeURIComponent(table)}`, {
+  onMessage(msg) {
+    if (msg.type !== "state") return;
+    env = msg;
+    receivedAt = Date.now();
+    render();
+    tick();
+    document.body.dataset.rev = String(msg.rev);
+  },
+});
+setInterval(tick, 1000);

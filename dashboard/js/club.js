@@ -1,0 +1,96 @@
+// Club view /: every table live, the device list with an identify (blink) button, the hub's health.
+import { t, pick, withLang } from "./i18n.js";
+import { h, fill, pocketHealth, tableSvg } from "./dom.js";
+import { live } from "./ws.js";
+import { deviceCommand, ApiError } from "./api.js";
+
+let hubMs = 0;
+let receivedAt = Date.now();
+
+function ago(ms) {
+  if (ms == null) return t("never");
+  const s = Math.max(0, Math.round((hubMs + (Date.now() - receivedAt) - ms) / 1000));
+  return s < 120 ? t("ago_s", { n: s }) : t("ago_m", { n: Math.round(s / 60) });
+}
+
+function status(m) {
+  if (!m) return ["free", t("free")];
+  if (m.status === "held") return ["held", t("held_short")];
+  if (m.over || m.status === "ended") return ["ended", t("ended")];
+  return ["live", t("live")];
+}
+
+function tableCard(entry) {
+  const env = entry.state || {};
+  const m = env.match;
+  const b = m || env.last_match;
+  const [cls, label] = status(m);
+  const pockets = (env.devices || []).filter((d) => d.role === "pocket").map((d) => ({
+    ...d, pockets: Array.isArray(d.pockets) ? d.pockets : d.pocket != null ? [].concat(d.pocket) : [] }));
+  const q = m ? (m.questions || []).length : 0;
+  return h(`article.tcard.${cls}`, { dataset: { table: entry.id } },
+    h("div.thead", {}, h("span.tname", {}, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
+      q ? h("span.qbadge", {}, t("open_questions", { n: q })) : null),
+    b ? h("div.tscore", {},
+      [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
+        h("span.pn", {}, b.players[i]), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
+    b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
+    h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
+      h("nav", {}, h("a", { href: withLang(`/board/${entry.id}`) }, t("board_link")),
+        h("a", { href: withLang(`/referee/${entry.id}`) }, t("panel_link")),
+        h("a", { href: withLang(`/overlay/${entry.id}`) }, t("overlay_link")))));
+}
+
+function healthView(hl) {
+  if (!hl) return [];
+  const item = (name, ok, text) => h(`span.hitem.${ok ? "ok" : "bad"}`, {}, `${name}: ${text}`);
+  return [item(t("worker"), hl.worker_alive, hl.worker_alive ? t("alive") : t("dead")),
+    item(t("broker"), hl.broker_connected, hl.broker_connected ? t("connected") : t("disconnected")),
+    item(t("queue"), (hl.queue_depth ?? 0) < 100, String(hl.queue_depth ?? 0))];
+}
+
+function stateLabel(d) {
+  const s = d.state || (d.online ? "online" : "offline");
+  return s === "offline" ? t("offline_dev") : t(s);
+}
+
+function devicesTable(devs) {
+  const num = (v, unit = "") => (v == null ? "—" : `${v}${unit}`);
+  const rej = (r) => Object.values(r || {}).reduce((a, b) => a + b, 0);
+  return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
+    t("rssi"), t("outbox"), t("drops"), t("rejected"), ""].map((x) => h("th", {}, x)))),
+  h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },
+    h("td.dev", {}, d.device || d.id, d.role ? h("small", {}, ` ${d.role}`) : null), h("td", {}, d.table || d.table_id || "—"),
+    h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? " · jam" : ""),
+    h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || d.firmware || "—"),
+    h(`td${d.battery != null && d.battery < 20 ? ".warn" : ""}`, {}, num(d.battery, "%")), h("td", {}, num(d.rssi, " dBm")),
+    h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))),
+    h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))))))];
+}
+
+async function identify(d) {
+  const el = document.getElementById("toast");
+  try {
+    await deviceCommand(d.device || d.id, "identify", sessionStorage.getItem(`luza.token.${d.table}`));
+    el.textContent = t("identify_sent");
+    el.className = "toast";
+  } catch (e) {
+    el.textContent = e instanceof ApiError ? pick(e) : String(e);
+    el.className = "toast bad";
+  }
+  el.hidden = false;
+  setTimeout(() => { el.hidden = true; }, 3000);
+}
+
+fill("title", `Luza · ${t("club")}`);
+fill("devices-title", t("devices"));
+live("/ws/club", {
+  onMessage(msg) {
+    if (msg.type !== "club") return;
+    hubMs = msg.hub_ms ?? hubMs;
+    receivedAt = Date.now();
+    fill("tables", (msg.tables || []).map(tableCard));
+    fill("devices", devicesTable(msg.devices || []));
+    fill("health", h("span.hlabel", {}, t("health")), healthView(msg.health));
+  },
+});

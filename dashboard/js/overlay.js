@@ -1,0 +1,49 @@
+// Stream overlay /overlay/<table>: a transparent, compact score bar for OBS (`lang`, `position`, `scale`).
+import { t, pick } from "./i18n.js";
+import { h, fill, ball, tableFromPath } from "./dom.js";
+import { live } from "./ws.js";
+
+const params = new URLSearchParams(location.search);
+const table = tableFromPath();
+document.body.classList.add(params.get("position") === "bottom" ? "bottom" : "top");
+const scale = Number(params.get("scale"));
+if (scale > 0 && scale <= 4) document.documentElement.style.setProperty("--scale", String(scale));
+
+let flashKey = null;
+let flashTimer = null;
+
+function render(env) {
+  const m = env.match || env.last_match;
+  const bar = document.getElementById("bar");
+  bar.hidden = !m;
+  if (!m) return;
+  const over = m.over || !env.match;
+  const star = m.star;
+  const seat = (i) => h(`div.seat.s${i}${!over && m.to_play === i ? ".turn" : ""}${over && m.winner === i ? ".won" : ""}`, {},
+    h("span.name", {}, m.players[i]),
+    star && star.next ? ball(-1, { colour: star.next[i], label: "" }) : null,
+    h("span.score", {}, String(m.scores[i])));
+  const run = m.series && m.series.run;
+  fill(bar, seat(0),
+    h("div.mid", {}, h("span.var", {}, pick(m.title)), m.target ? h("span.tgt", {}, t("target", { n: m.target })) : null,
+      !over && run ? h("span.run", {}, `${t("run")} ${run}`) : null,
+      null),
+    seat(1), h("div.flash", { id: "flash", hidden: true }));
+  const hist = m.history || [];
+  const last = hist[hist.length - 1];
+  const key = `${m.match_id}:${hist.length}:${last ? last.number : ""}:${over}`;
+  const fouled = last && last.fouls && last.fouls.length;
+  if (flashKey !== null && key !== flashKey && (fouled || over)) {
+    const el = document.getElementById("flash");
+    el.textContent = over ? (m.winner != null ? t("wins", { who: m.players[m.winner] }) : t("draw")) : t("foul");
+    el.className = `flash ${over ? "win" : "foul"}`;
+    el.hidden = false;
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => { el.hidden = true; }, 4000);
+  }
+  flashKey = key;
+}
+
+live(`/ws/tables/${encodeURIComponent(table)}`, {
+  onMessage(msg) { if (msg.type === "state") { render(msg); document.body.dataset.rev = String(msg.rev); } },
+});

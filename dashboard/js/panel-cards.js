@@ -1,0 +1,194 @@
+// The referee panel's cards: open questions, alerts, the two-tap call, the current shot, fouls and facts,
+// the last shots. Each card is a function of (ctx, board) returning an element; ctx.send(kind, fields) acts.
+import { t, pick, colourName, FOUL_LABELS, FACT_LABELS, lang } from "./i18n.js";
+import { h, ball, ballInfo } from "./dom.js";
+import { pickBall, pickPocket, pickOption } from "./sheet.js";
+
+const COLOURS = ["ivory", "yellow", "blue", "black", "green", "red"];
+const CALLED = new Set(["classic", "hundred"]);
+const VARIANT_FOULS = {
+  classic: ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "cue_ball_pocketed",
+    "placement", "outside_house", "house_ball_struck", "both_feet_off", "slow_play"],
+  hundred: ["miss", "bad_break", "ten_touched", "bad_cue_strike", "touch", "push", "not_completed", "placement",
+    "outside_house", "house_ball_struck", "both_feet_off", "slow_play"],
+  star: ["miss", "wrong_own_ball", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "both_feet_off",
+    "slow_play"],
+};
+const DEFAULT_FOULS = ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "placement",
+  "outside_house", "house_ball_struck", "both_feet_off", "slow_play"];
+const VARIANT_FACTS = {
+  classic: ["first_contact", "cushions", "break_balls_to_cushion"],
+  hundred: ["as_called", "touched_ten", "carom_on_ten", "rokambol_on_ten", "ten_off_spot", "centre_spot_taken"],
+  star: ["cue_colour", "first_contact_colour", "snookered"],
+};
+const DEFAULT_FACTS = ["cue_ball", "first_contact", "cushions", "break_balls_to_cushion"];
+const FACT_TYPES = {
+  cue_ball: "ball", first_contact: "ball", cue_colour: "colour", first_contact_colour: "colour",
+  cushions: "count", break_balls_to_cushion: "count", centre_crossing: "bool", as_called: "bool",
+};
+
+const card = (cls, title, ...body) => h(`section.card.${cls}`, {}, title ? h("h2", {}, title) : null, ...body);
+const btn = (label, onclick, cls = "") => h(`button.btn.act${cls ? "." + cls : ""}`, { type: "button", onclick }, label);
+
+function timeOf(board, ms) {
+  const start = board.clock && board.clock.started_ms;
+  if (ms == null || start == null || ms < start) return "";
+  const s = Math.floor((ms - start) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function evidence(board, q) {
+  const p = ((board.shot && board.shot.pocketed) || []).find((x) => x.item === q.item)
+    || ((board.shot && board.shot.late) || []).find((x) => x.item === q.item);
+  if (!p) return null;
+  return h("div.evidence", {}, t("evidence", { pocket: p.pocket, time: timeOf(board, p.at_ms) }),
+    p.seen ? h("span", {}, ` · ${t("seen_colour", { c: colourName(p.seen) })}`) : null);
+}
+
+function optionsOf(q) {
+  if (Array.isArray(q.choices) && q.choices.length) return q.choices.map((c) => [c.value, pick(c.label)]);
+  return (q.options || []).map((o) => [o, COLOURS.includes(o) ? colourName(o) : o]);
+}
+
+/** The referee action that answers question `q` with `value`. */
+export function answerOf(q, value) {
+  const num = (v) => (/^\d+$/.test(String(v)) ? Number(v) : v);
+  switch (q.action) {
+    case "identify":
+      return COLOURS.includes(value) ? ["identify", { item: q.item, colour: value }] : ["identify", { item: q.item, ball: num(value) }];
+    case "confirm": return ["confirm", { question: q.id, answer: value }];
+    case "lag": return ["lag", { winner: num(value) }];
+    case "choose": return ["choose", { player: q.player, option: String(value) }];
+    case "decide": return ["decide", { option: String(value) }];
+    case "fact":
+      return COLOURS.includes(value) ? ["fact", { name: "cue_colour", value }] : ["fact", { name: "cue_ball", value: num(value) }];
+    default: return [q.action, {}];
+  }
+}
+
+function questionCard(ctx, board, q) {
+  let opts = optionsOf(q);
+  if (q.action === "lag" && !opts.length) opts = [[0, board.players[0]], [1, board.players[1]]];
+  const isBall = q.action === "identify" && opts.every(([v]) => /^\d+$/.test(String(v)));
+  const body = q.action === "declare" ? [btn(t("declare"), () => declareFlow(ctx, board), "primary")]
+    : h(`div.${isBall ? "ball-grid" : "answers"}`, {}, opts.map(([v, label]) => {
+      const [kind, fields] = answerOf(q, v);
+      const face = isBall ? ball(Number(v), ballInfo(board, Number(v))) : label;
+      return h(`button.btn.act.answer${isBall ? ".ball-btn" : ""}`, { type: "button", dataset: { value: String(v) },
+        onclick: () => ctx.send(kind, fields) }, face);
+    }));
+  return h("article.question", { dataset: { id: q.id } },
+    h("p.qtext", {}, pick(q)), q.cite ? h("div.cite", {}, `§ ${q.cite}`) : null, evidence(board, q), body);
+}
+
+export function questionsCard(ctx, board) {
+  const qs = board.questions || [];
+  if (!qs.length) return null;
+  return card("questions", `${t("questions")} (${qs.length})`, qs.map((q) => questionCard(ctx, board, q)));
+}
+
+export function alertsCard(ctx, board) {
+  const list = board.alerts || [];
+  if (!list.length) return null;
+  return card("alerts", t("alerts"), list.map((a) => h(`div.alert.${a.severity || "warning"}`, { dataset: { id: a.id } },
+    h("p", {}, pick(a)), a.severity !== "error" ? btn(t("dismiss"), () => ctx.send("dismiss_alert", { alert: a.id }), "small") : null)));
+}
+
+/** Two taps: the ball, then the pocket (a cue-ball call «свояк» through the grid's extra button). */
+export async function declareFlow(ctx, board) {
+  const balls = (board.on_table || []).filter((n) => n !== 0);
+  const b = await pickBall(t("declare_ball"), board, balls, [["cue", t("declare_cue")]]);
+  if (b === null) return;
+  const pocket = await pickPocket(t("declare_pocket"));
+  if (pocket === null) return;
+  await ctx.send("declare", b === "cue" ? { calls: [{ ball: 0, pocket, kind: "cue_ball" }] } : { ball: b, pocket });
+}
+
+export function declareCard(ctx, board) {
+  if (!CALLED.has(board.variant)) return null;
+  const calls = (board.shot && board.shot.status === "open" && board.shot.declarations) || [];
+  return card("declare", null, h("button.btn.act.primary.huge", { type: "button", id: "declare",
+    onclick: () => declareFlow(ctx, board) }, t("declare")),
+  calls.map((c) => h("div.called", {}, t("declared", { ball: c.ball || "◯", pocket: c.pocket }))));
+}
+
+function target(ctx) { return ctx.shotNumber != null ? { shot_number: ctx.shotNumber } : {}; }
+
+export function shotCard(ctx, board) {
+  const s = board.shot;
+  if (!s) return null;
+  const rows = (s.pocketed || []).map((p) => h("div.pot", { dataset: { item: p.item } },
+    h("span.pk", {}, `${p.pocket}`),
+    p.ball != null ? ball(p.ball, ballInfo(board, p.ball)) : (p.colour ? ball(-1, { colour: p.colour, label: "?" }) : h("span.ball", {}, "?")),
+    h("span.src", {}, p.source === "referee" ? t("source_referee") : t("source_sensor")),
+    btn(t("reidentify"), async () => {
+      const n = await pickBall(t("reidentify"), board, allBalls(board));
+      if (n !== null) ctx.send("identify", { item: p.item, ball: n });
+    }, "small"),
+    btn(t("remove"), () => ctx.send("remove", { item: p.item }), "small.danger")));
+  const head = `${t("shot_n", { n: s.number })}${s.status === "open" ? " · " + t("provisional").toLowerCase() : ""}`;
+  return card("shot", head,
+    ctx.shotNumber != null ? h("div.targeting", {}, t("shot_n", { n: ctx.shotNumber }),
+      btn("✕", () => { ctx.shotNumber = null; ctx.render(); }, "small")) : null,
+    (s.fouls || []).length ? h("div.fouls-on", {}, s.fouls.map((f) => h("span.tag.red", {}, foulLabel(f)))) : null,
+    rows,
+    h("div.row", {},
+      btn(t("add_ball"), async () => {
+        const pocket = await pickPocket(t("add_ball"));
+        if (pocket === null) return;
+        const n = await pickBall(t("any_ball"), board, allBalls(board), [["?", "?"]]);
+        ctx.send("add_ball", { pocket, ...(typeof n === "number" ? { ball: n } : {}), ...target(ctx) });
+      }),
+      btn(t("jumped"), async () => {
+        const n = await pickBall(t("jumped"), board, allBalls(board));
+        if (n !== null) ctx.send("jumped", { ball: n, ...target(ctx) });
+      })));
+}
+
+function allBalls(board) {
+  const keys = board.balls && !Array.isArray(board.balls) ? Object.keys(board.balls).map(Number) : null;
+  return (keys && keys.length ? keys : [0, ...Array.from({ length: 15 }, (_, i) => i + 1)]).sort((a, b) => a - b);
+}
+
+function foulLabel(code) {
+  const f = FOUL_LABELS[code];
+  return f ? `§${f[0]} ${lang === "en" ? f[1] : f[2]}` : code;
+}
+
+export function foulsCard(ctx, board) {
+  const on = new Set((board.shot && board.shot.fouls) || []);
+  const codes = VARIANT_FOULS[board.variant] || DEFAULT_FOULS;
+  const facts = VARIANT_FACTS[board.variant] || DEFAULT_FACTS;
+  return card("fouls", t("fouls"),
+    h("div.foul-grid", {}, codes.map((c) => h(`button.btn.act.foul${on.has(c) ? ".on" : ""}`, { type: "button",
+      dataset: { foul: c }, onclick: () => ctx.send("foul", { foul: c, on: !on.has(c), ...target(ctx) }) }, foulLabel(c)))),
+    h("h2", {}, t("facts")),
+    h("div.foul-grid", {}, facts.map((name) => factButton(ctx, board, name))));
+}
+
+function factButton(ctx, board, name) {
+  const label = FACT_LABELS[name] ? FACT_LABELS[name][lang === "en" ? 0 : 1] : name;
+  const value = board.shot && board.shot.facts ? board.shot.facts[name] : undefined;
+  const kind = FACT_TYPES[name] || "flag";
+  const shown = value == null ? "" : ` · ${value === true ? t("on") : value === false ? t("off") : kind === "colour" ? colourName(value) : value}`;
+  return btn(`${label}${shown}`, async () => {
+    let v;
+    if (kind === "ball") v = await pickBall(label, board, allBalls(board));
+    else if (kind === "colour") v = await pickOption(label, COLOURS.map((c) => [c, colourName(c)]));
+    else if (kind === "count") v = await pickOption(label, Array.from({ length: 9 }, (_, i) => [i, String(i)]));
+    else if (kind === "bool") v = await pickOption(label, [[true, t("yes")], [false, t("no")]]);
+    else v = !value;
+    if (v !== null) ctx.send("fact", { name, value: v, ...target(ctx) });
+  }, value ? "on" : "");
+}
+
+export function historyCard(ctx, board) {
+  const hist = (board.history || []).slice().reverse();
+  if (!hist.length) return null;
+  return card("history", t("history"), hist.map((s) => h(`button.btn.hist${ctx.shotNumber === s.number ? ".on" : ""}`, {
+    type: "button", onclick: () => { if (s.number == null) return; ctx.shotNumber = ctx.shotNumber === s.number ? null : s.number; ctx.render(); },
+  },
+  h("span.n", {}, s.number != null ? t("shot_n", { n: s.number }) : pick({ en: s.kind, ru: s.kind })),
+  h("span.sc", {}, t("score_after", { a: s.scores[0], b: s.scores[1] })),
+  h("span.why", {}, (s.reasons || []).map(pick).slice(-1)[0] || ""))));
+}

@@ -1,0 +1,77 @@
+// The referee panel's start form: variant, names, the variant's labelled options, cue pairing, the lag.
+import { t, pick } from "./i18n.js";
+import { h } from "./dom.js";
+import { getJson } from "./api.js";
+
+let variants = null;
+
+function optionInput(o) {
+  const id = `opt-${o.name}`;
+  let input;
+  if (o.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: o.name, checked: Boolean(o.default) });
+  } else if (Array.isArray(o.choices) && o.choices.length) {
+    input = h("select", { id, name: o.name }, o.choices.map((c) => h("option", {
+      value: JSON.stringify(c.value), selected: c.value === o.default }, pick(c.label))));
+  } else {
+    input = h("input", { type: o.type === "int" ? "number" : "text", id, name: o.name, value: o.default ?? "",
+      inputmode: o.type === "int" ? "numeric" : null });
+  }
+  return h(`label.field${o.type === "bool" ? ".check" : ""}`, { for: id }, h("span", {}, pick(o.label)), input);
+}
+
+function readOption(form, o) {
+  const el = form.querySelector(`[name="${o.name}"]`);
+  if (!el) return undefined;
+  if (o.type === "bool") return el.checked;
+  if (el.tagName === "SELECT") return JSON.parse(el.value);
+  if (o.type === "int") return el.value === "" ? undefined : Number(el.value);
+  return el.value;
+}
+
+/** The form; `ctx.api.startMatch` then (if the lag is known) a `lag` action. */
+export async function startCard(ctx, env) {
+  if (!variants) variants = await getJson("/api/variants").catch(() => []);
+  const cues = (env.devices || []).filter((d) => d.role === "cue");
+  const optionsBox = h("div.options");
+  const select = h("select", { name: "variant", id: "variant" }, variants.map((v) => h("option", { value: v.id },
+    `${pick(v.title)}${v.target ? " · " + t("target", { n: v.target }) : ""}`)));
+  const showOptions = () => {
+    const v = variants.find((x) => x.id === select.value);
+    optionsBox.replaceChildren(...((v && v.options) || []).map(optionInput));
+  };
+  select.addEventListener("change", showOptions);
+  showOptions();
+  const last = env.last_match;
+  const form = h("form.card.start", { onsubmit: async (e) => {
+    e.preventDefault();
+    const v = variants.find((x) => x.id === select.value);
+    const options = {};
+    for (const o of (v && v.options) || []) {
+      const val = readOption(form, o);
+      if (val !== undefined && val !== o.default) options[o.name] = val;
+    }
+    const pairing = {};
+    for (const c of cues) pairing[c.device] = Number(form.querySelector(`[name="cue-${c.device}"]`).value);
+    const players = [form.querySelector("#pa").value.trim(), form.querySelector("#pb").value.trim()];
+    const lagVal = form.querySelector("[name=lag]:checked")?.value;
+    const ok = await ctx.start({ variant: select.value, players, options, ...(cues.length ? { cues: pairing } : {}) });
+    if (ok && lagVal !== undefined && lagVal !== "") await ctx.send("lag", { winner: Number(lagVal) });
+  } },
+  h("h2", {}, t("start")),
+  h("label.field", { for: "variant" }, h("span", {}, t("variant")), select),
+  h("label.field", { for: "pa" }, h("span", {}, t("player_a")),
+    h("input", { id: "pa", required: true, maxlength: 60, value: last ? last.players[0] : "", autocomplete: "off" })),
+  h("label.field", { for: "pb" }, h("span", {}, t("player_b")),
+    h("input", { id: "pb", required: true, maxlength: 60, value: last ? last.players[1] : "", autocomplete: "off" })),
+  optionsBox,
+  cues.length ? h("fieldset", {}, h("legend", {}, t("cues")), cues.map((c, i) => h("label.field", {},
+    h("span", {}, c.device),
+    h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option", { value: s, selected: (c.seat ?? i) === s },
+      `${s === 0 ? t("player_a") : t("player_b")}`)))))) : null,
+  h("fieldset.lag", {}, h("legend", {}, t("lag_winner")),
+    ["", 0, 1].map((v) => h("label.radio", {}, h("input", { type: "radio", name: "lag", value: v, checked: v === "" }),
+      v === "" ? "—" : (v === 0 ? t("player_a") : t("player_b"))))),
+  h("button.btn.act.primary.huge", { type: "submit", id: "start" }, t("start_btn")));
+  return form;
+}

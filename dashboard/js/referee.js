@@ -1,0 +1,159 @@
+// Referee panel /referee/<table>: a phone held in one hand. PIN first; then open questions, the call, the shot,
+// fouls and facts, the last shots; undo, close and the match menu at the bottom, within the thumb's reach.
+import { t, pick, lang } from "./i18n.js";
+import { h, fill, tableFromPath } from "./dom.js";
+import { live } from "./ws.js";
+import { TableApi, ApiError } from "./api.js";
+import { questionsCard, alertsCard, declareCard, shotCard, foulsCard, historyCard } from "./panel-cards.js";
+import { startCard } from "./panel-start.js";
+import { pickOption, confirmSheet } from "./sheet.js";
+
+const table = tableFromPath();
+const api = new TableApi(table);
+let env = null;
+let mode = null; // "pin" | "start" | "match": the start form is built once per entry, so typing survives updates
+let toastTimer = null;
+
+function toast(text, bad = false) {
+  const el = fill("toast", text);
+  el.className = bad ? "toast bad" : "toast";
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, bad ? 6000 : 1500);
+}
+
+function showError(e) {
+  if (e instanceof ApiError && e.status === 401) { mode = null; render(); }
+  toast(e instanceof ApiError ? pick(e) : String(e), true);
+}
+
+const ctx = {
+  shotNumber: null,
+  render: () => render(true),
+  async send(kind, fields = {}) {
+    if (document.body.dataset.online !== "1") return false;
+    try {
+      const res = await api.action(kind, fields);
+      if (res && res.state) accept(res.state);
+      toast(t("sent"));
+      return true;
+    } catch (e) { showError(e); return false; }
+  },
+  async start(body) {
+    try {
+      const res = await api.startMatch(body);
+      if (res && res.state) accept(res.state);
+      return true;
+    } catch (e) { showError(e); return false; }
+  },
+};
+
+function accept(state) {
+  if (env && state.rev != null && env.rev != null && state.rev < env.rev) return;
+  env = state;
+  render();
+}
+
+// ------------------------------------------------------------------ PIN keypad
+
+function pinScreen() {
+  let pin = "";
+  const dots = h("div.pin-dots", { id: "pin-dots" });
+  const msg = h("div.pin-msg", { id: "pin-msg" }, env && env.pin_set === false ? t("pin_none", { table }) : "");
+  const show = () => { dots.textContent = pin.length ? "●".repeat(pin.length) : "·"; };
+  const submit = async () => {
+    if (!pin) return;
+    try {
+      await api.login(pin);
+      mode = null;
+      render();
+    } catch (e) {
+      pin = ""; show();
+      if (e instanceof ApiError && e.status === 401) msg.textContent = t("pin_wrong");
+      else msg.textContent = e instanceof ApiError ? pick(e) : String(e);
+      msg.classList.add("bad");
+    }
+  };
+  const key = (label, fn, cls = "") => h(`button.key${cls ? "." + cls : ""}`, { type: "button", onclick: fn,
+    dataset: { key: label } }, label);
+  show();
+  return h("section.pin", {},
+    h("h1", {}, t("pin_title")), h("p", {}, t("pin_enter", { table: env ? (env.name || table) : table })),
+    dots, msg,
+    h("div.keypad", {},
+      ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => key(d, () => { if (pin.length < 12) pin += d; show(); })),
+      key("⌫", () => { pin = pin.slice(0, -1); show(); }, "fn"),
+      key("0", () => { if (pin.length < 12) pin += "0"; show(); }),
+      key(t("ok"), submit, "ok")));
+}
+
+// ------------------------------------------------------------------ the page
+
+function header() {
+  const m = env && env.match;
+  return [h("div.tname", {}, env ? (env.name || table) : table),
+    m ? h("div.mini", {}, h("span", {}, m.players[0]), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), h("span", {}, m.players[1])) : null];
+}
+
+function bottomBar(m) {
+  const undo = m.undo ? t("undo", { what: pick(m.undo) }) : t("undo_none");
+  return [
+    h("button.btn.act.undo", { type: "button", id: "undo", disabled: !m.undo || null, onclick: async () => {
+      if (await confirmSheet(undo)) ctx.send("undo");
+    } }, undo),
+    h("div.row", {},
+      h("button.btn.act", { type: "button", id: "close-shot", disabled: !(m.shot && m.shot.status === "open") || null,
+        onclick: () => ctx.send("close_shot") }, t("close_shot")),
+      h("button.btn.act", { type: "button", id: "menu", onclick: () => matchMenu(m) }, t("menu"))),
+  ];
+}
+
+async function matchMenu(m) {
+  const choice = await pickOption(t("match"), [
+    ["interference", t("interference")], ["concede0", t("concede", { who: m.players[0] })],
+    ["concede1", t("concede", { who: m.players[1] })], ["end", t("end_match")], ["logout", t("logout")]]);
+  if (choice === null) return;
+  if (choice === "logout") { api.signOut(); mode = null; render(); return; }
+  if (!(await confirmSheet(t("confirm_q")))) return;
+  if (choice === "interference") ctx.send("interference", { restore: true });
+  else if (choice === "end") ctx.send("end_match");
+  else ctx.send("concede", { player: Number(choice.slice(-1)) });
+}
+
+async function render(force = false) {
+  if (!env) return;
+  fill("head", header());
+  const want = !api.signedIn ? "pin" : env.match && !env.match.over ? "match" : env.match ? "match" : "start";
+  const main = document.getElementById("main");
+  const bar = document.getElementById("bar");
+  if (want !== "match" && want === mode && !force) return;
+  mode = want;
+  if (want === "pin") { fill(main, pinScreen()); fill(bar); return; }
+  if (want === "start") {
+    fill(bar);
+    const form = await startCard(ctx, env);
+    if (mode === "start") fill(main, form);
+    return;
+  }
+  const m = env.match;
+  const scroll = main.scrollTop;
+  fill(main, questionsCard(ctx, m) || h("div.none", {}, t("nothing_open")), alertsCard(ctx, m), declareCard(ctx, m),
+    shotCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
+  main.scrollTop = scroll;
+  fill(bar, bottomBar(m));
+  syncDisabled();
+}
+
+function syncDisabled() {
+  const off = document.body.dataset.online !== "1";
+  for (const b of document.querySelectorAll("button.act")) {
+    if (off) { if (!b.disabled) { b.disabled = true; b.dataset.off = "1"; } }
+    else if (b.dataset.off) { b.disabled = false; delete b.dataset.off; }
+  }
+}
+
+document.body.dataset.lang = lang;
+live(`/ws/tables/${encodeURIComponent(table)}`, {
+  onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
+  onStatus() { syncDisabled(); },
+});
