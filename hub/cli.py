@@ -15,6 +15,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.firmware",
     "hub.commands.demo",
     "hub.commands.referee",
+    "hub.commands.matches",
+    "hub.commands.export",
+    "hub.commands.verify",
 )
 
 

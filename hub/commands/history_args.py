@@ -1,0 +1,51 @@
+"""Arguments shared by `luza matches`, `luza export`: the database, dates as local days."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime, tzinfo
+from typing import Any
+
+from hub.export.model import ExportError
+from hub.store import Store
+
+DEFAULT_DB = "luza.db"
+
+
+def add_db(p: Any) -> None:
+    p.add_argument("--db", default=DEFAULT_DB, help=f"the hub's SQLite database (default {DEFAULT_DB})")
+
+
+def local_zone() -> tzinfo:
+    zone = datetime.now().astimezone().tzinfo
+    assert zone is not None
+    return zone
+
+
+def parse_day(value: str | None, tz: tzinfo, name: str) -> int | None:
+    """`YYYY-MM-DD` (or `YYYY-MM-DDTHH:MM`) in the local zone -> epoch ms; ExportError naming the option."""
+    if value is None:
+        return None
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError:
+        raise ExportError(f"{name}: expected a date YYYY-MM-DD, got {value!r}",
+                          f"{name}: нужна дата ГГГГ-ММ-ДД, получено {value!r}") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz)
+    return int(dt.timestamp() * 1000)
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    """The database read-only; ExportError with a one-line reason if it cannot be opened."""
+    from hub.migrations import SchemaError
+
+    try:
+        return Store(args.db, readonly=True)
+    except FileNotFoundError:
+        raise ExportError(f"no database at {args.db} (give --db PATH)", f"нет базы {args.db} (укажите --db)") from None
+    except (SchemaError, OSError) as exc:
+        raise ExportError(str(exc)) from None
+    except Exception as exc:  # sqlite3.DatabaseError: not a database
+        raise ExportError(f"{args.db} cannot be read as a Luza database: {exc}",
+                          f"{args.db} не читается как база Luza: {exc}") from None

@@ -1,0 +1,49 @@
+"""CSV: one row per shot of an export document, UTF-8 with a byte-order mark (so a spreadsheet opens the
+Cyrillic names right) and a header row; times in the given zone, ISO 8601."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from datetime import UTC, tzinfo
+from typing import Any
+
+from hub.export import text
+
+COLUMNS = ("match", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
+           "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
+           "score_b", "reasons_en", "reasons_ru")
+
+
+def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
+    """The CSV rows as dicts (column -> value)."""
+    out = []
+    fmt = "%Y-%m-%dT%H:%M:%S%z"
+    for s in doc["shots"]:
+        pa, pb = text.points(s)
+        after = s.get("score_after") or [None, None]
+        out.append({
+            "match": doc["match"]["id"], "shot": s["number"], "status": s["status"],
+            "provisional": "yes" if s["provisional"] else "no",
+            "started": text.local(s["opened_ms"], tz, fmt), "ended": text.local(s["closed_ms"], tz, fmt),
+            "shooter_seat": "" if s["shooter"] is None else s["shooter"], "shooter": s["shooter_name"] or "",
+            "call": text.calls(s, "en"),
+            "balls": " ".join(text.ball_name(b["ball"], "en") for b in s["balls"]),
+            "ball_numbers_from": " ".join(b["ball_source"] or "?" for b in s["balls"]),
+            "pockets": " ".join(str(b["pocket"]) for b in s["balls"]),
+            "seen_colours": " ".join(b["seen_colour"] or "-" for b in s["balls"]),
+            "fouls": "; ".join(f["cite"] for f in s["fouls"]),
+            "points_a": pa, "points_b": pb,
+            "score_a": "" if after[0] is None else after[0], "score_b": "" if after[1] is None else after[1],
+            "reasons_en": text.reasons(s, "en"), "reasons_ru": text.reasons(s, "ru"),
+        })
+    return out
+
+
+def render(doc: Mapping[str, Any], tz: tzinfo = UTC) -> bytes:
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, COLUMNS, lineterminator="\r\n")
+    w.writeheader()
+    w.writerows(rows(doc, tz))
+    return buf.getvalue().encode("utf-8-sig")

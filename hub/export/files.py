@@ -1,0 +1,72 @@
+"""Export files: one match in one format, or many matches into one zip (`luza export --all`, REST)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Mapping
+from datetime import UTC, tzinfo
+from typing import Any
+
+from hub.export import csvfile, html, pdf
+from hub.export.history import Query, search
+from hub.export.model import ExportError, build, load
+from hub.store import Store
+
+FORMATS = ("json", "csv", "html", "pdf")
+MEDIA_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "html": "text/html; charset=utf-8",
+               "pdf": "application/pdf", "zip": "application/zip"}
+
+
+def check_format(fmt: str, lang: str = "ru") -> None:
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}",
+                          f"неизвестный формат {fmt!r}; есть {', '.join(FORMATS)}")
+    if lang not in ("ru", "en"):
+        raise ExportError(f"unknown language {lang!r}; ru or en", f"неизвестный язык {lang!r}; ru или en")
+
+
+def to_json(doc: Mapping[str, Any]) -> bytes:
+    return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n").encode()
+
+
+def render(doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC) -> bytes:
+    """One export document in `fmt` (json | csv | html | pdf)."""
+    check_format(fmt, lang)
+    if fmt == "json":
+        return to_json(doc)
+    if fmt == "csv":
+        return csvfile.render(doc, tz)
+    if fmt == "html":
+        return html.render(doc, lang, tz).encode()
+    return pdf.render(doc, lang, tz)
+
+
+def filename(match_id: int, fmt: str, lang: str = "ru") -> str:
+    tail = f"-{lang}" if fmt in ("html", "pdf") else ""
+    return f"luza-match-{match_id}{tail}.{fmt}"
+
+
+def export_match(store: Store, match_id: int, fmt: str, lang: str = "ru", tz: tzinfo = UTC,
+                 exported_ms: int | None = None) -> bytes:
+    check_format(fmt, lang)
+    return render(build(load(store, match_id), exported_ms), fmt, lang, tz)
+
+
+def export_all(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since_ms: int | None = None,
+               until_ms: int | None = None, exported_ms: int | None = None) -> tuple[int, bytes]:
+    """Every match started in [since, until) into one zip (one file per match); (how many, zip bytes)."""
+    check_format(fmt, lang)
+    buf = io.BytesIO()
+    count, offset = 0, 0
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        while True:
+            _, page = search(store, Query(since_ms=since_ms, until_ms=until_ms, limit=500, offset=offset))
+            for m in page:
+                zf.writestr(filename(m["id"], fmt, lang), export_match(store, m["id"], fmt, lang, tz, exported_ms))
+                count += 1
+            if len(page) < 500:
+                break
+            offset += 500
+    return count, buf.getvalue()

@@ -1,0 +1,119 @@
+"""`verify`: re-check an export file with the rules engine, without the database it came from.
+
+Two independent checks:
+1. The evidence: the file's stored inputs (records, times, sources), with its match header and settings
+   snapshot, are folded again through a TableSession; every derived part of the file (provenance, engine log,
+   shots with their balls, fouls, effects, scores and reasons, the result) must come out the same. A changed
+   score, ball, reason or input shows up as the first places where the file and the replay differ.
+2. The engine log: `engine_log` is replayed through the pure rules engine alone (shared_rules.Match.from_log);
+   it must reach the file's final scores and winner.
+
+This checks that the file is consistent with the rules, not who wrote it: someone who rewrites the inputs and
+re-derives everything with Luza produces a consistent file of a different match.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build
+from hub.rebuild import differences
+from shared_rules import Match
+from shared_rules.errors import RulesError
+
+INPUT_FIELDS = ("cursor", "source", "at_ms", "received_ms", "record")
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    match_id: object = None
+    shots: int = 0
+    scores: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # where the file departs from the replay (first ones)
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """Load an export file; ExportError with a one-line reason if it is not one."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ExportError(f"no such file: {path}", f"нет файла: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ExportError(f"{path} is not a readable JSON file ({exc})",
+                          f"{path}: не читается как JSON ({exc})") from None
+    check_header(doc)
+    return doc  # type: ignore[no-any-return]
+
+
+def check_header(doc: object) -> None:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ExportError(f"not a {FORMAT} file (format field missing or different)",
+                          f"это не файл {FORMAT} (поле format отсутствует или другое)")
+    if doc.get("version") != VERSION:
+        raise ExportError(f"{FORMAT} version {doc.get('version')!r} is not readable by this luza (reads {VERSION})",
+                          f"версия {doc.get('version')!r} не поддерживается (поддерживается {VERSION})")
+    for key, kind in (("match", dict), ("inputs", list), ("engine_log", dict)):
+        if not isinstance(doc.get(key), kind):
+            raise ExportError(f"{key}: missing or not a {kind.__name__}", f"{key}: нет или неверный тип")
+
+
+def source_of(doc: Mapping[str, Any]) -> Source:
+    """The parts of a file an export is built from (everything else must follow from them)."""
+    inputs = []
+    for i, e in enumerate(doc["inputs"]):
+        if not isinstance(e, Mapping) or any(k not in e for k in INPUT_FIELDS):
+            raise ExportError(f"inputs[{i}]: needs {', '.join(INPUT_FIELDS)}",
+                              f"inputs[{i}]: нужны поля {', '.join(INPUT_FIELDS)}")
+        inputs.append({k: e[k] for k in INPUT_FIELDS})
+    match = doc["match"]
+    for key in ("id", "table", "variant", "players", "options"):
+        if key not in match:
+            raise ExportError(f"match.{key}: missing", f"match.{key}: отсутствует")
+    settings = doc.get("settings")
+    return Source(dict(match), dict(settings) if isinstance(settings, Mapping) else None, inputs)
+
+
+def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
+    """Re-derive the file from its inputs and replay its engine log; a Verdict with the places that differ."""
+    check_header(doc)
+    src = source_of(doc)
+    problems: list[str] = []
+    try:
+        again = build(src)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # a header the session cannot start with
+        raise ExportError(f"the match cannot be replayed: {getattr(exc, 'en', exc)}",
+                          f"партию нельзя пересчитать: {getattr(exc, 'ru', exc)}") from None
+    mine = {k: v for k, v in doc.items() if k not in VOLATILE}
+    theirs = {k: v for k, v in again.items() if k not in VOLATILE}
+    problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
+    problems += _engine_log(doc)
+    result = again["result"]
+    return Verdict(not problems, src.match.get("id"), result["shots"], result["scores"], problems[:limit])
+
+
+def _side(diff: str) -> str:
+    """`path: replay != file` -> `path: <file>, the replay gives <replay>`."""
+    path, _, rest = diff.partition(": ")
+    replay, _, file = rest.partition(" != ")
+    return f"{path}: {file}, the replay gives {replay}"
+
+
+def _engine_log(doc: Mapping[str, Any]) -> list[str]:
+    """The engine log alone, through the pure rules engine, must reach the file's result."""
+    try:
+        m = Match.from_log(doc["engine_log"])
+    except RulesError as exc:
+        return [f"engine_log does not replay: {exc.en}"]
+    raw = doc.get("result")
+    res: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    out = []
+    if list(m.state.scores) != res.get("scores"):
+        out.append(f"engine_log reaches scores {list(m.state.scores)}, result.scores says {res.get('scores')}")
+    if m.state.winner != res.get("winner"):
+        out.append(f"engine_log's winner is {m.state.winner}, result.winner says {res.get('winner')}")
+    return out
