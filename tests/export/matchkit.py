@@ -12,7 +12,7 @@ from hub.ingest_mqtt import RawMessage
 from hub.service import Hub
 from shared_rules import wire
 
-START_MS = 1_794_754_800_000  # 2026-11-14 15:00 UTC (18:00 in Moscow): goldens do not depend on today
+START_MS = 1_794_668_400_000  # 2026-11-14 15:00 UTC (18:00 in Moscow): goldens do not depend on today
 PLAYERS = ("Иван Петров", "Сергей Кузнецов")
 TABLE = {"id": "t1", "name": "Стол 1", "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
          "cues": {"cue-a": 0, "cue-b": 1}}
