@@ -56,7 +56,7 @@ function stateLabel(d) {
 
 function devicesTable(devs) {
   const num = (v, unit = "") => (v == null ? "—" : `${v}${unit}`);
-  const rej = (r) => Object.values(r || {}).reduce((a, b) => a + b, 0);
+  const rej = (r) => (typeof r === "number" ? r : Object.values(r || {}).reduce((a, b) => a + b, 0));
   return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
     t("rssi"), t("outbox"), t("drops"), t("rejected"), ""].map((x) => h("th", {}, x)))),
   h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },

@@ -150,9 +150,15 @@ function allBalls(board) {
   return (keys && keys.length ? keys : [0, ...Array.from({ length: 15 }, (_, i) => i + 1)]).sort((a, b) => a - b);
 }
 
+function stepLabel(kind) {
+  const known = { lag: "step_lag", choose: "step_choose", interference: "interference", concede: "step_concede",
+    decide: "decide" };
+  return known[kind] ? t(known[kind]) : kind;
+}
+
 function foulLabel(code) {
   const f = FOUL_LABELS[code];
-  return f ? `§${f[0]} ${lang === "en" ? f[1] : f[2]}` : code;
+  return f ? `${/^\d/.test(f[0]) ? "§" : ""}${f[0]} ${lang === "en" ? f[1] : f[2]}` : code;
 }
 
 export function foulsCard(ctx, board) {
@@ -185,10 +191,10 @@ function factButton(ctx, board, name) {
 export function historyCard(ctx, board) {
   const hist = (board.history || []).slice().reverse();
   if (!hist.length) return null;
-  return card("history", t("history"), hist.map((s) => h(`button.btn.hist${ctx.shotNumber === s.number ? ".on" : ""}`, {
+  return card("history", t("history"), hist.map((s) => h(`button.btn.hist${s.number != null && ctx.shotNumber === s.number ? ".on" : ""}`, {
     type: "button", onclick: () => { if (s.number == null) return; ctx.shotNumber = ctx.shotNumber === s.number ? null : s.number; ctx.render(); },
   },
-  h("span.n", {}, s.number != null ? t("shot_n", { n: s.number }) : pick({ en: s.kind, ru: s.kind })),
+  h("span.n", {}, s.number != null ? t("shot_n", { n: s.number }) : stepLabel(s.kind)),
   h("span.sc", {}, t("score_after", { a: s.scores[0], b: s.scores[1] })),
   h("span.why", {}, (s.reasons || []).map(pick).slice(-1)[0] || ""))));
 }
