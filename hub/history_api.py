@@ -1,0 +1,146 @@
+"""REST routes for match history and exports, as one APIRouter the web app includes:
+
+    app.include_router(history_router(hub.config.store.path))
+
+- GET /api/matches                    search: table, variant, player, since, until (YYYY-MM-DD or ISO time, the
+                                      hub's local zone), status, limit, offset -> {total, limit, offset, matches}
+- GET /api/matches/export.zip         every match started in [since, until) in one format, zipped
+- GET /api/matches/{id}               the match's JSON export (luza-match-export)
+- GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline)
+
+Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors follow the
+web contract: {"error": {"code", "en", "ru", "field"}} with 400 (malformed), 404 (no such match) or 501 (PDF
+without WeasyPrint).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+
+from hub.commands.history_args import local_zone, parse_day
+from hub.export import build, load
+from hub.export import history as hist
+from hub.export.files import MEDIA_TYPES, export_all, filename, render
+from hub.export.model import ExportError
+from hub.export.pdf import INSTALL_EN
+from hub.store import Store
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, en: str, ru: str, field: str | None = None) -> None:
+        super().__init__(en)
+        self.status, self.code, self.en, self.ru, self.field = status, code, en, ru, field
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"code": self.code, "en": self.en, "ru": self.ru}
+        if self.field:
+            body["field"] = self.field
+        return JSONResponse({"error": body}, status_code=self.status)
+
+
+def _export_error(exc: ExportError, field: str | None = None) -> ApiError:
+    if exc.en == INSTALL_EN:
+        return ApiError(501, "unavailable", exc.en, exc.ru, "format")
+    if exc.en.startswith("no match "):
+        return ApiError(404, "not_found", exc.en, exc.ru)
+    return ApiError(400, "malformed", exc.en, exc.ru, field)
+
+
+def history_router(db_path: str | Path) -> APIRouter:
+    """The history and export routes over the hub database at `db_path`."""
+    router = APIRouter(tags=["history"])
+
+    @contextmanager
+    def store() -> Iterator[Store]:
+        try:
+            s = Store(db_path, readonly=True)
+        except (FileNotFoundError, OSError) as exc:
+            raise ApiError(503, "unavailable", f"the match database cannot be read: {exc}",
+                           f"база партий недоступна: {exc}") from None
+        try:
+            yield s
+        finally:
+            s.close()
+
+    @router.get("/api/matches", summary="Search the match history")
+    def matches(table: str | None = None, variant: str | None = None, player: str | None = None,
+                since: str | None = None, until: str | None = None, status: str | None = None,
+                limit: str = "50", offset: str = "0") -> Response:
+        try:
+            n, skip = _int(limit, "limit"), _int(offset, "offset")
+            q = hist.Query(table, variant, player, _day(since, "since"), _day(until, "until"), status, n, skip)
+            with store() as s:
+                total, rows = hist.search(s, q)
+        except hist.QueryError as exc:
+            return ApiError(400, "malformed", exc.en, exc.ru, exc.field).response()
+        except ApiError as exc:
+            return exc.response()
+        return JSONResponse({"total": total, "limit": n, "offset": skip, "matches": rows})
+
+    @router.get("/api/matches/export.zip", summary="Export many matches as one zip")
+    def export_zip(format: str = "json", lang: str = "ru", since: str | None = None,
+                   until: str | None = None) -> Response:
+        try:
+            span = _day(since, "since"), _day(until, "until")
+            with store() as s:
+                _, data = export_all(s, format, lang, local_zone(), *span, _now())
+        except ExportError as exc:
+            return _export_error(exc, "format").response()
+        except ApiError as exc:
+            return exc.response()
+        return Response(data, media_type=MEDIA_TYPES["zip"],
+                        headers={"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'})
+
+    @router.get("/api/matches/{match_id}", summary="One match as its JSON export")
+    def match(match_id: str) -> Response:
+        try:
+            with store() as s:
+                doc = build(load(s, _int(match_id, "match")), _now())
+        except ExportError as exc:
+            return _export_error(exc).response()
+        except ApiError as exc:
+            return exc.response()
+        return JSONResponse(doc)
+
+    @router.get("/api/matches/{match_id}/export", summary="One match as a file: json, csv, html or pdf")
+    def export(match_id: str, format: str = "json", lang: str = "ru") -> Response:
+        try:
+            with store() as s:
+                doc = build(load(s, _int(match_id, "match")), _now())
+            data = render(doc, format, lang, local_zone())
+        except ExportError as exc:
+            return _export_error(exc, "format" if "format" in exc.en else None).response()
+        except ApiError as exc:
+            return exc.response()
+        disposition = "inline" if format == "html" else "attachment"
+        return Response(data, media_type=MEDIA_TYPES[format],
+                        headers={"Content-Disposition":
+                                 f'{disposition}; filename="{filename(doc["match"]["id"], format, lang)}"'})
+
+    return router
+
+
+def _day(value: str | None, field: str) -> int | None:
+    try:
+        return parse_day(value, local_zone(), field)
+    except ExportError as exc:
+        raise ApiError(400, "malformed", exc.en, exc.ru, field) from None
+
+
+def _int(value: str, field: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ApiError(400, "malformed", f"{field}: expected a whole number, got {value!r}",
+                       f"{field}: нужно целое число, получено {value!r}", field) from None
+
+
+def _now() -> int:
+    return int(time.time() * 1000)

@@ -1,0 +1,92 @@
+"""The history and export REST routes (hub.history_api) served by a real uvicorn server on a free port."""
+
+from __future__ import annotations
+
+import csv
+import io
+import socket
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from hub.export import pdf
+from hub.history_api import history_router
+
+
+@pytest.fixture(scope="module")
+def api(match_db: Path) -> Iterator[httpx.Client]:
+    app = FastAPI()
+    app.include_router(history_router(match_db))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    started = threading.Event()
+    for _ in range(200):  # wait on the condition: the server says it has started
+        if server.started:
+            started.set()
+            break
+        started.wait(0.05)
+    assert server.started
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        yield client
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_search_with_filters_and_paging(api: httpx.Client) -> None:
+    r = api.get("/api/matches", params={"player": "иван", "limit": 1})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["total"] == 2 and body["limit"] == 1 and [m["id"] for m in body["matches"]] == [2]
+    assert body["matches"][0]["scores"] == [52, 0] and body["matches"][0]["title"]["en"]
+    r = api.get("/api/matches", params={"variant": "classic", "status": "ended", "since": "2026-11-14"})
+    assert [m["id"] for m in r.json()["matches"]] == [1]
+
+
+def test_one_match_as_json_and_as_files(api: httpx.Client) -> None:
+    doc = api.get("/api/matches/1").json()
+    assert doc["format"] == "luza-match-export" and doc["result"]["scores"] == [71, 8]
+    r = api.get("/api/matches/1/export", params={"format": "csv"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert 'filename="luza-match-1.csv"' in r.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
+    assert len(rows) == 9
+    r = api.get("/api/matches/2/export", params={"format": "html", "lang": "en"})
+    assert r.status_code == 200 and "Match scoresheet" in r.text and r.headers["content-disposition"].startswith("inline")
+    if pdf.available():
+        r = api.get("/api/matches/2/export", params={"format": "pdf"})
+        assert r.status_code == 200 and r.content.startswith(b"%PDF")
+
+
+def test_every_match_as_a_zip(api: httpx.Client) -> None:
+    r = api.get("/api/matches/export.zip", params={"format": "json", "since": "2026-11-01"})
+    assert r.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        assert sorted(zf.namelist()) == ["luza-match-1.json", "luza-match-2.json"]
+
+
+@pytest.mark.parametrize(("path", "params", "status", "code", "en"), [
+    ("/api/matches/99", {}, 404, "not_found", "no match 99 in "),
+    ("/api/matches/x", {}, 400, "malformed", "match: expected a whole number, got 'x'"),
+    ("/api/matches/1/export", {"format": "docx"}, 400, "malformed", "unknown format 'docx'"),
+    ("/api/matches/1/export", {"lang": "de"}, 400, "malformed", "unknown language 'de'"),
+    ("/api/matches", {"status": "paused"}, 400, "malformed", "status: one of live, ended"),
+    ("/api/matches", {"limit": "many"}, 400, "malformed", "limit: expected a whole number"),
+    ("/api/matches", {"since": "yesterday"}, 400, "malformed", "since: expected a date YYYY-MM-DD"),
+    ("/api/matches/export.zip", {"format": "xml"}, 400, "malformed", "unknown format 'xml'"),
+])
+def test_bad_requests_get_the_contracts_error_body(api: httpx.Client, path: str, params: dict[str, str],
+                                                   status: int, code: str, en: str) -> None:
+    r = api.get(path, params=params)
+    assert r.status_code == status
+    err = r.json()["error"]
+    assert err["code"] == code and err["en"].startswith(en) and err["ru"] and err["ru"] != err["en"]
