@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.matches",
     "hub.commands.export",
     "hub.commands.verify",
+    "hub.commands.backup",
 )
 
 
