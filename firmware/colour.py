@@ -7,14 +7,21 @@ it varies with where in the throat the ball was read. The distance to each centr
 gives a likelihood exp(-z*z/2); the confidence is the best colour's share of the total. A reading far from every
 centroid (`REJECT_Z`) is no colour (None), confidence 0.
 
-A passage gives several readings while the beams are blocked: `Passage` keeps the brightest (the ball nearest
-the sensor). `Calibrator` learns one colour's centroid from N balls rolled through (`calibrate` command).
+Readings are taken by a sampler that runs on its own timer (the board's `sample_colour`), not by the detector loop,
+and kept with their time in a `ColourLog`. When the detector reports a ball it asks the log for the brightest
+reading (the ball nearest the sensor) taken while that ball was in the throat, from the beam edges' own times: so a
+slow or stalled main loop (a Wi-Fi hiccup, a busy Raspberry Pi running virtual nodes) still gets the colour of the
+ball that passed, instead of whatever the sensor sees when the loop gets round to it. `Calibrator` learns one
+colour's centroid from N balls rolled through (`calibrate` command).
 Colour names are those of the wire protocol: ivory (object balls), yellow and red (cue balls), and Star's blue,
 black, green (plus ivory, yellow, red).
 Floats are fine here: this runs once per ball, not per edge.
 """
 
 import math
+from array import array
+
+from .compat import ticks_diff
 
 BRIGHT_WEIGHT = 0.3
 REJECT_Z = 6.0
@@ -95,27 +102,61 @@ def classifier_for(cfg, pocket):
     return cl
 
 
-class Passage:
-    """Readings during one passage: keeps the brightest (most light back = the ball is nearest)."""
+class ColourLog:
+    """The last `size` readings of one sensor with their times (ticks_us), written by the sampler.
 
-    def __init__(self):
-        self.reset()
+    Preallocated arrays, nothing allocated per reading: `put` may run in a soft timer callback. `put` with no
+    reading (the sensor had none ready) still moves `last_t`, so the detector knows the sampler has looked past
+    a ball's exit. One writer (the sampler) and one reader (the detector loop); on MicroPython a soft callback
+    runs between bytecodes, so a reader can at worst see one slot being overwritten, which only happens to the
+    oldest reading of a full ring.
+    """
 
-    def reset(self):
-        self.n = 0
-        self.best = None
+    def __init__(self, size=32):
+        self.size = size
+        self.t = array("l", [0] * size)
+        self.r = array("l", [0] * size)
+        self.g = array("l", [0] * size)
+        self.b = array("l", [0] * size)
+        self.c = array("l", [0] * size)
+        self.head = 0
+        self.count = 0
+        self.last_t = 0
+        self.samples = 0  # readings attempted (sampler calls), for telemetry
+        self.errors = 0  # sampler reads that failed (I2C errors)
 
-    def add(self, r, g, b, c):
-        self.n += 1
-        if self.best is None or c > self.best[3]:
-            self.best = (r, g, b, c)
+    def put(self, t, rgbc):
+        """One sampler tick at `t` (ticks_us): `rgbc` is the sensor's (r, g, b, c) or None if none was ready."""
+        self.samples += 1
+        self.last_t = t
+        if rgbc is None:
+            return
+        h = self.head
+        self.t[h] = t
+        self.r[h] = rgbc[0]
+        self.g[h] = rgbc[1]
+        self.b[h] = rgbc[2]
+        self.c[h] = rgbc[3]
+        self.head = (h + 1) % self.size
+        if self.count < self.size:
+            self.count += 1
 
-    def result(self, classifier):
-        """(colour, conf, rgbc) for the passage; (None, None, None) if nothing was read."""
-        if self.best is None:
-            return (None, None, None)
-        colour, conf = classifier.classify(*self.best)
-        return (colour, conf, self.best)
+    def looked_after(self, t):
+        """True once the sampler has taken a reading at or after `t` (ticks_us)."""
+        return self.samples > 0 and ticks_diff(self.last_t, t) >= 0
+
+    def best(self, t0, t1):
+        """(r, g, b, c) of the brightest reading taken within [t0, t1] (ticks_us), or None."""
+        best = -1
+        i = self.head
+        for _ in range(self.count):
+            i = (i - 1) % self.size
+            t = self.t[i]
+            if ticks_diff(t, t0) >= 0 and ticks_diff(t1, t) >= 0 and (best < 0 or self.c[i] > self.c[best]):
+                best = i
+        if best < 0:
+            return None
+        return (self.r[best], self.g[best], self.b[best], self.c[best])
 
 
 class Calibrator:

@@ -3,8 +3,11 @@
 Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops forever:
 
 1. Wi-Fi up (`net.connect()`, then wait up to `wifi_ms` for `net.up()`).
-2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then the birth
-   message `online` (firmware version, boot id, ip, role) retained on `status`, and `cmd` subscribed.
+2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then `cmd` subscribed,
+   then the birth message `online` (firmware version, boot id, ip, role) retained on `status`. In that order:
+   the hub answers a birth with the time command, and the broker handles one connection's packets in order,
+   so the subscription is in place before anyone can react to the birth (the other way round, a busy broker
+   or hub could send the time before the subscription exists, and a clean session would drop it).
    Every session is clean, so the subscription is made again on each up.
 3. While up: publish the outbox's oldest entries (at most `window` in flight), hand PUBACKs back to the
    outbox (an event leaves it only then), and pass each valid `cmd` to `on_cmd`. A malformed command is
@@ -138,8 +141,8 @@ class Link:
         await self._wifi()
         will = wire.encode_status("lost", self.boot, self.fw, "", self.role)
         self.transport.connect(self.device, self.keepalive, self.topic_status, will)
+        self.transport.subscribe(self.topic_cmd)  # before the birth: see step 2 of the module docstring
         self.transport.publish(self.topic_status, self._birth(), True, 1)
-        self.transport.subscribe(self.topic_cmd)
         self._went_up()
         while not self._stopping:
             if not self.net.up():

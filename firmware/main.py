@@ -22,6 +22,7 @@ OUTBOX_DIR = "/ob"
 LED_PIN = 2  # the DevKit's blue LED
 WDT_MS = 8000  # the detector loop feeds it every few ms; a hung loop or a stuck socket resets the node
 EDGE_CHECK_MS = 2  # how often wait_edges looks at the ring (the beam IRQ is hard: it cannot wake asyncio)
+COLOUR_TIMER = 0  # the hardware timer that paces colour readings (one TCS34725 per node)
 
 
 class DeviceBoard:
@@ -36,6 +37,7 @@ class DeviceBoard:
         self._ring = None
         self._i2c = None
         self._colour_used = False
+        self._colour_timer = None
         self._accel = None
         self._battery = None
 
@@ -78,6 +80,28 @@ class DeviceBoard:
             return None
         self._colour_used = True
         return sensor
+
+    def sample_colour(self, sensor, log, ms):
+        """Read `sensor` every `ms` into `log` on a hardware timer. Its callback is soft: the scheduler runs it
+        between bytecodes, also while the asyncio loop waits on a socket, so a ball's colour is read while the
+        ball is in the throat however late the detector loop comes round to it."""
+
+        def tick(_timer):
+            try:
+                rgbc = sensor.read()
+            except OSError:  # an I2C hiccup: this reading is lost, the next one comes in `ms`
+                log.errors += 1
+                rgbc = None
+            log.put(time.ticks_us(), rgbc)
+
+        self.stop_colour()
+        self._colour_timer = machine.Timer(COLOUR_TIMER)
+        self._colour_timer.init(mode=machine.Timer.PERIODIC, period=ms, callback=tick)
+
+    def stop_colour(self):
+        if self._colour_timer is not None:
+            self._colour_timer.deinit()
+            self._colour_timer = None
 
     def accel(self):
         from firmware.drivers.accel import open_accel

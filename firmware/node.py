@@ -7,6 +7,8 @@ Everything that touches hardware goes through a *board* (duck-typed):
     attach_beams(pockets, ring, active_low)   start the beam interrupts writing edges into `ring`
     await wait_edges(ms)                return when edges arrived (an IRQ flag) or after `ms`
     colour(slot)                        the colour sensor of that pocket slot, or None
+    sample_colour(sensor, log, ms)      read `sensor` every `ms` into `log` (a ColourLog) on a timer of its
+                                        own, whatever the detector loop is doing; stop_colour() ends it
     accel()                             the accelerometer (cue role), or None
     await light_sleep(ms)               the cue's sleep between strikes (wakes early on motion)
     led(on), feed(), reset(), heap(), battery()   identify blink, watchdog, reboot, free RAM, volts
@@ -28,7 +30,7 @@ from firmware import VERSION, config
 from firmware import colour as colours
 from firmware import pocket as beams
 from firmware import strike as strikes
-from firmware.compat import ticks_diff
+from firmware.compat import ticks_add, ticks_diff
 from firmware.link import Link
 from firmware.outbox import Outbox, next_boot
 from shared_rules import wire
@@ -236,7 +238,12 @@ class PocketRole:
         self.settle_ms = cfg["beam"]["debounce_ms"] + 1  # after an edge, look again once it can be confirmed
         self.sensors = [node.board.colour(i) if p.get("colour") else None for i, p in enumerate(cfg["pockets"])]
         self.classifiers = [colours.classifier_for(cfg, p["pocket"]) for p in cfg["pockets"]]
-        self.passages = [colours.Passage() for _ in cfg["pockets"]]
+        self.logs = [colours.ColourLog() if s is not None else None for s in self.sensors]
+        self.period_us = cfg["colour"]["atime_ms"] * 1000
+        for slot, sensor in enumerate(self.sensors):
+            if sensor is not None:
+                node.board.sample_colour(sensor, self.logs[slot], cfg["colour"]["atime_ms"])
+        self.held = []  # balls in (slot, detection, now, up) waiting for the colour sampler to pass their exit
         self.calibrators = {}  # slot -> Calibrator while a `calibrate` command is running
         self.min_conf = cfg["colour"]["min_conf"]
         node.board.attach_beams(cfg["pockets"], self.ring, cfg["beam"]["active_low"])
@@ -246,6 +253,8 @@ class PocketRole:
     def close(self):
         self.closed = True
         self.node.board.attach_beams([], None, True)
+        if any(s is not None for s in self.sensors):
+            self.node.board.stop_colour()
 
     async def run(self):
         board = self.node.board
@@ -261,32 +270,46 @@ class PocketRole:
             board.feed()  # the watchdog sees the detector loop alive
 
     def step(self):
-        """Drain the edge ring, let time pass, publish what the detectors decided. Returns edges drained."""
+        """Drain the edge ring, let time pass, publish what the detectors decided. Returns True while there is
+        more to do soon (edges drained, or a ball waiting for its colour)."""
         now = self.node.board.ticks_us()
         up = self.node.clock.uptime()
         n = self.ring.drain(self.beams)
         for slot, beam in enumerate(self.beams):
             beam.poll(now)
-            sensor = self.sensors[slot]
-            if sensor is not None and beam.blocked():
-                rgbc = sensor.read()  # the latest integration, or None; while the ball is in the throat
-                if rgbc is not None:
-                    self.passages[slot].add(rgbc[0], rgbc[1], rgbc[2], rgbc[3])
             d = beam.take()
             while d is not None:
-                self._detected(slot, d, now, up)
+                if d[0] == beams.IN and self.sensors[slot] is not None:
+                    self.held.append((slot, d, now, up))
+                else:
+                    self._detected(slot, d, now, up)
                 d = beam.take()
-            if sensor is not None and not beam.blocked():
-                self.passages[slot].reset()  # a rattle or a hand: its readings must not colour the next ball
-        return n
+        if self.held:
+            self._release(now)
+        return n > 0 or len(self.held) > 0
+
+    def _release(self, now):
+        """Publish held balls, in order, once the sampler has read past each one's exit from the throat (a
+        reading finishing then still integrated the ball), or after three readings' time if it is stuck."""
+        while self.held:
+            slot, d, at_now, at_up = self.held[0]
+            exit_t = ticks_add(d[2], self.period_us)
+            if not self.logs[slot].looked_after(exit_t) and ticks_diff(now, exit_t) < 3 * self.period_us:
+                return
+            self.held.pop(0)
+            self._detected(slot, d, at_now, at_up)
 
     def _detected(self, slot, d, now, up):
         kind, pocket, t, dur, _beam = d
         at = self.node.uptime_of(t, now, up)
         colour = conf = None
-        if kind == beams.IN and self.sensors[slot] is not None:
-            colour, conf, rgbc = self.passages[slot].result(self.classifiers[slot])
-            self.passages[slot].reset()
+        log = self.logs[slot]
+        if kind == beams.IN and log is not None:
+            # The ball was in the sensor's view from the upper beam's block (t - dur) until it left; a reading
+            # finishing up to one integration later still saw it.
+            rgbc = log.best(ticks_add(t, -dur), ticks_add(t, self.period_us))
+            if rgbc is not None:
+                colour, conf = self.classifiers[slot].classify(rgbc[0], rgbc[1], rgbc[2], rgbc[3])
             if colour is not None and conf is not None and conf < self.min_conf:
                 colour = None  # not sure enough: the referee panel asks instead (conf still tells the hub why)
             cal = self.calibrators.get(slot)

@@ -137,7 +137,7 @@ class DemoPlayers:
 
     async def run(self, stop: threading.Event) -> None:
         await self.table.start()
-        await asyncio.sleep(0.3)  # the hub's time exchange on each birth
+        await self.table.synced()  # the hub's time exchange on each birth
         try:
             while not stop.is_set() and self.shots < MAX_SHOTS and not self.board().get("over"):
                 await self.shot()

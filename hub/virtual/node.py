@@ -80,9 +80,12 @@ class VirtualColour:
         self.rng = random.Random(seed)
 
     def read(self) -> tuple[int, int, int, int] | None:
-        now = self.board.vt.ms()
+        return self.read_at(self.board.vt.ms())
+
+    def read_at(self, t_ms: float) -> tuple[int, int, int, int] | None:
+        """The reading whose integration finished at virtual `t_ms`: a ball's colour while one is in view."""
         for start, end, colour in self.board.balls.get(self.slot, ()):
-            if start <= now <= end:
+            if start <= t_ms <= end:
                 rn, gn, bright, spread = fw_colour.DEFAULT_CENTROIDS[colour]
                 jitter = spread / 3
                 rn += self.rng.uniform(-jitter, jitter)
@@ -126,6 +129,8 @@ class VirtualBoard:
         self.volts = battery
         self.seed = seed
         self.balls: dict[int, list[tuple[float, float, str]]] = {}  # slot -> (start, end, colour) virtual ms
+        self.samplers: dict[int, tuple[VirtualColour, Any, int]] = {}  # slot -> (sensor, ColourLog, period ms)
+        self.colour_ticks = 0
         self.accel_fifo = VirtualAccel(self)
         self.feeds = 0
         self.resets = 0
@@ -153,6 +158,13 @@ class VirtualBoard:
     def colour(self, slot: int) -> VirtualColour:
         return VirtualColour(self, slot, self.seed + slot)
 
+    def sample_colour(self, sensor: VirtualColour, log: Any, ms: int) -> None:
+        # The ESP32 board paces one sensor per node; the simulation has a sensor (and a timer) per slot.
+        self.samplers[sensor.slot] = (sensor, log, ms)
+
+    def stop_colour(self) -> None:
+        self.samplers.clear()
+
     def accel(self) -> VirtualAccel:
         return self.accel_fifo
 
@@ -179,20 +191,48 @@ class VirtualBoard:
         return self.volts
 
     # ---- the simulation side
-    def play_edges(self, edges: Iterable[traces.Edge], at_ms: float) -> asyncio.Task[None]:
-        """Put `edges` (times relative to `at_ms`, virtual) into the beam ring as they happen."""
-        return self._spawn(self._play_edges(list(edges), at_ms))
-
-    async def _play_edges(self, edges: list[traces.Edge], at_ms: float) -> None:
+    def play_edges(self, edges: Iterable[traces.Edge], at_ms: float,
+                   balls: Sequence[tuple[int, float, float, str]] = ()) -> asyncio.Task[None]:
+        """Put `edges` (times relative to `at_ms`, virtual) into the beam ring as they happen; `balls` are
+        (slot, start, end, colour) in absolute virtual ms: what the colour sensor sees meanwhile."""
+        timeline: list[tuple[float, int, int]] = []  # (virtual ms, 0 edge / 1 colour tick, edge code or slot)
         for e in edges:
             rel_us = e.t_us - (1 << 30) if e.t_us >= 1 << 29 else e.t_us  # chatter can start before 0 and wrap
-            t_ms = at_ms + rel_us / 1000.0
+            timeline.append((at_ms + rel_us / 1000.0, 0, e.code))
+        for slot, start, end, colour in balls:
+            self.add_ball(slot, start, end, colour)
+            timeline.extend((t, 1, slot) for t in self._sampler_ticks(slot, start, end))
+        timeline.sort()
+        return self._spawn(self._play(timeline))
+
+    def _sampler_ticks(self, slot: int, start: float, end: float) -> list[float]:
+        """The sampler's timer ticks (every `period` virtual ms from 0) from just before a ball until well past
+        it: the only ones that can read anything, so the simulation skips the idle ones in between."""
+        period = self.samplers[slot][2] if slot in self.samplers else 24
+        k = int(start // period) - 1
+        ticks = []
+        while k * period <= end + 2 * period:
+            ticks.append(float(k * period))
+            k += 1
+        return ticks
+
+    async def _play(self, timeline: list[tuple[float, int, int]]) -> None:
+        """Play edges and colour-timer ticks in time order, each stamped with its own time (not the time this
+        task got round to it): the IRQ and the timer fire on time on the device however busy its loop is."""
+        for t_ms, what, code in timeline:
             await self.vt.until(t_ms)
+            stamp = int(t_ms * 1000) & MASK
+            if what == 1:
+                if code in self.samplers:
+                    sensor, log, _ = self.samplers[code]
+                    log.put(stamp, sensor.read_at(t_ms))
+                    self.colour_ticks += 1
+                continue
             if self.ring is not None:
-                self.ring.put(e.code, int(t_ms * 1000) & MASK)
+                self.ring.put(code, stamp)
                 self.edges_put += 1
                 if self.edge_log is not None:  # for latency figures (tests/bench/link.py)
-                    self.edge_log.append((e.code, time.monotonic()))
+                    self.edge_log.append((code, time.monotonic()))
             self._edge.set()
 
     def play_motions(self, motions: Sequence[traces.Motion], at_ms: float, odr_hz: int = 1600) -> asyncio.Task[None]:

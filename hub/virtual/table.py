@@ -3,6 +3,7 @@
     table = VirtualTable(("127.0.0.1", port), workdir, table="table-1", speed=1.0)
     await table.start()                                   # every node connects, births go out
     await table.sync_time()                               # the hub's time exchange (the hub does it too)
+    await table.synced()                                  # ... or wait for a real hub's exchange
     await table.play([
         Shot(0, player="a", balls=(Pot(3, after_ms=800, colour="ivory", rattle=True),)),
         Shot(6000, player="b", double_gap_ms=12),         # a double hit, nothing potted
@@ -125,6 +126,17 @@ class VirtualTable:
                 raise TimeoutError(f"virtual nodes not connected after {timeout:.1f} s: {', '.join(down)}")
             await asyncio.sleep(0.01)
 
+    async def synced(self, timeout: float = 10.0) -> None:
+        """Wait until every node has taken the hub's time (the hub sends it on each birth): events stamped
+        before that carry uptime only, and a test or demo that needs hub times waits here, not on a sleep."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not all(n.node is not None and n.node.clock.synced for n in self.nodes):
+            if asyncio.get_running_loop().time() > deadline:
+                late = [n.device for n in self.nodes if n.node is None or not n.node.clock.synced]
+                raise TimeoutError(f"no time from the hub after {timeout:.1f} s: {', '.join(late)} (is the hub "
+                                   "running and connected to the same broker?)")
+            await asyncio.sleep(0.01)
+
     async def stop(self) -> None:
         await asyncio.gather(*(n.stop() for n in self.nodes))
 
@@ -182,12 +194,13 @@ class VirtualTable:
             if not happenings:
                 continue
             edges = traces.beam_edges(happenings, pockets=group, noise=self.noise, seed=self.seed + i)
-            node.board.play_edges(edges, at)
+            balls = []
             for h in happenings:
                 colour = getattr(h, "colour", None)
                 if colour is not None:  # the colour sensor sees the ball while it is in the throat
                     span = (traces.BALL_MM + traces.BEAM_GAP_MM) / h.speed + 40  # type: ignore[union-attr]
-                    node.board.add_ball(group.index(h.pocket), at + h.t_ms, at + h.t_ms + span, colour)
+                    balls.append((group.index(h.pocket), at + h.t_ms, at + h.t_ms + span, colour))
+            node.board.play_edges(edges, at, balls)
         for player, ms in motions.items():
             if ms:
                 self.cue_nodes[player].board.play_motions(ms, at)

@@ -85,6 +85,12 @@ class FakeBoard:
     def colour(self, slot):
         return None
 
+    def sample_colour(self, sensor, log, ms):
+        raise AssertionError("this board has no colour sensor")
+
+    def stop_colour(self):
+        pass
+
     def accel(self):
         return None
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from firmware import colour, config
 from hub.virtual import traces as tr
-from tests.firmware import fw_runner
+from tests.firmware import colour_scenario, fw_runner, mp
 from tests.firmware import vectors as v
 
 STAR = ("ivory", "yellow", "red", "blue", "green", "black")
 WARM = (1.25, 1.0, 0.8)  # a pocket whose LED is warmer: everything reads redder
+SCENARIO_SRC = (Path(__file__).parent / "colour_scenario.py").read_text()
 
 
 def colour_vector(bias=WARM, calibrate=True, seed=0):
@@ -58,13 +62,30 @@ def test_confidence_is_lower_between_two_colours():
     assert name == "ivory" and conf > 0.95
 
 
-def test_passage_keeps_brightest_reading():
-    p = colour.Passage()
-    assert p.result(colour.Classifier()) == (None, None, None)
-    for r in [(100, 100, 100, 200), *tr.colour_readings("red", 1, seed=4), (50, 50, 50, 100)]:
-        p.add(*r)
-    name, _conf, rgbc = p.result(colour.Classifier())
-    assert name == "red" and rgbc[3] > 1000 and p.n == 3
+COLOUR_TIMING = {
+    # the ball's colour reaches the wire whether the detector loop runs 3 ms or 300 ms after the ball left
+    "on_time": [[["pocket", 3, "blue"]], 0],
+    "late_300ms": [[["pocket", 3, "blue"]], 0],
+    "across_wrap": [[["pocket", 3, "blue"]], 0],
+    "fast_ball": [[["pocket", 3, "blue"]], 0],  # 5 m/s: in view for less than one integration
+    # a loop quicker than the sampler holds the ball until a reading has finished past its exit
+    "held": [[[], 1], [["pocket", 3, "blue"]], 0],
+    # a sampler that never reads (sensor gone): the ball goes out without colour after three periods
+    "no_sampler": [[["pocket", 3, None]], 0],
+    "log": [None, False, [2, 2, 2, 900], [3, 3, 3, 500], True, False, True, None, [4, 8]],
+}
+
+
+def test_colour_is_read_from_the_balls_own_window_however_late_the_loop():
+    assert colour_scenario.scenario() == COLOUR_TIMING
+
+
+@pytest.mark.micropython
+def test_colour_timing_identical_under_micropython():
+    mp.require()
+    code = "import json, colour_scenario\nprint(json.dumps(colour_scenario.scenario()))"
+    got = mp.run_json(code, mp.FIRMWARE, extra={"colour_scenario.py": SCENARIO_SRC})
+    assert got == json.loads(json.dumps(COLOUR_TIMING))
 
 
 def test_calibrator_learns_centroid_and_spread():

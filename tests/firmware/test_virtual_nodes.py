@@ -51,7 +51,10 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
             return at
 
         at = asyncio.run(scenario())
-        assert col.wait_for(lambda: len(col.events()) >= 8, 3)
+        def said_goodbye() -> bool:  # every node's `offline` status has reached the collector
+            return sum(b'"offline"' in p for _t, p, _r in col.channel("status")) >= len(table.nodes)
+
+        assert col.wait_for(lambda: len(col.events()) >= 8 and said_goodbye(), 5)
         events = col.unique_events()  # parses every evt; a rejection fails here
         statuses = [wire.parse("status", p) for _t, p, _r in col.channel("status")]
         teles = [wire.parse("tele", p) for _t, p, _r in col.channel("tele")]

@@ -242,7 +242,7 @@ def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_rig
 
     async def run() -> None:
         await table.start()
-        await asyncio.sleep(0.3)  # births, and the hub's time exchange
+        await table.synced()  # births, and the hub's time exchange
         await table.play(shots_[:2])
         await asyncio.to_thread(mosquitto.stop)
         await table.play(shots_[2:8])  # 60 s of play with no broker: all of it goes to the outboxes

@@ -81,7 +81,7 @@ def play(table: VirtualTable, pots: list[tuple[str, int | None]], declare: Calla
     or (given `identify`: a break that takes no call) names the first shot's ball after it fell."""
     async def run() -> None:
         await table.start()
-        await asyncio.sleep(0.3)  # the hub's time exchange on each birth
+        await table.synced()  # the hub's time exchange on each birth
         for i, (colour, call) in enumerate(pots):
             start = table.vt.ms()
             named_after = i == 0 and identify is not None
