@@ -137,11 +137,11 @@ def _shot_row(s: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
     classes = [c for c, on in (("foul", bool(s["fouls"])), ("provisional", s["provisional"]),
                                ("void", s["status"] == "void")) if on]
     pa, pb = text.points(s)
-    pts = " / ".join(f"{p:+d}" if p else "0" for p in (pa, pb)) if (pa or pb) else ""
+    pts = " / ".join(f"{p:+d}".replace("-", "\u2212") if p else "0" for p in (pa, pb)) if (pa or pb) else ""
     note = text.status_note(s, lang)
     why = text.reasons(s, lang, "<br>") if not note else escape(note) + "<br>" + text.reasons(s, lang, "<br>")
     cells = [str(s["number"]), text.clock(s["opened_ms"], tz), s["shooter_name"] or "", text.calls(s, lang),
-             text.balls(s, lang), "; ".join(f["cite"] for f in s["fouls"]), pts, text.score(s["score_after"])]
+             text.balls(s, lang), text.foul_names(s, lang), pts, text.score(s["score_after"])]
     tds = "".join(f'<td class="{c}">{escape(v)}</td>' for c, v in
                   zip(("num", "t", "pl", "call", "balls", "fl", "pt", "sc"), cells, strict=True))
     return f'<tr class="{" ".join(classes)}">{tds}<td class="why">{_keep_br(why)}</td></tr>'

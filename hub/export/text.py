@@ -118,6 +118,17 @@ def fouls(shot: Mapping[str, Any], lang: str) -> str:
     return "; ".join(f"{f['cite']}: {f[lang]}" for f in shot.get("fouls") or [])
 
 
+def foul_names(shot: Mapping[str, Any], lang: str) -> str:
+    """The fouls of a shot in a few words (the engine's foul text without its "foul:" lead)."""
+    out = []
+    for f in shot.get("fouls") or []:
+        body = str(f[lang])
+        for lead in ("штраф: ", "foul: "):
+            body = body.removeprefix(lead)
+        out.append(body)
+    return "; ".join(out)
+
+
 def points(shot: Mapping[str, Any]) -> tuple[int, int]:
     """Points each seat gained or lost on this shot (from its score effects)."""
     gained = [0, 0]

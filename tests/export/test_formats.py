@@ -47,7 +47,7 @@ def test_the_html_scoresheet_in_each_language(lang: str, words: list[str], match
         assert w in page, w
     assert page.count('<tr class="foul">') == 1 and "@page" in page and "@media screen" in page
     assert "14.11.2026" in page and "15:00" in page  # the fixed clock, shown in UTC here
-    assert "classic 5.5" in page and "+15" in page
+    assert "classic 5.5" in page and "+15" in page and "\u22125" in page
 
 
 @needs_pdf
