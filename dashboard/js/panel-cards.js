@@ -58,7 +58,7 @@ export function answerOf(q, value) {
       return COLOURS.includes(value) ? ["identify", { item: q.item, colour: value }] : ["identify", { item: q.item, ball: num(value) }];
     case "confirm": return ["confirm", { question: q.id, answer: value }];
     case "lag": return ["lag", { winner: num(value) }];
-    case "choose": return ["choose", { player: q.player, option: String(value) }];
+    case "choose": return ["choose", { player: q.player ?? 0, option: String(value) }];
     case "decide": return ["decide", { option: String(value) }];
     case "fact":
       return COLOURS.includes(value) ? ["fact", { name: "cue_colour", value }] : ["fact", { name: "cue_ball", value: num(value) }];
@@ -68,14 +68,23 @@ export function answerOf(q, value) {
 
 function questionCard(ctx, board, q) {
   let opts = optionsOf(q);
-  if (q.action === "lag" && !opts.length) opts = [[0, board.players[0]], [1, board.players[1]]];
-  const isBall = q.action === "identify" && opts.every(([v]) => /^\d+$/.test(String(v)));
+  if (q.action === "lag") opts = [[0, board.players[0]], [1, board.players[1]]]; // the lag names a seat
+  const isBall = ["identify", "fact", "choose"].includes(q.action) && opts.length > 0
+    && opts.every(([v]) => /^\d+$/.test(String(v)));
+  const answer = async (v) => {
+    const [kind, fields] = answerOf(q, v);
+    if (q.action === "choose" && /ball/.test(String(v))) { // a penalty ball to take: the ball grid
+      const n = await pickBall(pick(q), board, (board.on_table || []).filter((x) => x !== 0));
+      if (n === null) return;
+      fields.ball = n;
+    }
+    ctx.send(kind, fields);
+  };
   const body = q.action === "declare" ? [btn(t("declare"), () => declareFlow(ctx, board), "primary")]
     : h(`div.${isBall ? "ball-grid" : "answers"}`, {}, opts.map(([v, label]) => {
-      const [kind, fields] = answerOf(q, v);
       const face = isBall ? ball(Number(v), ballInfo(board, Number(v))) : label;
       return h(`button.btn.act.answer${isBall ? ".ball-btn" : ""}`, { type: "button", dataset: { value: String(v) },
-        onclick: () => ctx.send(kind, fields) }, face);
+        onclick: () => answer(v) }, face);
     }));
   return h("article.question", { dataset: { id: q.id } },
     h("p.qtext", {}, pick(q)), q.cite ? h("div.cite", {}, `§ ${q.cite}`) : null, evidence(board, q), body);
