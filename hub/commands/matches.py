@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     for m in rows:
         score = text.score(m["scores"]) or "-"
         win = f", winner {m['players'][m['winner']]}" if m["winner"] in (0, 1) else ""
+        if m["provisional"]:
+            score += " (provisional: a shot is open)"
         print(f"{m['id']:>6}  {text.local(m['started_ms'], tz)}  {m['table']:<8} {m['variant']:<9} "
               f"{m['players'][0]} v {m['players'][1]}  {score}  {m['status']}{win}")
     return 0

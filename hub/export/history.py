@@ -73,7 +73,8 @@ def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
     total = int(store.conn.execute(f"SELECT count(*) FROM matches WHERE {cond}", args).fetchone()[0])
     rows = store.conn.execute(
         "SELECT id, table_id, variant, players, status, started_ms, ended_ms, "
-        "json_extract(last_state, '$.scores'), json_extract(last_state, '$.winner') "
+        "json_extract(last_state, '$.scores'), json_extract(last_state, '$.winner'), "
+        "json_extract(last_state, '$.provisional') "
         f"FROM matches WHERE {cond} ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?", [*args, q.limit, q.offset])
     return total, [_summary(r) for r in rows]
 
@@ -83,4 +84,4 @@ def _summary(r: tuple[Any, ...]) -> dict[str, Any]:
     return {"id": r[0], "table": r[1], "variant": r[2],
             "title": {"en": text.title(r[2], "en"), "ru": text.title(r[2], "ru")}, "players": players,
             "status": r[4], "started_ms": r[5], "ended_ms": r[6],
-            "scores": json.loads(r[7]) if r[7] else None, "winner": r[8]}
+            "scores": json.loads(r[7]) if r[7] else None, "winner": r[8], "provisional": bool(r[9])}

@@ -117,7 +117,8 @@ def _result(doc: Mapping[str, Any], lang: str) -> str:
     elif r["draw"]:
         verdict = f"{text.word('draw', lang)} ({scores[0]}:{scores[1]})"
     else:
-        verdict = f"{text.word('unfinished', lang)} ({scores[0]}:{scores[1]})"
+        prov = f", {text.word('provisional', lang)}" if r.get("provisional_scores") else ""
+        verdict = f"{text.word('unfinished', lang)} ({scores[0]}:{scores[1]}{prov})"
     return f'<table class="result">{rows}</table><p class="verdict">{escape(verdict)}</p>'
 
 

@@ -6,6 +6,7 @@ import csv
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,4 +89,16 @@ def test_an_unfinished_match_exports_with_its_open_shot_marked_provisional(tmp_p
     assert last["score_after"] == [0, 10] and doc["result"]["provisional_scores"] == [0, 10]
     assert doc["result"]["scores"] == [0, 7] and doc["result"]["winner"] is None
     page = html.render(doc, "en")
-    assert '<tr class="provisional">' in page and "provisional" in page and "Match not finished (0:10)" in page
+    assert '<tr class="provisional">' in page and "Match not finished (0:10, provisional)" in page
+
+
+def test_without_weasyprint_pdf_says_how_to_install_it(match_db: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # as if luza[pdf] were not installed
+    assert not pdf.available()
+    out = tmp_path / "m.pdf"
+    assert main(["export", "--db", str(match_db), "--match", "1", "--format", "pdf", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("luza export: PDF export needs WeasyPrint: pip install 'luza[pdf]'") and err.count("\n") == 1
+    assert not out.exists()
