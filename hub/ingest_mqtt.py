@@ -84,6 +84,7 @@ class MqttIngest:
         self._generation = 0
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.subscribed = threading.Event()  # the broker's SUBACK for this connection: nothing can pass us by
         self.connects = 0
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=cfg.client_id,
                                   protocol=mqtt.MQTTv5, manual_ack=True)
@@ -94,6 +95,7 @@ class MqttIngest:
         self.client.on_socket_open = self._socket_open
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
+        self.client.on_subscribe = self._subscribed
         self.client.on_message = self._message
         self.boot_id = uuid.uuid4().hex[:12]
         self.client.will_set(HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True)
@@ -119,7 +121,9 @@ class MqttIngest:
         self.connected.clear()
 
     def wait_connected(self, timeout: float) -> bool:
-        return self.connected.wait(timeout)
+        """Wait until connected and subscribed (the SUBACK is in: every event published from now on reaches us)."""
+        deadline = time.monotonic() + timeout
+        return self.connected.wait(timeout) and self.subscribed.wait(max(0.0, deadline - time.monotonic()))
 
     # ------------------------------------------------------------ paho callbacks (network thread)
 
@@ -145,8 +149,12 @@ class MqttIngest:
         if self._on_link:
             self._on_link(True)
 
+    def _subscribed(self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any) -> None:
+        self.subscribed.set()
+
     def _disconnected(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
+        self.subscribed.clear()
         if reason.is_failure:
             log.warning("lost the broker %s (%s); reconnecting with backoff", self.cfg.url, reason)
         if self._on_link:
