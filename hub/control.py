@@ -10,7 +10,8 @@ table gets an ok:false answer; the connection and the hub go on. No stack trace 
 unexpected error is logged here and answered with a short text. Each outcome is counted in `stats`.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
-This is a local stand-in for the referee panel's REST API, which will call the same `Hub.submit`.
+The actions and their fields are hub.actions' models (checked by hub.referee.validate inside `Hub.submit`), the
+same ones the REST API (hub.web) takes.
 """
 
 from __future__ import annotations
@@ -196,7 +197,7 @@ class ControlServer:
         except RefereeInputError as exc:
             self._count("refused")
             log.info("referee action refused: %s", exc.en)
-            return {"ok": False, "error": exc.en, "error_ru": exc.ru, "field": exc.field}
+            return {"ok": False, "error": exc.en, "error_ru": exc.ru, "field": exc.field, "code": exc.code}
         except _Malformed as exc:
             self._count(exc.counter)
             log.warning("control request refused: %s", exc.err.en)

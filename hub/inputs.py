@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.referee import RefereeInputError, validate
+from hub.referee import MALFORMED, RefereeInputError, validate
 from shared_rules import wire
 
 __all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "input_from_record",
@@ -52,17 +52,18 @@ def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
     The arguments may also be given inline (`{"kind": "foul", "foul": "miss"}`).
     """
     if not isinstance(d, Mapping):
-        raise RefereeInputError("the action must be a JSON object", "действие должно быть объектом JSON")
+        raise RefereeInputError("the action must be a JSON object", "действие должно быть объектом JSON", None,
+                                MALFORMED)
     kind = d.get("kind")
     raw = d.get("args")
     if raw is None:
         raw = {k: v for k, v in d.items() if k not in ("kind", "uid", "at_ms")}
     if not isinstance(raw, Mapping):
-        raise RefereeInputError("args: must be an object", "args: нужен объект", "args")
+        raise RefereeInputError("args: must be an object", "args: нужен объект", "args", MALFORMED)
     uid = d.get("uid")
     if uid is not None and (not isinstance(uid, str) or not 1 <= len(uid) <= 80):
         raise RefereeInputError("uid: must be a text of 1..80 characters", "uid: нужен текст от 1 до 80 символов",
-                                "uid")
+                                "uid", MALFORMED)
     return RefereeAction(str(kind), validate(kind, raw), int(at_ms), uid)
 
 

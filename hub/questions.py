@@ -367,4 +367,5 @@ def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
                          for d in shot.declarations],
         "facts": dict(shot.facts),
         "error": list(step.error) if step is not None and step.error else None,
+        "amendments": list(s.amendments.get(shot.number, ())),
     }

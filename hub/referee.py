@@ -13,22 +13,31 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hub.actions import ACTION_MODELS, FACT_NAMES, fields_of
 from shared_rules.model import Colour, Foul
 
 Args = dict[str, Any]
 
 
+MALFORMED, UNKNOWN_TABLE, NO_MATCH, REFUSED, UNAVAILABLE = "malformed", "unknown_table", "no_match", "refused", \
+    "unavailable"
+ERROR_CODES = (MALFORMED, UNKNOWN_TABLE, NO_MATCH, REFUSED, UNAVAILABLE)
+
+
 class RefereeInputError(ValueError):
     """A referee action that cannot be taken: malformed, or impossible in the current position.
 
-    `field` names the offending argument (or "kind"); `en`/`ru` are the messages for the panel.
+    `field` names the offending argument (or "kind"); `en`/`ru` are the messages for the panel. `code` is the
+    category an API maps to a status: malformed (400), unknown_table (404), no_match (409), refused (409, the
+    rules or the session refuse it here), unavailable (503, the hub could not store it).
     """
 
-    def __init__(self, en: str, ru: str | None = None, field: str | None = None) -> None:
+    def __init__(self, en: str, ru: str | None = None, field: str | None = None, code: str = REFUSED) -> None:
         super().__init__(en)
         self.en = en
         self.ru = ru or en
         self.field = field
+        self.code = code
 
 
 COLOURS = tuple(c.value for c in Colour)
@@ -55,7 +64,7 @@ FACTS: dict[str, str] = {
 
 
 def _err(field: str, en: str, ru: str) -> RefereeInputError:
-    return RefereeInputError(f"{field}: {en}", f"{field}: {ru}", field)
+    return RefereeInputError(f"{field}: {en}", f"{field}: {ru}", field, MALFORMED)
 
 
 def _is_int(x: object) -> bool:
@@ -115,6 +124,17 @@ def _text(args: Mapping[str, object], name: str, required: bool = True, limit: i
     return x
 
 
+def _shot_number(args: Mapping[str, object], out: Args) -> Args:
+    """Amendments may name a shot already played (`shot_number`) instead of the current one."""
+    n = args.get("shot_number")
+    if n is not None:
+        if not _is_int(n) or not 1 <= n <= 100_000:  # type: ignore[operator]
+            raise _err("shot_number", f"must be the number of a shot played (1 or more), got {n!r}",
+                       f"нужен номер сыгранного удара (от 1), получено {n!r}")
+        out["shot_number"] = int(n)  # type: ignore[call-overload]
+    return out
+
+
 def _target(args: Mapping[str, object], default: str) -> str:
     x = args.get("shot", default)
     if x not in SHOT_TARGETS:
@@ -160,12 +180,12 @@ def _v_identify(a: Mapping[str, object]) -> Args:
 
 
 def _v_add_ball(a: Mapping[str, object]) -> Args:
-    return {"pocket": _pocket(a), "ball": _ball(a, "ball"), "colour": _colour(a), "direct": _bool(a, "direct"),
-            "shot": _target(a, "current")}
+    return _shot_number(a, {"pocket": _pocket(a), "ball": _ball(a, "ball"), "colour": _colour(a),
+                            "direct": _bool(a, "direct"), "shot": _target(a, "current")})
 
 
 def _v_jumped(a: Mapping[str, object]) -> Args:
-    return {"ball": _ball(a, "ball"), "colour": _colour(a), "shot": _target(a, "current")}
+    return _shot_number(a, {"ball": _ball(a, "ball"), "colour": _colour(a), "shot": _target(a, "current")})
 
 
 def _v_foul(a: Mapping[str, object]) -> Args:
@@ -177,8 +197,8 @@ def _v_foul(a: Mapping[str, object]) -> Args:
     if name is None:
         raise _err("foul", f"unknown foul {code!r}; one of {', '.join(FOUL_CODES)} (or its paragraph, e.g. '5.3')",
                    f"неизвестное нарушение {code!r}; одно из {', '.join(FOUL_CODES)} (или пункт, напр. '5.3')")
-    return {"foul": name, "on": _bool(a, "on", True), "offender": _seat(a, "offender", required=False),
-            "shot": _target(a, "current")}
+    return _shot_number(a, {"foul": name, "on": _bool(a, "on", True), "offender": _seat(a, "offender", required=False),
+                            "shot": _target(a, "current")})
 
 
 def _v_fact(a: Mapping[str, object]) -> Args:
@@ -197,7 +217,7 @@ def _v_fact(a: Mapping[str, object]) -> Args:
                        f"нужно число 0..50 или null, получено {value!r}")
     else:
         value = _bool(a, "value", None if kind == "bool" else False)
-    return {"name": name, "value": value, "shot": _target(a, "current")}
+    return _shot_number(a, {"name": name, "value": value, "shot": _target(a, "current")})
 
 
 def _v_item(a: Mapping[str, object]) -> Args:
@@ -227,7 +247,15 @@ def _v_new_match(a: Mapping[str, object]) -> Args:
     if not isinstance(options, Mapping):
         raise _err("options", "must be an object of variant parameters, e.g. {\"target\": 71}",
                    "нужен объект параметров партии, напр. {\"target\": 71}")
-    return {"variant": _text(a, "variant", limit=20), "players": list(players), "options": dict(options)}
+    cues = a.get("cues") or {}
+    if (not isinstance(cues, Mapping) or len(cues) > 8
+            or not all(isinstance(d, str) and _is_int(s) and s in (0, 1) for d, s in cues.items())):
+        raise _err("cues", "must pair cue nodes with seats, e.g. {\"cue-a\": 0, \"cue-b\": 1}",
+                   "нужны пары датчик кия — место игрока, напр. {\"cue-a\": 0, \"cue-b\": 1}")
+    out = {"variant": _text(a, "variant", limit=20), "players": list(players), "options": dict(options)}
+    if cues:
+        out["cues"] = dict(cues)
+    return out
 
 
 def _v_none(a: Mapping[str, object]) -> Args:
@@ -255,8 +283,9 @@ VALIDATORS: dict[str, Callable[[Mapping[str, object]], Args]] = {
     "new_match": _v_new_match,
     "end_match": lambda a: {"reason": _text(a, "reason", required=False)},
 }
-ACTION_KINDS: tuple[str, ...] = tuple(VALIDATORS)
-"""Every action kind the referee panel may send (docs/reconciliation.md describes each)."""
+ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
+"""Every action kind the referee panel may send (hub.actions defines each; docs/reconciliation.md)."""
+assert set(VALIDATORS) == set(ACTION_MODELS) and tuple(FACTS) == FACT_NAMES, "hub.actions and the validators differ"
 
 # Actions that become an input of the rules engine of their own (the others amend shots or the session).
 ENGINE_ACTIONS = ("lag", "choose", "interference", "concede", "decide")
@@ -267,7 +296,15 @@ def validate(kind: object, args: Mapping[str, object]) -> Args:
     if kind not in VALIDATORS:
         raise RefereeInputError(f"kind: unknown referee action {kind!r}; one of {', '.join(ACTION_KINDS)}",
                                 f"kind: неизвестное действие судьи {kind!r}; одно из {', '.join(ACTION_KINDS)}",
-                                "kind")
+                                "kind", MALFORMED)
     if not isinstance(args, Mapping):
-        raise RefereeInputError("args: must be an object", "args: нужен объект", "args")
-    return VALIDATORS[str(kind)](args)
+        raise RefereeInputError("args: must be an object", "args: нужен объект", "args", MALFORMED)
+    known = fields_of(str(kind))
+    for name in args:
+        if name not in known and name != "by" and not (kind == "declare" and name == "kind"):  # the call's kind
+            raise _err(str(name), f"'{kind}' has no field {name!r}; its fields: {', '.join(known) or 'none'}",
+                       f"у действия '{kind}' нет поля {name!r}; его поля: {', '.join(known) or 'нет'}")
+    out = VALIDATORS[str(kind)](args)
+    if args.get("by") is not None:
+        out["by"] = _text(args, "by", limit=40)  # who entered it (the panel's token label)
+    return out

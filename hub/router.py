@@ -8,6 +8,7 @@ stored; a sensor input is stored first, then applied (by contract it never raise
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -15,12 +16,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.board import enrich
 from hub.clockmap import ClockMap
 from hub.config import Config
+from hub.devices import table_devices
 from hub.ingest_mqtt import RawMessage
 from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_referee_action
 from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.rebuild import rebuild_session, timing
+from hub.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
 from hub.registry import Registry
 from hub.snapshot import settings_snapshot
 from hub.store import MatchRow, Store
@@ -42,6 +46,7 @@ class RefereeRequest:
 class Live:
     match: MatchRow
     session: TableSession
+    cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
 
 
 @dataclass
@@ -56,6 +61,7 @@ class Batch:
     devices: set[str] = field(default_factory=set)
     broken: set[str] = field(default_factory=set)
     counts: Counter[str] = field(default_factory=Counter)
+    latencies: list[int] = field(default_factory=list)  # received_ms of the sensor events applied
 
 
 class Router:
@@ -63,6 +69,8 @@ class Router:
                  clock: Callable[[], int]) -> None:
         self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
         self.live: dict[str, Live] = {}
+        self.last: dict[str, dict[str, Any]] = {}  # table -> final scoreboard of its last match, until a new one
+        self.plain: dict[str, dict[str, Any]] = {}  # table -> the session's scoreboard as stored (luza replay)
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
 
     # ------------------------------------------------------------ payloads
@@ -112,6 +120,8 @@ class Router:
     def _sensor(self, raw: RawMessage, e: EventIn, batch: Batch) -> None:
         inp, table = e.input, e.device.table
         live = self.live.get(table)
+        if live is not None and inp.role == "cue" and inp.event.device in live.cues:
+            inp = dataclasses.replace(inp, seat=live.cues[inp.event.device])  # this match's cue pairing
         row = self.store.append_sensor(table, live.match.id if live else None, raw.source, inp.event.key,
                                        inp.at_ms, inp.received_ms, input_to_record(inp))
         self.registry.on_event(e.device.id, inp.event.boot, raw.received_ms)
@@ -120,6 +130,7 @@ class Router:
             batch.counts["duplicates"] += 1
             return
         batch.counts["accepted"] += 1
+        batch.latencies.append(inp.received_ms)
         self.cursor = row
         if live is None:
             return  # kept in the log (nothing accepted is lost), but there is no match to count it in
@@ -135,7 +146,7 @@ class Router:
         if isinstance(item, RefereeRequest):
             batch.replies.append((item.future, RefereeInputError(
                 f"the hub could not store this action ({exc}); nothing was changed",
-                f"хаб не смог сохранить действие ({exc}); ничего не изменено")))
+                f"хаб не смог сохранить действие ({exc}); ничего не изменено", None, UNAVAILABLE)))
             return
         assert isinstance(item, RawMessage)
         if item.ack:
@@ -149,7 +160,7 @@ class Router:
         try:
             if self.config.table(item.table_id) is None:
                 raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
-                                        f"table: стола {item.table_id!r} нет в luza.toml", "table")
+                                        f"table: стола {item.table_id!r} нет в luza.toml", "table", UNKNOWN_TABLE)
             action = parse_referee_action(item.action, now)
             if action.kind == "new_match":
                 self._new_match(item.table_id, action, now)
@@ -173,7 +184,8 @@ class Router:
         live = self.live.get(table_id)
         if live is None:
             raise RefereeInputError(f"no match is being played on table {table_id!r}; start one (new_match)",
-                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table")
+                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table",
+                                    NO_MATCH)
         return live
 
     def _new_match(self, table_id: str, action: RefereeAction, now: int) -> None:
@@ -186,13 +198,15 @@ class Router:
             self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
         a = action.args
         variant, players, options = str(a["variant"]), a["players"], a.get("options") or {}
+        cues = self._cues(table_id, a.get("cues") or {})
         assert isinstance(players, list) and isinstance(options, Mapping)
         try:
             session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
         except (ValueError, KeyError) as exc:  # RulesError is a ValueError: unknown variant, bad option
             en = getattr(exc, "en", str(exc))
             raise RefereeInputError(f"cannot start the match: {en}",
-                                    f"нельзя начать партию: {getattr(exc, 'ru', en)}", "variant") from exc
+                                    f"нельзя начать партию: {getattr(exc, 'ru', en)}", "variant",
+                                    MALFORMED) from exc
         self.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
         match_id = self.store.new_match(table_id, variant, players, options, now, snap)
@@ -200,15 +214,41 @@ class Router:
         self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
         match = self.store.match(match_id)
         assert match is not None
-        self.live[table_id] = Live(match, session)
+        self.live[table_id] = Live(match, session, cues)
+        self.last.pop(table_id, None)
+
+    def _cues(self, table_id: str, cues: object) -> dict[str, int]:
+        """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
+        t = self.config.table(table_id)
+        known = [d.id for d in t.devices if d.role == "cue"] if t else []
+        assert isinstance(cues, Mapping)
+        for dev in cues:
+            if dev not in known:
+                raise RefereeInputError(
+                    f"cues: {dev!r} is not a cue node of table {table_id!r} (its cue nodes: {', '.join(known) or 'none'})",
+                    f"cues: {dev!r} — не датчик кия стола {table_id!r} (датчики кия: {', '.join(known) or 'нет'})",
+                    "cues", MALFORMED)
+        return {str(d): int(seat) for d, seat in cues.items()}
+
+    def _cues_of(self, match: MatchRow) -> dict[str, int]:
+        """The cue pairing a stored match was started with (its new_match action)."""
+        for row in self.store.inputs(match_id=match.id):
+            rec = row.record
+            if rec.get("type") == "referee" and rec.get("kind") == "new_match":
+                cues = (rec.get("args") or {}).get("cues") or {}
+                return {str(d): int(s) for d, s in cues.items()} if isinstance(cues, dict) else {}
+            break
+        return {}
 
     def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
         live = self._require_live(table_id)
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        self.store.save_state(live.match.id, live.session.scoreboard())
+        board = live.session.scoreboard()
+        self.store.save_state(live.match.id, board)
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
+        self.last[table_id] = enrich(board, live.session, live.match.started_ms, now)
 
     # ------------------------------------------------------------ sessions and state
 
@@ -219,7 +259,12 @@ class Router:
                 log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
                             m.table_id)
                 continue
-            self.live[m.table_id] = Live(m, self.session(m))
+            self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+        for t in self.config.tables:  # the final board of a table's last match stays until the next one starts
+            done = [m for m in self.store.matches(table_id=t.id) if m.status == "ended"]
+            if t.id not in self.live and done:
+                m, ended = done[-1], self.session(done[-1])
+                self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
 
     def session(self, match: MatchRow) -> TableSession:
         session = rebuild_session(self.store, match, self.config.settle)
@@ -239,7 +284,7 @@ class Router:
         for t in tables:
             self.live.pop(t, None)
             for m in self.store.matches(table_id=t, live_only=True):
-                self.live[t] = Live(m, self.session(m))
+                self.live[t] = Live(m, self.session(m), self._cues_of(m))
 
     def save(self, batch: Batch, states: dict[str, dict[str, Any]]) -> None:
         """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
@@ -247,6 +292,9 @@ class Router:
             self.rebuild(batch.broken)
         for dev in batch.devices:
             self.store.save_device(dev, self.registry.row(dev))
+            d = self.config.device(dev)
+            if d is not None and d.table not in states:  # a device change is pushed to its table's screens
+                states[d.table] = self.table_state(d.table)
         batch.clocks = self.clocks.dirty()
         for (dev, boot), offset in batch.clocks.items():
             self.store.save_clock(dev, boot, offset, self.clock())
@@ -254,12 +302,18 @@ class Router:
             states[t] = self.table_state(t)
             live = self.live.get(t)
             if live is not None:
-                self.store.save_state(live.match.id, states[t]["match"])
+                self.store.save_state(live.match.id, self.plain[t])
 
     def table_state(self, table_id: str) -> dict[str, Any]:
         """What luza/v1/<table>/state carries: the table, the cursor, and its live match's scoreboard (or None)."""
         t = self.config.table(table_id)
         live = self.live.get(table_id)
+        board = None
+        if live is not None:
+            plain = self.plain[table_id] = live.session.scoreboard()
+            board = enrich(plain, live.session, live.match.started_ms)
         return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
-                "match": live.session.scoreboard() if live else None}
+                "match": board, "last_match": self.last.get(table_id),
+                "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,
+                                         live.cues if live else {}, self.clock())}

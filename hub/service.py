@@ -21,9 +21,10 @@ import queue
 import sqlite3
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from hub.config import Config
 from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
 from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
+from hub.referee import UNAVAILABLE
 from hub.registry import Registry
 from hub.router import Batch, RefereeRequest, Router
 from hub.store import Store
@@ -47,7 +49,11 @@ class Change:
 
     table_id: str
     cursor: int  # the last input row id (global cursor) at this state
-    state: dict[str, Any]
+    state: dict[str, Any]  # the table state envelope (docs/web-api.md), with `rev`, `boot`, `hub_ms`
+
+    @property
+    def rev(self) -> int:
+        return int(self.state["rev"])
 
 
 _STOP = object()
@@ -70,6 +76,10 @@ class Hub:
         self._pending = 0
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
+        self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
+        self._revs: Counter[str] = Counter()  # per table, +1 on every published change (this boot)
+        self._links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
+        self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
         self.registry = Registry(config)
         self.clocks = ClockMap()
@@ -89,7 +99,7 @@ class Hub:
         router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock)
         router.load()
         for t in self.config.tables:
-            self._states[t.id] = Change(t.id, router.cursor, router.table_state(t.id))
+            self._states[t.id] = self._change(t.id, router.table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
         self._worker.start()
         if self.mqtt:
@@ -200,6 +210,37 @@ class Hub:
     def devices(self) -> list[dict[str, Any]]:
         return self.registry.snapshot()
 
+    @property
+    def worker_alive(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def queue_depth(self) -> int:
+        return self._queue.qsize()
+
+    def command(self, device: str, name: str, **args: Any) -> bool:
+        """Send a `cmd` (identify, calibrate, …; shared_rules.wire.COMMANDS) to a configured node, over the link
+        it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
+        dev = self.config.device(device)
+        if dev is None:
+            raise KeyError(device)
+        payload = wire.encode_command(name, self.clock() % 2**31, **args)
+        topic = wire.topic(dev.table, device, "cmd")
+        link = self._links.get(device)
+        if isinstance(link, SerialIngest):
+            link.send(topic, payload)
+            return True
+        if self.mqtt is None:
+            return False
+        self.mqtt.publish(topic, payload, qos=1)
+        return True
+
+    def _change(self, table_id: str, state: dict[str, Any]) -> Change:
+        """Stamp a new table state with its revision, the boot id and the hub time."""
+        self._revs[table_id] += 1
+        state.update(rev=self._revs[table_id], boot=self.boot, hub_ms=self.clock())
+        router = self._router
+        return Change(table_id, router.cursor if router else 0, state)
+
     # ------------------------------------------------------------ the worker
 
     def _run(self) -> None:
@@ -217,7 +258,17 @@ class Hub:
             stop = items[-1] is _STOP
             work = [i for i in items if i is not _STOP]
             if work:
-                self._commit_batch(work)
+                try:
+                    self._commit_batch(work)
+                except Exception as exc:  # a bug in one item must not stop the hub: answer it, go on
+                    log.exception("the worker failed on a batch of %d item(s); going on", len(work))
+                    self.stats["worker_errors"] += 1
+                    for item in work:
+                        if isinstance(item, RefereeRequest):
+                            _answer(item.future, RefereeInputError(
+                                f"internal error of the hub ({type(exc).__name__}); the action was not confirmed",
+                                f"внутренняя ошибка хаба ({type(exc).__name__}); действие не подтверждено",
+                                None, UNAVAILABLE))
                 with self._idle:
                     self._pending -= len(work)
                     self._idle.notify_all()
@@ -262,8 +313,8 @@ class Hub:
         self.stats.update(batch.counts)
         self.stats["batches"] += 1
         for t, state in states.items():
-            self._states[t] = Change(t, router.cursor, state)
-        self._after_commit(batch)
+            self._states[t] = self._change(t, state)
+        self._after_commit(batch, set(states))
 
     def _abandon(self, items: list[object], exc: Exception) -> None:
         """Stopping with a batch that cannot be committed: it stays unacknowledged, so the broker redelivers it
@@ -272,8 +323,9 @@ class Hub:
                   len(items), exc)
         for item in items:
             if isinstance(item, RefereeRequest):
-                item.future.set_exception(RefereeInputError(f"the hub stopped before storing this action ({exc})",
-                                                            f"хаб остановлен до сохранения действия ({exc})"))
+                _answer(item.future, RefereeInputError(f"the hub stopped before storing this action ({exc})",
+                                                            f"хаб остановлен до сохранения действия ({exc})",
+                                                            None, UNAVAILABLE))
 
     def _quarantine(self, item: object, exc: Exception) -> None:
         router, store = self._router, self.store
@@ -289,17 +341,23 @@ class Hub:
         self.stats.update(batch.counts)
         self._after_commit(batch)
 
-    def _after_commit(self, batch: Batch) -> None:
+    def _after_commit(self, batch: Batch, changed: set[str] | None = None) -> None:
         for ack in batch.acks:
-            ack()
-        for t in batch.touched:  # before the replies: a caller that is answered finds the state already out
+            try:
+                ack()
+            except Exception:
+                log.exception("acknowledging a message failed")
+        for t in sorted(changed or ()):  # before the replies: a caller that is answered finds the state out
             self._publish(self._states[t])
         for fut, result in batch.replies:
-            if isinstance(result, BaseException):
-                fut.set_exception(result)
-            else:
-                fut.set_result(self._states[result].state)
+            _answer(fut, result if isinstance(result, BaseException) else self._states[result].state)
+        if batch.latencies and self.latency_observers:
+            now = self.clock()
+            for received in batch.latencies:
+                for observe in self.latency_observers:
+                    observe(max(0, now - received) / 1000)
         for table_id, device, link in batch.births:
+            self._links[device] = link
             self._send_time(table_id, device, link)
 
     def _publish(self, change: Change) -> None:
@@ -320,6 +378,19 @@ class Hub:
             link.send(topic, payload)
         elif self.mqtt:
             self.mqtt.publish(topic, payload, qos=1)
+
+
+def _answer(fut: Future[dict[str, Any]], result: object) -> None:
+    """Answer a referee caller; a future the caller cancelled or gave up on is left alone."""
+    if fut.done():
+        return
+    try:
+        if isinstance(result, BaseException):
+            fut.set_exception(result)
+        else:
+            fut.set_result(result)  # type: ignore[arg-type]
+    except InvalidStateError:  # cancelled between the check and the answer
+        pass
 
 
 def _json(obj: object) -> bytes:

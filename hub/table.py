@@ -151,6 +151,10 @@ class TableSession:
         return frozenset(self._dismissed)
 
     @property
+    def amendments(self) -> dict[int, list[dict[str, Any]]]:
+        return self._amended
+
+    @property
     def ended(self) -> bool:
         return self._ended
 
@@ -208,6 +212,7 @@ class TableSession:
         self._dismissed: set[str] = set()
         self._refused: list[tuple[int, str, str, str]] = []
         self._strikes: set[str] = set()
+        self._amended: dict[int, list[dict[str, Any]]] = {}  # shot number -> who entered what, when
         self._ended = False
         self._last_order: tuple[int, int] = (-(2**62), -1)
         self._prov = None
@@ -338,6 +343,11 @@ class TableSession:
                 raise _missing(item)
             if a.kind == "confirm":
                 check_answer(str(a.args["question"]), str(a.args["answer"]))
+        elif args.get("shot_number") is not None:  # a shot already played, by its number
+            n = args["shot_number"]
+            shot = next((s for s in self._asm.shots if s.number == n and not s.voided), None)  # type: ignore[assignment]
+            if shot is None:
+                raise _refuse(f"there is no shot {n} in this match", f"в партии нет удара {n}")
         elif args.get("shot") == "next":
             self._asm.pending_next.append((a.kind, args))
             return
@@ -348,6 +358,7 @@ class TableSession:
                                    "ещё не было ни одного удара; сначала откройте удар (open_shot)")
         before = self._shot_problem(shot) if live else None
         amend(shot, a.kind, args, a.at_ms)
+        self._amended.setdefault(shot.number, []).append({"kind": a.kind, "at_ms": a.at_ms, "by": args.get("by")})
         self._touched(shot)
         after = self._shot_problem(shot) if live else None
         if after is not None and before is None:  # this entry itself makes the shot unplayable: refuse it

@@ -97,7 +97,8 @@ def test_a_refused_action_gets_the_exact_reason_in_both_languages(server: Contro
     send(server.path, "t1", new_match())
     cursor = hub.state("t1")["cursor"]
     answer = send(server.path, "t1", {"kind": "lag", "winner": 5})
-    assert answer == {"ok": False, "error": BAD_SEAT_EN, "error_ru": BAD_SEAT_RU, "field": "winner"}
+    assert answer == {"ok": False, "error": BAD_SEAT_EN, "error_ru": BAD_SEAT_RU, "field": "winner",
+                      "code": "malformed"}
     no_match = send(server.path, "t2", {"kind": "lag", "winner": 0})
     assert no_match["ok"] is False and no_match["error"] and no_match["error_ru"] != no_match["error"]
     assert hub.state("t1")["cursor"] == cursor  # nothing stored

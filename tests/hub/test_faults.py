@@ -19,6 +19,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from hub.board import plain
 from hub.inputs import RefereeAction, input_from_record
 from hub.service import Hub
 from hub.store import Store
@@ -148,7 +149,7 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
         wait_for(lambda: sensor_count(db) == len(sent), 20)
         expected = expected_board("free", PLAYERS, {}, match_id, "t1", [*stored_referee(db), *facts(sent)])
         wait_for(lambda: retained_state(mosquitto)["cursor"] >= len(sent) + 2, 10)
-        assert retained_state(mosquitto)["match"] == expected
+        assert plain(retained_state(mosquitto)["match"]) == expected
     finally:
         serve.stop()
         for n in all_nodes:

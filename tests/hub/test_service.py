@@ -20,6 +20,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub import config
+from hub.board import plain
 from hub.inputs import RefereeAction, RefereeInputError, SensorInput
 from hub.service import Change, Hub
 from hub.store import Store
@@ -75,7 +76,7 @@ def facts(sent: list[tuple[Node, bytes]]) -> list[SensorInput | RefereeAction]:
 
 
 def board(hub: Hub, table: str = "t1") -> dict[str, Any]:
-    return json.loads(json.dumps(hub.state(table)["match"]))
+    return json.loads(json.dumps(plain(hub.state(table)["match"])))
 
 
 def test_state_equals_a_session_fed_the_same_facts_and_survives_restart(

@@ -1,0 +1,205 @@
+"""The screen-facing scoreboard: `TableSession.scoreboard()` enriched with what a screen shows without knowing
+the rules (docs/web-api.md, "Scoreboard"). Everything here is derived from the session and the rules engine's
+own facts (ball colours and values, Star's sequence, Classic's decider, 100 points' control ball); nothing is
+decided here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.questions import POCKET_NAMES
+from shared_rules import classic, hundred, star
+from shared_rules.outcome import Effect, EffectKind, Outcome
+from shared_rules.state import State
+
+HISTORY = 10  # committed steps shown in `history`
+SPOT_NAMES: dict[str, tuple[str, str]] = {
+    "foot_spot": ("on the foot spot", "на заднюю отметку"),
+    "centre_spot": ("on the centre spot", "на центральную отметку"),
+    "head_spot": ("on the head spot", "на переднюю отметку"),
+    "spotting_line": ("on the spotting line from the foot spot", "на линию от задней отметки"),
+    "toward_centre": ("from the foot spot toward the centre", "от задней отметки к центру"),
+    "foot_rail": ("next to the foot rail behind the pyramid", "к заднему борту за пирамидой"),
+    "house": ("in hand, from the house", "с руки из дома"),
+    "anywhere": ("in hand, anywhere", "с руки с любого места"),
+}
+STEP_NAMES: dict[str, tuple[str, str]] = {
+    "lag": ("the lag", "розыгрыш очерёдности"),
+    "choose": ("the choice", "выбор"),
+    "interference": ("the interference", "вмешательство"),
+    "concede": ("the concession", "сдачу партии"),
+    "decide": ("the referee's decision", "решение судьи"),
+}
+
+
+def _ball_value(variant: Any, ball: int) -> int:
+    name = variant.name
+    if name == "classic":
+        return classic.value(ball)
+    if name == "hundred":
+        return hundred.value(ball)
+    if name == "star":
+        return 0 if ball == star.JOKER else 1
+    return 0 if ball == variant.SPECIAL else 1
+
+
+def _label(variant: Any, ball: int) -> str:
+    if variant.name == "star" and ball == star.JOKER:
+        return "J"
+    if ball == 0:
+        return "●"
+    return str(ball)
+
+
+def balls(variant: Any) -> dict[str, dict[str, Any]]:
+    """Every ball of the variant: colour class, points on a shelf, the label to draw."""
+    return {str(b): {"colour": variant.colour_of(b).value, "value": _ball_value(variant, b),
+                     "label": _label(variant, b)} for b in variant.BALLS}
+
+
+def _effect(e: Effect) -> dict[str, Any]:
+    r = e.reason
+    return {"kind": e.kind.value, "player": e.player, "ball": e.ball, "amount": e.amount, "spot": e.spot,
+            "detail": e.detail, "cite": r.cite(), "en": r.en, "ru": r.ru}
+
+
+def _deltas(out: Outcome) -> list[int]:
+    d = [0, 0]
+    for e in out.of_kind(EffectKind.SCORE):
+        if e.player in (0, 1) and e.amount:
+            d[int(e.player)] += int(e.amount)
+    return d
+
+
+def _placed(state: State) -> list[dict[str, Any]]:
+    out = []
+    for ball, spot in state.placed:
+        en, ru = SPOT_NAMES.get(spot, (spot, spot))
+        out.append({"ball": ball, "spot": spot, "en": f"ball {ball}: {en}", "ru": f"шар {ball}: {ru}"})
+    return out
+
+
+def _star(variant: Any, state: State) -> dict[str, Any]:
+    first5 = state.get(star.FIRST5)
+    nxt = [variant.next_colour(state, p) for p in (0, 1)]
+    return {"next": [c.value if c else None for c in nxt],
+            "sequences": [[c.value for c in star.sequence(p, first5)] for p in (0, 1)],
+            "done": list(state.scores), "first_to_five": first5}
+
+
+def _classic(state: State) -> dict[str, Any]:
+    ball = state.get(classic.DECIDER)
+    return {"decider": ball is not None, "decider_ball": ball, "bonus_given": bool(state.get(classic.BONUS))}
+
+
+def _hundred(state: State) -> dict[str, Any]:
+    place = state.place_of(hundred.TEN)
+    if place == "table" and state.get(hundred.OFF_SPOT):
+        place = "off_spot"
+    privilege = bool(state.get("privilege"))
+    return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
+            "last_ball": state.mode == hundred.LAST_BALL, "restricted": state.hand_rule == hundred.RESTRICTED}
+
+
+def _history(session: Any) -> list[dict[str, Any]]:
+    match = session.match
+    ok = [st for st in session.steps if st.status == "ok"]
+    scores = [0, 0]
+    rows: list[dict[str, Any]] = []
+    for st, out in zip(ok, match.outcomes, strict=False):
+        d = _deltas(out)
+        scores = [scores[0] + d[0], scores[1] + d[1]]
+        shooter = getattr(st.played, "shooter", None)
+        rows.append({"number": st.shot.number if st.shot is not None else None,
+                     "kind": "shot" if st.shot is not None else (st.action.kind if st.action else "?"),
+                     "shooter": shooter, "scores": list(scores), "deltas": d,
+                     "fouls": [e.detail for e in out.of_kind(EffectKind.FOUL)],
+                     "reasons": [{"en": r.text("en"), "ru": r.text("ru")} for r in dict.fromkeys(out.reasons)]})
+    return rows[-HISTORY:]
+
+
+def _undo(session: Any) -> dict[str, Any] | None:
+    """What `undo` would take back: the latest step that is not void (TableSession._undo -> Timeline.void_last)."""
+    step = next((s for s in reversed(session.steps) if not s.voided), None)
+    if step is None:
+        return None
+    if step.shot is not None:
+        n = step.shot.number
+        return {"number": n, "kind": "shot", "en": f"Undo shot {n}", "ru": f"Отменить удар {n}"}
+    kind = step.action.kind if step.action else "?"
+    en, ru = STEP_NAMES.get(kind, (kind, kind))
+    return {"number": None, "kind": kind, "en": f"Undo {en}", "ru": f"Отменить {ru}"}
+
+
+def _question(q: Mapping[str, Any], variant: Any) -> dict[str, Any]:
+    out = dict(q)
+    opts = [str(o) for o in q.get("options") or ()]
+    out["choices"] = [{"value": o, "label": option_label(o, variant)} for o in opts]
+    out["balls"] = [int(o) for o in opts if o.isdigit()]
+    return out
+
+
+OPTION_LABELS: dict[str, tuple[str, str]] = {
+    "foul": ("Foul", "Штраф"), "no_foul": ("No foul", "Без штрафа"),
+    "return": ("Hanging ball: put it back", "Зависший шар: вернуть"), "count": ("Count it", "Засчитать"),
+    "new_shot": ("A new shot", "Новый удар"),
+    "take_ball": ("Take a ball", "Взять шар"), "give_back": ("Give the shot back", "Вернуть удар"),
+    "blue": ("Blue", "Синий"), "yellow": ("Yellow", "Жёлтый"), "black": ("Black", "Чёрный"),
+    "green": ("Green", "Зелёный"), "red": ("Red", "Красный"), "ivory": ("Ivory", "Белый"),
+}
+
+
+def option_label(option: str, variant: Any = None) -> dict[str, str]:
+    """A question option as the panel labels it (ball numbers and seats as themselves)."""
+    if option.isdigit():
+        return {"en": f"Ball {option}", "ru": f"Шар {option}"}
+    en, ru = OPTION_LABELS.get(option, (option.replace("_", " "), option.replace("_", " ")))
+    return {"en": en, "ru": ru}
+
+
+ENRICHED = ("balls", "points_left", "target", "to_win", "star", "classic", "hundred", "placed", "effects", "deltas",
+            "history", "undo", "pockets", "clock")
+
+
+def plain(board: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The session's own scoreboard inside an enriched one (what the store keeps and `luza replay` checks)."""
+    if board is None:
+        return None
+    out = {k: v for k, v in board.items() if k not in ENRICHED}
+    out["questions"] = [{k: v for k, v in q.items() if k not in ("choices", "balls")}
+                        for q in board.get("questions") or ()]
+    return out
+
+
+def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None,
+           ended_ms: int | None = None) -> dict[str, Any]:
+    """A copy of `board` (the session's scoreboard) with the screen fields of docs/web-api.md."""
+    match = session.match
+    variant = match.variant
+    state: State = match.state
+    out = dict(board)
+    values = {b: _ball_value(variant, b) for b in variant.BALLS}
+    on_table = board.get("on_table") or state.on_table
+    target = int(variant.options.get("target", 0) or 0)
+    scores = board.get("scores") or list(state.scores)
+    last = match.outcomes[-1] if match.outcomes else Outcome()
+    out.update({
+        "balls": balls(variant),
+        "points_left": sum(values.get(int(b), 0) for b in on_table),
+        "target": target,
+        "to_win": [max(0, target - int(s)) for s in scores] if target else None,
+        "star": _star(variant, state) if variant.name == "star" else None,
+        "classic": _classic(state) if variant.name == "classic" else None,
+        "hundred": _hundred(state) if variant.name == "hundred" else None,
+        "placed": _placed(state),
+        "effects": [_effect(e) for e in last.effects],
+        "deltas": _deltas(last),
+        "history": _history(session),
+        "undo": _undo(session),
+        "questions": [_question(q, variant) for q in board.get("questions") or ()],
+        "pockets": {str(p): {"en": en, "ru": ru} for p, (en, ru) in POCKET_NAMES.items()},
+        "clock": {"started_ms": started_ms, "ended_ms": ended_ms},
+    })
+    return out

@@ -1,0 +1,58 @@
+"""Fixtures of the web layer's tests: a real Hub (no broker: payloads fed as MQTT delivers them) on a temp SQLite
+store and a script clock, one table played through tests.export.matchkit's Table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub import config
+from hub.service import Hub
+from tests.export.matchkit import Clock, Table
+
+TABLES = [
+    {"id": "t1", "name": "Стол 1", "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
+     "cues": {"cue-a": 0, "cue-b": 1}},
+    {"id": "t2", "name": "Стол 2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}},
+]
+
+
+def web_config(db: Path, **sections: Any) -> config.Config:
+    raw: dict[str, Any] = {"club": {"name": "Luza Club", "name_ru": "Клуб «Луза»"}, "store": {"path": str(db)},
+                           "tables": TABLES}
+    raw.update(sections)
+    return config.parse(raw)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def open_hub(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., Hub]]:
+    """`open_hub()` starts a hub on this test's database (again after a stop: a restart); all are stopped."""
+    started: list[Hub] = []
+
+    def start(**kw: Any) -> Hub:
+        h = Hub(web_config(tmp_path / "luza.db"), clock=clock, mqtt=False, **kw).start()
+        started.append(h)
+        return h
+
+    yield start
+    for h in started:
+        if h.store is not None:
+            h.stop()
+
+
+@pytest.fixture
+def hub(open_hub: Callable[..., Hub]) -> Hub:
+    return open_hub()
+
+
+@pytest.fixture
+def table(hub: Hub, clock: Clock) -> Table:
+    return Table(hub, clock)
