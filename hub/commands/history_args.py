@@ -13,7 +13,8 @@ DEFAULT_DB = "luza.db"
 
 
 def add_db(p: Any) -> None:
-    p.add_argument("--db", default=DEFAULT_DB, help=f"the hub's SQLite database (default {DEFAULT_DB})")
+    p.add_argument("--db", help=f"the hub's SQLite database (default: --config's store.path, else {DEFAULT_DB})")
+    p.add_argument("--config", help="luza.toml: take the database path from its [store] section")
 
 
 def local_zone() -> tzinfo:
@@ -38,8 +39,14 @@ def parse_day(value: str | None, tz: tzinfo, name: str) -> int | None:
 
 def open_store(args: argparse.Namespace) -> Store:
     """The database read-only; ExportError with a one-line reason if it cannot be opened."""
+    from hub import config
     from hub.migrations import SchemaError
 
+    if args.db is None:
+        try:
+            args.db = config.load(args.config).store.path if args.config else DEFAULT_DB
+        except (config.ConfigError, OSError) as exc:
+            raise ExportError(str(exc)) from None
     try:
         return Store(args.db, readonly=True)
     except FileNotFoundError:

@@ -8,6 +8,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from hub.cli import main
@@ -18,6 +19,7 @@ from hub.store import Store
 from shared_rules import wire
 from tests.export.conftest import played_db
 from tests.export.matchkit import PLAYERS, Clock, Table, open_hub
+from tests.export.test_json import ROOT
 
 
 def ids(db: Path, **q: object) -> tuple[int, list[int]]:
@@ -136,3 +138,47 @@ def test_replay_verifies_a_match_whose_stored_state_has_a_node_offline_alert(
         hub.stop()
     assert main(["replay", str(tmp_path / "luza.db"), "--match", "1"]) == 0
     assert "verified" in capsys.readouterr().out
+
+
+def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_snapshot(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    from hub import migrations
+    from hub.inputs import input_to_record, parse_referee_action
+
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    conn.executescript(migrations.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
+    conn.execute("INSERT INTO tables(id, name, created_ms) VALUES ('t1', 'Table 1', 0)")
+    conn.execute("INSERT INTO matches(table_id, variant, players, options, status, started_ms) "
+                 "VALUES ('t1', 'free', '[\"A\", \"B\"]', '{}', 'live', 1000)")
+    lag = input_to_record(parse_referee_action({"kind": "lag", "winner": 1}, 2000))
+    conn.execute("INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) "
+                 "VALUES ('t1', 1, 'referee', 2000, 2000, ?)", (json.dumps(lag),))
+    conn.commit()
+    conn.close()
+    Store(db).close()  # a hub opening it migrates to the latest schema
+    store = Store(db, readonly=True)
+    match = store.match(1)
+    assert match is not None and match.settings is None
+    assert replay_match(store, match, {}).inputs == 1
+    out = tmp_path / "old.json"
+    assert main(["export", "--db", str(db), "--match", "1", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["settings"] is None and doc["match"]["table"]["name"] == "Table 1"
+    jsonschema.validate(doc, json.loads((ROOT / "docs" / "match-export.schema.json").read_text()))
+    assert doc["result"]["scores"] == [0, 0] and doc["actions"][0]["kind"] == "lag"
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+
+
+def test_the_database_can_be_named_by_the_hubs_config(match_db: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    toml = tmp_path / "luza.toml"
+    toml.write_text(f'[store]\npath = "{match_db}"\n')
+    assert main(["matches", "--config", str(toml), "--variant", "classic"]) == 0
+    assert capsys.readouterr().out.startswith("1 match(es)")
+    assert main(["matches", "--config", str(tmp_path / "none.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("luza matches: ") and "cannot read config" in err and err.count("\n") == 1
