@@ -21,7 +21,9 @@ from typing import Any
 
 from hub import config
 from hub.broker import Mosquitto
+from hub.demo_client import PanelRefused
 from hub.demo_referee import answers, plan_shot, unanswered
+from hub.inputs import RefereeAction
 from hub.referee import RefereeInputError
 from hub.service import Change, Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
@@ -87,14 +89,32 @@ class Printer:
                 self.out(scoreboard_line(board))
 
 
+class LocalReferee:
+    """The demo referee acting on the hub directly (`Hub.submit`): used where no web app runs."""
+
+    label = "demo"
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.hub.submit(TABLE, {**action, "by": self.label})
+
+
 class DemoPlayers:
     """Two scripted players and a demo referee (hub.demo_referee): the player in turn strikes and usually pots
-    the ball the referee called (Classic, 100 points) or the colour the player needs (Star)."""
+    the ball the referee called (Classic, 100 points) or the colour the player needs (Star). The referee acts
+    through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo_client). When someone
+    else enters a referee action (a person on the panel), the scripted referee stands by for the rest of the
+    match and the players play on."""
 
-    def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random) -> None:
+    def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random,
+                 referee: Any = None) -> None:
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
+        self.referee = referee or LocalReferee(hub)
         self.shots = 0
         self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
+        self.person: str | None = None  # who took over the panel, once someone did
 
     def board(self) -> dict[str, Any]:
         return dict(self.hub.state(TABLE).get("match") or {})
@@ -104,14 +124,29 @@ class DemoPlayers:
         return session.match.state.get(FIRST5) if session is not None else None
 
     def _submit(self, action: dict[str, Any]) -> None:
+        if self.taken_over():
+            return
         try:
-            self.hub.submit(TABLE, action)
-        except RefereeInputError as exc:
+            self.referee.act(action)
+        except (RefereeInputError, PanelRefused) as exc:
             self.refused.append(f"{action.get('kind')}: {exc}")
+
+    def taken_over(self) -> bool:
+        """True once a referee action entered by someone other than the demo referee is in the match."""
+        if self.person is None:
+            session = self.hub.session(TABLE)
+            for inp in session.log if session is not None else ():
+                by = inp.args.get("by") if isinstance(inp, RefereeAction) else None
+                if by and by != self.referee.label:
+                    self.person = str(by)
+                    break
+        return self.person is not None
 
     def _referee(self, called: int | None) -> None:
         """Answer what the panel asks after the shot (ball numbers, a lag, a choice), a few rounds at most."""
         for _ in range(4):
+            if self.taken_over():
+                return
             self.hub.wait_idle(5)
             todo = answers(self.board(), called, self.rng)
             if not todo:
@@ -124,7 +159,7 @@ class DemoPlayers:
         board = self.board()
         player = "ab"[int(board.get("to_play", 0))]
         plan = plan_shot(self.variant, board, self.rng, await asyncio.to_thread(self._first5))
-        if plan.call is not None:  # Classic 5.2, 100 points §4: the call comes before the shot
+        if plan.call is not None and not self.taken_over():  # Classic 5.2, 100 points §4: call, then shoot
             await asyncio.to_thread(self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket})
             await self.table.vt.until(self.table.vt.ms() + 1000)
         start = self.table.vt.ms()
@@ -139,10 +174,14 @@ class DemoPlayers:
         await self.table.start()
         await self.table.synced()  # the hub's time exchange on each birth
         try:
-            while not stop.is_set() and self.shots < MAX_SHOTS and not self.board().get("over"):
-                await self.shot()
+            await self.play(stop)
         finally:
             await self.table.stop()
+
+    async def play(self, stop: threading.Event) -> None:
+        """Play the table's live match until it is over (or `stop`, or MAX_SHOTS)."""
+        while not stop.is_set() and self.shots < MAX_SHOTS and not self.board().get("over"):
+            await self.shot()
 
     def problem(self) -> str | None:
         """Why the match did not finish, in words a person can act on (None if it did)."""

@@ -1,0 +1,110 @@
+"""The demo referee's panel: the same REST API a person's referee panel uses (docs/web-api.md), over HTTP.
+
+    panel = PanelClient("http://127.0.0.1:8000", "demo", pin="2468", label="demo")
+    panel.act({"kind": "declare", "ball": 4, "pocket": 5})   # token on first use, a uid per action
+    board = panel.state()["match"]
+
+Standard library only (urllib). Every action carries a `uid`; a retry after a timeout or a 503 re-sends the same
+uid, so the hub applies it once. Refusals (4xx) raise `PanelRefused` with the hub's English and Russian text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+
+class PanelRefused(Exception):
+    """The hub refused an action (4xx): `code`, `en`, `ru` as in its error body."""
+
+    def __init__(self, status: int, code: str, en: str, ru: str) -> None:
+        super().__init__(f"{code}: {en} / {ru}")
+        self.status, self.code, self.en, self.ru = status, code, en, ru
+
+
+class PanelClient:
+    """A referee panel for one table: PIN -> token, then actions and reads over the hub's REST API."""
+
+    def __init__(self, base_url: str, table: str, pin: str, label: str = "demo", timeout: float = 10.0,
+                 retries: int = 3) -> None:
+        self.base = base_url.rstrip("/")
+        self.table = table
+        self.pin = pin
+        self.label = label
+        self.timeout = timeout
+        self.retries = retries
+        self.token: str | None = None
+        self._uids = itertools.count(1)
+        self._run = uuid.uuid4().hex[:8]
+        self.sent: set[str] = set()  # uids of the actions this client sent
+
+    # ------------------------------------------------------------ reading (open)
+
+    def state(self) -> dict[str, Any]:
+        return self._call("GET", f"/api/tables/{self.table}/state")
+
+    # ------------------------------------------------------------ acting (token)
+
+    def login(self) -> None:
+        body = self._call("POST", f"/api/tables/{self.table}/token", {"pin": self.pin, "label": self.label})
+        self.token = str(body["token"])
+
+    def act(self, action: Mapping[str, object]) -> dict[str, Any]:
+        """One referee action (`kind` + fields); returns the hub's answer (`rev`, `state`)."""
+        return self._mutate(f"/api/tables/{self.table}/actions", action)
+
+    def start_match(self, variant: str, players: tuple[str, str], options: Mapping[str, object] | None = None
+                    ) -> dict[str, Any]:
+        return self._mutate(f"/api/tables/{self.table}/match",
+                            {"variant": variant, "players": list(players), "options": dict(options or {})})
+
+    def _mutate(self, path: str, body: Mapping[str, object]) -> dict[str, Any]:
+        uid = str(body.get("uid") or f"{self.label}-{self._run}-{next(self._uids)}")
+        payload = {**body, "uid": uid}
+        self.sent.add(uid)
+        for attempt in range(self.retries + 1):
+            if self.token is None:
+                self.login()
+            try:
+                return self._call("POST", path, payload, self.token)
+            except PanelRefused as exc:
+                if exc.status == 401 and attempt < self.retries:  # token expired or the hub restarted
+                    self.token = None
+                    continue
+                if exc.status == 503 and attempt < self.retries:  # not committed in time: same uid again
+                    time.sleep(0.2 * (attempt + 1))
+                    continue
+                raise
+            except (urllib.error.URLError, TimeoutError, ConnectionError):
+                if attempt >= self.retries:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------ HTTP
+
+    def _call(self, method: str, path: str, body: object = None, token: str | None = None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read() or b"{}")  # type: ignore[no-any-return]
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                err = json.loads(raw).get("error") or {}
+            except (ValueError, AttributeError):
+                err = {}
+            raise PanelRefused(exc.code, str(err.get("code", exc.code)), str(err.get("en", exc.reason)),
+                               str(err.get("ru", exc.reason))) from None
