@@ -33,7 +33,7 @@ header .sheet { font-size: 11pt; text-transform: uppercase; letter-spacing: .06e
 .result tr.won td.n::after { content: " ★ WINNER"; font-size: 9pt; font-weight: bold; }
 .verdict { font-size: 10.5pt; font-weight: bold; margin: 0 0 10pt; }
 .shots { width: 100%; border-collapse: collapse; font-size: 8pt; table-layout: fixed; }
-.shots th { background: #e8e8e8; border: .6pt solid #999; padding: 3pt; text-align: left; overflow-wrap: break-word; }
+.shots th { background: #e8e8e8; border: .6pt solid #999; padding: 3pt 2.5pt; font-size: 7.5pt; text-align: left; overflow-wrap: break-word; }
 .shots td { border: .6pt solid #bbb; padding: 2.5pt 3pt; vertical-align: top; }
 .shots td.num, .shots td.sc, .shots td.pt { text-align: center; white-space: nowrap; }
 .shots td.sc { font-weight: bold; }
@@ -131,7 +131,7 @@ def _shots(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
                                          if a["status"] == "ok"]
     items += [(s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"]]
     body = "".join(row for _, _, row in sorted(items, key=lambda x: (x[0], x[1])))
-    cols = "".join(f'<col style="width:{w}%">' for w in (4, 8, 10.5, 6.5, 9.5, 11, 7.5, 7, 36))
+    cols = "".join(f'<col style="width:{w}%">' for w in (4, 8, 10.5, 6.5, 9.5, 12, 7.5, 6.5, 35.5))
     return f'<table class="shots"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
