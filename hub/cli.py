@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.export",
     "hub.commands.verify",
     "hub.commands.backup",
+    "hub.commands.provision",
 )
 
 
