@@ -6,7 +6,8 @@ keeps persistent sessions and queued QoS 1 messages, as a real broker restart do
 `Mosquitto.locked(workdir, config)` is the appliance's own locked-down broker: the config, password file and ACL
 the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub, every node of
 `config`, the admin tool and a `demo` screen, listening on 127.0.0.1 only. `hub_url` carries the hub's login;
-`login(table, device)` is a node's (user, password). `Mosquitto(workdir)` alone is an open broker (old tests).
+`login(table, device)` is a node's (user, password); `log_in_nodes(virtual_table)` logs a VirtualTable's nodes
+in. `Mosquitto(workdir)` alone is an open broker (older tests).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hub.config import Config
@@ -82,6 +83,11 @@ class Mosquitto:
         user = device_user(table, device)
         return user, self.credentials.devices[user]
 
+    def log_in_nodes(self, table: Any) -> None:
+        """Give every node of a hub.virtual VirtualTable its own login, as `luza provision` does on a real one."""
+        for node in table.nodes:
+            node.transport.user, node.transport.password = self.login(table.table, node.device)
+
     def _write_locked(self, config: Config, credentials: Credentials) -> None:
         from hub.deploy import broker_config as bc
 
@@ -97,7 +103,8 @@ class Mosquitto:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        """The broker URL for luza.toml: with the hub's login on a locked-down broker."""
+        return self.hub_url if self.credentials is not None else f"mqtt://127.0.0.1:{self.port}"
 
     def _write_config(self) -> None:
         data = self.workdir / "data"

@@ -26,12 +26,6 @@ TABLES = [{"id": TABLE, "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4,
            "cues": {"cue-a": 0, "cue-b": 1}}]
 
 
-def login_nodes(table: VirtualTable, broker: Mosquitto) -> None:
-    """Give each virtual node its own broker password, as `luza provision` writes into its config.json."""
-    for n in table.nodes:
-        n.transport.user, n.transport.password = broker.login(table.table, n.device)
-
-
 async def until_synced(table: VirtualTable, timeout: float = 10.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -49,10 +43,11 @@ def test_a_free_match_plays_through_the_locked_down_broker(tmp_path: Path, clien
         assert screen.connect() == 0
         screen.subscribe("luza/v1/+/state")
         screen.subscribe(HUB_STATUS_TOPIC)
-        cfg = config.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
+        assert broker.url == broker.hub_url  # so a config built from `broker.url` (luza demo's) logs the hub in
+        cfg = config.parse({"broker": {"url": broker.url, "reconnect_min_s": 1, "reconnect_max_s": 1},
                             "store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES})
         table = VirtualTable(("127.0.0.1", broker.port), tmp_path / "nodes", table=TABLE, speed=SPEED)
-        login_nodes(table, broker)
+        broker.log_in_nodes(table)  # each node its own password, as `luza provision` writes it
         hub = Hub(cfg, clock=table.vt.hub_ms).start(connect_timeout=5)
         assert hub.mqtt is not None and hub.mqtt.connected.is_set()
         hub.new_match(TABLE, "free", PLAYERS)
