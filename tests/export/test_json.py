@@ -106,3 +106,27 @@ def test_the_engine_log_alone_is_checked_against_the_result(match_db: Path) -> N
     doc["engine_log"]["inputs"].pop()  # the winning shot removed from the engine's log only
     v = verify(doc)
     assert not v.ok and any(p.startswith("engine_log reaches scores") for p in v.problems)
+
+
+@pytest.mark.parametrize("junk", [None, 1, "x", [], {}])
+def test_verify_never_crashes_on_a_mangled_file(junk: object, match_db: Path) -> None:
+    """Every top-level, match and first-input field replaced by junk: a Verdict or a one-line ExportError."""
+    from hub.export.model import ExportError
+
+    base = export(match_db, 1)
+    places: list[tuple[str, ...]] = [(k,) for k in base] + [("match", k) for k in base["match"]]
+    places += [("inputs", "0", k) for k in base["inputs"][0]] + [("inputs", "1", "record", "args")]
+    for place in places:
+        doc = json.loads(json.dumps(base))
+        target = doc
+        for key in place[:-1]:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        target[place[-1]] = junk
+        try:
+            v = verify(doc)
+        except ExportError as exc:
+            assert exc.en and "\n" not in exc.en, place
+            continue
+        derived = place[0] in ("engine_log", "shots", "actions", "result") or (
+            place[0] == "inputs" and place[-1] in ("origin", "corrects", "applied", "refused"))
+        assert not (derived and doc != base and v.ok), place  # a derived part replaced by junk never passes
