@@ -130,3 +130,9 @@ def test_verify_never_crashes_on_a_mangled_file(junk: object, match_db: Path) ->
         derived = place[0] in ("engine_log", "shots", "actions", "result") or (
             place[0] == "inputs" and place[-1] in ("origin", "corrects", "applied", "refused"))
         assert not (derived and doc != base and v.ok), place  # a derived part replaced by junk never passes
+
+
+def test_the_schema_lists_every_effect_kind_of_the_engine() -> None:
+    from shared_rules.outcome import EffectKind
+
+    assert set(SCHEMA["$defs"]["effect"]["properties"]["kind"]["enum"]) == {k.value for k in EffectKind}
