@@ -29,7 +29,6 @@ from hub.export import build, load
 from hub.export import history as hist
 from hub.export.files import MEDIA_TYPES, export_all, filename, render
 from hub.export.model import ExportError
-from hub.export.pdf import INSTALL_EN
 from hub.store import Store
 
 
@@ -45,11 +44,11 @@ class ApiError(Exception):
         return JSONResponse({"error": body}, status_code=self.status)
 
 
-def _export_error(exc: ExportError, field: str | None = None) -> ApiError:
-    if exc.en == INSTALL_EN:
+def _export_error(exc: ExportError, field: str | None = None, match_id: str | None = None) -> ApiError:
+    if exc.code == "unavailable":
         return ApiError(501, "unavailable", exc.en, exc.ru, "format")
-    if exc.en.startswith("no match "):
-        return ApiError(404, "not_found", exc.en, exc.ru)
+    if exc.code == "not_found":  # the CLI's message names the database file; a web client is not told that
+        return ApiError(404, "not_found", f"no match {match_id}", f"партии {match_id} нет", "match")
     return ApiError(400, "malformed", exc.en, exc.ru, field)
 
 
@@ -104,7 +103,7 @@ def history_router(db_path: str | Path) -> APIRouter:
             with store() as s:
                 doc = build(load(s, _int(match_id, "match")), _now())
         except ExportError as exc:
-            return _export_error(exc).response()
+            return _export_error(exc, match_id=match_id).response()
         except ApiError as exc:
             return exc.response()
         return JSONResponse(doc)
@@ -116,7 +115,7 @@ def history_router(db_path: str | Path) -> APIRouter:
                 doc = build(load(s, _int(match_id, "match")), _now())
             data = render(doc, format, lang, local_zone())
         except ExportError as exc:
-            return _export_error(exc, "format" if "format" in exc.en else None).response()
+            return _export_error(exc, "format" if "format" in exc.en else "lang", match_id).response()
         except ApiError as exc:
             return exc.response()
         disposition = "inline" if format == "html" else "attachment"

@@ -34,9 +34,9 @@ VOLATILE = ("generator", "exported_ms", "verification")
 class ExportError(ValueError):
     """No such match, or a document that cannot be read; `en`/`ru` are one-line messages."""
 
-    def __init__(self, en: str, ru: str | None = None) -> None:
+    def __init__(self, en: str, ru: str | None = None, code: str = "malformed") -> None:
         super().__init__(en)
-        self.en, self.ru = en, ru or en
+        self.en, self.ru, self.code = en, ru or en, code  # code: malformed | not_found | unavailable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +53,8 @@ def load(store: Store, match_id: int) -> Source:
     """Read one match from a store; ExportError if there is none."""
     m = store.match(match_id)
     if m is None:
-        raise ExportError(f"no match {match_id} in {store.path}", f"партии {match_id} нет в {store.path}")
+        raise ExportError(f"no match {match_id} in {store.path}", f"партии {match_id} нет в {store.path}",
+                          "not_found")
     settings = m.settings
     club = (settings or {}).get("club") or {}
     table = (settings or {}).get("table") or {}

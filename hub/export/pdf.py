@@ -28,7 +28,7 @@ def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC) -> bytes:
     try:
         from weasyprint import HTML
     except (ImportError, OSError):
-        raise ExportError(INSTALL_EN, INSTALL_RU) from None
+        raise ExportError(INSTALL_EN, INSTALL_RU, "unavailable") from None
     data = HTML(string=html.render(doc, lang, tz)).write_pdf()
     assert isinstance(data, bytes)
     return data

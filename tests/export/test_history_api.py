@@ -75,7 +75,8 @@ def test_every_match_as_a_zip(api: httpx.Client) -> None:
 
 
 @pytest.mark.parametrize(("path", "params", "status", "code", "en"), [
-    ("/api/matches/99", {}, 404, "not_found", "no match 99 in "),
+    ("/api/matches/99", {}, 404, "not_found", "no match 99"),
+    ("/api/matches/99/export", {"format": "csv"}, 404, "not_found", "no match 99"),
     ("/api/matches/x", {}, 400, "malformed", "match: expected a whole number, got 'x'"),
     ("/api/matches/1/export", {"format": "docx"}, 400, "malformed", "unknown format 'docx'"),
     ("/api/matches/1/export", {"lang": "de"}, 400, "malformed", "unknown language 'de'"),
@@ -90,3 +91,16 @@ def test_bad_requests_get_the_contracts_error_body(api: httpx.Client, path: str,
     assert r.status_code == status
     err = r.json()["error"]
     assert err["code"] == code and err["en"].startswith(en) and err["ru"] and err["ru"] != err["en"]
+
+
+def test_a_missing_match_does_not_tell_a_web_client_where_the_database_is(api: httpx.Client) -> None:
+    assert api.get("/api/matches/99").json()["error"] == {"code": "not_found", "en": "no match 99",
+                                                          "ru": "партии 99 нет", "field": "match"}
+
+
+def test_pdf_without_weasyprint_is_501_with_the_install_line(api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # the server runs in this process
+    r = api.get("/api/matches/1/export", params={"format": "pdf"})
+    assert r.status_code == 501 and r.json()["error"]["en"].startswith("PDF export needs WeasyPrint")
