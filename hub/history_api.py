@@ -15,6 +15,7 @@ without WeasyPrint).
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ from hub.export import build, load
 from hub.export import history as hist
 from hub.export.files import MEDIA_TYPES, export_all, filename, render
 from hub.export.model import ExportError
+from hub.migrations import SchemaError
 from hub.store import Store
 
 
@@ -60,7 +62,7 @@ def history_router(db_path: str | Path) -> APIRouter:
     def store() -> Iterator[Store]:
         try:
             s = Store(db_path, readonly=True)
-        except (FileNotFoundError, OSError) as exc:
+        except (OSError, SchemaError, sqlite3.DatabaseError) as exc:
             raise ApiError(503, "unavailable", f"the match database cannot be read: {exc}",
                            f"база партий недоступна: {exc}") from None
         try:
