@@ -61,12 +61,12 @@ POWER = {
                "GND → GND of every part / общий провод",
                "TCS34725 LED pin: leave open (LED on) / вывод LED не подключать (подсветка включена)",
                "No external pull-ups on the beam inputs: the firmware enables the ESP32's own"],
-    "cue": ["LiPo + → TP4056 B+ ; TP4056 OUT+ → switch → board 5V/VBAT / аккумулятор через модуль заряда",
+    "cue": ["LOLIN D32: LiPo into its battery socket; it charges over USB and its own 100 kΩ/100 kΩ divider",
+            "already feeds GPIO35. Another board: LiPo → TP4056 → switch → VBAT, and the divider shown here",
             "3V3 → ADXL345 VCC and CS (I2C mode); SDO → GND (address 0x53) / питание датчика",
-            "VBAT → 100 kΩ → GPIO35 → 100 kΩ → GND (divider 2.0 = cue.battery_divider)",
             "GND → GND of every part / общий провод"],
 }
-BOARD = {"pocket": "ESP32 DevKitC (WROOM-32E)", "cue": "ESP32 board with a LiPo connector (WROOM-32E)"}
+BOARD = {"pocket": "ESP32 DevKitC (WROOM-32E)", "cue": "LOLIN D32 (ESP32 WROOM-32, LiPo charger)"}
 TITLE = {"pocket": "Pocket node (one pocket) / Лузный узел (одна луза)",
          "cue": "Cue node (clip on the cue) / Узел кия (клипса на кие)"}
 
