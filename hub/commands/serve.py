@@ -21,6 +21,8 @@ def register(sub: Any) -> None:
     p.add_argument("--db", help="override store.path")
     p.add_argument("--control", metavar="PATH",
                    help="take referee actions as JSON lines on this Unix socket (mode 0600; see `luza referee`)")
+    p.add_argument("--http", metavar="HOST:PORT",
+                   help="serve the web app (boards, referee panel, REST, WebSockets) on HOST:PORT, e.g. 127.0.0.1:8000")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run)
 
@@ -39,6 +41,14 @@ def run(args: argparse.Namespace) -> int:
         cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
     from hub.service import Hub  # imported late: `luza --help` must not need the whole hub
 
+    if args.http:
+        from hub.web.server import parse_address
+        try:
+            http = parse_address(args.http)
+        except ValueError as exc:
+            print(f"luza serve: {exc}", file=sys.stderr)
+            return 2
+
     done = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: done.set())
@@ -47,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     hub = Hub(cfg)
     hub.start(connect_timeout=5.0)
     control = None
+    web = None
     watchdog = Watchdog(hub)  # systemd (luza-hub.service): READY, then the watchdog while the hub is healthy
     try:
         if args.control:
@@ -56,13 +67,23 @@ def run(args: argparse.Namespace) -> int:
             except ControlError as exc:
                 print(f"luza serve: {exc}", file=sys.stderr)
                 return 2
+        if args.http:
+            from hub.web.server import WebServerError, serve_in_thread
+            try:
+                web = serve_in_thread(hub, *http)
+            except WebServerError as exc:
+                print(f"luza serve: {exc}", file=sys.stderr)
+                return 2
+            logging.getLogger("luza.serve").info("web app at %s", web.url)
         logging.getLogger("luza.serve").info("serving %d table(s), store %s, broker %s", len(cfg.tables),
                                              cfg.store.path, cfg.broker.url)
         watchdog.start()
         done.wait()
     finally:
         watchdog.stop()
-        if control is not None:  # first: requests under way are answered while the hub still runs
+        if web is not None:  # first: requests under way are answered while the hub still runs
+            web.stop()
+        if control is not None:
             control.stop()
         hub.stop()
     return 0

@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from hub import config
 from hub.service import Hub
+from hub.web import WebSettings, create_app
+from hub.web.auth import PinStore
 from tests.export.matchkit import Clock, Table
 
 TABLES = [
@@ -56,3 +59,26 @@ def hub(open_hub: Callable[..., Hub]) -> Hub:
 @pytest.fixture
 def table(hub: Hub, clock: Clock) -> Table:
     return Table(hub, clock)
+
+
+PIN = "2468"
+
+
+@pytest.fixture
+def web_settings(tmp_path: Path) -> WebSettings:
+    return WebSettings(heartbeat_s=0.2, lockout_s=2.0, pin_attempts=3, submit_timeout_s=5.0)
+
+
+@pytest.fixture
+def client(hub: Hub, web_settings: WebSettings) -> Iterator[TestClient]:
+    """A TestClient on the app of `hub` (lifespan run), with PIN 2468 set for t1 (t2 has none)."""
+    PinStore(hub.config.store.path).set("t1", PIN)
+    with TestClient(create_app(hub, web_settings)) as c:
+        yield c
+
+
+def auth(client: TestClient, table: str = "t1", pin: str = PIN, label: str = "panel") -> dict[str, str]:
+    """The Authorization header of a fresh token for `table`."""
+    r = client.post(f"/api/tables/{table}/token", json={"pin": pin, "label": label})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}

@@ -1,0 +1,68 @@
+"""`luza pin set --table t1`: set a table's referee PIN (asked twice, or `--pin`), stored as a scrypt hash in the
+hub's database. There is no default PIN; the referee panel exchanges the PIN for a token (docs/web-api.md)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import Any
+
+from hub import config as cfgmod
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("pin", help="set a table's referee PIN / задать PIN судьи стола",
+                       description="Referee PINs of the tables. / PIN судей столов.")
+    actions = p.add_subparsers(dest="pin_action", metavar="ACTION", required=True)
+    s = actions.add_parser("set", help="set (or change) a table's PIN; its panels sign in again")
+    s.add_argument("--table", required=True, help="table id from luza.toml, e.g. t1")
+    s.add_argument("--pin", help="the PIN (4..12 digits); asked twice without echo if not given")
+    where = s.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", help="path to luza.toml (the store path and tables come from it)")
+    where.add_argument("--db", help="path to the hub's database (without a config)")
+    s.set_defaults(func=run)
+
+
+def _ask() -> str | None:
+    first = getpass.getpass("PIN (4-12 digits / 4-12 цифр): ")
+    second = getpass.getpass("PIN again / ещё раз: ")
+    if first != second:
+        print("luza pin: the two PINs differ / PIN не совпадают", file=sys.stderr)
+        return None
+    return first
+
+
+def run(args: argparse.Namespace) -> int:
+    from hub.web.auth import PinError, PinStore, check_pin_format  # late: `luza --help` stays light
+
+    db = args.db
+    if args.config:
+        try:
+            cfg = cfgmod.load(args.config)
+        except cfgmod.ConfigError as exc:
+            print(f"luza pin: {exc}", file=sys.stderr)
+            return 2
+        if cfg.table(args.table) is None:
+            known = ", ".join(t.id for t in cfg.tables)
+            print(f"luza pin: no table {args.table!r} in {args.config} (tables: {known}) / "
+                  f"стола {args.table!r} нет (столы: {known})", file=sys.stderr)
+            return 2
+        db = cfg.store.path
+    pin = args.pin if args.pin is not None else _ask()
+    if pin is None:
+        return 2
+    try:
+        check_pin_format(pin)
+        PinStore(db).set(args.table, pin)
+    except PinError as exc:
+        print(f"luza pin: {exc.en} / {exc.ru}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"luza pin: cannot write {db}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # sqlite3.Error: not a database, read-only, locked for too long
+        print(f"luza pin: cannot store the PIN in {db}: {exc}", file=sys.stderr)
+        return 2
+    print(f"PIN set for table {args.table} / PIN стола {args.table} задан")
+    return 0

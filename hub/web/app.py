@@ -1,0 +1,92 @@
+"""The web app factory: `create_app(hub, settings)` -> a FastAPI app serving docs/web-api.md for that hub."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hub.service import Hub
+from hub.web import errors, pages
+from hub.web.context import WebContext
+from hub.web.errors import ApiError
+from hub.web.live import Live
+from hub.web.live import router as live_router
+from hub.web.routes_access import router as access_router
+from hub.web.routes_actions import router as actions_router
+from hub.web.routes_devices import router as devices_router
+from hub.web.routes_health import router as health_router
+from hub.web.routes_tables import router as tables_router
+from hub.web.settings import WebSettings
+
+DESCRIPTION = ("Luza hub: tables, the live match and every referee action, devices, health. Reading is open; "
+               "every POST except the token exchange needs `Authorization: Bearer <token>` of the table. "
+               "Errors: {\"error\": {\"code\", \"en\", \"ru\", \"field\"}}.")
+
+
+class Never500:
+    """The outermost guard: an exception no handler took becomes the contract's 503, not a bare 500."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            errors.log.exception("unhandled error on %s", scope.get("path"))
+            if not started:
+                await ApiError(503, "internal", "internal error of the hub (see its log); nothing was confirmed",
+                               "внутренняя ошибка хаба (см. журнал); ничего не подтверждено"
+                               ).response()(scope, receive, send)
+
+
+def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
+    """The web app of a started `hub` (the caller starts and stops the hub)."""
+    settings = settings or WebSettings()
+    web = WebContext(hub, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        live = web.live = Live(web)
+        web.metrics.ws_clients = lambda: live.clients
+        live.start()
+        try:
+            yield
+        finally:
+            await live.stop()
+            web.metrics.close()
+
+    app = FastAPI(title="Luza hub", version="1", description=DESCRIPTION, lifespan=lifespan)
+    app.state.luza = web
+    errors.install(app)
+    for router in (tables_router, actions_router, access_router, devices_router, health_router, live_router,
+                   pages.router):
+        app.include_router(router)
+    _history(app, hub)
+    pages.mount_static(app, settings.dashboard)
+    app.add_middleware(Never500)
+    return app
+
+
+def _history(app: FastAPI, hub: Hub) -> None:
+    """Match history and exports (hub/history_api.py), when that module is installed."""
+    try:
+        from hub.history_api import history_router
+    except ImportError:  # pragma: no cover - the exports are an optional part of the hub
+        return
+    app.include_router(history_router(hub.config.store.path))

@@ -1,0 +1,106 @@
+"""What every route shares: the hub, the settings, PINs, tokens and lockouts, the live fan-out, the metrics."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Request
+
+from hub.devices import device_view
+from hub.inputs import RefereeInputError
+from hub.service import Hub
+from hub.web.auth import Lockout, PinStore, Token, Tokens
+from hub.web.errors import ApiError, from_referee, unknown_table
+from hub.web.metrics import Metrics
+from hub.web.settings import WebSettings
+
+if TYPE_CHECKING:
+    from hub.web.live import Live
+
+
+class WebContext:
+    def __init__(self, hub: Hub, settings: WebSettings) -> None:
+        self.hub, self.settings = hub, settings
+        self.pins = PinStore(hub.config.store.path)
+        self.tokens = Tokens(settings.token_ttl_s)
+        self.lockout = Lockout(settings.pin_attempts, settings.pin_window_s, settings.lockout_s,
+                               settings.lockout_max_s)
+        self.metrics = Metrics(hub)
+        self.live: Live | None = None
+        self.match_uids: dict[str, tuple[str, Any]] = {}  # table -> (uid, match id) of the last match started
+
+    # ------------------------------------------------------------ reading
+
+    def table_ids(self) -> list[str]:
+        return [t.id for t in self.hub.config.tables]
+
+    def require_table(self, table: str) -> None:
+        if self.hub.config.table(table) is None:
+            raise unknown_table(table, self.table_ids())
+
+    def envelope(self, table: str) -> dict[str, Any]:
+        """The table state envelope (docs/web-api.md): the hub's last state plus whether a PIN is set."""
+        return {**self.hub.state(table), "pin_set": self.pins.is_set(table)}
+
+    def devices(self) -> list[dict[str, Any]]:
+        now = self.hub.clock()
+        out = []
+        for row in self.hub.devices():
+            table = row.get("table_id")
+            jams: set[str] = set()
+            cues: dict[str, int] = {}
+            if table:
+                for d in self.hub.state(table).get("devices") or ():
+                    if d.get("jam"):
+                        jams.add(d["device"])
+                    if d.get("role") == "cue" and d.get("seat") is not None:
+                        cues[d["device"]] = d["seat"]
+            out.append(device_view(row, self.hub.config, now, jams, cues))
+        return out
+
+    def health(self) -> dict[str, Any]:
+        hub = self.hub
+        broker = hub.mqtt.connected.is_set() if hub.mqtt is not None else None
+        alive = hub.worker_alive
+        return {"ok": alive and broker is not False, "worker_alive": alive, "broker_connected": broker,
+                "queue_depth": hub.queue_depth(), "boot": hub.boot, "hub_ms": hub.clock(),
+                "tables": len(hub.config.tables), "websocket_clients": self.live.clients if self.live else 0}
+
+    # ------------------------------------------------------------ acting
+
+    def authorize(self, table: str, authorization: str | None) -> Token:
+        """The bearer token of a mutating call, valid for `table` (401 otherwise)."""
+        scheme, _, value = (authorization or "").partition(" ")
+        token = self.tokens.get(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
+        if token is None or token.table != table or token.pin_set_ms != self.pins.set_ms(table):
+            raise ApiError(401, "unauthorized",
+                           f"this needs the referee's token for table {table!r}: enter the PIN on the panel",
+                           f"нужен токен судьи стола {table!r}: введите PIN на панели", "authorization",
+                           {"WWW-Authenticate": "Bearer"})
+        return token
+
+    async def submit(self, table: str, action: dict[str, Any]) -> dict[str, Any]:
+        """Hand a referee action to the hub and wait for its commit; refusals become ApiErrors."""
+        fut = self.hub.submit_async(table, action)
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)),
+                                          self.settings.submit_timeout_s)
+        except RefereeInputError as exc:
+            raise from_referee(exc) from None
+        except (TimeoutError, FutureTimeout):
+            raise ApiError(503, "unavailable",
+                           f"the hub did not store the action within {self.settings.submit_timeout_s:g} s; "
+                           "send it again with the same uid",
+                           f"хаб не сохранил действие за {self.settings.submit_timeout_s:g} с; "
+                           "отправьте его снова с тем же uid") from None
+
+
+def ctx(request: Request) -> WebContext:
+    """FastAPI dependency: the app's WebContext."""
+    return request.app.state.luza  # type: ignore[no-any-return]
+
+
+Web = Annotated[WebContext, Depends(ctx)]
+"""A route's parameter `web: Web` is the app's WebContext."""

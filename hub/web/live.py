@@ -1,0 +1,176 @@
+"""Live state over WebSockets: /ws/tables/{table} (the table's envelope on connect and on every change, heartbeats,
+resync by rev) and /ws/club (every table, the devices and the hub's health).
+
+One subscription to the hub (`Hub.changes(loop)`) feeds every client: a change is serialised once and put on each
+client's queue; a slow client's queue keeps only the newest states (each state is whole, so nothing is lost but
+intermediate frames)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from hub.service import Change
+from hub.web.context import Web, WebContext
+
+log = logging.getLogger("luza.web")
+router = APIRouter()
+CLIENT_QUEUE = 16
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_BUSY = 4429
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class Live:
+    """The fan-out of hub changes to WebSocket clients (runs on the app's event loop)."""
+
+    def __init__(self, web: WebContext) -> None:
+        self.web = web
+        self.tables: dict[str, set[asyncio.Queue[str]]] = {}
+        self.club: set[asyncio.Queue[str]] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._unsubscribe: Any = None
+
+    @property
+    def clients(self) -> int:
+        return sum(len(s) for s in self.tables.values()) + len(self.club)
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        changes, self._unsubscribe = self.web.hub.changes(loop)
+        self._task = loop.create_task(self._pump(changes))
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _pump(self, changes: asyncio.Queue[Change]) -> None:
+        club_due = False
+        while True:
+            try:
+                change = await asyncio.wait_for(changes.get(), self.web.settings.club_min_interval_s)
+            except TimeoutError:
+                if club_due and self.club:
+                    self._send(self.club, _dumps(self.club_message()))
+                club_due = False
+                continue
+            try:
+                subs = self.tables.get(change.table_id)
+                if subs:
+                    self._send(subs, _dumps({"type": "state", **self.web.envelope(change.table_id)}))
+                club_due = True
+                if changes.empty() and self.club:  # idle: tell the club view now; under load, coalesce
+                    self._send(self.club, _dumps(self.club_message()))
+                    club_due = False
+            except Exception:  # one bad state must not end the fan-out
+                log.exception("live: could not send the change of table %s", change.table_id)
+
+    @staticmethod
+    def _send(queues: set[asyncio.Queue[str]], text: str) -> None:
+        for q in list(queues):
+            if q.full():
+                q.get_nowait()
+            q.put_nowait(text)
+
+    def club_message(self) -> dict[str, Any]:
+        web = self.web
+        tables = [{"id": t.id, "name": t.name, "state": web.envelope(t.id)} for t in web.hub.config.tables]
+        return {"type": "club", "boot": web.hub.boot, "hub_ms": web.hub.clock(), "tables": tables,
+                "devices": web.devices(), "health": web.health()}
+
+    def heartbeat(self, table: str | None) -> dict[str, Any]:
+        hub = self.web.hub
+        msg: dict[str, Any] = {"type": "heartbeat", "boot": hub.boot, "hub_ms": hub.clock()}
+        if table is not None:
+            msg.update(table=table, rev=hub.state(table)["rev"])
+        return msg
+
+
+async def _serve(ws: WebSocket, live: Live, queue: asyncio.Queue[str], table: str | None) -> None:
+    """Send what the queue gets, a heartbeat when it is quiet; return when the client goes away."""
+    heartbeat = live.web.settings.heartbeat_s
+
+    async def reader() -> None:
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                await ws.receive_text()  # clients send nothing we need; this notices the close
+
+    read = asyncio.create_task(reader())
+    try:
+        while not read.done():
+            get = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({get, read}, timeout=heartbeat, return_when=asyncio.FIRST_COMPLETED)
+            if get in done:
+                await ws.send_text(get.result())
+            else:
+                get.cancel()
+                if not read.done():
+                    await ws.send_text(_dumps(live.heartbeat(table)))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client went away while we were sending
+    finally:
+        read.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await read
+
+
+def _live(web: WebContext) -> Live:
+    assert web.live is not None
+    return web.live
+
+
+@router.websocket("/ws/tables/{table}")
+async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = None,
+                       boot: str | None = None) -> None:
+    live = _live(web)
+    await ws.accept()
+    if web.hub.config.table(table) is None:
+        await ws.close(CLOSE_UNKNOWN_TABLE, f"unknown table {table!r}")
+        return
+    if live.clients >= web.settings.max_ws_clients:
+        await ws.close(CLOSE_BUSY, "too many clients")
+        return
+    queue: asyncio.Queue[str] = asyncio.Queue(CLIENT_QUEUE)
+    live.tables.setdefault(table, set()).add(queue)  # before reading the state: no change can slip between
+    try:
+        state = web.envelope(table)
+        if rev is not None and rev == state["rev"] and boot == state["boot"]:
+            await ws.send_text(_dumps({"type": "hello", "table": table, "rev": state["rev"], "boot": state["boot"],
+                                       "hub_ms": web.hub.clock()}))
+        else:
+            await ws.send_text(_dumps({"type": "state", **state}))
+        await _serve(ws, live, queue, table)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        live.tables[table].discard(queue)
+
+
+@router.websocket("/ws/club")
+async def club_socket(ws: WebSocket, web: Web) -> None:
+    live = _live(web)
+    await ws.accept()
+    if live.clients >= web.settings.max_ws_clients:
+        await ws.close(CLOSE_BUSY, "too many clients")
+        return
+    queue: asyncio.Queue[str] = asyncio.Queue(CLIENT_QUEUE)
+    live.club.add(queue)
+    try:
+        await ws.send_text(_dumps(live.club_message()))
+        await _serve(ws, live, queue, None)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        live.club.discard(queue)

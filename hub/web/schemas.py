@@ -1,0 +1,116 @@
+"""Request and response bodies of the REST API (the referee actions themselves are hub.actions' models)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hub.actions import ColourName, NewMatchAction, PocketNo
+
+Envelope = dict[str, Any]  # the table state envelope (docs/web-api.md); its shape is documented there
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- requests
+
+
+class TokenIn(_In):
+    pin: Annotated[str, Field(min_length=1, max_length=64, description="the table's referee PIN (4..12 digits)")]
+    label: Annotated[str | None, Field(max_length=40, pattern=r"^[\w .@-]*$",
+                                       description="who acts (recorded with each action), e.g. 'panel'")] = None
+
+
+class MatchIn(NewMatchAction):
+    """Start a match: the new_match action without its `kind`."""
+
+    kind: Literal["new_match"] = "new_match"
+
+
+class CommandIn(_In):
+    name: Literal["identify", "calibrate"]
+    seconds: Annotated[float, Field(gt=0, le=600, description="identify: how long the node blinks")] = 10.0
+    pocket: PocketNo | None = Field(None, description="calibrate: the pocket whose colour sensor to calibrate")
+    colour: ColourName | None = Field(None, description="calibrate: the colour of the ball held in the pocket")
+
+
+# ---------------------------------------------------------------- answers
+
+
+class TokenOut(BaseModel):
+    token: str
+    table: str
+    expires_s: int
+
+
+class ActionOut(BaseModel):
+    ok: bool = True
+    rev: int
+    state: Envelope
+
+
+class CommandOut(BaseModel):
+    ok: bool = True
+    device: str
+    name: str
+
+
+class TableOut(BaseModel):
+    id: str
+    name: str
+    state: Envelope
+
+
+class Label(BaseModel):
+    en: str
+    ru: str
+
+
+class OptionChoice(BaseModel):
+    value: Any
+    label: Label
+
+
+class VariantOption(BaseModel):
+    name: str
+    label: Label
+    type: Literal["int", "bool", "choice"]
+    default: Any
+    choices: list[OptionChoice] | None = None
+
+
+class VariantOut(BaseModel):
+    id: str
+    title: Label
+    target: int
+    options: list[VariantOption]
+
+
+class Health(BaseModel):
+    ok: bool
+    worker_alive: bool
+    broker_connected: bool | None
+    queue_depth: int
+    boot: str
+    hub_ms: int
+    tables: int
+    websocket_clients: int
+
+
+class ErrorBody(BaseModel):
+    code: str
+    en: str
+    ru: str
+    field: str | None = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorOut} for s in (400, 401, 404, 409, 422, 429, 503)
+}
