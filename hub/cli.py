@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.verify",
     "hub.commands.backup",
     "hub.commands.provision",
+    "hub.commands.calibrate",
     "hub.commands.pin",
 )
 
