@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.backup",
     "hub.commands.provision",
     "hub.commands.calibrate",
+    "hub.commands.rotate",
     "hub.commands.pin",
 )
 

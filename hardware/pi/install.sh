@@ -132,7 +132,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$source_id" ]; then
   fi
   say "installing the hub from $REPO"
   "$PREFIX/venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$PREFIX/venv/bin/python" -m pip install -q "$REPO" >/dev/null
+  "$PREFIX/venv/bin/python" -m pip install -q "$REPO[device]" >/dev/null  # device: esptool, mpremote
   echo "$source_id" > "$stamp"
   code_changed=1
 fi

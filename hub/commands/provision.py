@@ -98,6 +98,7 @@ def _run(args: argparse.Namespace) -> int:
         raise pv.ProvisionError(f"{node.device} is online (firmware {seen.fw}) but sent no event: check the beams "
                                 "or the accelerometer wiring (hardware/wiring.md)")
     print(f"{node.device} is on table {node.table}: online, test event '{seen.event}' received / узел подключён")
+    print("restart the hub to put it into play / перезапустите хаб: sudo systemctl restart luza-hub")
     return 0
 
 
