@@ -111,8 +111,9 @@ fi
 # ---------------------------------------------------------------- users and folders
 id luza >/dev/null 2>&1 || useradd --system --home-dir /var/lib/luza --shell /usr/sbin/nologin --groups dialout luza
 if [ $kiosk = 1 ] && ! id luza-kiosk >/dev/null 2>&1; then
+  groups="$(for g in video render input tty; do getent group "$g" >/dev/null && printf '%s,' "$g"; done)"
   useradd --system --create-home --home-dir /var/lib/luza-kiosk --shell /usr/sbin/nologin \
-    --groups video,render,input,tty luza-kiosk
+    ${groups:+--groups "${groups%,}"} luza-kiosk
 fi
 install -d -o luza -g luza -m 0750 /var/lib/luza /var/backups/luza
 install -d -m 0755 "$PREFIX" "$ETC"

@@ -1,4 +1,8 @@
-"""The tests' real Mosquitto broker is the product's own private broker (hub.broker)."""
+"""The tests' real Mosquitto broker is the product's own private broker (hub.broker).
+
+`Mosquitto(workdir)` is open (anonymous clients allowed), as most tests expect; `Mosquitto.locked(workdir,
+config)` is the appliance's locked-down broker (hub.deploy.broker_config), used by tests/deploy.
+"""
 
 from hub.broker import Mosquitto, free_port
 
