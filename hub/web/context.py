@@ -6,7 +6,8 @@ import asyncio
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 from hub.devices import device_view
 from hub.inputs import RefereeInputError
@@ -97,9 +98,9 @@ class WebContext:
                            "отправьте его снова с тем же uid") from None
 
 
-def ctx(request: Request) -> WebContext:
-    """FastAPI dependency: the app's WebContext."""
-    return request.app.state.luza  # type: ignore[no-any-return]
+def ctx(conn: HTTPConnection) -> WebContext:
+    """FastAPI dependency (HTTP and WebSocket routes): the app's WebContext."""
+    return conn.app.state.luza  # type: ignore[no-any-return]
 
 
 Web = Annotated[WebContext, Depends(ctx)]

@@ -84,7 +84,7 @@ def _ru(error: Mapping[str, Any]) -> str:
 def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    first = errors[0] if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
+    first: dict[str, Any] = dict(errors[0]) if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
     where = _where(first.get("loc", ()))
     if first.get("type") == "json_invalid":
         return ApiError(422, "malformed", "the body is not valid JSON", "тело запроса — не корректный JSON",
@@ -115,7 +115,8 @@ def _http(request: Request, exc: Exception) -> JSONResponse:
     if exc.status_code == 405:
         return ApiError(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
                         f"метод {request.method} не поддерживается для {request.url.path}").response()
-    return ApiError(exc.status_code, "http_error", str(exc.detail), str(exc.detail)).response()
+    return ApiError(exc.status_code, "malformed" if exc.status_code == 400 else "http_error", str(exc.detail),
+                    f"ошибка запроса: {exc.detail}").response()
 
 
 def _api(request: Request, exc: Exception) -> JSONResponse:
