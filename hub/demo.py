@@ -44,10 +44,11 @@ class DemoResult:
     problem: str | None = None  # why the match did not finish (None if it did)
 
 
-def demo_config(broker: Mosquitto, db: Path) -> config.Config:
+def demo_config(broker_url: str, db: Path) -> config.Config:
+    """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes."""
     return config.parse({
         "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
-        "broker": {"url": broker.url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2},
+        "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2},
         "store": {"path": str(db)},
         "tables": [{"id": TABLE, "name": "Demo table / Демо-стол",
                     "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
@@ -180,8 +181,12 @@ class DemoPlayers:
 
     async def play(self, stop: threading.Event) -> None:
         """Play the table's live match until it is over (or `stop`, or MAX_SHOTS)."""
-        while not stop.is_set() and self.shots < MAX_SHOTS and not self.board().get("over"):
+        while not stop.is_set() and self.shots < MAX_SHOTS and self.live() and not self.board().get("over"):
             await self.shot()
+
+    def live(self) -> bool:
+        """A match is in play on the table (a person may have ended it from the panel)."""
+        return self.hub.state(TABLE).get("match") is not None
 
     def problem(self) -> str | None:
         """Why the match did not finish, in words a person can act on (None if it did)."""
@@ -222,7 +227,7 @@ def run_demo(variant: str = "free", speed: float = 4.0, seed: int | None = None,
         try:
             out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
             table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
-            hub = Hub(demo_config(broker, root / "luza.db"), clock=table.vt.hub_ms).start(connect_timeout=5)
+            hub = Hub(demo_config(broker.url, root / "luza.db"), clock=table.vt.hub_ms).start(connect_timeout=5)
             hub.subscribe(Printer(out))
             hub.new_match(TABLE, variant, PLAYERS)
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})

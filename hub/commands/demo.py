@@ -1,36 +1,62 @@
-"""`luza demo`: the appliance on one machine with no hardware (private broker, virtual table, hub)."""
+"""`luza demo`: the appliance on one machine with no hardware: a private locked-down broker, a virtual table, the
+hub and the web app (wall board, referee panel, club view, overlay) playing match after match until Ctrl-C."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
+import threading
 from typing import Any
 
 DEMO_VARIANTS = ("free", "combined", "dynamic", "classic", "hundred", "star")
 
 
+def variants(text: str) -> list[str]:
+    """'all', one variant, or a comma-separated list -> the variants to cycle through."""
+    names = list(DEMO_VARIANTS) if text == "all" else [v.strip() for v in text.split(",") if v.strip()]
+    bad = [v for v in names if v not in DEMO_VARIANTS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"unknown variant {', '.join(bad) or text!r}: choose from "
+                                         f"{', '.join(DEMO_VARIANTS)} or all / неизвестный вариант")
+    return names
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="run the whole appliance with a virtual table (no hardware, no broker to start)",
                        description="A private Mosquitto, virtual pocket and cue nodes running the real firmware "
-                                   "logic, the hub and the rules engine play a match; the scoreboard is printed. / "
-                                   "Демонстрация: виртуальный стол, хаб и правила играют партию.")
-    p.add_argument("--variant", default="free",
-                   choices=DEMO_VARIANTS,
-                   help="game variant (default: free); in Classic and 100 points a scripted referee calls ball "
-                        "and pocket before each shot and names the balls, in Star the players pot their colours")
-    p.add_argument("--speed", type=float, default=4.0, help="virtual time per wall time (default 4: a brisk match)")
+                                   "logic, the hub, the rules engine and the web app: open the printed URLs for "
+                                   "the wall board and the referee panel. / Демонстрация: виртуальный стол, хаб, "
+                                   "правила и веб-табло; откройте напечатанные адреса.")
+    p.add_argument("--variant", default="all", type=variants,
+                   help="variant, comma-separated variants, or all (default: all, one after another); in Classic "
+                        "and 100 points the scripted referee calls ball and pocket before each shot")
+    p.add_argument("--port", type=int, default=8000, help="web port on --host (default 8000; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; 0.0.0.0 to let a "
+                                                       "tablet on the same network open the panel)")
+    p.add_argument("--matches", type=int, default=0, help="stop after this many matches (default 0: until Ctrl-C)")
+    p.add_argument("--speed", type=float, help="virtual time per wall time (default 2 on the web, 4 in the terminal)")
     p.add_argument("--seed", type=int, help="seed of the scripted players (default: random)")
     p.add_argument("--workdir", help="keep the broker, store and node files here (default: a temp folder)")
+    p.add_argument("--terminal", action="store_true",
+                   help="no web app: play one match of the first variant and print the scoreboard")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    chosen = args.variant if isinstance(args.variant, list) else variants(args.variant)
+    if getattr(args, "terminal", True):
+        return _terminal(args, chosen[0])
+    return _web(args, chosen)
+
+
+def _terminal(args: argparse.Namespace, variant: str) -> int:
     from hub.demo import run_demo  # late import: `luza --help` stays light
 
     try:
-        result = run_demo(args.variant, args.speed, args.seed, args.workdir)
+        result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir)
     except RuntimeError as exc:  # e.g. Mosquitto missing: say what to do, no stack trace
         print(f"luza demo: {exc}", file=sys.stderr)
         return 2
@@ -42,4 +68,36 @@ def run(args: argparse.Namespace) -> int:
               "партия не доиграна", file=sys.stderr)
         return 1
     print(f"match over after {result.shots} shots / партия окончена после {result.shots} ударов")
+    return 0
+
+
+def _web(args: argparse.Namespace, chosen: list[str]) -> int:
+    from hub.demo_web import run_web_demo
+
+    stop = threading.Event()
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if stop.is_set():  # a second Ctrl-C: stop now
+            raise KeyboardInterrupt
+        print("luza demo: stopping after this shot... / останавливаюсь...", file=sys.stderr)
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
+                              args.matches, stop=stop)
+    except RuntimeError as exc:  # Mosquitto missing, the port taken: one line that says what to do
+        hint = f" (try --port {args.port + 1})" if "listen" in str(exc) else ""
+        print(f"luza demo: {exc}{hint}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("luza demo: stopped / остановлено", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    for variant, winner, scores, shots in result.matches:
+        print(f"{variant}: {scores[0]}:{scores[1]}, won by seat {winner} after {shots} shots")
+    if result.problem:
+        print(f"luza demo: {result.problem} / партия не доиграна", file=sys.stderr)
+        return 1
     return 0

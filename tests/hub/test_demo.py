@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import socket
+import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,8 +18,11 @@ from hub import demo
 from hub.commands import demo as demo_command
 from hub.commands.demo import DEMO_VARIANTS
 from hub.demo import run_demo, scoreboard_line
+from hub.demo_client import PanelClient
 from hub.demo_referee import answers, call_ball, plan_shot, star_colour
+from hub.demo_web import run_web_demo
 from shared_rules import VARIANTS
+from tests.hub.test_service import wait_for
 
 pytestmark = pytest.mark.mosquitto
 
@@ -61,7 +68,8 @@ def test_demo_refuses_a_variant_it_cannot_play_with_a_clear_message() -> None:
     out = subprocess.run([sys.executable, "-m", "hub.cli", "demo", "--variant", "snooker"],
                          capture_output=True, text=True)
     assert out.returncode == 2
-    assert "invalid choice: 'snooker'" in out.stderr and "Traceback" not in out.stderr
+    assert "unknown variant 'snooker': choose from free, combined, dynamic, classic, hundred, star or all" in out.stderr
+    assert "Traceback" not in out.stderr
 
 
 def test_the_referee_calls_only_what_the_rules_allow() -> None:
@@ -93,3 +101,51 @@ def test_questions_are_answered_with_the_called_ball_or_the_first_option() -> No
     assert answers(board, 7, rng) == [{"kind": "identify", "item": "p1", "ball": 7},
                                       {"kind": "choose", "player": 1, "option": "take_ball"}]
     assert answers(board, None, rng)[0]["ball"] == 4
+
+
+def test_web_demo_plays_match_after_match_through_the_panel_api(tmp_path: Path) -> None:
+    """`luza demo` on a screen: locked-down broker, hub, web app; the script starts and referees each match with
+    the demo PIN through the REST API (Classic: calls and named balls; 100 points: calls, #10 last)."""
+    lines: list[str] = []
+    result = run_web_demo(["classic", "hundred"], speed=25.0, seed=3, workdir=str(tmp_path), port=0, matches=2,
+                          out=lines.append, pause_s=0)
+    assert result.problem is None
+    assert [m[0] for m in result.matches] == ["classic", "hundred"]
+    for variant, winner, scores, _shots in result.matches:
+        assert winner in (0, 1) and scores[winner] >= TARGETS[variant]
+    assert any(line.startswith("  referee PIN / PIN судьи: 2468") for line in lines)
+    assert any("/board/demo" in line for line in lines) and any("/referee/demo" in line for line in lines)
+    db = sqlite3.connect(tmp_path / "luza.db")
+    by = {json.loads(r)["args"].get("by") for (r,) in db.execute("SELECT record FROM inputs WHERE source = 'referee'")}
+    db.close()
+    assert by == {"demo"}  # every referee action came through the panel API with the demo's token
+
+
+def test_a_person_on_the_panel_takes_over_from_the_script(tmp_path: Path) -> None:
+    lines: list[str] = []
+
+    def person(base: str) -> None:
+        def act() -> None:
+            panel = PanelClient(base, "demo", "2468", label="panel")
+            wait_for(lambda: (panel.state().get("match") or {}).get("shot_count", 0) >= 2, 30)
+            panel.act({"kind": "end_match", "reason": "the club closes"})
+
+        threading.Thread(target=act, daemon=True).start()
+
+    result = run_web_demo(["free"], speed=25.0, seed=5, workdir=str(tmp_path), port=0, matches=2,
+                          out=lines.append, pause_s=0, on_ready=person)
+    assert "match 1: ended from the panel / партия завершена с панели" in lines
+    assert [m[0] for m in result.matches] == ["free"] and result.problem is None  # match 2 played to the end
+
+
+def test_demo_command_line_says_what_to_do_when_the_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "hub.cli", "demo", "--port", str(port), "--matches", "1",
+                               "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=60,
+                              cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr and f"(try --port {port + 1})" in proc.stderr
+    assert "Traceback" not in proc.stderr
