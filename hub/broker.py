@@ -103,8 +103,8 @@ class Mosquitto:
 
     @property
     def url(self) -> str:
-        """The broker URL for luza.toml: with the hub's login on a locked-down broker."""
-        return self.hub_url if self.credentials is not None else f"mqtt://127.0.0.1:{self.port}"
+        """The broker's address, without any login (safe to print); `hub_url` carries the hub's."""
+        return f"mqtt://127.0.0.1:{self.port}"
 
     def _write_config(self) -> None:
         data = self.workdir / "data"
