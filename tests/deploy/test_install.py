@@ -146,3 +146,18 @@ def test_the_installed_broker_config_runs_in_a_real_mosquitto(tmp_path: Path) ->
                 c.close()
     finally:
         broker.stop()
+
+
+def test_the_units_command_lines_are_ones_luza_accepts() -> None:
+    """ExecStart of the hub and the backup is parsed by luza's own argument parser (no flag it lacks)."""
+    import shlex
+
+    from hub.cli import build_parser
+
+    p = units.Paths()
+    for text, command in ((units.hub_unit(p), "serve"), (units.backup_service(p), "backup")):
+        line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
+        argv = shlex.split(line.removeprefix("ExecStart="))
+        assert argv[0] == p.luza
+        args = build_parser().parse_args(argv[1:])
+        assert args.command == command and callable(args.func)
