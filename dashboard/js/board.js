@@ -18,7 +18,7 @@ function render() {
   document.getElementById("idle").hidden = Boolean(m || last);
   document.getElementById("win").hidden = !(last || (m && m.over && m.status !== "held"));
   document.body.classList.toggle("provisional", Boolean(m && m.provisional));
-  document.body.classList.toggle("held", Boolean(m && m.status === "held"));
+  document.body.classList.toggle("held", Boolean(m && isHeld(m)));
   fill("club", env.club ? h("span", {}, env.club) : null);
   fill("table-name", env.name || `${t("table")} ${env.table}`);
   const b = m || last;
@@ -115,8 +115,13 @@ function renderBanner(b) {
   fill("banner", chips);
 }
 
+// What the referee must settle before the score stands: a ball to name, a sensor finding to confirm, a decision.
+const CHECKS = new Set(["identify", "confirm", "decide"]);
+const checkQuestion = (b) => (b.questions || []).find((q) => CHECKS.has(q.action));
+const isHeld = (b) => b.status === "held" || Boolean(checkQuestion(b));
+
 function heldText(b) {
-  const q = (b.questions || [])[0];
+  const q = checkQuestion(b) || (b.questions || [])[0];
   const a = (b.alerts || []).find((x) => x.severity === "error");
   const what = q ? pick(q) : a ? pick(a) : "";
   return what ? t("held", { what }) : t("held_plain");
@@ -126,7 +131,7 @@ function renderLastShot(b) {
   const hist = b.history || [];
   const step = hist[hist.length - 1];
   const parts = [];
-  if (b.status === "held") parts.push(h("span.heldmark", {}, heldText(b)));
+  if (isHeld(b)) parts.push(h("span.heldmark", {}, heldText(b)));
   else if (b.provisional) parts.push(h("span.provmark", {}, t("provisional")));
   const reasons = (step ? step.reasons : b.last_reasons) || [];
   const head = step && step.number != null ? t("last_shot", { n: step.number }) : "";

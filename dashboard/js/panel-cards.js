@@ -91,7 +91,8 @@ function questionCard(ctx, board, q) {
 }
 
 export function questionsCard(ctx, board) {
-  const qs = board.questions || [];
+  // a called variant's "call before the shot" is the call card's business, not a question
+  const qs = (board.questions || []).filter((q) => !(CALLED.has(board.variant) && q.action === "declare"));
   if (!qs.length) return null;
   return card("questions", `${t("questions")} (${qs.length})`, qs.map((q) => questionCard(ctx, board, q)));
 }
@@ -116,8 +117,10 @@ export async function declareFlow(ctx, board) {
 export function declareCard(ctx, board) {
   if (!CALLED.has(board.variant)) return null;
   const calls = (board.shot && board.shot.status === "open" && board.shot.declarations) || [];
+  const asked = (board.questions || []).find((q) => q.action === "declare");
   return card("declare", null, h("button.btn.act.primary.huge", { type: "button", id: "declare",
     onclick: () => declareFlow(ctx, board) }, t("declare")),
+  asked ? h("div.cite", {}, pick(asked)) : null,
   calls.map((c) => h("div.called", {}, t("declared", { ball: c.ball || "◯", pocket: c.pocket }))));
 }
 

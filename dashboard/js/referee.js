@@ -13,6 +13,7 @@ const api = new TableApi(table);
 let env = null;
 let mode = null; // "pin" | "start" | "match": the start form is built once per entry, so typing survives updates
 let toastTimer = null;
+let shownQuestions = new Set();
 
 function toast(text, bad = false) {
   const el = fill("toast", text);
@@ -96,7 +97,7 @@ function header() {
 }
 
 function bottomBar(m) {
-  const undo = m.undo ? t("undo", { what: pick(m.undo) }) : t("undo_none");
+  const undo = m.undo ? pick(m.undo) : t("undo_none"); // the hub names it: "Undo shot 7"
   return [
     h("button.btn.act.undo", { type: "button", id: "undo", disabled: !m.undo || null, onclick: async () => {
       if (await confirmSheet(undo)) ctx.send("undo");
@@ -127,16 +128,20 @@ async function render(force = false) {
   const main = document.getElementById("main");
   const bar = document.getElementById("bar");
   if (want !== "match" && want === mode && !force) return;
+  const entered = want !== mode;
   mode = want;
   if (want === "pin") { fill(main, pinScreen()); fill(bar); return; }
   if (want === "start") {
     fill(bar);
     const form = await startCard(ctx, env);
-    if (mode === "start") fill(main, form);
+    if (mode === "start") { fill(main, form); main.scrollTop = 0; }
     return;
   }
   const m = env.match;
-  const scroll = main.scrollTop;
+  const ids = (m.questions || []).map((q) => q.id);
+  const fresh = ids.some((id) => !shownQuestions.has(id)); // a new question: back to the top, where it is
+  shownQuestions = new Set(ids);
+  const scroll = entered || fresh ? 0 : main.scrollTop;
   fill(main, questionsCard(ctx, m) || h("div.none", {}, t("nothing_open")), alertsCard(ctx, m), declareCard(ctx, m),
     shotCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
   main.scrollTop = scroll;
