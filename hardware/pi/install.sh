@@ -16,7 +16,7 @@ set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 PREFIX=/opt/luza
 ETC=/etc/luza
-root=""; mode=install; purge=0; kiosk=1; tls=0; iface=wlan0
+root=""; mode=install; purge=0; kiosk=1; tls=0; iface=wlan0; have_club=0; have_table=0
 render_args=()
 
 die() { echo "install: $*" >&2; exit 2; }
@@ -32,7 +32,9 @@ while [ $# -gt 0 ]; do
     --tls) tls=1; render_args+=(--tls); shift ;;
     --wifi-iface) [ $# -ge 2 ] || die "--wifi-iface needs a name"; iface="$2"; render_args+=("$1" "$2"); shift 2 ;;
     --club|--club-ru|--table|--kiosk-table|--screen|--port|--tls-host)
-      [ $# -ge 2 ] || die "$1 needs a value"; render_args+=("$1" "$2"); shift 2 ;;
+      [ $# -ge 2 ] || die "$1 needs a value"; render_args+=("$1" "$2")
+      case "$1" in --club) have_club=1 ;; --table) have_table=1 ;; esac
+      shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
@@ -136,6 +138,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$source_id" ]; then
   "$PREFIX/venv/bin/python" -m pip install -q "$REPO[device]" >/dev/null  # device: esptool, mpremote
   echo "$source_id" > "$stamp"
   code_changed=1
+fi
+
+# ---------------------------------------------------------------- answers for a first luza.toml
+if [ ! -f "$ETC/luza.toml" ] && [ -t 0 ]; then
+  if [ $have_club = 0 ]; then
+    read -r -p "Club name / название клуба [Luza]: " club; render_args+=(--club "${club:-Luza}")
+  fi
+  if [ $have_table = 0 ]; then
+    read -r -p "Table ids, e.g. t1 t2 / столы [t1]: " tables
+    for t in ${tables:-t1}; do render_args+=(--table "$t"); done
+  fi
 fi
 
 # ---------------------------------------------------------------- files
