@@ -99,6 +99,7 @@ StandardError=journal
 UtmpIdentifier=tty1
 UtmpMode=user
 StateDirectory=luza-kiosk
+TimeoutStartSec=180
 ExecStartPre={p.curl} --silent --fail --output /dev/null --retry 120 --retry-connrefused --retry-delay 1 {url}
 ExecStart={p.cage} -s -- {p.chromium} {flags} {url}
 Restart=always
