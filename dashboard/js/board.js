@@ -133,9 +133,13 @@ function renderLastShot(b) {
   const parts = [];
   if (isHeld(b)) parts.push(h("span.heldmark", {}, heldText(b)));
   else if (b.provisional) parts.push(h("span.provmark", {}, t("provisional")));
-  const reasons = (step ? step.reasons : b.last_reasons) || [];
-  const head = step && step.number != null ? t("last_shot", { n: step.number }) : "";
-  const deltas = (step && step.deltas) || b.deltas || [0, 0];
+  // an open shot is shown as it stands now (provisional); otherwise the last committed step
+  const open = b.provisional && b.shot ? b.shot : null;
+  const reasons = (open || !step ? b.last_reasons : step.reasons) || [];
+  const number = open ? open.number : step && step.number;
+  const head = number != null ? t("last_shot", { n: number }) : "";
+  const deltas = open && b.committed_scores ? b.scores.map((x, i) => x - b.committed_scores[i])
+    : (step && step.deltas) || b.deltas || [0, 0];
   const gain = deltas.map((d, i) => (d ? `${b.players[i]} ${d > 0 ? "+" : ""}${d}` : null)).filter(Boolean);
   const line = reasons.map(pick).filter(Boolean);
   if (!head && !line.length && !parts.length) parts.push(h("span.muted", {}, t("no_shots")));

@@ -1,6 +1,6 @@
 // Club view /: every table live, the device list with an identify (blink) button, the hub's health.
 import { t, pick, withLang } from "./i18n.js";
-import { h, fill, pocketHealth, tableSvg } from "./dom.js";
+import { h, fill, pocketHealth, tableSvg, battery } from "./dom.js";
 import { live } from "./ws.js";
 import { deviceCommand, ApiError } from "./api.js";
 
@@ -63,7 +63,7 @@ function devicesTable(devs) {
     h("td.dev", {}, d.device || d.id, d.role ? h("small", {}, ` ${d.role}`) : null), h("td", {}, d.table || d.table_id || "—"),
     h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? " · jam" : ""),
     h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || d.firmware || "—"),
-    h(`td${d.battery != null && d.battery < 20 ? ".warn" : ""}`, {}, num(d.battery, "%")), h("td", {}, num(d.rssi, " dBm")),
+    h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, " dBm")),
     h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))),
     h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))))))];
 }

@@ -104,6 +104,13 @@ export function flashPockets(svg, pockets) {
   }
 }
 
+/** A battery reading as shown (nodes report volts; a percentage is accepted too) and whether it is low. */
+export function battery(v) {
+  if (v == null) return { text: "—", low: false };
+  if (v <= 5) return { text: `${Number(v).toFixed(2)} V`, low: v < 3.5 };
+  return { text: `${Math.round(v)}%`, low: v < 20 };
+}
+
 /** Each pocket's health class from the table's devices (a pocket node lists its pockets). */
 export function pocketHealth(devices = []) {
   const out = {};
@@ -111,7 +118,7 @@ export function pocketHealth(devices = []) {
     const pockets = d.pockets || [];
     let cls = d.online ? "online" : "offline";
     if (d.online && d.silent) cls = "silent";
-    if (d.online && d.battery != null && d.battery < 20) cls = "battery";
+    if (d.online && battery(d.battery).low) cls = "battery";
     for (const p of pockets) {
       const jam = Array.isArray(d.jam) ? d.jam.includes(p) : Boolean(d.jam);
       out[p] = jam && d.online ? "jam" : cls;
