@@ -1,7 +1,8 @@
 """The generated Mosquitto config loaded by a real `mosquitto`: who may connect, publish and read what.
 
-MQTT v5 throughout: a refused publish is a PUBACK with reason code 135 (Not authorized), a refused
-subscription a SUBACK with 135; over 3.1.1 a denial would be silent.
+MQTT v5 throughout: a refused publish is a PUBACK with reason code 135 (Not authorized); over 3.1.1 it would be
+silent. Reads are checked on every delivery: Mosquitto 2.0 grants any subscription, then delivers only what the
+reader may read, so the tests check what arrives.
 """
 
 from __future__ import annotations
