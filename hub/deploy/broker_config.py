@@ -33,6 +33,7 @@ from shared_rules import wire
 HASH_ROUNDS = 101  # what mosquitto_passwd 2.0 writes
 MAX_PACKET = 65536  # bytes: a node's payload is < 1 KiB (wire.MAX_PAYLOAD); a table's state a few KiB
 MESSAGE_BYTES = 400  # a node message with its topic, as the broker holds it queued (for the byte cap)
+MAX_QUEUE_BYTES = 256 * 2**20  # RAM the queue may take at most (Mosquitto keeps it in memory; a Pi 4 has 2 GB)
 # Worst-case messages per hour a node sends (events + status + tele every 30 s): a pocket node sees a ball,
 # a hand or a jam every few seconds at most; a cue node a strike every ~10 s of a fast game.
 RATE_PER_HOUR = {"pocket": 120 + 600, "cue": 120 + 400}
@@ -73,9 +74,10 @@ class Limits:
 
 def queue_limits(config: Config, outage_h: float = 12.0) -> Limits:
     """Queue room for the hub (the one client that is ever far behind): every node of every table sending
-    at its worst rate while the hub is away `outage_h` hours, twice over. Never below the stock 1,000."""
+    at its worst rate while the hub is away `outage_h` hours, twice over. Never below the stock 1,000, never
+    more than MAX_QUEUE_BYTES of RAM (reached only by ~9 fully equipped tables away for 12 hours)."""
     per_hour = sum(RATE_PER_HOUR.get(d.role, 720) for t in config.tables for d in t.devices)
-    messages = max(1000, math.ceil(per_hour * outage_h * 2))
+    messages = min(max(1000, math.ceil(per_hour * outage_h * 2)), MAX_QUEUE_BYTES // MESSAGE_BYTES)
     return Limits(messages, messages * MESSAGE_BYTES)
 
 

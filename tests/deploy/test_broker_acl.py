@@ -145,6 +145,12 @@ def test_the_config_is_what_the_issue_asks(tmp_path: Path) -> None:
     cfg = tables_config()
     limits = bc.queue_limits(cfg)
     assert limits.max_queued_messages > 1000  # the stock queue would drop silently
+    assert limits.max_queued_messages == 2 * 12 * (3 * bc.RATE_PER_HOUR["pocket"] + 2 * bc.RATE_PER_HOUR["cue"])
+    from hub import config
+
+    club = config.parse({"tables": [{"id": f"t{i}", "pockets": {f"t{i}-p{p}": p for p in range(1, 7)},
+                                     "cues": {f"t{i}-a": 0, f"t{i}-b": 1}} for i in range(16)]})
+    assert bc.queue_limits(club).max_queued_bytes <= bc.MAX_QUEUE_BYTES  # 16 tables: capped to the Pi's RAM
     text = bc.mosquitto_conf(bc.Layout(), limits)
     for line in ("allow_anonymous false", "persistence true", "queue_qos0_messages false",
                  "use_username_as_clientid true", f"max_packet_size {bc.MAX_PACKET}", "listener 1883"):
