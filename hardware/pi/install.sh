@@ -48,10 +48,11 @@ if [ -n "$root" ]; then
   if [ "$mode" = uninstall ]; then
     manifest="$root$ETC/installed-files"
     [ -f "$manifest" ] || die "nothing installed under $root ($manifest missing)"
-    while read -r f; do
+    mapfile -t listed < "$manifest"
+    for f in "${listed[@]}"; do
       case "$f" in "$ETC/luza.toml"|"$ETC/credentials.json") [ $purge = 1 ] || continue ;; esac
       rm -f "$root$f"
-    done < "$manifest"
+    done
     [ -f "$root/etc/mosquitto/mosquitto.conf.orig-luza" ] && mv "$root/etc/mosquitto/mosquitto.conf.orig-luza" "$root/etc/mosquitto/mosquitto.conf"
     [ $purge = 1 ] && rm -rf "$root$ETC" "$root/var/lib/luza" "$root/var/backups/luza"
     say "uninstalled from $root"; exit 0
@@ -69,10 +70,11 @@ units=(luza-hub.service luza-kiosk.service luza-backup.timer luza-backup.service
 if [ "$mode" = uninstall ]; then
   for u in "${units[@]}"; do systemctl disable --now "$u" 2>/dev/null || true; done
   if [ -f "$ETC/installed-files" ]; then
-    while read -r f; do
+    mapfile -t listed < "$ETC/installed-files"
+    for f in "${listed[@]}"; do
       case "$f" in "$ETC/luza.toml"|"$ETC/credentials.json"|"$ETC/installed-files") [ $purge = 1 ] || continue ;; esac
       rm -f "$f"
-    done < "$ETC/installed-files"
+    done
   fi
   [ -f /etc/mosquitto/mosquitto.conf.orig-luza ] && mv /etc/mosquitto/mosquitto.conf.orig-luza /etc/mosquitto/mosquitto.conf
   systemctl daemon-reload
@@ -94,7 +96,7 @@ want=(mosquitto mosquitto-clients python3-venv python3-pip sqlite3 chrony iw cur
 chromium_pkg=""
 if [ $kiosk = 1 ]; then
   want+=(cage)
-  if apt-cache show chromium >/dev/null 2>&1; then chromium_pkg=chromium; else chromium_pkg=chromium-browser; fi
+  if apt-cache show chromium >/dev/null 2>&1; then chromium_pkg=chromium; else chromium_pkg="chromium-browser"; fi
   want+=("$chromium_pkg")
 fi
 missing=()
@@ -135,7 +137,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$source_id" ]; then
   fi
   say "installing the hub from $REPO"
   "$PREFIX/venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$PREFIX/venv/bin/python" -m pip install -q "$REPO[device]" >/dev/null  # device: esptool, mpremote
+  "$PREFIX/venv/bin/python" -m pip install -q "${REPO}[device]" >/dev/null  # device: esptool, mpremote
   echo "$source_id" > "$stamp"
   code_changed=1
 fi
