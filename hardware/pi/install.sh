@@ -3,7 +3,7 @@
 # Idempotent: running it again repairs what drifted and changes nothing else. Guide: docs/install.md.
 #
 #   sudo hardware/pi/install.sh [--club NAME] [--club-ru NAME] [--table t1 ...] [--kiosk-table t1 | --no-kiosk]
-#                               [--screen wall ...] [--tls] [--wifi-iface wlan0] [--port 1883]
+#                               [--screen wall ...] [--tls] [--wifi-iface wlan0] [--port 1883] [--http 0.0.0.0:8000]
 #   sudo hardware/pi/install.sh --upgrade          # this checkout's code: backup first, then install, restart
 #   sudo hardware/pi/install.sh --uninstall [--purge]
 #   hardware/pi/install.sh --root DIR [...]        # write every file under DIR only: no packages, users, services
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
     --no-kiosk) kiosk=0; render_args+=(--kiosk-table ""); shift ;;
     --tls) tls=1; render_args+=(--tls); shift ;;
     --wifi-iface) [ $# -ge 2 ] || die "--wifi-iface needs a name"; iface="$2"; render_args+=("$1" "$2"); shift 2 ;;
-    --club|--club-ru|--table|--kiosk-table|--screen|--port|--tls-host)
+    --club|--club-ru|--table|--kiosk-table|--screen|--port|--tls-host|--http)
       [ $# -ge 2 ] || die "$1 needs a value"; render_args+=("$1" "$2")
       case "$1" in --club) have_club=1 ;; --table) have_table=1 ;; esac
       shift 2 ;;

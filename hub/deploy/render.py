@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -164,12 +165,15 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     ap.add_argument("--tls", action="store_true", help="TLS on the LAN listener (8883); plain MQTT on 127.0.0.1")
     ap.add_argument("--tls-host", default="luza.local")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--http", default="0.0.0.0:8000", help="where the web app listens (default 0.0.0.0:8000)")
     a = ap.parse_args(argv)
     for t in a.table:
         if not cfgmod.wire.valid_id(t):
             ap.error(f"--table {t!r}: use 1-32 of a-z, 0-9 and '-', e.g. t1")
     root = Path(a.root)
-    paths = Paths(chromium=a.chromium)
+    if not re.fullmatch(r"[0-9a-zA-Z.:\[\]-]+:\d{1,5}", a.http):
+        ap.error(f"--http {a.http!r}: write HOST:PORT, e.g. 0.0.0.0:8000")
+    paths = Paths(chromium=a.chromium, http=a.http)
     tls = tls_files(root, paths.etc, a.tls_host) if a.tls else None
     return Options(root=root, club=a.club, club_ru=a.club_ru or a.club, tables=tuple(a.table) or ("t1",),
                    kiosk_table=a.kiosk_table, wifi_iface=a.wifi_iface, screens=tuple(a.screen) or ("wall",),

@@ -20,7 +20,12 @@ class Paths:
     cage: str = "/usr/bin/cage"
     curl: str = "/usr/bin/curl"
     iw: str = "/usr/sbin/iw"
-    http: str = "127.0.0.1:8000"
+    http: str = "0.0.0.0:8000"  # the web app: board, referee panels on the club LAN (PIN-protected), club view
+
+    @property
+    def board_base(self) -> str:
+        """The web app as the wall screen on the Pi itself reaches it."""
+        return f"http://127.0.0.1:{self.http.rsplit(':', 1)[1]}"
 
     @property
     def luza(self) -> str:
@@ -75,7 +80,7 @@ WantedBy=multi-user.target
 
 
 def kiosk_unit(p: Paths, table: str) -> str:
-    url = f"http://{p.http}/board/{table}"
+    url = f"{p.board_base}/board/{table}"
     flags = ("--kiosk --noerrdialogs --disable-infobars --no-first-run --disable-session-crashed-bubble "
              "--disable-features=Translate --check-for-update-interval=31536000 --ozone-platform=wayland "
              "--autoplay-policy=no-user-gesture-required --user-data-dir=/var/lib/luza-kiosk/chromium")
