@@ -12,6 +12,7 @@ the broker's password file keeps every hash that still matches. The list of writ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import subprocess
@@ -112,7 +113,7 @@ def plan(opts: Options) -> list[File]:
 
 
 def write(root: Path, files: Sequence[File]) -> list[str]:
-    """Write each file whose content or mode differs; returns the paths written."""
+    """Write each file whose content or mode differs (keeping its owner and group); returns the paths written."""
     changed = []
     for f in files:
         target = under(root, f.path)
@@ -122,10 +123,14 @@ def write(root: Path, files: Sequence[File]) -> list[str]:
         target.parent.mkdir(parents=True, exist_ok=True)
         if f.path == MOSQUITTO_CONF and target.exists() and not target.read_text().startswith(OURS):
             target.replace(target.with_name("mosquitto.conf.orig-luza"))  # Debian's, put back on uninstall
+        owner = target.stat() if target.exists() else None
         tmp = target.with_name(target.name + ".luza-tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, f.mode)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+        if owner is not None and (owner.st_uid, owner.st_gid) != (os.geteuid(), os.getegid()):
+            with contextlib.suppress(PermissionError):  # e.g. root:mosquitto on the password file stays so
+                os.chown(tmp, owner.st_uid, owner.st_gid)
         os.chmod(tmp, f.mode)
         os.replace(tmp, target)
         changed.append(f.path)

@@ -66,3 +66,18 @@ def test_set_hub_password_is_a_targeted_edit() -> None:
     added = set_hub_password('[broker]\nurl = "mqtt://h:1"\n', "pw")
     assert tomllib.loads(added)["broker"] == {"url": "mqtt://h:1", "password": "pw"}
     assert tomllib.loads(set_hub_password('[club]\nname = "x"\n', "pw"))["broker"] == {"password": "pw"}
+
+
+def test_rewritten_broker_files_keep_their_owner(tmp_path: Path) -> None:
+    """The installer makes the password file root:mosquitto; `luza rotate`/`provision` rewriting it must not
+    hand it back to root:root, or Mosquitto could no longer read it after the reload."""
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("changing a file's owner needs root")
+    root = tmp_path / "pi"
+    install(root, "--table", "t1")
+    passwd = root / "etc/mosquitto/luza/passwd"
+    os.chown(passwd, 0, 4321)
+    assert main(["rotate", "luza-tool", "--root", str(root)]) == 0
+    assert (passwd.stat().st_uid, passwd.stat().st_gid, passwd.stat().st_mode & 0o777) == (0, 4321, 0o640)
