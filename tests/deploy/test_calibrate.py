@@ -14,8 +14,8 @@ import pytest
 from hub.cli import main
 from hub.deploy.credentials import device_user
 from hub.virtual.table import Pot, Shot, VirtualTable
+from tests.deploy.helpers import installed_broker, until
 from tests.deploy.test_install import install
-from tests.deploy.test_provision import installed_broker
 from tests.support.broker import free_port
 
 pytestmark = pytest.mark.mosquitto
@@ -46,18 +46,14 @@ def test_calibrate_teaches_a_pocket_its_colour(tmp_path: Path, capsys: pytest.Ca
         await table.start()
         runner.start()
         node = table.pocket_nodes[0]
-        for _ in range(500):  # the command has reached the node: its calibrator is waiting for balls
-            if node.node is not None and getattr(node.node.role, "calibrators", None):
-                break
-            await asyncio.sleep(0.02)
+        # the command has reached the node: its calibrator is waiting for balls
+        await until(lambda: node.node is not None and bool(getattr(node.node.role, "calibrators", None)),
+                    "the calibrate command did not reach the node")
         for _ in range(BALLS):
             start = table.vt.ms()
             await table.play([Shot(0, "a", balls=(Pot(3, 800, "yellow"),))])
             await table.vt.until(start + 3000)
-        for _ in range(1000):
-            if "code" in result:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: "code" in result, "luza calibrate did not finish")
         await table.stop()
 
     try:

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import io
 import os
-import re
 import signal
 import sys
 import threading
@@ -24,8 +23,9 @@ from hub.cli import main
 from hub.deploy import provision as pv
 from hub.virtual import traces
 from hub.virtual.node import VirtualNode, VirtualTime
+from tests.deploy.helpers import installed_broker, until
 from tests.deploy.test_install import install
-from tests.support.broker import Mosquitto, free_port
+from tests.support.broker import free_port
 
 NODE = pv.NewNode("t1", "p3", "pocket", pockets=(3,))
 
@@ -136,19 +136,6 @@ def test_luza_toml_edits_are_targeted_and_validated() -> None:
         pv.node_config(NODE, "pw", ("", ""), ("192.168.1.10", 1883))  # a node with no Wi-Fi name
 
 
-def installed_broker(root: Path, tmp: Path, port: int) -> Mosquitto:
-    """A real Mosquitto running the installer's files from `root` (paths and port moved into `tmp`)."""
-    conf = (root / "etc/mosquitto/mosquitto.conf").read_text()
-    conf = conf.replace("/etc/mosquitto/luza/", f"{root}/etc/mosquitto/luza/")
-    conf = conf.replace("/var/lib/mosquitto/", f"{tmp}/data/").replace("log_dest syslog", f"log_dest file {tmp}/log")
-    conf = re.sub(r"^pid_file .*$", "", conf, flags=re.M) + ("user root\n" if os.geteuid() == 0 else "")
-    (tmp / "data").mkdir(parents=True, exist_ok=True)
-    (tmp / "m.conf").write_text(conf)
-    broker = Mosquitto(tmp / "w", port=port)
-    broker.conf = tmp / "m.conf"
-    return broker.start()
-
-
 @pytest.mark.mosquitto
 def test_provision_end_to_end_with_a_virtual_node(tmp_path: Path, repl: VirtualRepl) -> None:
     root, port = tmp_path / "pi", free_port()
@@ -188,16 +175,10 @@ async def _run_node(cfg_path: Path, port: int, workdir: Path, finished: Any) -> 
     node.transport.user, node.transport.password = site["broker"]["user"], site["broker"]["password"]
     node.start()
     try:
-        for _ in range(500):  # the identify command arrives once provision sees the birth
-            if node.board.blinks:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: node.board.blinks > 0, "no identify blink")  # sent once provision sees the birth
         edges = traces.beam_edges([traces.Ball(100, pocket=3)], pockets=(3,))
         node.board.play_edges(edges, vt.ms())
-        for _ in range(1000):  # provision returns once it has seen the event
-            if finished():
-                break
-            await asyncio.sleep(0.02)
+        await until(finished, "luza provision did not see the test event")
         return int(node.board.blinks)
     finally:
         await node.stop()

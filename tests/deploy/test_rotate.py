@@ -13,8 +13,8 @@ import pytest
 from hub.cli import main
 from hub.commands.rotate import set_hub_password
 from tests.deploy.conftest import Client
+from tests.deploy.helpers import installed_broker
 from tests.deploy.test_install import install
-from tests.deploy.test_provision import installed_broker
 from tests.support.broker import free_port
 
 pytestmark = pytest.mark.mosquitto
