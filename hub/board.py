@@ -133,11 +133,13 @@ def _undo(session: Any) -> dict[str, Any] | None:
     return {"number": None, "kind": kind, "en": f"Undo {en}", "ru": f"Отменить {ru}"}
 
 
-def _question(q: Mapping[str, Any], variant: Any) -> dict[str, Any]:
+def _question(q: Mapping[str, Any], variant: Any, needs: list[Mapping[str, Any]]) -> dict[str, Any]:
     out = dict(q)
     opts = [str(o) for o in q.get("options") or ()]
     out["choices"] = [{"value": o, "label": option_label(o, variant)} for o in opts]
-    out["balls"] = [int(o) for o in opts if o.isdigit()]
+    need = next((n for n in needs if str(q.get("id", "")).startswith(f"need:{n.get('kind')}:{n.get('player')}:")),
+                None)  # an engine need (a choice that takes a ball names the balls it may take)
+    out["balls"] = list(need.get("balls") or ()) if need else [int(o) for o in opts if o.isdigit()]
     return out
 
 
@@ -198,7 +200,7 @@ def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None
         "deltas": _deltas(last),
         "history": _history(session),
         "undo": _undo(session),
-        "questions": [_question(q, variant) for q in board.get("questions") or ()],
+        "questions": [_question(q, variant, board.get("needs") or []) for q in board.get("questions") or ()],
         "pockets": {str(p): {"en": en, "ru": ru} for p, (en, ru) in POCKET_NAMES.items()},
         "clock": {"started_ms": started_ms, "ended_ms": ended_ms},
     })

@@ -62,3 +62,22 @@ def test_plain_gives_back_the_stored_scoreboard(hub: Hub, table: Table) -> None:
     play_classic(table, finish=False)
     session_board = hub.session("t1").scoreboard()  # type: ignore[union-attr]
     assert plain(hub.state("t1")["match"]) == session_board
+
+
+def test_a_choice_question_names_the_balls_it_may_take() -> None:
+    k = Kit()
+    s = session("star", [
+        k.ref("lag", 500, winner=0),
+        k.strike(1000), k.pocket(2000, 1, "blue", 0.9), k.pocket(2200, 2, "red", 0.9),
+        k.ref("fact", 10000, name="cue_colour", value="yellow", shot="next"),
+        k.strike(20000), k.pocket(21000, 3, "yellow", 0.9),
+        k.ref("fact", 30000, name="cue_colour", value="green", shot="next"),
+        k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
+        k.strike(40000),  # a green cue ball that hit a red first: foul (star 4.3), the opponent chooses (5.1)
+    ])
+    board = enrich(s.scoreboard(), s)
+    q = next(q for q in board["questions"] if q["kind"] == "choice")
+    need = next(n for n in board["needs"] if n["kind"] == "choice")
+    assert q["balls"] == need["balls"] and q["balls"]
+    assert [c["value"] for c in q["choices"]] == ["take_ball", "give_back"]
+    assert q["choices"][0]["label"] == {"en": "Take a ball", "ru": "Взять шар"}
