@@ -4,7 +4,9 @@ Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops fo
 
 1. Wi-Fi up (`net.connect()`, then wait up to `wifi_ms` for `net.up()`).
 2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then `cmd` subscribed,
-   then the birth message `online` (firmware version, boot id, ip, role) retained on `status`. In that order:
+   then the birth message `online` (firmware version, boot id, ip, role) retained on `status`; the link is up
+   once the transport says `connected` (the device's non-blocking client queues all three packets at once
+   and is connected on the CONNACK, polled like any other traffic, never waited for). In that order:
    the hub answers a birth with the time command, and the broker handles one connection's packets in order,
    so the subscription is in place before anyone can react to the birth (the other way round, a busy broker
    or hub could send the time before the subscription exists, and a clean session would drop it).
@@ -143,6 +145,12 @@ class Link:
         self.transport.connect(self.device, self.keepalive, self.topic_status, will)
         self.transport.subscribe(self.topic_cmd)  # before the birth: see step 2 of the module docstring
         self.transport.publish(self.topic_status, self._birth(), True, 1)
+        while not self.transport.connected:  # a non-blocking transport is up on its CONNACK (or times out)
+            if self._stopping:
+                raise OSError("stopping before the broker answered")
+            for item in self.transport.poll():
+                self._handle(item)
+            await self._wait()
         self._went_up()
         while not self._stopping:
             if not self.net.up():

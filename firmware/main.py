@@ -1,8 +1,8 @@
 """Device entry point: copied to the ESP32's root as /main.py (next to /firmware/ and /shared_rules/).
 
 Builds the ESP32 board (the drivers in firmware/drivers/ behind the board interface of firmware/node.py),
-picks the transport from /config.json (Wi-Fi + MQTT over `umqtt.simple`, or USB serial JSON lines when
-`serial.enabled`) and runs the node forever. Install umqtt once with `mpremote mip install umqtt.simple`.
+picks the transport from /config.json (Wi-Fi + MQTT over our non-blocking client, firmware/mqtt.py, or USB
+serial JSON lines when `serial.enabled`) and runs the node forever.
 """
 
 import asyncio
@@ -13,9 +13,10 @@ import machine
 
 from firmware import config
 from firmware.clock import Clock
+from firmware.mqtt import MqttTransport
 from firmware.node import Node
 from firmware.outbox import DirStore
-from firmware.transport import SerialTransport, StaticNet, UmqttTransport, WlanNet
+from firmware.transport import SerialTransport, StaticNet, WlanNet
 
 CONFIG_PATH = "/config.json"
 OUTBOX_DIR = "/ob"
@@ -159,7 +160,7 @@ def main():
         wifi = cfg["wifi"]
         b = cfg["broker"]
         net = WlanNet(wifi["ssid"], wifi["password"], wifi.get("hostname") or cfg.get("device"))
-        transport = UmqttTransport(b["host"], b["port"], b["user"] or None, b["password"] or None, b["tls"])
+        transport = MqttTransport(b["host"], b["port"], b["user"] or None, b["password"] or None, b["tls"])
         log = print
     board = DeviceBoard(cfg, log)
     node = Node(board, transport, net, DirStore(OUTBOX_DIR), Clock(), cfg_path=CONFIG_PATH, log=log)

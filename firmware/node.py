@@ -36,7 +36,7 @@ from firmware.outbox import Outbox, next_boot
 from shared_rules import wire
 
 FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
-SPILL_MS = 10000  # an event unacknowledged this long goes to flash (outage), see firmware/outbox.py
+SPILL_MS = 5000  # an event unacknowledged this long goes to flash (outage): + 1 s housekeeping < the 8 s watchdog
 LIVE_KEYS = ("tele_s", "time_sync_s", "beam", "colour", "cue", "pockets", "outbox")  # applied without reboot
 
 

@@ -2,16 +2,18 @@
 
 Two MQTT implementations behind one interface (duck-typed; MicroPython has no ABCs):
 
-    connected                                   -> bool
-    connect(client_id, keepalive, will_topic, will_payload)   LWT is retained, QoS 1; raises OSError
+    connected                                   -> bool (True once the broker accepted the connection)
+    connect(client_id, keepalive, will_topic, will_payload)   LWT is retained, QoS 1; raises OSError;
+                                                   subscribe/publish may follow before `connected`
     publish(topic, payload, retain=False, qos=1) -> token; its PUBACK shows up later in poll(); raises OSError
     subscribe(topic)                            QoS 1; raises OSError
     poll()                                      -> [("ack", token) | ("msg", topic, payload)]; raises OSError
                                                    when the connection is gone (never blocks)
     disconnect()                                polite goodbye (no Last Will)
 
-- `UmqttTransport`: on the device, over micropython-lib's `umqtt.simple` (installed with `mip`, not in
-  this repo). Its QoS 1 publish waits for the PUBACK itself, so the ack is queued at once.
+- `MqttTransport` (firmware/mqtt.py): on the device, our own non-blocking MQTT 3.1.1 client; nothing in it
+  waits (CONNECT, PUBLISH and SUBSCRIBE are queued, `poll()` does the I/O and the deadlines), `connected`
+  turns True on the CONNACK.
 - `PahoTransport`: on CPython (virtual nodes), over paho-mqtt 2.x with the callback API v2, TCP_NODELAY set
   (Nagle would add tens of ms), and `loop(0)` driven from `poll()`: no thread, so many virtual nodes share
   one asyncio loop.
@@ -24,14 +26,6 @@ stale `cmd` (an old time exchange) is never delivered after a reconnect.
 """
 
 import time
-
-from firmware.compat import ticks_diff as _ticks_diff
-from firmware.compat import ticks_ms as _ticks_ms
-
-
-def _as_bytes(x):
-    return x if isinstance(x, (bytes, bytearray)) else str(x).encode()
-
 
 # ---------------------------------------------------------------- Wi-Fi
 
@@ -88,109 +82,6 @@ class WlanNet:  # pragma: no cover - needs an ESP32
             return self.wlan.status("rssi")
         except (ValueError, OSError):
             return None
-
-
-# ---------------------------------------------------------------- MQTT on the device
-
-
-class UmqttTransport:  # pragma: no cover - needs umqtt.simple and a socket (device only)
-    """MQTT over `umqtt.simple`. Keep-alive pings are sent from `poll()` at half the keep-alive period."""
-
-    def __init__(self, host, port=1883, user=None, password=None, ssl=False, timeout_s=3):
-        self.timeout_s = timeout_s  # below the watchdog's 8 s
-        self.host = host
-        self.port = port
-        self.user = user
-        self.password = password
-        self.ssl = ssl
-        self.client = None
-        self.connected = False
-        self._events = []
-        self._token = 0
-        self._keepalive = 0
-        self._last_tx = 0
-
-    def connect(self, client_id, keepalive, will_topic, will_payload):
-        import socket
-
-        from umqtt.simple import MQTTClient, MQTTException
-
-        # umqtt.simple connects without a timeout; a broker host that is off would block until the watchdog
-        # bites. A short probe first turns that into a quick OSError and a backoff.
-        addr = socket.getaddrinfo(self.host, self.port)[0][-1]
-        probe = socket.socket()
-        probe.settimeout(self.timeout_s)
-        try:
-            probe.connect(addr)
-        finally:
-            probe.close()
-        self.client = MQTTClient(
-            client_id, self.host, self.port, self.user, self.password, keepalive=keepalive, ssl=self.ssl
-        )
-        self.client.set_last_will(will_topic, will_payload, retain=True, qos=1)
-        self.client.set_callback(self._on_msg)
-        try:
-            self.client.connect(clean_session=True)
-            self.client.sock.settimeout(self.timeout_s)  # a publish waiting for its PUBACK gives up in time
-        except MQTTException as exc:  # a refused CONNACK is as recoverable as a socket error
-            raise OSError("broker refused connection: %s" % (exc,)) from None
-        self.connected = True
-        self._keepalive = keepalive
-        self._last_tx = _ticks_ms()
-        self._events = []
-
-    def _c(self):
-        if self.client is None:
-            raise OSError("not connected")
-        return self.client
-
-    def _on_msg(self, topic, msg):
-        self._events.append(("msg", topic.decode() if isinstance(topic, bytes) else topic, bytes(msg)))
-
-    def _lost(self, exc):
-        self.connected = False
-        raise OSError("mqtt connection lost: %s" % (exc,))
-
-    def publish(self, topic, payload, retain=False, qos=1):
-        if not self.connected:
-            raise OSError("not connected")
-        try:
-            self._c().publish(_as_bytes(topic), _as_bytes(payload), retain, qos)
-        except Exception as exc:  # umqtt raises OSError or its MQTTException; both mean the link is gone
-            self._lost(exc)
-        self._last_tx = _ticks_ms()
-        self._token += 1
-        self._events.append(("ack", self._token))  # umqtt.simple returned only after the PUBACK
-        return self._token
-
-    def subscribe(self, topic):
-        try:
-            self._c().subscribe(_as_bytes(topic), qos=1)
-        except Exception as exc:
-            self._lost(exc)
-
-    def poll(self):
-        if not self.connected:
-            raise OSError("not connected")
-        try:
-            if self._keepalive and _ticks_diff(_ticks_ms(), self._last_tx) > self._keepalive * 500:
-                self._c().ping()
-                self._last_tx = _ticks_ms()
-            for _ in range(8):  # bounded: a flood of commands must not starve the detectors
-                if self._c().check_msg() is None and not self._events:
-                    break
-        except Exception as exc:
-            self._lost(exc)
-        out, self._events = self._events, []
-        return out
-
-    def disconnect(self):
-        if self.client is not None:
-            try:
-                self.client.disconnect()
-            except Exception:
-                pass  # already gone: nothing to say goodbye to
-        self.connected = False
 
 
 # ---------------------------------------------------------------- MQTT on CPython (virtual nodes)
