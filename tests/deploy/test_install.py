@@ -16,7 +16,8 @@ import pytest
 
 from hub.deploy import units
 from tests.deploy.conftest import Client
-from tests.support.broker import Mosquitto, free_port
+from tests.deploy.helpers import installed_broker
+from tests.support.broker import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "hardware" / "pi" / "install.sh"
@@ -112,26 +113,16 @@ def test_hub_unit_restarts_and_feeds_a_watchdog(tmp_path: Path) -> None:
 
 @pytest.mark.mosquitto
 def test_the_installed_broker_config_runs_in_a_real_mosquitto(tmp_path: Path) -> None:
-    """The production files (not the demo's), with only paths and port moved into the test folder."""
+    """The production files (not the demo's), with only paths moved into the test folder."""
     root = tmp_path / "pi"
-    install(root, "--table", "t1")
+    port = free_port()
+    install(root, "--table", "t1", "--port", str(port))
     toml = root / "etc/luza/luza.toml"
     toml.write_text(toml.read_text().replace("pockets = {}", 'pockets = { p1 = [1] }'))
-    install(root, "--table", "t1")  # re-run after a node was added: its password and ACL appear
+    install(root, "--table", "t1", "--port", str(port))  # re-run after a node was added: its password and ACL appear
     creds = json.loads((root / "etc/luza/credentials.json").read_text())
     assert set(creds["devices"]) == {"t1.p1"}
-    port = free_port()
-    conf = (root / "etc/mosquitto/mosquitto.conf").read_text()
-    conf = conf.replace("/etc/mosquitto/luza/", f"{root}/etc/mosquitto/luza/")
-    conf = conf.replace("/var/lib/mosquitto/", f"{tmp_path}/data/").replace("listener 1883", f"listener {port}")
-    conf = re.sub(r"^pid_file .*$", "", conf, flags=re.M).replace("log_dest syslog", f"log_dest file {tmp_path}/log")
-    if os.geteuid() == 0:
-        conf += "user root\n"
-    (tmp_path / "data").mkdir()
-    (tmp_path / "m.conf").write_text(conf)
-    broker = Mosquitto(tmp_path / "w", port=port)
-    broker.conf = tmp_path / "m.conf"
-    broker.start()
+    broker = installed_broker(root, tmp_path / "b", port)
     try:
         node = Client(broker, "t1.p1", creds["devices"]["t1.p1"])
         hub = Client(broker, "luza-hub", creds["hub"])
