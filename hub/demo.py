@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
-from hub.broker import Mosquitto
+from hub.broker import Mosquitto, free_port
 from hub.demo_client import PanelRefused
 from hub.demo_referee import answers, plan_shot, unanswered
 from hub.inputs import RefereeAction
@@ -222,12 +222,14 @@ def run_demo(variant: str = "free", speed: float = 4.0, seed: int | None = None,
     stop = stop or threading.Event()
     rng = random.Random(seed)
     with workspace(workdir) as root:
-        broker = Mosquitto(root / "broker").start()
+        port, db = free_port(), root / "luza.db"
+        broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{port}", db), port=port).start()
         hub: Hub | None = None
         try:
             out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
             table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
-            hub = Hub(demo_config(broker.url, root / "luza.db"), clock=table.vt.hub_ms).start(connect_timeout=5)
+            broker.log_in_nodes(table)  # the installation's locked-down broker: every node has its own login
+            hub = Hub(demo_config(broker.hub_url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
             hub.subscribe(Printer(out))
             hub.new_match(TABLE, variant, PLAYERS)
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
