@@ -7,6 +7,7 @@ Tokens are random, kept in memory (a hub restart asks the panel for the PIN agai
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -50,17 +51,21 @@ class PinStore:
     def __init__(self, db: str | Path) -> None:
         self.db = str(db)
         self._cache: dict[str, tuple[float, bool]] = {}
+        self._ready = False
 
     def _conn(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.db, timeout=5)
-        conn.execute(SCHEMA)
+        if not self._ready:  # once per store: the table may be missing in a database made before it existed
+            conn.execute(SCHEMA)
+            conn.commit()
+            self._ready = True
         return conn
 
     def set(self, table: str, pin: str) -> None:
         check_pin_format(pin)
         salt = secrets.token_bytes(16)
         digest = _hash(pin, salt, **SCRYPT)
-        with self._conn() as conn:
+        with contextlib.closing(self._conn()) as conn, conn:
             conn.execute("INSERT INTO pins(table_id, salt, hash, n, r, p, set_ms) VALUES (?, ?, ?, ?, ?, ?, ?) "
                          "ON CONFLICT(table_id) DO UPDATE SET salt = excluded.salt, hash = excluded.hash, "
                          "n = excluded.n, r = excluded.r, p = excluded.p, set_ms = excluded.set_ms",
