@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.questions import POCKET_NAMES
-from shared_rules import classic, hundred, star
+from shared_rules import classic, hundred, hundred_input, star
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.state import State
 
@@ -95,12 +95,13 @@ def _classic(state: State) -> dict[str, Any]:
 
 
 def _hundred(state: State) -> dict[str, Any]:
-    place = state.place_of(hundred.TEN)
-    if place == "table" and state.get(hundred.OFF_SPOT):
-        place = "off_spot"
-    privilege = bool(state.get("privilege"))
+    place = state.place_of(hundred_input.TEN)
+    if place == "table" and state.get(hundred_input.OFF_SPOT):
+        place = "off_spot"  # §14: #10 waits off its spot for the centre spot
+    privilege = bool(state.get(hundred_input.PRIVILEGE))  # §11: the right to play the control ball
     return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
-            "last_ball": state.mode == hundred.LAST_BALL, "restricted": state.hand_rule == hundred.RESTRICTED}
+            "last_ball": state.mode == hundred_input.LAST_BALL,
+            "restricted": state.hand_rule == hundred_input.RESTRICTED}
 
 
 def _history(session: Any) -> list[dict[str, Any]]:

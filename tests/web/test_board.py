@@ -81,3 +81,18 @@ def test_a_choice_question_names_the_balls_it_may_take() -> None:
     assert q["balls"] == need["balls"] and q["balls"]
     assert [c["value"] for c in q["choices"]] == ["take_ball", "give_back"]
     assert q["choices"][0]["label"] == {"en": "Take a ball", "ru": "Взять шар"}
+
+
+def test_banners_read_the_engines_own_state_keys() -> None:
+    from hub.board import _classic, _hundred
+    from shared_rules import Match
+    from shared_rules.classic import DECIDER
+    from shared_rules.hundred_input import LAST_BALL, OFF_SPOT, PRIVILEGE, TEN
+
+    classic = Match.new("classic").state._replace(extra=((DECIDER, 7),))
+    assert _classic(classic) == {"decider": True, "decider_ball": 7, "bonus_given": False}  # classic 5.7
+    hundred = Match.new("hundred").state
+    assert TEN in hundred.on_table and _hundred(hundred)["ten"] == "table"
+    moved = hundred._replace(extra=((OFF_SPOT, True), (PRIVILEGE, True)), to_play=1, mode=LAST_BALL)
+    assert _hundred(moved) == {"ten": "off_spot", "privilege": True, "control_ball": 1, "last_ball": True,
+                               "restricted": False}  # 100 points §11, §14, §20
