@@ -35,7 +35,7 @@ from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
 from hub.referee import UNAVAILABLE
 from hub.registry import Registry
-from hub.router import Batch, RefereeRequest, Router
+from hub.router import Batch, RefereeRequest, Replayed, Router
 from hub.store import Store
 from hub.table import TableSession
 from shared_rules import wire
@@ -223,16 +223,7 @@ class Hub:
         dev = self.config.device(device)
         if dev is None:
             raise KeyError(device)
-        payload = wire.encode_command(name, self.clock() % 2**31, **args)
-        topic = wire.topic(dev.table, device, "cmd")
-        link = self._links.get(device)
-        if isinstance(link, SerialIngest):
-            link.send(topic, payload)
-            return True
-        if self.mqtt is None:
-            return False
-        self.mqtt.publish(topic, payload, qos=1)
-        return True
+        return self._send(dev.table, device, self._links.get(device), name, **args)
 
     def _change(self, table_id: str, state: dict[str, Any]) -> Change:
         """Stamp a new table state with its revision, the boot id and the hub time."""
@@ -258,22 +249,40 @@ class Hub:
             stop = items[-1] is _STOP
             work = [i for i in items if i is not _STOP]
             if work:
-                try:
-                    self._commit_batch(work)
-                except Exception as exc:  # a bug in one item must not stop the hub: answer it, go on
-                    log.exception("the worker failed on a batch of %d item(s); going on", len(work))
-                    self.stats["worker_errors"] += 1
-                    for item in work:
-                        if isinstance(item, RefereeRequest):
-                            _answer(item.future, RefereeInputError(
-                                f"internal error of the hub ({type(exc).__name__}); the action was not confirmed",
-                                f"внутренняя ошибка хаба ({type(exc).__name__}); действие не подтверждено",
-                                None, UNAVAILABLE))
+                self._commit_safely(work)
                 with self._idle:
                     self._pending -= len(work)
                     self._idle.notify_all()
             if stop:
                 return
+
+    def _commit_safely(self, items: list[object]) -> None:
+        """Commit a batch; if that raises (a bug, not a store error), the sessions are rebuilt from the store and
+        the items are tried one by one, so only the item at fault is lost (its caller is answered)."""
+        try:
+            self._commit_batch(items)
+            return
+        except Exception as exc:
+            log.exception("the worker failed on a batch of %d item(s); going on", len(items))
+            self.stats["worker_errors"] += 1
+            self._recover()
+            if len(items) == 1:
+                item = items[0]
+                if isinstance(item, RefereeRequest):
+                    _answer(item.future, RefereeInputError(
+                        f"internal error of the hub ({type(exc).__name__}); the action was not confirmed",
+                        f"внутренняя ошибка хаба ({type(exc).__name__}); действие не подтверждено",
+                        None, UNAVAILABLE))
+                return
+        for item in items:
+            self._commit_safely([item])
+
+    def _recover(self) -> None:
+        """After a failed batch (rolled back): the cursor and every table's session as the store has them."""
+        router, store = self._router, self.store
+        assert router is not None and store is not None
+        router.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+        router.rebuild({t.id for t in self.config.tables})
 
     def _commit_batch(self, items: list[object]) -> None:
         """Handle `items` in one transaction and act on them after its commit. A failed commit leaves nothing
@@ -350,7 +359,7 @@ class Hub:
         for t in sorted(changed or ()):  # before the replies: a caller that is answered finds the state out
             self._publish(self._states[t])
         for fut, result in batch.replies:
-            _answer(fut, result if isinstance(result, BaseException) else self._states[result].state)
+            _answer(fut, result if isinstance(result, BaseException) else self._reply(result))
         if batch.latencies and self.latency_observers:
             now = self.clock()
             for received in batch.latencies:
@@ -358,7 +367,14 @@ class Hub:
                     observe(max(0, now - received) / 1000)
         for table_id, device, link in batch.births:
             self._links[device] = link
-            self._send_time(table_id, device, link)
+            self._send(table_id, device, link, "time", **time_command_args(self.clock()))
+
+    def _reply(self, result: str | Replayed) -> dict[str, Any]:
+        """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
+        if isinstance(result, Replayed):
+            return {**self._states[result.table_id].state, "cursor": result.cursor, "match_id": result.match_id,
+                    "replayed": True}
+        return self._states[result].state
 
     def _publish(self, change: Change) -> None:
         if self.mqtt:
@@ -371,13 +387,17 @@ class Hub:
             except Exception:  # one broken subscriber must not stop the others or the hub
                 log.exception("state subscriber %r failed", cb)
 
-    def _send_time(self, table_id: str, device: str, link: Any) -> None:
-        payload = wire.encode_command("time", self.clock() % 2**31, **time_command_args(self.clock()))
+    def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
+        """One command to a node: back over its serial link, else over MQTT; False if neither is there."""
+        payload = wire.encode_command(name, self.clock() % 2**31, **args)
         topic = wire.topic(table_id, device, "cmd")
         if isinstance(link, SerialIngest):
             link.send(topic, payload)
         elif self.mqtt:
             self.mqtt.publish(topic, payload, qos=1)
+        else:
+            return False
+        return True
 
 
 def _answer(fut: Future[dict[str, Any]], result: object) -> None:

@@ -51,11 +51,23 @@ def test_a_timed_out_caller_does_not_kill_the_worker(hub: Hub) -> None:
     assert hub.worker_alive
 
 
-def test_the_worker_survives_an_item_that_raises(hub: Hub) -> None:
+def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch(hub: Hub, table: Table) -> None:
+    hub.new_match("t1", "free", PLAYERS)
+    table.ref("lag", winner=0)
+    entered, release, unsubscribe = _blocked(hub)
+    hub.submit_async("t1", {"kind": "dismiss_alert", "alert": "none"})
+    assert entered.wait(10)  # the worker is busy: what comes now is one batch
+    unsubscribe()
+    table.strike(0)
     hub.feed(object())  # type: ignore[arg-type]  # not a payload at all: a bug elsewhere must not stop the hub
+    table.pot(5)
+    release.set()
     assert hub.wait_idle(10)
-    assert hub.worker_alive and hub.stats["worker_errors"] == 1
-    assert hub.submit("t1", {"kind": "new_match", "variant": "free", "players": list(PLAYERS)})["match"]
+    assert hub.worker_alive and hub.stats["worker_errors"] >= 1
+    shot = hub.state("t1")["match"]["shot"]
+    assert shot["strike"] is not None and [p["pocket"] for p in shot["pocketed"]] == [5]
+    assert hub.store is not None and hub.store.count_inputs() == hub.state("t1")["cursor"]
+    assert hub.submit("t1", {"kind": "close_shot"})["match"]["scores"] == [1, 0]
 
 
 @pytest.mark.parametrize(("table", "action", "code", "field"), [
