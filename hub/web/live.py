@@ -112,12 +112,14 @@ async def _serve(ws: WebSocket, live: Live, queue: asyncio.Queue[str], table: st
         while not read.done():
             get = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({get, read}, timeout=heartbeat, return_when=asyncio.FIRST_COMPLETED)
-            if get in done:
-                await ws.send_text(get.result())
-            else:
+            if get not in done:
                 get.cancel()
-                if not read.done():
-                    await ws.send_text(_dumps(live.heartbeat(table)))
+                with contextlib.suppress(asyncio.CancelledError):
+                    await get  # it may have taken a message just before the cancel: that one is sent
+            if get.done() and not get.cancelled():
+                await ws.send_text(get.result())
+            elif not read.done():
+                await ws.send_text(_dumps(live.heartbeat(table)))
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client went away while we were sending
     finally:
