@@ -24,11 +24,13 @@ import os
 import socket
 import stat
 import threading
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from hub.inputs import RefereeInputError
+from hub.referee import UNAVAILABLE
 from hub.service import Hub
 
 log = logging.getLogger("luza.control")
@@ -36,6 +38,7 @@ log = logging.getLogger("luza.control")
 MAX_LINE = 64 * 1024  # bytes per request line; an action is well under 1 KiB
 MAX_CLIENTS = 8  # concurrent connections; a referee panel needs one
 IDLE_TIMEOUT_S = 600.0  # a silent connection is closed after this
+MAX_DEPTH = 16  # nesting of a request line; {"table", "action": {"calls": [{...}]}} is four
 _umask_lock = threading.Lock()
 
 
@@ -206,17 +209,20 @@ class ControlServer:
             self._count("errors")
             log.error("the hub did not commit a referee action within %.1f s", self.submit_timeout)
             return _refusal(f"the hub did not answer within {self.submit_timeout:g} s; the action may still be "
-                            "stored: look at the scoreboard before sending it again",
+                            "stored: send it again with the same uid (it is applied once)",
                             f"хаб не ответил за {self.submit_timeout:g} с; действие могло быть сохранено: "
-                            "проверьте табло, прежде чем отправлять его снова")
+                            "отправьте его снова с тем же uid (оно будет применено один раз)", code=UNAVAILABLE)
         except Exception:  # never a stack trace to the client; the log has it
             self._count("errors")
             log.exception("control request failed")
             return _refusal("internal error of the hub (see its log); the action was not confirmed",
-                            "внутренняя ошибка хаба (см. журнал); действие не подтверждено")
+                            "внутренняя ошибка хаба (см. журнал); действие не подтверждено", code=UNAVAILABLE)
         self._count("ok")
-        return {"ok": True, "table": table, "cursor": state.get("cursor"), "match_id": state.get("match_id"),
-                "match": state.get("match")}
+        answer = {"ok": True, "table": table, "cursor": state.get("cursor"), "match_id": state.get("match_id"),
+                  "match": state.get("match")}
+        if state.get("replayed"):
+            answer["replayed"] = True  # this uid was taken before: cursor and match_id are the first answer's
+        return answer
 
     def _parse(self, raw: bytes) -> tuple[str, dict[str, Any]]:
         if raw is _TOO_LONG:
@@ -225,6 +231,12 @@ class ControlServer:
                 f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в строке"))
         try:
             req = json.loads(raw.decode("utf-8"))
+            if _too_deep(req, MAX_DEPTH):
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+        except RecursionError:
+            raise _Malformed("malformed", RefereeInputError(
+                f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two levels deep",
+                f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня")) from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise _Malformed("malformed", RefereeInputError(
                 f"not a JSON line ({exc}); send {{\"table\": \"t1\", \"action\": {{\"kind\": ...}}}}",
@@ -262,11 +274,35 @@ class _Malformed(Exception):
         self.counter, self.err = counter, err
 
 
+def _too_deep(obj: object, limit: int) -> bool:
+    """Do lists and objects nest deeper than `limit` levels in `obj`?"""
+    if not isinstance(obj, (dict, list)):
+        return False
+    if limit <= 0:
+        return True
+    return any(_too_deep(v, limit - 1) for v in (obj.values() if isinstance(obj, dict) else obj))
+
+
 _TOO_LONG = b"\x00too long"  # a sentinel object, compared by identity
 
 
-def _refusal(en: str, ru: str, field: str | None = None) -> dict[str, Any]:
-    return {"ok": False, "error": en, "error_ru": ru, "field": field}
+def _refusal(en: str, ru: str, field: str | None = None, code: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"ok": False, "error": en, "error_ru": ru, "field": field}
+    if code is not None:
+        out["code"] = code
+    return out
+
+
+def new_uid(prefix: str = "cli") -> str:
+    """A fresh action uid (a retry of the same action re-sends this one)."""
+    return f"{prefix}-{uuid.uuid4().hex[:16]}"
+
+
+def with_uid(action: object, prefix: str = "cli") -> object:
+    """The action with a uid of its own (kept if it has one already); a non-object is left for the hub to refuse."""
+    if isinstance(action, dict) and "uid" not in action:
+        return {**action, "uid": new_uid(prefix)}
+    return action
 
 
 def _line(obj: dict[str, Any]) -> bytes:

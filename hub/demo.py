@@ -14,6 +14,7 @@ import random
 import shutil
 import tempfile
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,11 +96,21 @@ class LocalReferee:
 
     label = "demo"
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, hub: Hub, retries: int = 3) -> None:
+        self.hub, self.retries = hub, retries
+        self._run, self._n = uuid.uuid4().hex[:8], 0
 
     def act(self, action: dict[str, Any]) -> None:
-        self.hub.submit(TABLE, {**action, "by": self.label})
+        """Submit with a uid of its own; a commit that takes too long is waited for again with the same uid."""
+        self._n += 1
+        request = {**action, "by": self.label, "uid": f"{self.label}-{self._run}-{self._n}"}
+        for attempt in range(self.retries + 1):
+            try:
+                self.hub.submit(TABLE, request)
+                return
+            except TimeoutError:
+                if attempt == self.retries:
+                    raise
 
 
 class DemoPlayers:

@@ -88,6 +88,22 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN settings TEXT;  -- JSON hub.snapshot.settings_snapshot; NULL before v2
     CREATE INDEX matches_by_started ON matches(started_ms);
     """,
+    # 3: a referee action's uid is unique per table, with the first answer it got (a re-send gets that answer)
+    """
+    CREATE TABLE action_uids (
+        table_id TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        match_id INTEGER,                 -- the match it applied to (new_match: the match it started)
+        cursor INTEGER,                   -- the input row it was stored as; NULL if it was refused
+        refusal TEXT,                     -- JSON {en, ru, field, code} of a refusal, NULL if it was taken
+        stored_ms INTEGER NOT NULL,
+        PRIMARY KEY (table_id, uid)
+    );
+    INSERT OR IGNORE INTO action_uids(table_id, uid, match_id, cursor, stored_ms)
+        SELECT table_id, json_extract(record, '$.uid'), match_id, id, received_ms FROM inputs
+        WHERE source = 'referee' AND json_valid(record) AND json_extract(record, '$.uid') IS NOT NULL
+        ORDER BY id;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

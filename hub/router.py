@@ -27,7 +27,7 @@ from hub.rebuild import rebuild_session, timing
 from hub.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
 from hub.registry import Registry
 from hub.snapshot import settings_snapshot
-from hub.store import MatchRow, Store
+from hub.store import ActionUid, MatchRow, Store
 from hub.table import TableSession
 
 log = logging.getLogger("luza.hub")
@@ -40,6 +40,21 @@ class RefereeRequest:
     table_id: str
     action: Mapping[str, object]
     future: Future[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The answer to a referee action sent again with a uid already stored: where the first one went."""
+
+    table_id: str
+    cursor: int | None
+    match_id: int | None
+
+
+def _uid_of(action: object) -> str | None:
+    """The action's uid if it is a valid one (a bad uid is refused later by parse_referee_action)."""
+    uid = action.get("uid") if isinstance(action, Mapping) else None
+    return uid if isinstance(uid, str) and 1 <= len(uid) <= 80 else None
 
 
 @dataclass
@@ -55,7 +70,7 @@ class Batch:
 
     touched: set[str] = field(default_factory=set)
     acks: list[Callable[[], None]] = field(default_factory=list)
-    replies: list[tuple[Future[dict[str, Any]], str | BaseException]] = field(default_factory=list)
+    replies: list[tuple[Future[dict[str, Any]], str | Replayed | BaseException]] = field(default_factory=list)
     births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
     clocks: dict[tuple[str, int], int] = field(default_factory=dict)  # offsets stored in this transaction
     devices: set[str] = field(default_factory=set)
@@ -157,25 +172,39 @@ class Router:
 
     def _referee(self, item: RefereeRequest, batch: Batch) -> None:
         now = self.clock()
+        uid = _uid_of(item.action) if self.config.table(item.table_id) is not None else None
+        first = self.store.action_uid(item.table_id, uid) if uid else None
+        if first is not None:  # sent again (a retry): the first answer, nothing applied twice
+            batch.counts["referee_resent"] += 1
+            batch.replies.append((item.future, RefereeInputError(**first.refusal) if first.refusal else
+                                  Replayed(item.table_id, first.cursor, first.match_id)))
+            return
         try:
             if self.config.table(item.table_id) is None:
                 raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
                                         f"table: стола {item.table_id!r} нет в luza.toml", "table", UNKNOWN_TABLE)
             action = parse_referee_action(item.action, now)
             if action.kind == "new_match":
-                self._new_match(item.table_id, action, now)
-            elif action.kind == "end_match":
-                self._end_match(item.table_id, action, now)
+                match_id = self._new_match(item.table_id, action, now)
             else:
                 live = self._require_live(item.table_id)
-                live.session.apply(action)  # refuses an impossible action before anything is stored
-                self.cursor = self.store.append_action(item.table_id, live.match.id, now, now,
-                                                       input_to_record(action))
+                match_id = live.match.id
+                if action.kind == "end_match":
+                    self._end_match(item.table_id, action, now)
+                else:
+                    live.session.apply(action)  # refuses an impossible action before anything is stored
+                    self.cursor = self.store.append_action(item.table_id, match_id, now, now,
+                                                           input_to_record(action))
         except RefereeInputError as exc:
             log.info("table %s: referee action refused: %s", item.table_id, exc.en)
             batch.counts["referee_refused"] += 1
             batch.replies.append((item.future, exc))
+            if uid:
+                refusal = {"en": exc.en, "ru": exc.ru, "field": exc.field, "code": exc.code}
+                self.store.remember_uid(item.table_id, uid, ActionUid(None, None, refusal), now)
             return
+        if uid:
+            self.store.remember_uid(item.table_id, uid, ActionUid(match_id, self.cursor, None), now)
         batch.counts["referee"] += 1
         batch.touched.add(item.table_id)
         batch.replies.append((item.future, item.table_id))
@@ -188,7 +217,7 @@ class Router:
                                     NO_MATCH)
         return live
 
-    def _new_match(self, table_id: str, action: RefereeAction, now: int) -> None:
+    def _new_match(self, table_id: str, action: RefereeAction, now: int) -> int:
         old = self.live.get(table_id)
         if old is not None:
             if not old.session.match.state.over:
@@ -216,6 +245,7 @@ class Router:
         assert match is not None
         self.live[table_id] = Live(match, session, cues)
         self.last.pop(table_id, None)
+        return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""

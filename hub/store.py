@@ -64,6 +64,15 @@ class RejectedRow:
     payload: bytes
 
 
+@dataclass(frozen=True)
+class ActionUid:
+    """The first outcome of a referee action with a uid: stored as `cursor` in `match_id`, or refused."""
+
+    match_id: int | None
+    cursor: int | None
+    refusal: dict[str, Any] | None
+
+
 DEVICE_FIELDS = ("table_id", "role", "state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi",
                  "outbox", "dropped", "uptime_ms", "heap")
 
@@ -171,6 +180,21 @@ class Store:
             (table_id, match_id, source, at_ms, received_ms, _dumps(record)))
         assert cur.lastrowid is not None
         return cur.lastrowid
+
+    def action_uid(self, table_id: str, uid: str) -> ActionUid | None:
+        """What a referee action with this uid got the first time on this table (None: never seen)."""
+        row = self.conn.execute("SELECT match_id, cursor, refusal FROM action_uids WHERE table_id = ? AND uid = ?",
+                                (table_id, uid)).fetchone()
+        if row is None:
+            return None
+        return ActionUid(row[0], row[1], json.loads(row[2]) if row[2] else None)
+
+    def remember_uid(self, table_id: str, uid: str, first: ActionUid, now_ms: int) -> None:
+        """Keep the first outcome of an action's uid; (table, uid) is unique, so a second one is an error."""
+        self.conn.execute(
+            "INSERT INTO action_uids(table_id, uid, match_id, cursor, refusal, stored_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, uid, first.match_id, first.cursor, None if first.refusal is None else _dumps(first.refusal),
+             now_ms))
 
     def has_event(self, key: tuple[str, int, int]) -> bool:
         row = self.conn.execute("SELECT 1 FROM inputs WHERE device = ? AND boot = ? AND seq = ?", key).fetchone()
