@@ -23,6 +23,7 @@ DEFAULTS = {  # type: dict
         "jam_ms": 1000,  # a beam blocked longer than this is a jam (issue 3)
         "ring": 64,  # edges the interrupt handler can buffer between two drains (power of two)
         "poll_ms": 20,
+        "spacing_mm": 30,  # upper to lower beam as mounted (hardware/mounting.md): tells one ball from two
     },
     "colour": {
         "sda": 21,
@@ -247,6 +248,7 @@ def _check_pockets(c):
         c.number("beam", "debounce_ms", 0, 50)
         c.number("beam", "jam_ms", 100, 60000)
         c.number("beam", "poll_ms", 1, 1000)
+        c.number("beam", "spacing_mm", 20, 45)
         ring = c.number("beam", "ring", 8, 1024, integer=True)
         if ring is not None and ring & (ring - 1):
             c.fail("beam.ring", "must be a power of two, got %d" % ring, "e.g. 64")

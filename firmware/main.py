@@ -55,6 +55,13 @@ class DeviceBoard:
         if ring is not None and pockets:
             self._beams = BeamPins(pockets, ring, active_low)
 
+    def beam_levels(self, slot):
+        """(upper, lower) of a pocket slot now, 1 = blocked: the detector starts from what the pins say."""
+        if self._beams is None:
+            return (0, 0)
+        lv = self._beams.levels()
+        return (lv[2 * slot], lv[2 * slot + 1])
+
     async def wait_edges(self, ms):
         waited = 0
         while waited < ms and not (self._ring is not None and len(self._ring)):

@@ -32,9 +32,29 @@ from .compat import const, ticks_add, ticks_diff
 IN = const(1)
 JAM = const(2)
 CLEAR = const(3)
+OUT = const(4)
+FLAG = const(5)
 UPPER = const(0)
 LOWER = const(1)
-KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear"}  # the wire event kind for each detection
+KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear", 4: "out", 5: "flag"}  # the wire event kind for each detection
+# FLAG reasons (a FLAG detection carries its reason in `dur`): what the beams cannot settle, for the referee
+TWO = const(1)  # the block was longer than one ball and shorter than two: maybe two balls (one counted)
+EDGES = const(2)  # the edge ring overflowed: edges were lost, a ball may have been missed
+NOISE = const(3)  # interference faster than the debounce on `beam` (a flickering lamp or IR source)
+DEAD = const(4)  # `beam` has not blocked for several passages the other beam saw: receiver dead or blinded
+SINGLE = const(5)  # a passage seen by one beam only while the other is dead: was it a ball?
+FULL = const(6)  # a ball came to rest in the upper beam on a full net: counted once, empty the net
+BOOT = const(7)  # the node started with `beam` blocked: a ball in the throat during the restart
+FLAG_NAMES = {1: "two", 2: "edges", 3: "noise", 4: "dead", 5: "single", 6: "full", 7: "boot"}
+BALL_MM = 68.0
+G_MM_MS2 = 0.00981  # gravity in mm/ms^2
+ONE_MAX_MM = 85.0  # a single ball blocks a beam over 55-68 mm of its fall (its chord, up to 20 mm off centre)
+TWO_MIN_MM = 110.0  # two balls touching: 68 mm + a chord, 123-136 mm
+TWO_MAX_MM = 160.0
+DECIDE_US = const(250000)  # wait this long for the lower beam to clear before deciding on gravity alone
+NOISE_GLITCHES = const(20)  # this many chatter pulses on one beam within NOISE_US is interference
+NOISE_US = const(1000000)
+DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
 
 # Who holds a beam: nobody, an object that entered from above, one from below, the spanning object, a ball
 # committed downwards (it has cleared the upper beam).
@@ -65,6 +85,7 @@ class EdgeRing:
         self.head = 0  # next write (IRQ side only)
         self.tail = 0  # next read (main loop only)
         self.dropped = 0
+        self._resynced = 0
 
     def put(self, code, t):
         """Record one edge. Safe in a hard interrupt handler: ints and preallocated arrays only."""
@@ -84,31 +105,49 @@ class EdgeRing:
         """Feed every buffered edge to `beams[slot].feed(beam, level, t)`; returns the number drained."""
         n = 0
         mask = self._mask
+        t = 0
         while self.tail != self.head:
             i = self.tail
             code = self.codes[i]
-            beams[code >> 2].feed((code >> 1) & 1, code & 1, self.times[i])
+            t = self.times[i]
+            beams[code >> 2].feed((code >> 1) & 1, code & 1, t)
             self.tail = (i + 1) & mask
             n += 1
+        if self.dropped != self._resynced:  # edges after these were lost: every detector must start afresh
+            self._resynced = self.dropped
+            for b in beams:
+                b.resync(t)
         return n
 
 
 class PocketBeam:
-    """The two-beam detector for one pocket. Times are ticks_us ints; settings in ms."""
+    """The two-beam detector for one pocket. Times are ticks_us ints; settings in ms (spacing in mm)."""
 
-    def __init__(self, pocket, debounce_ms=2, jam_ms=1000, out_size=16):
+    def __init__(self, pocket, debounce_ms=2, jam_ms=1000, out_size=16, spacing_mm=30):
         self.pocket = pocket
         self.debounce_us = int(debounce_ms * 1000)
         self.jam_us = int(jam_ms * 1000)
+        self.spacing = float(spacing_mm)
         self._lv = array("b", (0, 0))  # confirmed level per beam
         self._pend = array("b", (0, 0))  # 1 if a level change awaits confirmation
         self._pt = array("l", (0, 0))  # time of that change
         self._since = array("l", (0, 0))  # when the confirmed level began
         self._jammed = array("b", (0, 0))
         self._held_ms = array("l", (0, 0))  # folded blocked time of a jammed beam
+        self._gl_n = array("l", (0, 0))  # glitches in the current interference window, per beam
+        self._gl_t = array("l", (0, 0))  # start of that window
+        self._noisy = array("b", (0, 0))  # an interference flag was raised and not yet re-armed
+        self._alone = array("l", (0, 0))  # consecutive passages seen by this beam while the other stayed clear
+        self.blocks = array("l", (0, 0))  # confirmed blocks per beam (telemetry: a beam that never blocks is dead)
         self._u_hold = _NONE
         self._l_hold = _NONE
         self._entry = 0
+        self._low_t = 0  # when the lower beam last blocked under the spanning object
+        self._other = 0  # the other beam blocked during the current passage
+        self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
+        self._in_t = 0
+        self._in_dur = 0
+        self._in_lag = 0
         # detections: a small preallocated ring
         self._ok = array("B", bytes(out_size))
         self._ot = array("l", [0] * out_size)
@@ -125,8 +164,32 @@ class PocketBeam:
         self.lost = 0  # edges that repeated the current level (an edge was lost upstream)
         self.jams = 0
         self.dropped = 0  # detections overwritten because nobody took them
+        self.flags = 0
 
     # ------------------------------------------------------------ input
+
+    def start(self, upper, lower, t):
+        """Seed the levels read from the pins at boot: a blocked beam is a ball (or a jam) caught mid-passage."""
+        for beam, level in ((UPPER, upper), (LOWER, lower)):
+            if level:
+                self._lv[beam] = 1
+                self._since[beam] = t
+                self.blocks[beam] += 1
+                self._flag(BOOT, t, beam)
+        if upper:
+            self._u_hold = _ABOVE
+            self._entry = t
+        if lower:
+            self._l_hold = _SPAN if upper else _BELOW
+            self._low_t = t
+
+    def resync(self, t):
+        """Edges were lost (the ring overflowed): forget who holds the beams, so a half-seen passage counts
+        nothing, and say so (a ball may have been missed)."""
+        self._u_hold = _NONE
+        self._l_hold = _NONE
+        self._pend_in = 0
+        self._flag(EDGES, t, UPPER)
 
     def feed(self, beam, level, t):
         """One raw edge: `beam` UPPER/LOWER, `level` 1 blocked / 0 clear, `t` ticks_us."""
@@ -135,6 +198,7 @@ class PocketBeam:
             if level == self._lv[beam]:
                 self._pend[beam] = 0  # reverted within the debounce time: chatter
                 self.glitches += 1
+                self._glitch(beam, t)
             else:
                 self.lost += 1
             return
@@ -179,6 +243,10 @@ class PocketBeam:
             self._otl = (self._otl + 1) % self._osize
             self.dropped += 1
 
+    def _flag(self, reason, t, beam):
+        self.flags += 1
+        self._emit(FLAG, t, reason, beam)
+
     # ------------------------------------------------------------ the state machine
 
     def _settle(self, now):
@@ -191,19 +259,45 @@ class PocketBeam:
                         beam = b
             if beam < 0:
                 break
+            if self._pend_in and ticks_diff(self._pt[beam], self._in_t) > DECIDE_US:
+                self._decide(-1)
             self._pend[beam] = 0
             self._apply(beam, 1 - self._lv[beam], self._pt[beam])
+        if self._pend_in and ticks_diff(now, self._in_t) > DECIDE_US:
+            self._decide(-1)  # the lower beam stays blocked (a full net): decide on gravity alone
         for b in (0, 1):
+            if self._noisy[b] and ticks_diff(now, self._gl_t[b]) > 2 * NOISE_US:
+                self._noisy[b] = 0  # quiet for a while: a new burst is a new report
             if self._lv[b]:
                 held = ticks_diff(self._pt[b] if self._pend[b] else now, self._since[b])
                 if not self._jammed[b]:
                     if held > self.jam_us:
-                        self._jammed[b] = 1
-                        self.jams += 1
-                        self._emit(JAM, self._since[b], self.jam_us, b)
+                        self._jam(b)
                 elif held > _FOLD_US:
                     self._held_ms[b] += _FOLD_US // 1000
                     self._since[b] = ticks_add(self._since[b], _FOLD_US)  # type: ignore[type-var]  # ints from an array
+
+    def _jam(self, b):
+        self._jammed[b] = 1
+        self.jams += 1
+        self._emit(JAM, self._since[b], self.jam_us, b)
+        if b == UPPER and self._u_hold == _ABOVE and self._lv[LOWER] and self._l_hold != _NONE:
+            # Something came from above and rests in the upper beam on top of what fills the lower one (a
+            # full net): a ball that stopped there. Count it now, once, and ask for the net to be emptied.
+            self._u_hold = _DOWN
+            self.passed += 1
+            self._emit(IN, self._since[b], self.jam_us, UPPER)
+            self._flag(FULL, self._since[b], UPPER)
+
+    def _glitch(self, beam, t):
+        if self._gl_n[beam] == 0 or ticks_diff(t, self._gl_t[beam]) > NOISE_US:
+            if not self._noisy[beam]:
+                self._gl_n[beam] = 0
+            self._gl_t[beam] = t
+        self._gl_n[beam] += 1
+        if self._gl_n[beam] >= NOISE_GLITCHES and not self._noisy[beam]:
+            self._noisy[beam] = 1
+            self._flag(NOISE, t, beam)
 
     def _apply(self, beam, level, t):
         if not level and self._jammed[beam]:
@@ -217,21 +311,49 @@ class PocketBeam:
             self._emit(CLEAR, t, dur if dur < _MAX_DUR else _MAX_DUR, beam)
         self._lv[beam] = level
         self._since[beam] = t
+        if level:
+            self.blocks[beam] += 1
+            if self._lv[1 - beam]:
+                self._other = 1
         if beam == UPPER:
             if level:
                 self._upper_blocked(t)
             else:
                 self._upper_cleared(t)
         elif level:
+            if self._pend_in:
+                self._decide(-1)  # the next object arrives before the lower beam cleared
             if self._lv[UPPER] and self._u_hold == _ABOVE:
                 self._l_hold = _SPAN
+                self._low_t = t
             else:
                 self._l_hold = _BELOW
         else:
+            if self._pend_in:
+                self._decide(t)
             self._l_hold = _NONE  # spanning object retreated, committed ball fell through, or rising object left
+            if not self._lv[UPPER]:
+                self._passage(LOWER)
+
+    def _passage(self, beam):
+        """A passage ended with both beams clear: if only `beam` ever blocked, the other may be dead."""
+        if self._other:
+            self._alone[0] = 0
+            self._alone[1] = 0
+        else:
+            self._alone[beam] += 1
+            self._alone[1 - beam] = 0
+            n = self._alone[beam]
+            if n == DEAD_PASSES:
+                self._flag(DEAD, self._since[beam], 1 - beam)
+            elif n > DEAD_PASSES:
+                self._flag(SINGLE, self._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
+        self._other = 0
 
     def _upper_blocked(self, t):
-        if self._lv[LOWER] and self._l_hold == _BELOW:
+        if self._pend_in:
+            self._decide(-1)  # the next ball is here before the lower beam cleared
+        if self._lv[LOWER] and self._l_hold == _BELOW and not self._jammed[LOWER]:  # (a jam does not rise)
             self._u_hold = _BELOW  # rising from below
         else:
             self._u_hold = _ABOVE
@@ -243,21 +365,68 @@ class PocketBeam:
         if hold == _ABOVE:
             if self._lv[LOWER] and self._l_hold == _SPAN:
                 self._l_hold = _DOWN
-                self.passed += 1
-                self._emit(IN, t, ticks_diff(t, self._entry), UPPER)
+                self._pend_in = 1  # decided when the lower beam clears (or on gravity alone, see _settle)
+                self._in_t = t
+                self._in_dur = ticks_diff(t, self._entry)
+                self._in_lag = ticks_diff(self._low_t, self._entry)
             else:
                 self.rattles += 1
+                if self._jammed[LOWER]:
+                    self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
         elif hold == _BELOW and not self._lv[LOWER]:
             self.outs += 1
+            self._emit(OUT, t, ticks_diff(t, self._since[LOWER]), UPPER)
+        if not self._lv[LOWER]:
+            self._passage(UPPER)
+
+    def _decide(self, low_clear):
+        """How many balls the spanning object was, from its length: see `object_mm`."""
+        self._pend_in = 0
+        out = ticks_diff(low_clear, self._in_t) if low_clear != -1 else -1
+        mm = object_mm(self.spacing, self._in_lag, self._in_dur, out)
+        n = 1 if mm < TWO_MIN_MM else 2
+        for _ in range(n):
+            self.passed += 1
+            self._emit(IN, self._in_t, self._in_dur, UPPER)
+        if ONE_MAX_MM < mm < TWO_MIN_MM or mm > TWO_MAX_MM:
+            self._flag(TWO, self._in_t, UPPER)
 
     def counters(self):
         """Telemetry counters as a dict (allocates: call at telemetry time, not per edge)."""
         return {"in": self.passed, "rattle": self.rattles, "out": self.outs, "glitch": self.glitches,
-                "lost": self.lost, "jam": self.jams, "dropped": self.dropped}
+                "lost": self.lost, "jam": self.jams, "dropped": self.dropped, "flag": self.flags,
+                "bu": self.blocks[0], "bl": self.blocks[1]}
+
+
+def object_mm(spacing, lag_us, dur_us, out_us):
+    """The length (mm) of the object that crossed the upper beam, from the beams' timings.
+
+    `lag_us`: upper block -> lower block (the leading edge travels `spacing`); `dur_us`: upper block -> upper
+    clear; `out_us`: upper clear -> lower clear (the trailing edge travels `spacing`), or -1 if unknown. With
+    all three, a constant acceleration is solved for (free fall, or a ball slowed by the net's mouth, or none):
+    s = v0*t1 + a*t1^2/2 and s = v0*(t3 - t2) + a*(t3^2 - t2^2)/2, then length = v0*t2 + a*t2^2/2. Without
+    the exit, free fall is assumed (or constant speed if the lag is too long for a fall)."""
+    t1 = lag_us / 1000.0
+    t2 = dur_us / 1000.0
+    if t1 <= 0:
+        return BALL_MM
+    if out_us >= 0:
+        t3 = t2 + out_us / 1000.0
+        p = t3 - t2
+        q = (t3 * t3 - t2 * t2) / 2
+        det = t1 * q - p * t1 * t1 / 2
+        if det > 0 and p > 0:
+            v0 = spacing * (q - t1 * t1 / 2) / det
+            a = spacing * (t1 - p) / det
+            return v0 * t2 + a * t2 * t2 / 2
+    v0 = (spacing - G_MM_MS2 * t1 * t1 / 2) / t1
+    if v0 <= 0:
+        return spacing * t2 / t1
+    return v0 * t2 + G_MM_MS2 * t2 * t2 / 2
 
 
 def beams_from_config(cfg):
     """One PocketBeam per configured pocket, in the order of cfg["pockets"] (slot = index)."""
     b = cfg["beam"]
-    return [PocketBeam(p["pocket"], b["debounce_ms"], b["jam_ms"]) for p in cfg["pockets"]]
+    return [PocketBeam(p["pocket"], b["debounce_ms"], b["jam_ms"], 16, b.get("spacing_mm", 30)) for p in cfg["pockets"]]
 

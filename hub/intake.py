@@ -17,7 +17,7 @@ from hub.inputs import SensorInput
 from hub.registry import Registry
 from shared_rules import wire
 
-POCKET_KINDS = ("pocket", "jam", "clear", "calib")
+POCKET_KINDS = ("pocket", "jam", "clear", "calib", "out", "flag")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ MAX_PAYLOAD = 1024  # bytes; a node's messages are well under 300
 MAX_ID = 32
 CHANNELS = ("status", "evt", "tele", "cmd")
 NODE_CHANNELS = ("status", "evt", "tele")
-EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib")
+EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
+# why a pocket node raised a `flag` (firmware/pocket.py FLAG_NAMES): what its beams could not settle
+FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot")
 COMMANDS = ("time", "identify", "config", "calibrate", "reboot")
 STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
@@ -310,6 +312,16 @@ def _event_fields(kind, obj):
     if bad:
         return bad
     fields = {"pocket": pocket, "dur": dur}
+    if kind in ("jam", "clear", "out", "flag"):
+        beam = _int_field(obj, "bm", 0, 1, required=False)  # 0 upper, 1 lower
+        if isinstance(beam, Rejection):
+            return beam
+        fields["beam"] = beam
+    if kind == "flag":
+        why = obj.get("why")
+        if why not in FLAG_REASONS:
+            return Rejection("bad_field", "flag 'why' %r is not one of %s" % (why, ", ".join(FLAG_REASONS)))
+        fields["why"] = why
     if kind == "pocket" or kind == "calib":
         colour = obj.get("c")
         if colour is not None and colour not in COLOURS:

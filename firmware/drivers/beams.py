@@ -16,6 +16,7 @@ class BeamPins:
         self.ring = ring
         self.pins = []
         inv = 1 if active_low else 0  # level 1 = blocked: an active-low receiver reads 0 when blocked
+        self.inv = inv
         for slot, p in enumerate(pockets):
             for beam, key in ((0, "upper"), (1, "lower")):
                 pin = Pin(p[key], Pin.IN, Pin.PULL_UP)
@@ -31,8 +32,8 @@ class BeamPins:
         return irq
 
     def levels(self):
-        """Current raw levels (1 = blocked), for `status` and for seeding the detector at boot."""
-        return [pin.value() for pin in self.pins]
+        """Current levels (1 = blocked), two per slot (upper, lower), for seeding the detector at boot."""
+        return [pin.value() ^ self.inv for pin in self.pins]
 
     def detach(self):
         for pin in self.pins:

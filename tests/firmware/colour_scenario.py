@@ -67,7 +67,7 @@ def ball(board, log, t0, speed_mm_per_ms=2.0, reading=BLUE, sampler=True, after_
     """One ball through slot 0 from `t0` (ticks_us): edges into the ring, and the sampler's ticks every
     PERIOD_MS from 48 ms before to `after_ms` after it left (the sensor sees the ball while it is in the throat)."""
     upper_us = int(68 / speed_mm_per_ms * 1000)  # the ball's diameter through the upper beam
-    gap_us = int(20 / speed_mm_per_ms * 1000)  # upper to lower beam
+    gap_us = int(30 / speed_mm_per_ms * 1000)  # upper to lower beam (config beam.spacing_mm)
     edges = ((0, 1, 0), (1, 1, gap_us), (0, 0, upper_us), (1, 0, upper_us + gap_us))
     if sampler:
         t = -48000

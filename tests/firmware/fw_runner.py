@@ -9,8 +9,12 @@ from firmware import colour, pocket, strike
 
 def run_pocket(vec):
     """vec: {"debounce_ms", "jam_ms", "edges": [[beam, level, t], ...], "end": t} -> detections and counters."""
-    b = pocket.PocketBeam(vec.get("pocket", 1), vec.get("debounce_ms", 2), vec.get("jam_ms", 1000))
+    b = pocket.PocketBeam(vec.get("pocket", 1), vec.get("debounce_ms", 2), vec.get("jam_ms", 1000), 16,
+                          vec.get("spacing_mm", 30))
     out = []
+    if "start" in vec:  # the levels read from the pins at boot
+        b.start(vec["start"][0], vec["start"][1], vec.get("t0", 0))
+        _drain(b, out)
     step = vec.get("poll_us", 0)
     last = 0
     for e in vec["edges"]:
@@ -43,9 +47,16 @@ def run_ring(vec):
     """vec: {"size", "pockets", "edges": [[code, t], ...], "end"} through an EdgeRing into the pockets' beams."""
     ring = pocket.EdgeRing(vec["size"])
     beams = [pocket.PocketBeam(n) for n in vec.get("pockets", [1, 2])]
-    for e in vec["edges"]:
+    drained = 0
+    # "drain_every": the main loop drains after that many edges (0: once at the end, a stalled loop)
+    every = vec.get("drain_every", 0)
+    for i, e in enumerate(vec["edges"]):
         ring.put(e[0], e[1])
-    drained = ring.drain(beams)
+        if every and (i + 1) % every == 0:
+            drained += ring.drain(beams)
+            for b in beams:
+                b.poll(e[1])
+    drained += ring.drain(beams)
     for b in beams:
         b.poll(vec["end"])
     out = []

@@ -129,7 +129,7 @@ def test_beam_pins_hard_irq_writes_codes_into_ring(outputs):
     assert out[1] == "[5, 7, 4, 6]"
     assert out[2] == "4 0"
     assert out[3] == "1 5 None"  # an IN for pocket 5, nothing for pocket 2
-    assert out[4] == "[1, 1, 1, 1]"  # all clear (pulled up, active low)
+    assert out[4] == "[0, 0, 0, 0]"  # all clear (1 = blocked; pulled up, active low)
     assert out[5] == "None []"
 
 

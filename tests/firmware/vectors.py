@@ -6,9 +6,11 @@ and, copied as JSON, under the real MicroPython.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from hub.virtual import traces as tr
+from tests.firmware import throat as th
 
 WRAP = tr.TICKS_PERIOD
 NEAR_WRAP = WRAP - 250_000  # 250 ms before the ticks wrap: every trace that starts here crosses it
@@ -53,13 +55,56 @@ POCKET_CASES: dict[str, tuple[list[Any], int]] = {
 }
 
 
+@functools.cache
+def throat_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
+    """The hard cases of issue 11, from first principles (tests/firmware/throat.py): name -> (vector, balls
+    counted, upward passages, flags raised). Each is counted right, or flagged for the referee."""
+    F = th.Fall
+    cases: dict[str, tuple[list[Any], int, int, list[str]]] = {}
+    for v0 in (0.2, 1.0, 1.7, 3.0, 5.0):
+        for off in (0, 10, 20):
+            cases[f"one_ball_{v0}ms_off{off}"] = (th.vector([F(100, v0, off)]), 1, 0, [])
+        for off in (0, 10):
+            cases[f"two_touching_{v0}ms_off{off}"] = (th.vector([F(100, v0, off), F(100, v0, off, behind=0)]), 2, 0, [])
+        cases[f"two_2mm_apart_{v0}ms"] = (th.vector([F(100, v0, 10), F(100, v0, 10, behind=0, gap=2)]), 2, 0, [])
+    cases["fast_catches_slow"] = (th.vector([F(100, 0.3), F(100, 3.0, behind=0, gap=40)]), 2, 0, [])
+    cases["spacing_25mm"] = (th.vector([F(100, 2.0), F(100, 2.0, behind=0)], spacing=25.0), 2, 0, [])
+    cases["spacing_40mm"] = (th.vector([F(100, 0.5)], spacing=40.0), 1, 0, [])
+    cases["bounces_back_out"] = (th.vector([F(100, 1.5)], floor=140, bounce=0.9, leaves=True), 1, 1, [])
+    cases["bounces_out_falls_back"] = (th.vector([F(100, 1.5)], floor=110, bounce=0.75), 2, 1, [])
+    cases["bounces_into_lower_only"] = (th.vector([F(100, 1.5)], floor=110, bounce=0.6), 1, 0, [])
+    cases["flickering_lamp_upper"] = (th.vector([F(500, 2.0)], flicker=th.Flicker(0, 100, 1400)), 1, 0, ["noise"])
+    cases["flickering_ir_lower"] = (th.vector([F(500, 1.0)], flicker=th.Flicker(1, 100, 1400, 5, 900)), 1, 0,
+                                    ["noise"])
+    seven = [F(100 + 200 * i, 2.0) for i in range(7)]
+    cases["lower_receiver_dead"] = (th.vector(seven, dead=1), 0, 0, ["dead", "single", "single"])
+    cases["upper_receiver_dead"] = (th.vector(seven, dead=0), 0, 0, ["dead", "single", "single"])
+    cases["lower_receiver_stuck"] = (th.vector([F(1200, 2.0), F(1400, 2.0)], stuck=1, end_ms=2000), 0, 0,
+                                     ["single", "single"])
+    cases["rests_in_upper_on_full_net"] = (th.vector([F(1200, 1.0)], floor=60, stuck=1, end_ms=2000), 1, 0, ["full"])
+    cases["rests_spanning_both_beams"] = (th.vector([F(100, 1.0)], floor=60), 1, 0, ["full"])
+    cases["rests_in_lower_beam"] = (th.vector([F(100, 1.0)], floor=84), 1, 0, [])
+    cases["reboot_ball_spanning"] = (th.after_boot([F(100, 0.5)], boot_ms=150), 1, 0, ["boot", "boot"])
+    cases["reboot_ball_in_lower"] = (th.after_boot([F(100, 0.5)], boot_ms=190), 0, 0, ["boot"])
+    return cases
+
+
+def overflow_vector() -> list[Any]:
+    """Interference floods a stalled loop's 16-edge ring while a ball falls: the lost edges are reported."""
+    edges = th.edges([th.Fall(300, 2.0)], flicker=th.Flicker(0, 100, 900, 2, 500))
+    return ["ring", {"size": 16, "pockets": [1], "edges": [[b << 1 | lv, t] for b, lv, t in edges],
+                     "end": 5_000_000, "drain_every": 0}]
+
+
 def pocket_vectors() -> list[tuple[str, list[Any]]]:
-    """Every pocket case clean, noisy, and starting just before the ticks wrap."""
+    """Every pocket case clean, noisy, and starting just before the ticks wrap; the throat cases."""
     out = []
     for name, (script, _n) in POCKET_CASES.items():
         out.append((name, pocket_vector(script)))
         out.append((name + "/noisy", pocket_vector(script, noise=NOISY, seed=len(name))))
         out.append((name + "/wrap", pocket_vector(script, noise=NOISY, seed=3, t0_us=NEAR_WRAP)))
+    out += [("throat/" + name, case[0]) for name, case in throat_cases().items()]
+    out.append(("throat/overflow", overflow_vector()))
     return out
 
 
