@@ -23,6 +23,10 @@ def register(sub: Any) -> None:
                    help="take referee actions as JSON lines on this Unix socket (mode 0600; see `luza referee`)")
     p.add_argument("--http", metavar="HOST:PORT",
                    help="serve the web app (boards, referee panel, REST, WebSockets) on HOST:PORT, e.g. 127.0.0.1:8000")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the hub's address as phones on the club network reach it, e.g. http://192.168.1.10:8000: "
+                        "the board's QR code points the referee's phone there (default: the address the board "
+                        "used, which on the Pi's own kiosk is 127.0.0.1)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run)
 
@@ -39,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         ingest = cfgmod.dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
         store = cfgmod.dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
         cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
+    args.db = cfg.store.path  # named in a one-line error about the database (hub.errors)
     from hub.service import Hub  # imported late: `luza --help` must not need the whole hub
 
     if args.http:
@@ -69,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
                 return 2
         if args.http:
             from hub.web.server import WebServerError, serve_in_thread
+            from hub.web.settings import WebSettings
             try:
-                web = serve_in_thread(hub, *http)
+                web = serve_in_thread(hub, *http, settings=WebSettings(public_url=args.public_url))
             except WebServerError as exc:
                 print(f"luza serve: {exc}", file=sys.stderr)
                 return 2

@@ -18,12 +18,19 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from fastapi.testclient import TestClient
+
+from hub import config
 from hub.demo_client import PanelClient
+from hub.service import Hub
+from hub.web.app import create_app
+from hub.web.settings import WebSettings
 from tests.hub.nodes import Node
 from tests.hub.test_faults import write_config
 from tests.support.broker import Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = "http://192.168.1.10:8000"  # where phones on the club network reach the hub (luza serve --public-url)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -39,10 +46,10 @@ def get(url: str) -> Any:
 
 
 class ServeHttp:
-    def __init__(self, config: Path, port: int) -> None:
+    def __init__(self, config: Path, port: int, *extra: str) -> None:
         self.lines: list[str] = []
         self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(config),
-                                      "--http", f"127.0.0.1:{port}"], cwd=ROOT, stderr=subprocess.PIPE,
+                                      "--http", f"127.0.0.1:{port}", *extra], cwd=ROOT, stderr=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, text=True, env=ENV)
         threading.Thread(target=self._read, daemon=True).start()
         deadline = time.monotonic() + 20
@@ -72,7 +79,7 @@ def test_luza_serve_http(mosquitto: Mosquitto, tmp_path: Path) -> None:
                           "--pin", "8642"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
     assert pin.returncode == 0, pin.stderr
     port = free_port()
-    serve = ServeHttp(conf, port)
+    serve = ServeHttp(conf, port, "--public-url", PUBLIC)
     foot = Node(mosquitto.port, "t1", "p-foot", "pocket")
     cue = Node(mosquitto.port, "t1", "cue-a", "cue")
     base = f"http://127.0.0.1:{port}"
@@ -81,6 +88,11 @@ def test_luza_serve_http(mosquitto: Mosquitto, tmp_path: Path) -> None:
         while not get(base + "/healthz")["broker_connected"]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+        with urllib.request.urlopen(base + "/api/tables/t1/qr.svg", timeout=5) as r:
+            qr = r.read().decode()
+        hub = Hub(config.load(conf), mqtt=False)  # the same app as a phone would reach it at PUBLIC
+        with TestClient(create_app(hub, WebSettings()), base_url=PUBLIC) as phone:
+            assert qr == phone.get("/api/tables/t1/qr.svg").text  # the kiosk's QR leads phones to PUBLIC
         panel = PanelClient(base, "t1", pin="8642", label="test")
         panel.start_match("free", ("Иван", "Пётр"))
         panel.act({"kind": "lag", "winner": 0})
