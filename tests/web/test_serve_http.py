@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
-
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
 from hub import config
 from hub.demo_client import PanelClient
