@@ -11,6 +11,7 @@ from html import escape
 from typing import Any
 
 from hub.export import text
+from hub.options import option_label
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm 16mm 12mm;
@@ -96,7 +97,7 @@ def _options(options: Mapping[str, Any], lang: str) -> str:
     for k, v in options.items():
         if k == "target":
             continue
-        ru, en = text.OPTION_NAMES.get(k, (k.replace("_", " "), k.replace("_", " ")))
+        en, ru = option_label(k)
         value = text.word("yes" if v else "no", lang) if isinstance(v, bool) else str(v)
         out.append(f"{ru if lang == 'ru' else en}: {value}")
     return "; ".join(out)

@@ -65,17 +65,6 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "no": ("нет", "no"),
 }
 
-OPTION_NAMES: dict[str, tuple[str, str]] = {
-    "target": ("до очков", "target"),
-    "require_correct_completion": ("правильное завершение удара (п.20)", "correct completion required (§20)"),
-    "break_min_balls_to_cushion": ("шаров к борту на разбое (п.12)", "balls to a cushion on the break (§12)"),
-    "incorrect_break_rebreak": ("перебой при неправильном разбое", "re-break after an incorrect break"),
-    "classic_break_balls_count": ("шары, забитые с разбоя, засчитываются", "balls pocketed on the break count"),
-    "hundred_bonus_may_take_ten": ("бонус может взять №10", "the bonus may take #10"),
-    "hundred_debt_counter": ("счёт долгов", "debts are counted"),
-    "hundred_jumped_ball_foul": ("выскочивший шар — штраф", "a jumped ball is a foul"),
-}
-
 FOUL_WORD = {"ru": "штраф", "en": "foul"}
 
 
