@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
 from shared_rules.model import (
     Colour,
     Declaration,
@@ -106,6 +107,8 @@ class ShotEvidence:
     answers: dict[str, str] = field(default_factory=dict)  # question id -> answer
     facts: dict[str, object] = field(default_factory=dict)
     declarations: tuple[Declaration, ...] = ()
+    outs: list[BallOut] = field(default_factory=list)  # balls that came back out (hub/throat.py)
+    flags: list[PocketFlag] = field(default_factory=list)  # what the pocket beams could not settle
     early: bool = False  # a strike before the previous shot could have ended (§14.2 candidate)
     closed_at: int | None = None
     closed_by: str | None = None
@@ -186,6 +189,25 @@ class ShotAssembler:
             last.late.append(ev)  # §23 candidate: the referee says return / count / new shot
             return last
         return self._with_pocket(self._open_new(ev.at_ms, "pocket"), ev)
+
+    def ball_out(self, item: str, pocket: int, at_ms: int) -> ShotEvidence | None:
+        """Something left `pocket` upwards: un-count the ball that just went in there, if there is one."""
+        last = self.last()
+        if last is None:
+            return None
+        taken = {o.ball for o in last.outs if o.ball} | last.removed
+        last.outs.append(BallOut(item, pocket, at_ms, latest_ball([*last.pockets, *last.late], pocket, at_ms,
+                                                                 BOUNCE_OUT_MS, taken)))
+        return last
+
+    def flag(self, item: str, pocket: int, at_ms: int, why: str, beam: int | None) -> ShotEvidence | None:
+        """A pocket node's flag joins the latest shot (a `two` names the ball it doubts)."""
+        last = self.last()
+        if last is None:
+            return None
+        ball = latest_ball(last.pockets, pocket, at_ms, BOUNCE_OUT_MS, set()) if why == "two" else None
+        last.flags.append(PocketFlag(item, pocket, at_ms, why, beam, ball))
+        return last
 
     def open_by_referee(self, at_ms: int) -> ShotEvidence:
         """A shot the referee opens by hand (no sensors)."""
@@ -347,11 +369,25 @@ def _hints(shot: ShotEvidence, ctx: ShotContext, fouls: dict[Foul, int | None], 
     for late in shot.late:
         if late.id not in shot.removed and question_id("late_drop", late.id) not in shot.answers:
             out.append(Finding("late_drop", shot.number, late.id, pocket=int(late.pocket)))
+    for o in shot.outs:
+        if o.ball is not None:
+            out.append(Finding("ball_out", shot.number, o.id, pocket=o.pocket))
+    for fl in shot.flags:
+        if fl.why != "two":
+            out.append(Finding("sensor_" + fl.why, shot.number, fl.id, pocket=fl.pocket, other=fl.beam))
+        elif fl.ball is not None and question_id("maybe_two", fl.ball) not in shot.answers:
+            out.append(Finding("maybe_two", shot.number, fl.ball, pocket=fl.pocket))
 
 
 def _counted(shot: ShotEvidence) -> list[PocketEvidence]:
     late = [p for p in shot.late if shot.answers.get(question_id("late_drop", p.id)) == "count"]
-    return [p for p in [*shot.pockets, *late] if p.id not in shot.removed]
+    gone = shot.removed | {o.ball for o in shot.outs if o.ball}
+    balls = [p for p in [*shot.pockets, *late] if p.id not in gone]
+    for fl in shot.flags:  # the referee said a `two` flag was two balls: the second one, unseen colour
+        second = next((p for p in balls if p.id == fl.ball), None)
+        if second is not None and shot.answers.get(question_id("maybe_two", second.id)) == "two":
+            balls.append(PocketEvidence(second.id + "#2", second.pocket, second.at_ms, None, None, second.source))
+    return balls
 
 
 def _pocketed(shot: ShotEvidence, ctx: ShotContext, out: list[Finding]) -> tuple[PocketedBall, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from hub.assembler import Finding, question_id
 from hub.referee import RefereeInputError
+from hub.throat import TWO_ANSWERS
 from shared_rules.outcome import Need
 
 POCKET_NAMES: dict[int, tuple[str, str]] = {
@@ -27,7 +28,24 @@ POCKET_NAMES: dict[int, tuple[str, str]] = {
 FOUL_ANSWERS = ("foul", "no_foul")
 LATE_ANSWERS = ("return", "count", "new_shot")
 CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
-                   "out_of_turn": FOUL_ANSWERS}
+                   "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS}
+BEAMS = {0: ("upper beam", "верхний луч"), 1: ("lower beam", "нижний луч")}
+# A pocket node's flags (hub/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
+SENSOR_FLAGS = {
+    "edges": ("warning", "{p} lost sensor signals (interference overflowed the node): if a ball went in, add it.",
+              "{p}: датчик потерял сигналы (помехи переполнили узел): если шар упал, добавьте его вручную."),
+    "single": ("warning", "only the other beam of {p} saw something pass ({b} not working): if a ball went in, "
+               "add it.", "{p}: прохождение видел только один луч ({b} не работает): если шар упал, добавьте его."),
+    "boot": ("warning", "the node of {p} restarted with something in the pocket throat: if a ball went in, add it.",
+             "{p}: узел перезапустился, когда в горловине что-то было: если шар упал, добавьте его."),
+    "full": ("info", "a ball rests in the throat of {p} (the net is full): it was counted once; empty the net.",
+             "{p}: шар лежит в горловине (сетка полна), засчитан один раз; освободите сетку."),
+    "noise": ("warning", "interference on the {b} of {p} (a flickering lamp or IR light?): shade the receiver.",
+              "{p}: помехи на луче ({b}) — мерцающая лампа или ИК-свет? Затените приёмник."),
+    "dead": ("warning", "the {b} of {p} has not seen the last passages: receiver dead, misaligned or dirty; "
+             "balls there are asked about.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
+             "сбит или загрязнён; о шарах в этой лузе будут вопросы."),
+}
 CUE_BALL_RULE = {"classic": "classic 5.5", "combined": "combined 5.2", "dynamic": "dynamic 5.2",
                  "hundred": "hundred 8"}
 NEED_ACTIONS = {"lag": "lag", "declaration": "declare", "choice": "choose", "ball_number": "identify",
@@ -114,6 +132,11 @@ def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: in
                         f"Удар {n}: шар упал ({pr}) намного позже удара. Зависший шар (вернуть на место, "
                         f"общие правила §23), засчитать в удар {n} или это новый удар без отметки кия?",
                         n, f.item, None, LATE_ANSWERS, "return", "general 23")
+    if f.kind == "maybe_two":
+        return Question(qid, f.kind, "confirm",
+                        f"Shot {n}: the sensor of {pe} saw something longer than one ball. One ball or two?",
+                        f"Удар {n}: датчик ({pr}) видел что-то длиннее одного шара. Один шар или два?",
+                        n, f.item, None, TWO_ANSWERS, "one", "")
     if f.kind == "double_hit":
         return Question(qid, f.kind, "confirm",
                         f"Shot {n}: the cue sensor felt two contacts. Was it a double hit (general §18)?",
@@ -149,6 +172,15 @@ def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
         return Alert(aid, f.kind, f"Shot {n}: the colour sensor saw the cue ball (yellow) go into {pe}.",
                      f"Удар {n}: датчик цвета видел, как биток (жёлтый) упал — {pr}.", n, f.item, "warning",
                      CUE_BALL_RULE.get(variant, ""))
+    if f.kind == "ball_out":
+        return Alert(aid, f.kind, f"Shot {n}: a ball came back out of {pe}; it is no longer counted.",
+                     f"Удар {n}: шар выскочил обратно ({pr}) и больше не засчитан.", n, f.item, "warning")
+    flag = SENSOR_FLAGS.get(f.kind.removeprefix("sensor_"))
+    if flag is not None:
+        be, br = BEAMS.get(f.other if f.other is not None else -1, ("beam", "луч"))
+        en = flag[1].format(p=pe, b=be)
+        ru = flag[2].format(p=pr, b=br)
+        return Alert(aid, f.kind, f"Shot {n}: {en}", f"Удар {n}: {ru}", n, f.item, flag[0])
     return Alert(aid, f.kind, f"Shot {n}: {f.kind}", f"Удар {n}: {f.kind}", n, f.item)
 
 
@@ -217,8 +249,8 @@ def node_offline(device: str, role: str) -> Alert:
 # `s` is a hub.table.TableSession (not imported: the session imports this module).
 
 QUESTION_FINDINGS = frozenset({"identify", "identify_colour", "late_drop", "double_hit", "early_start",
-                               "out_of_turn"})
-LASTING = frozenset({"identify", "identify_colour", "late_drop"})  # asked until answered, on any shot
+                               "out_of_turn", "maybe_two"})
+LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two"})  # asked until answered, on any shot
 
 
 def _recent_assemblies(s: Any) -> list[tuple[Any, bool]]:

@@ -282,6 +282,10 @@ class TableSession:
             colour = Colour(e.get("colour")) if e.get("colour") else None
             shot = self._asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,
                                                    e.get("conf")))
+        elif e.kind == "out":
+            shot = self._asm.ball_out(item, int(e.get("pocket")), inp.at_ms)
+        elif e.kind == "flag":
+            shot = self._asm.flag(item, int(e.get("pocket")), inp.at_ms, str(e.get("why")), e.get("beam"))
         else:
             if e.kind == "jam":
                 self._jams[(e.device, e.get("pocket"))] = inp.at_ms

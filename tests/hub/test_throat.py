@@ -1,0 +1,61 @@
+"""A pocket node's `out` and `flag` events through the table session: un-counted balls, questions, alerts."""
+
+from __future__ import annotations
+
+from hub.inputs import SensorInput
+from tests.hub.tablekit import Kit, item, session
+
+
+def out(k: Kit, t: int, pocket: int) -> SensorInput:
+    return k._event("out", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, dur=60, bm=0)
+
+
+def flag(k: Kit, t: int, pocket: int, why: str, beam: int = 0) -> SensorInput:
+    return k._event("flag", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, why=why, bm=beam)
+
+
+def start(k: Kit) -> list:
+    return [k.ref("lag", 500, winner=0), k.strike(1000)]
+
+
+def test_a_ball_that_bounces_back_out_is_un_counted_with_an_alert() -> None:
+    k = Kit()
+    s = session("free", [*start(k), k.pocket(2500, 3, "ivory"), out(k, 2900, 3)])
+    assert s.scoreboard()["scores"] == [0, 0]
+    (alert,) = [a for a in s.alerts if a.kind == "ball_out"]
+    assert "came back out" in alert.en and "выскочил" in alert.ru
+
+
+def test_bounce_out_and_back_in_counts_one() -> None:
+    k = Kit()
+    s = session("free", [*start(k), k.pocket(2500, 3), out(k, 2700, 3), k.pocket(3100, 3)])
+    assert s.scoreboard()["scores"] == [1, 0]
+
+
+def test_a_ball_lifted_out_of_the_net_later_changes_nothing() -> None:
+    k = Kit()
+    s = session("free", [*start(k), k.pocket(2500, 3), out(k, 9000, 3)])
+    assert s.scoreboard()["scores"] == [1, 0]
+    assert not [a for a in s.alerts if a.kind == "ball_out"]
+
+
+def test_maybe_two_balls_is_asked_and_two_counts_two() -> None:
+    k = Kit()
+    ball = k.pocket(2500, 4, "ivory")
+    s = session("free", [*start(k), ball, flag(k, 2520, 4, "two")])
+    assert s.scoreboard()["scores"] == [1, 0]  # one meanwhile
+    (q,) = [q for q in s.questions if q.kind == "maybe_two"]
+    assert q.options == ("one", "two") and q.default == "one" and q.item == item(ball)
+    assert "One ball or two?" in q.en and "Один шар или два?" in q.ru
+    s.apply(k.ref("confirm", 4000, question=q.id, answer="two"))
+    assert s.scoreboard()["scores"] == [2, 0]
+    assert not [q for q in s.questions if q.kind == "maybe_two"]
+
+
+def test_sensor_flags_become_alerts_naming_pocket_and_beam() -> None:
+    k = Kit()
+    s = session("free", [*start(k), flag(k, 2000, 2, "noise", beam=1), flag(k, 2100, 5, "edges")])
+    alerts = {a.kind: a for a in s.alerts}
+    assert "lower beam" in alerts["sensor_noise"].en and "нижний луч" in alerts["sensor_noise"].ru
+    assert alerts["sensor_edges"].severity == "warning" and "add it" in alerts["sensor_edges"].en
+    assert s.scoreboard()["scores"] == [0, 0]
