@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 # One line per real subcommand; a module has `register(subparsers)` which adds its parser and sets `func`.
@@ -48,6 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # one line, never a traceback (hub.errors); LUZA_DEBUG=1 shows the trace
+        from hub.errors import describe
+        if os.environ.get("LUZA_DEBUG"):
+            traceback.print_exc()
+        line, code = describe(exc, getattr(args, "db", None))
+        print(f"luza {args.command}: {line}", file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":

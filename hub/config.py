@@ -326,14 +326,56 @@ def load(path: str | Path) -> Config:
     """Read and validate luza.toml; raises ConfigError (a ValueError) naming the key and the fix."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise ConfigError("", f"cannot read config {str(p)!r}: {exc.strerror}; check the path") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError("", f"{p}, line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+                              "save the file as UTF-8") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("", f"{p}: not valid TOML ({exc}); fix the syntax at that line") from None
-    return parse(raw, p.resolve().parent)
+    except RecursionError:
+        raise ConfigError("", f"{p}: values nested too deeply") from None
+    try:
+        return parse(raw, p.resolve().parent)
+    except ConfigError as exc:
+        at = key_line(text, exc.key)
+        if at is None:
+            raise
+        raise ConfigError(exc.key, f"{str(exc)[len(exc.key) + 2:]} ({p}, line {at})") from None
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The line of luza.toml where `key` (a path such as `tables[1].pockets`) is written, or its section's."""
+    parts = [k for k in key.replace("]", "").replace("[", ".").split(".") if k]
+    if not parts:
+        return None
+    section: list[str] = []
+    counts: dict[str, int] = {}
+    best: int | None = None
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.split("#", 1)[0].strip()
+        if s.startswith("[["):
+            name = s.strip("[] ")
+            counts[name] = counts.get(name, -1) + 1
+            section = [name, str(counts[name])]
+        elif s.startswith("["):
+            section = s.strip("[] ").split(".")
+        else:
+            name = s.partition("=")[0].strip().strip('"')
+            if "=" in s and [*section, name] == parts[:len(section) + 1]:
+                return n
+            if section and section == parts[:len(section)] and best is None:
+                best = n
+            continue
+        if section == parts[:len(section)] and best is None:
+            best = n
+    return best
 
 
 def replace(cfg: Config, **changes: Any) -> Config:

@@ -30,6 +30,7 @@ from typing import Any
 
 from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
+from hub.dblock import DbLock
 from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
 from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
@@ -81,6 +82,7 @@ class Hub:
         self._links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
         self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
+        self._dblock: DbLock | None = None
         self.registry = Registry(config)
         self.clocks = ClockMap()
         self.mqtt = MqttIngest(config.broker, self.feed, clock=clock) if mqtt else None
@@ -90,7 +92,14 @@ class Hub:
     # ------------------------------------------------------------ lifecycle
 
     def start(self, connect_timeout: float = 0.0) -> Hub:
-        store = self.store = Store(self.config.store.path, self.config.store.synchronous)
+        if self.config.store.path != ":memory:":
+            self._dblock = DbLock(self.config.store.path).acquire()  # one hub per database (hub.dblock)
+        try:
+            store = self.store = Store(self.config.store.path, self.config.store.synchronous)
+        except BaseException:
+            if self._dblock is not None:
+                self._dblock.release()
+            raise
         with store.transaction():
             for t in self.config.tables:
                 store.ensure_table(t.id, t.name, self.clock())
@@ -126,6 +135,8 @@ class Hub:
         if self.store is not None:
             self.store.close()
             self.store = None
+        if self._dblock is not None:
+            self._dblock.release()
 
     def __enter__(self) -> Hub:
         return self.start()
