@@ -43,8 +43,8 @@ SENSOR_FLAGS = {
     "noise": ("warning", "interference on the {b} of {p} (a flickering lamp or IR light?): shade the receiver.",
               "{p}: помехи на луче ({b}) — мерцающая лампа или ИК-свет? Затените приёмник."),
     "dead": ("warning", "the {b} of {p} has not seen the last passages: receiver dead, misaligned or dirty; "
-             "balls there are asked about.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
-             "сбит или загрязнён; о шарах в этой лузе будут вопросы."),
+             "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
+             "сбит или загрязнён; если шары упали, добавьте их вручную."),
 }
 CUE_BALL_RULE = {"classic": "classic 5.5", "combined": "combined 5.2", "dynamic": "dynamic 5.2",
                  "hundred": "hundred 8"}
@@ -227,12 +227,15 @@ def rejected_action(index: int, kind: str, en: str, ru: str) -> Alert:
                  None, None, "warning")
 
 
-def jam(device: str, pocket: int | None, since_ms: int) -> Alert:
+def jam(device: str, pocket: int | None, since_ms: int, beams: tuple[int, ...] = ()) -> Alert:
     pe, pr = pocket_name(pocket)
+    en = " and ".join(BEAMS[b][0] for b in beams) or "sensor"
+    ru = " и ".join(BEAMS[b][1] for b in beams) or "датчик"
     return Alert(f"jam:{device}:{pocket}", "jam",
-                 f"The sensor of {pe} is blocked (jam): balls in that pocket are not being seen. Clear the pocket.",
-                 f"Датчик лузы заблокирован ({pr}): шары в этой лузе не видны. Освободите лузу.",
-                 None, device, "warning")
+                 f"The {en} of {pe} is blocked (jam): balls in that pocket are not being seen. Clear the pocket "
+                 f"(a full net, a stuck ball, something over the beam).",
+                 f"{ru[0].upper() + ru[1:]} лузы заблокирован ({pr}): шары в этой лузе не видны. Освободите лузу "
+                 f"(полная сетка, застрявший шар, что-то закрывает луч).", None, device, "warning")
 
 
 def node_offline(device: str, role: str) -> Alert:
@@ -349,11 +352,13 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
         out.append(engine_error(open_shot.number, *prov.error))
     for index, kind, en, ru in s.refused:
         out.append(rejected_action(index, kind, en, ru))
+    beams = getattr(s, "jam_beams", {})
     for (device, pocket), since in sorted(s.jams.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
-        out.append(jam(device, pocket, since))
+        out.append(jam(device, pocket, since, beams.get((device, pocket), ())))
     if s.assembler.shots and not s.ended:
         for device, role in sorted(s.offline.items()):
             out.append(node_offline(device, role))
+    out.extend(getattr(s, "health", ()))  # sensor health from telemetry (hub/health.py)
     dismissed = s.dismissed
     unique = {a.id: a for a in out if a.id not in dismissed}
     return tuple(unique.values())

@@ -1,5 +1,6 @@
 """The device registry: what the hub knows of each node — online/offline, last seen, firmware, battery, RSSI,
-outbox depth and how many of its payloads were rejected, by reason.
+outbox depth, its health counters (wire.TELE_COUNTERS, with the report before, for hub/health.py's alerts)
+and how many of its payloads were rejected, by reason.
 
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
 (`snapshot()`), so it takes a lock. `row(device)` is what the store keeps in its `devices` table.
@@ -13,6 +14,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hub.config import Config
+from hub.health import Health, NodeCounters
+from hub.questions import Alert
+from shared_rules.wire import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
 MAX_STRANGERS = 256  # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN
@@ -36,6 +40,8 @@ class Device:
     uptime_ms: int | None = None
     heap: int | None = None
     rejected: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, Any] = field(default_factory=dict)  # the latest telemetry's health counters
+    counters_before: dict[str, Any] = field(default_factory=dict)  # the report before (same boot), for rates
 
     @property
     def online(self) -> bool:
@@ -47,9 +53,13 @@ class Registry:
                  rejected: Mapping[str, Mapping[str, int]] | None = None) -> None:
         self._lock = threading.Lock()
         self._devices: dict[str, Device] = {}
+        self._pockets: dict[str, list[tuple[str, tuple[int, ...]]]] = {}  # table -> [(pocket node, pockets)]
+        self._health = Health()
         for t in config.tables:
             for d in t.devices:
                 self._devices[d.id] = Device(d.id, t.id, d.role)
+                if d.role == "pocket":
+                    self._pockets.setdefault(t.id, []).append((d.id, tuple(d.pockets)))
         for dev_id, row in (stored or {}).items():
             dev = self._devices.setdefault(dev_id, Device(dev_id))
             if dev.table_id is None:  # not in this config (or no config): as last stored
@@ -90,8 +100,13 @@ class Registry:
     def on_tele(self, device: str, boot: int, fields: Mapping[str, Any], now_ms: int) -> None:
         with self._lock:
             dev = self._get(device)
+            same_boot = dev.boot == boot
             if dev.boot is None or boot > dev.boot:
                 dev.boot = boot
+            counters = {k: fields[k] for k in TELE_COUNTERS if k in fields}
+            if counters:
+                dev.counters_before = dev.counters if same_boot else {}
+                dev.counters = counters
             for wire_name, attr in (("bat", "battery"), ("rssi", "rssi"), ("ob", "outbox"), ("drop", "dropped"),
                                     ("up", "uptime_ms"), ("heap", "heap")):
                 if wire_name in fields:
@@ -106,6 +121,13 @@ class Registry:
             if dev.boot is None or boot > dev.boot:
                 dev.boot = boot
             dev.last_seen_ms = now_ms
+
+    def health(self, table_id: str) -> list[Alert]:
+        """Sensor-health alerts of a table's pocket nodes (hub/health.py); call once per telemetry report."""
+        with self._lock:
+            nodes = [NodeCounters(d, pockets, dict(self._devices[d].counters), dict(self._devices[d].counters_before))
+                     for d, pockets in self._pockets.get(table_id, []) if self._devices[d].counters]
+            return self._health.table_alerts(table_id, nodes)
 
     def current_boot(self, device: str) -> int | None:
         with self._lock:

@@ -106,6 +106,10 @@ class Router:
         elif isinstance(result, TeleIn):
             tele = result.tele
             self.registry.on_tele(result.device.id, tele.boot, tele.fields, item.received_ms)
+            live = self.live.get(result.device.table)
+            if live is not None and result.device.role == "pocket":
+                live.session.health = tuple(self.registry.health(result.device.table))
+                batch.touched.add(result.device.table)
             up = tele.fields.get("up")
             if isinstance(up, int):  # the node's uptime now: a sample of that boot's clock offset
                 self.clocks.observe(result.device.id, tele.boot, up, item.received_ms)

@@ -62,6 +62,7 @@ class TableSession:
         self._log: list[HubInput] = []
         self._keys: set[tuple[object, ...]] = set()
         self._offline: dict[str, str] = {}
+        self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/health.py), set by the service per report
         self.rederivations = 0  # how many times the whole match was re-derived (for tests and the bench)
         self._reset()
 
@@ -143,6 +144,11 @@ class TableSession:
         return dict(self._jams)
 
     @property
+    def jam_beams(self) -> dict[tuple[str, int | None], tuple[int, ...]]:
+        """The jammed beams (0 upper, 1 lower) of each jammed pocket, when its node names them."""
+        return {k: tuple(sorted(b for b in v if b is not None)) for k, v in self._jam_beams.items()}
+
+    @property
     def offline(self) -> dict[str, str]:
         return dict(self._offline)
 
@@ -209,6 +215,7 @@ class TableSession:
         self._asm = ShotAssembler(self.timing, voided, new_shot)
         self._tl = Timeline(self.variant, self.players, self.options, self.timing)
         self._jams: dict[tuple[str, int | None], int] = {}
+        self._jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
         self._dismissed: set[str] = set()
         self._refused: list[tuple[int, str, str, str]] = []
         self._strikes: set[str] = set()
@@ -287,10 +294,16 @@ class TableSession:
         elif e.kind == "flag":
             shot = self._asm.flag(item, int(e.get("pocket")), inp.at_ms, str(e.get("why")), e.get("beam"))
         else:
+            key = (e.device, e.get("pocket"))
             if e.kind == "jam":
-                self._jams[(e.device, e.get("pocket"))] = inp.at_ms
+                self._jams.setdefault(key, inp.at_ms)
+                self._jam_beams.setdefault(key, set()).add(e.get("beam"))
             elif e.kind == "clear":
-                self._jams.pop((e.device, e.get("pocket")), None)
+                jammed = self._jam_beams.get(key, set())
+                jammed.discard(e.get("beam"))
+                if not jammed or e.get("beam") is None:  # every jammed beam cleared (an old node names none)
+                    self._jams.pop(key, None)
+                    self._jam_beams.pop(key, None)
             return  # calibration readings are not match evidence
         if shot is not None:
             self._touched(shot)

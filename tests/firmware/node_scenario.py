@@ -155,6 +155,7 @@ async def scenario(root):
     depth_in_outage = node.outbox.depth
     tr.up = True
     await _until(lambda: node.link.up and node.outbox.depth == 0, 3000)
+    tele = wire.parse("tele", node.tele()).fields
     node.stop()
     await task
     events = []
@@ -168,4 +169,5 @@ async def scenario(root):
             statuses.append([msg.state, retain])
     return {"events": events, "statuses": statuses, "rejected": node.link.rejected, "depth_in_outage": depth_in_outage,
             "ups": node.link.ups, "downs": node.link.downs, "connects": tr.connects, "will": json.loads(tr.will[1])["st"],
-            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0}
+            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0,
+            "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags")]}

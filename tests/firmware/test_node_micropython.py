@@ -24,6 +24,7 @@ EXPECTED = {
     "feeds": True,
     "boot": 1,
     "time_ok": True,
+    "tele": [3, 3, 0, 2, 0],  # per-beam block counts of pocket 4, edges dropped, rejected commands, flags
 }
 
 

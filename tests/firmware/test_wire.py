@@ -70,6 +70,13 @@ def test_tele_round_trip_keeps_known_fields_only():
     assert t.boot == 4 and t.fields == {"up": 1000, "heap": 81234, "rssi": -61, "bat": 3.9, "ob": 0, "drop": 0}
 
 
+def test_tele_carries_the_health_counters():
+    t = wire.parse("tele", wire.encode_tele(2, glitch=40, edrop=3, bu3=12, bl3=0, outs=1, strikes=9, rej=1))
+    assert isinstance(t, wire.Telemetry)
+    assert t.fields == {"glitch": 40, "edrop": 3, "bu3": 12, "bl3": 0, "outs": 1, "strikes": 9, "rej": 1}
+    assert isinstance(wire.parse("tele", wire.encode_tele(2, bu3=-1)), wire.Rejection)
+
+
 @pytest.mark.parametrize(
     ("name", "args"),
     [("time", {"hub": 1_780_000_000_000}), ("identify", {"s": 5}), ("identify", {}), ("config", {"set": {"tele_s": 10}}),
