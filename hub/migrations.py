@@ -104,6 +104,26 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE source = 'referee' AND json_valid(record) AND json_extract(record, '$.uid') IS NOT NULL
         ORDER BY id;
     """,
+    # 4: damage stays local — a match whose stored rows cannot be read is set aside (quarantined), and rejected
+    # payloads are counted per (device, code) with only a bounded sample kept in `rejected`
+    """
+    CREATE TABLE quarantine (
+        match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+        table_id TEXT NOT NULL,
+        cursor INTEGER,                   -- the first row that cannot be read (NULL: the match row itself)
+        reason TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE rejected_counts (
+        device TEXT NOT NULL,             -- '' when the payload names no configured device
+        code TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        last_ms INTEGER NOT NULL,
+        PRIMARY KEY (device, code)
+    );
+    INSERT INTO rejected_counts(device, code, count, last_ms)
+        SELECT coalesce(device, ''), code, count(*), max(received_ms) FROM rejected GROUP BY 1, 2;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
 from hub.snapshot import stored_settle
-from hub.store import MatchRow, Store
+from hub.store import UNREADABLE, MatchRow, Store
 from hub.table import ShotTiming, TableSession
 
 log = logging.getLogger("luza.rebuild")
@@ -32,6 +32,15 @@ class Replay:
     session: TableSession
     inputs: int = 0
     refused: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) not applied
+    unreadable: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) rows not JSON
+
+
+class UnreadableMatch(ValueError):
+    """A stored row of this match cannot be read: the hub sets the match aside (quarantine), the table goes on."""
+
+    def __init__(self, match: MatchRow, cursor: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.match, self.cursor, self.reason = match, cursor, reason
 
 
 def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
@@ -44,6 +53,8 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
                            match_id=match.id)
     out = Replay(session)
     for row in store.inputs(match_id=match.id):
+        if row.record.get("type") == UNREADABLE:
+            out.unreadable.append((row.id, str(row.record.get("error"))))
         try:
             inp = input_from_record(row.record)
         except RecordError as exc:
@@ -65,7 +76,14 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
 
 
 def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) -> TableSession:
-    return replay_match(store, match, settle).session
+    """The live session of a stored match; UnreadableMatch if the match row or one of its inputs is damaged."""
+    if match.damaged:
+        raise UnreadableMatch(match, None, match.damaged)
+    replay = replay_match(store, match, settle)
+    if replay.unreadable:
+        cursor, why = replay.unreadable[0]
+        raise UnreadableMatch(match, cursor, f"stored input {cursor} cannot be read ({why})")
+    return replay.session
 
 
 HEALTH_ALERTS = ("node_offline",)  # alerts about the appliance (device status), not derived from the log

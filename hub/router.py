@@ -23,7 +23,7 @@ from hub.devices import table_devices
 from hub.ingest_mqtt import RawMessage
 from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_referee_action
 from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
-from hub.rebuild import rebuild_session, timing
+from hub.rebuild import UnreadableMatch, rebuild_session, timing
 from hub.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
 from hub.registry import Registry
 from hub.snapshot import settings_snapshot
@@ -87,6 +87,8 @@ class Router:
         self.last: dict[str, dict[str, Any]] = {}  # table -> final scoreboard of its last match, until a new one
         self.plain: dict[str, dict[str, Any]] = {}  # table -> the session's scoreboard as stored (luza replay)
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+        self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
+        self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
 
     # ------------------------------------------------------------ payloads
 
@@ -249,6 +251,7 @@ class Router:
         assert match is not None
         self.live[table_id] = Live(match, session, cues)
         self.last.pop(table_id, None)
+        self.quarantined.pop(table_id, None)
         return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
@@ -287,18 +290,38 @@ class Router:
     # ------------------------------------------------------------ sessions and state
 
     def load(self) -> None:
-        """Rebuild every live match of a configured table from the log (hub start)."""
+        """Rebuild every live match of a configured table from the log (hub start). A match with a row that
+        cannot be read is set aside (quarantined): its table shows an alert and may start a new match."""
         for m in self.store.matches(live_only=True):
             if self.config.table(m.table_id) is None:
                 log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
                             m.table_id)
                 continue
-            self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+            self._revive(m)
+        set_aside = self.store.quarantined()
         for t in self.config.tables:  # the final board of a table's last match stays until the next one starts
-            done = [m for m in self.store.matches(table_id=t.id) if m.status == "ended"]
+            matches = self.store.matches(table_id=t.id)
+            if matches and matches[-1].id in set_aside and t.id not in self.quarantined:
+                _, cursor, reason, _ = set_aside[matches[-1].id]
+                self.quarantined[t.id] = quarantine_alert(matches[-1].id, cursor, reason)
+            done = [m for m in matches if m.status == "ended" and m.id not in set_aside]
             if t.id not in self.live and done:
-                m, ended = done[-1], self.session(done[-1])
+                m = done[-1]
+                try:
+                    ended = self.session(m)
+                except UnreadableMatch:
+                    continue
                 self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
+
+    def _revive(self, m: MatchRow) -> None:
+        """Make a stored live match live again, or quarantine it if it cannot be read."""
+        try:
+            self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+        except UnreadableMatch as exc:
+            log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",
+                      m.table_id, m.id, exc.reason)
+            self.store.quarantine_match(m, exc.cursor, exc.reason, self.clock())
+            self.quarantined[m.table_id] = quarantine_alert(m.id, exc.cursor, exc.reason)
 
     def session(self, match: MatchRow) -> TableSession:
         session = rebuild_session(self.store, match, self.config.settle)
@@ -318,7 +341,7 @@ class Router:
         for t in tables:
             self.live.pop(t, None)
             for m in self.store.matches(table_id=t, live_only=True):
-                self.live[t] = Live(m, self.session(m), self._cues_of(m))
+                self._revive(m)
 
     def save(self, batch: Batch, states: dict[str, dict[str, Any]]) -> None:
         """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
@@ -346,8 +369,19 @@ class Router:
         if live is not None:
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
+        alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else [])]
         return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
-                "match": board, "last_match": self.last.get(table_id),
+                "match": board, "last_match": self.last.get(table_id), "alerts": alerts,
                 "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,
                                          live.cues if live else {}, self.clock())}
+
+
+def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> dict[str, Any]:
+    """The table alert for a match set aside because a stored row of it cannot be read."""
+    row = f"row {cursor}" if cursor is not None else "its match row"
+    return {"kind": "match_quarantined", "match_id": match_id, "cursor": cursor, "severity": "error",
+            "en": f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
+                  "start a new match (`luza replay` shows what is left of it)",
+            "ru": f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
+                  "она отложена — начните новую партию", "reason": reason}

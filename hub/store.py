@@ -35,6 +35,7 @@ class MatchRow:
     ended_ms: int | None
     last_state: dict[str, Any] | None
     settings: dict[str, Any] | None = None  # hub.snapshot at new_match (None for matches stored before v2)
+    damaged: str | None = None  # why the match row itself cannot be read (it is then quarantined)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,18 @@ DEVICE_FIELDS = ("table_id", "role", "state", "boot", "fw", "ip", "error", "last
                  "outbox", "dropped", "uptime_ms", "heap")
 
 
+UNREADABLE = "unreadable"  # the `type` of a stored record that cannot be parsed (see Store.inputs)
+
+
+def _record(text: str) -> dict[str, Any]:
+    """A stored record; one that is not a JSON object comes back as {"type": "unreadable", "error": …}."""
+    try:
+        rec = json.loads(text)
+    except (ValueError, TypeError, RecursionError) as exc:
+        return {"type": UNREADABLE, "error": f"not JSON: {exc}"}
+    return rec if isinstance(rec, dict) else {"type": UNREADABLE, "error": "not a JSON object"}
+
+
 def _dumps(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
@@ -114,10 +127,11 @@ class Store:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # a failed COMMIT (disk full, I/O) may leave it open
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     # ------------------------------------------------------------ tables and matches
 
@@ -142,9 +156,14 @@ class Store:
         self.conn.execute("UPDATE matches SET last_state = ? WHERE id = ?", (_dumps(state), match_id))
 
     def _match(self, row: tuple[Any, ...]) -> MatchRow:
-        players = json.loads(row[3])
-        return MatchRow(row[0], row[1], row[2], (players[0], players[1]), json.loads(row[4]), row[5], row[6],
-                        row[7], json.loads(row[8]) if row[8] else None, json.loads(row[9]) if row[9] else None)
+        try:
+            players = json.loads(row[3])
+            return MatchRow(row[0], row[1], row[2], (str(players[0]), str(players[1])), dict(json.loads(row[4])),
+                            row[5], row[6], row[7], json.loads(row[8]) if row[8] else None,
+                            json.loads(row[9]) if row[9] else None)
+        except (ValueError, TypeError, IndexError, KeyError) as exc:  # one damaged row must not stop the others
+            return MatchRow(row[0], row[1], str(row[2]), ("?", "?"), {}, row[5], row[6], row[7], None, None,
+                            f"match row {row[0]} cannot be read: {exc}")
 
     _MATCH_COLS = "id, table_id, variant, players, options, status, started_ms, ended_ms, last_state, settings"
 
@@ -212,7 +231,31 @@ class Store:
             sql += " AND table_id = ?"
             args.append(table_id)
         for r in self.conn.execute(sql + " ORDER BY id", args):
-            yield InputRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]))
+            yield InputRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], _record(r[9]))
+
+    def quarantine_match(self, match: MatchRow, cursor: int | None, reason: str, now_ms: int) -> None:
+        """Set a match aside: ended (its table may start a new one) and listed with why (in the open transaction,
+        or in one of its own)."""
+        own = not self.conn.in_transaction
+        if own:
+            self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("UPDATE matches SET status = 'ended', ended_ms = coalesce(ended_ms, ?) WHERE id = ?",
+                              (now_ms, match.id))
+            self.conn.execute("INSERT INTO quarantine(match_id, table_id, cursor, reason, at_ms) VALUES "
+                              "(?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING",
+                              (match.id, match.table_id, cursor, reason[:500], now_ms))
+        except BaseException:
+            if own:
+                self.conn.execute("ROLLBACK")
+            raise
+        if own:
+            self.conn.execute("COMMIT")
+
+    def quarantined(self) -> dict[int, tuple[str, int | None, str, int]]:
+        """{match id: (table, first unreadable cursor, reason, when)} of the matches set aside."""
+        return {m: (t, c, r, a) for m, t, c, r, a in
+                self.conn.execute("SELECT match_id, table_id, cursor, reason, at_ms FROM quarantine")}
 
     def count_inputs(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM inputs").fetchone()[0])
