@@ -9,6 +9,7 @@ end in a stack trace; `LUZA_DEBUG=1` prints the trace as well.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 OK, FAILED, BAD_INPUT, IN_USE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
 
@@ -64,3 +65,13 @@ def _sqlite(exc: sqlite3.Error, where: str) -> tuple[str, int]:
     if "full" in low:
         return f"{where}: the disk is full ({text}); free some space / диск заполнен: освободите место", FAILED
     return f"{where}: {text} / ошибка базы данных", FAILED
+
+
+def disk_full_alert(exc: sqlite3.Error) -> dict[str, Any] | None:
+    """The hub alert for a commit refused because the disk (or the database's size limit) is full, else None."""
+    if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL and "full" not in str(exc).lower():
+        return None
+    return {"kind": "disk_full", "scope": "hub", "severity": "error",
+            "en": "the hub's disk is full: scoring is paused and nothing is lost; free some space and it resumes "
+                  "by itself", "ru": "диск хаба заполнен: счёт приостановлен, ничего не потеряно; освободите место "
+                                     "— счёт продолжится сам"}

@@ -31,6 +31,7 @@ from typing import Any
 from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
 from hub.dblock import DbLock
+from hub.errors import disk_full_alert
 from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
 from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
@@ -316,6 +317,7 @@ class Hub:
                 self.stats["commit_failures"] += 1
                 router.cursor = cursor
                 router.rebuild(batch.touched | set(router.live))
+                self._hub_alert(disk_full_alert(exc))  # on every screen until a commit goes through
                 if self._stopping.is_set():
                     self._abandon(items, exc)
                     return
@@ -329,12 +331,34 @@ class Hub:
                 log.error("commit failed (%s); nothing acknowledged, retrying in %.2f s", exc, delay)
                 time.sleep(delay)
                 delay = min(delay * 2, 2.0)
+        self._hub_alert(None, states)
         self.clocks.saved(batch.clocks)
         self.stats.update(batch.counts)
         self.stats["batches"] += 1
         for t, state in states.items():
             self._states[t] = self._change(t, state)
         self._after_commit(batch, set(states))
+
+    @property
+    def alerts(self) -> list[dict[str, Any]]:
+        """Alerts of the whole hub (a full disk), shown on every table's state and in /healthz."""
+        return list(self._router.hub_alerts) if self._router else []
+
+    def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, dict[str, Any]] | None = None) -> None:
+        """Raise (or with None clear) the hub alert; when it changes, every table's state shows it at once."""
+        router = self._router
+        assert router is not None
+        if router.hub_alerts == ([alert] if alert else []):
+            return
+        router.hub_alerts = [alert] if alert else []
+        if alert:
+            log.error("%s", alert["en"])
+        for t in self.config.tables:
+            if states is not None:  # published with this commit's states
+                states[t.id] = router.table_state(t.id)
+            else:
+                change = self._states[t.id] = self._change(t.id, router.table_state(t.id))
+                self._publish(change)
 
     def _abandon(self, items: list[object], exc: Exception) -> None:
         """Stopping with a batch that cannot be committed: it stays unacknowledged, so the broker redelivers it

@@ -65,7 +65,9 @@ class WebContext:
         hub = self.hub
         broker = hub.mqtt.connected.is_set() if hub.mqtt is not None else None
         alive = hub.worker_alive
-        return {"ok": alive and broker is not False, "worker_alive": alive, "broker_connected": broker,
+        alerts = hub.alerts  # a full disk (hub.errors.disk_full_alert): the hub cannot store, so not ok
+        return {"ok": alive and broker is not False and not alerts, "worker_alive": alive, "broker_connected": broker,
+                "alerts": alerts,
                 "queue_depth": hub.queue_depth(), "boot": hub.boot, "hub_ms": hub.clock(),
                 "tables": len(hub.config.tables), "websocket_clients": self.live.clients if self.live else 0}
 

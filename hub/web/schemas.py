@@ -98,6 +98,7 @@ class Health(BaseModel):
     hub_ms: int
     tables: int
     websocket_clients: int
+    alerts: list[dict[str, Any]] = []  # hub alerts, e.g. {"kind": "disk_full", "en": …, "ru": …}
 
 
 class ErrorBody(BaseModel):

@@ -165,7 +165,7 @@ def test_healthz_and_metrics(client: TestClient, table: Table) -> None:
     assert h.status_code == 200
     assert h.json() | {"hub_ms": 0} == {"ok": True, "worker_alive": True, "broker_connected": None,
                                         "queue_depth": 0, "boot": table.hub.boot, "hub_ms": 0, "tables": 2,
-                                        "websocket_clients": 0}
+                                        "websocket_clients": 0, "alerts": []}
     table.hub.new_match("t1", "free", PLAYERS)
     table.births()
     table.strike(0)
