@@ -31,7 +31,7 @@ function render() {
   renderBanner(b);
   renderLastShot(b);
   renderFoul(b);
-  if (last || b.over) renderWin(b);
+  if (last || b.over) renderWin(b, Boolean(last));
 }
 
 function renderPlayer(b, i) {
@@ -164,14 +164,16 @@ function renderFoul(b) {
   seenFoulStep = key ?? "";
 }
 
-function renderWin(b) {
+function renderWin(b, ended) {
   const w = b.winner;
+  const qr = ended ? h("div.next", {}, h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`,
+    alt: "QR" }), h("span", {}, t("idle_hint"))) : null;
   fill("win",
     h("div.label", {}, b.draw ? t("draw") : t("final")),
     w != null ? h("div.winner", {}, t("wins", { who: b.players[w] })) : null,
     h("div.final", {}, h("span", {}, b.players[0]), h("b", {}, `${b.scores[0]} : ${b.scores[1]}`),
       h("span", {}, b.players[1])),
-    h("div.sub", {}, pick(b.title)));
+    h("div.sub", {}, pick(b.title)), qr);
 }
 
 function renderIdle() {

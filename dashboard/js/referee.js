@@ -51,6 +51,12 @@ const ctx = {
 
 function accept(state) {
   if (env && state.rev != null && env.rev != null && state.rev < env.rev) return;
+  // tokens live in the hub's memory: one from before a hub restart (another boot) is void, ask for the PIN again
+  const bootKey = `luza.boot.${table}`;
+  if (api.signedIn && state.boot && sessionStorage.getItem(bootKey) && sessionStorage.getItem(bootKey) !== state.boot) {
+    api.signOut();
+  }
+  if (api.signedIn && state.boot) sessionStorage.setItem(bootKey, state.boot);
   env = state;
   render();
 }
@@ -66,6 +72,7 @@ function pinScreen() {
     if (!pin) return;
     try {
       await api.login(pin);
+      if (env && env.boot) sessionStorage.setItem(`luza.boot.${table}`, env.boot);
       mode = null;
       render();
     } catch (e) {

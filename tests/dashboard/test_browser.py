@@ -86,11 +86,18 @@ def test_board_reconnects_after_the_hub_restarts(browser: Any, web: WebHub, vtab
     start_free(web)
     play(loop, vtable, "a", 5)
     page = open_page(browser, web, "/board/t1")
+    panel = open_page(browser, web, "/referee/t1", PHONE)
+    enter_pin(panel, PIN)
+    panel.wait_for_selector("#undo:not([disabled])")
     wait_text(page, "#p0 .score", "1")
     page.evaluate("window.__before_restart = true")
     web.stop()
     page.wait_for_selector("#offline:not([hidden])", timeout=20_000)  # the board says it has lost the hub
+    panel.wait_for_selector("#offline:not([hidden])")
+    assert panel.evaluate("[...document.querySelectorAll('button.act')].every(b => b.disabled)")  # no blind taps
     web.start()
+    # the panel's token died with the old hub (tokens live in its memory): it asks for the PIN again
+    panel.wait_for_selector(".keypad", timeout=30_000)
     # the new hub has a new boot id: the board reloads itself (fresh code and state) and is live again
     page.wait_for_function("window.__before_restart === undefined && document.body.dataset.online === '1'",
                            timeout=30_000)
@@ -175,8 +182,15 @@ def test_panel_declares_and_confirms_a_classic_shot(browser: Any, web: WebHub, v
     en = open_page(browser, web, "/board/t1?lang=en")
     wait_text(en, "#p0 .score", "29")
     shoot(en, "board-classic-en")
-    assert "Undo" not in text(panel, "#undo")  # the panel is Russian
-    assert "Отменить" in text(panel, "#undo")
+    assert text(panel, "#undo") == "Отменить удар 2"  # undo names what it undoes, in the panel's language
+    panel.click("#menu")  # the match ends from the menu (confirmed): the board shows the final score
+    panel.click('.sheet button[data-value="end"]')
+    panel.click('.sheet button[data-value="true"]')
+    board.wait_for_selector("#win:not([hidden])")
+    assert "29 : 0" in text(board, "#win .final")
+    shoot(board, "board-final-ru")
+    panel.wait_for_selector("#start")  # and the panel offers the next match, names kept
+    assert panel.input_value("#pa") == PLAYERS[0]
     assert not panel.errors and not board.errors
 
 
