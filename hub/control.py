@@ -24,6 +24,7 @@ import os
 import socket
 import stat
 import threading
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -37,7 +38,7 @@ log = logging.getLogger("luza.control")
 
 MAX_LINE = 64 * 1024  # bytes per request line; an action is well under 1 KiB
 MAX_CLIENTS = 8  # concurrent connections; a referee panel needs one
-IDLE_TIMEOUT_S = 600.0  # a silent connection is closed after this
+IDLE_TIMEOUT_S = 30.0  # a silent connection is closed after this (`luza referee` connects for each action)
 MAX_DEPTH = 16  # nesting of a request line; {"table", "action": {"calls": [{...}]}} is four
 _umask_lock = threading.Lock()
 
@@ -50,15 +51,16 @@ class ControlServer:
     """Serve referee actions for `hub` on the Unix socket `path`. `start()`, then `stop()` (removes the file)."""
 
     def __init__(self, hub: Hub, path: str | Path, submit_timeout: float = 10.0, max_line: int = MAX_LINE,
-                 max_clients: int = MAX_CLIENTS) -> None:
+                 max_clients: int = MAX_CLIENTS, idle_timeout: float = IDLE_TIMEOUT_S) -> None:
         self.hub, self.path = hub, Path(path)
         self.submit_timeout, self.max_line, self.max_clients = submit_timeout, max_line, max_clients
-        # connections, requests, ok, refused, malformed, unknown_table, too_long, busy, errors
+        self.idle_timeout = idle_timeout
+        # connections, requests, ok, refused, malformed, unknown_table, too_long, busy, evicted, errors
         self.stats: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._listener: socket.socket | None = None
         self._accept_thread: threading.Thread | None = None
-        self._clients: dict[socket.socket, threading.Thread] = {}
+        self._clients: dict[socket.socket, _Client] = {}
         self._stopping = threading.Event()
 
     # ------------------------------------------------------------ lifecycle
@@ -101,8 +103,8 @@ class ControlServer:
         for conn in clients:  # wakes a reader; an answer being written still goes out
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RD)
-        for thread in clients.values():
-            thread.join(self.submit_timeout + 1 if timeout is None else timeout)
+        for client in clients.values():
+            client.thread.join(self.submit_timeout + 1 if timeout is None else timeout)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
 
@@ -144,10 +146,10 @@ class ControlServer:
                 return  # the listener was closed by stop()
             self._count("connections")
             with self._lock:
-                busy = len(self._clients) >= self.max_clients
+                busy = len(self._clients) >= self.max_clients and not self._evict_idlest()
                 if not busy:
                     t = threading.Thread(target=self._serve, args=(conn,), name="luza control client", daemon=True)
-                    self._clients[conn] = t
+                    self._clients[conn] = _Client(t)
             if busy:
                 self._count("busy")
                 with contextlib.suppress(OSError):
@@ -159,21 +161,44 @@ class ControlServer:
                 continue
             t.start()
 
+    def _evict_idlest(self) -> bool:
+        """At the cap: close the connection idle the longest (not one whose request is under way) to make room.
+        Under self._lock. False if every connection is busy."""
+        idle = [(c.last, conn) for conn, c in self._clients.items() if not c.busy and not c.evicted]
+        if not idle:
+            return False
+        _, conn = min(idle, key=lambda x: x[0])
+        self._clients[conn].evicted = True
+        self.stats["evicted"] += 1
+        with contextlib.suppress(OSError):
+            conn.shutdown(socket.SHUT_RDWR)  # its reader wakes and the thread removes it
+        return True
+
     def _serve(self, conn: socket.socket) -> None:
         try:
-            conn.settimeout(IDLE_TIMEOUT_S)
+            conn.settimeout(self.idle_timeout)
             with conn.makefile("rb") as reader:
                 while True:
                     raw = self._read_line(reader)
                     if raw is None:
                         return
-                    conn.sendall(_line(self.answer(raw)))
+                    self._mark(conn, busy=True)
+                    try:
+                        conn.sendall(_line(self.answer(raw)))
+                    finally:
+                        self._mark(conn, busy=False)
         except OSError as exc:  # the client went away or stayed silent too long
             log.debug("control connection closed: %s", exc)
         finally:
             with self._lock:
                 self._clients.pop(conn, None)
             conn.close()
+
+    def _mark(self, conn: socket.socket, busy: bool) -> None:
+        with self._lock:
+            client = self._clients.get(conn)
+            if client is not None:
+                client.busy, client.last = busy, time.monotonic()
 
     def _read_line(self, reader: io.BufferedReader) -> bytes | None:
         """The next line (without its newline); None at the end. A line longer than max_line is read to its end
@@ -264,6 +289,15 @@ class ControlServer:
     def _count(self, what: str) -> None:
         with self._lock:
             self.stats[what] += 1
+
+
+class _Client:
+    """One connection's thread and how it is doing (for the eviction of the idlest one at the cap)."""
+
+    def __init__(self, thread: threading.Thread) -> None:
+        self.thread = thread
+        self.last = time.monotonic()
+        self.busy = self.evicted = False
 
 
 class _Malformed(Exception):
