@@ -112,6 +112,7 @@ function renderBanner(b) {
       chips.push(chip([`${t("next_colour")}: ${colourName(c)}`, ball(-1, { colour: c, label: "" })], "gold"));
     }
   }
+  for (const p of b.placed || []) chips.push(chip([ball(p.ball, ballInfo(b, p.ball)), pick(p)], "red")); // spot by hand
   fill("banner", chips);
 }
 
@@ -155,7 +156,7 @@ function renderFoul(b) {
   const key = step ? `${b.match_id}:${hist.length}:${step.number}:${step.kind}` : null;
   const fouled = step && step.fouls && step.fouls.length;
   if (key && fouled && seenFoulStep !== null && key !== seenFoulStep) {
-    const why = (step.reasons || []).map(pick).find((r) => /\d/.test(r)) || "";
+    const why = (step.reasons || []).map(pick).find((r) => /\d/.test(r)) || step.fouls.map((f) => `§${f}`).join(", ");
     const el = fill("foul", h("div.big", {}, t("foul")), h("div.why", {}, why));
     el.hidden = false;
     clearTimeout(foulTimer);
