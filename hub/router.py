@@ -132,7 +132,9 @@ class Router:
             batch.touched.add(dev.table)
 
     def _reject(self, raw: RawMessage, r: Rejected, batch: Batch) -> None:
-        self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload)
+        known = r.device if r.device and self.config.device(r.device) else None  # strangers counted as one
+        self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload,
+                          counted_as=known or "")
         batch.counts["rejected"] += 1
         if self.registry.on_rejected(r.device, r.code):
             log.warning("rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",

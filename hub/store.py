@@ -21,6 +21,8 @@ from typing import Any
 from hub import migrations
 
 MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
+REJECTED_SAMPLES_PER_KIND = 10  # rejected payloads kept per (device, code); the rest are only counted
+MAX_REJECTED_SAMPLES = 1000  # rows of `rejected` at most (the oldest gives way)
 
 
 @dataclass(frozen=True)
@@ -267,12 +269,23 @@ class Store:
     # ------------------------------------------------------------ rejected payloads
 
     def reject(self, received_ms: int, source: str, topic: str | None, device: str | None, code: str, reason: str,
-               payload: bytes) -> int:
+               payload: bytes, counted_as: str | None = None) -> int | None:
+        """Count a rejected payload under (counted_as or device, code); keep it as a sample (returns its id) only
+        while that kind has fewer than REJECTED_SAMPLES_PER_KIND, the oldest sample giving way beyond
+        MAX_REJECTED_SAMPLES rows. A flood of bad payloads costs one counter update each, not a row."""
+        key = (counted_as if counted_as is not None else device) or ""
+        (n,) = self.conn.execute(
+            "INSERT INTO rejected_counts(device, code, count, last_ms) VALUES (?, ?, 1, ?) ON CONFLICT(device, code) "
+            "DO UPDATE SET count = count + 1, last_ms = excluded.last_ms RETURNING count",
+            (key, code, received_ms)).fetchone()
+        if n > REJECTED_SAMPLES_PER_KIND:
+            return None
+        if self.conn.execute("SELECT count(*) FROM rejected").fetchone()[0] >= MAX_REJECTED_SAMPLES:
+            self.conn.execute("DELETE FROM rejected WHERE id = (SELECT min(id) FROM rejected)")
         cur = self.conn.execute(
             "INSERT INTO rejected(received_ms, source, topic, device, code, reason, size, payload) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (received_ms, source, topic, device, code, reason, len(payload), bytes(payload[:MAX_REJECTED_PAYLOAD])))
-        assert cur.lastrowid is not None
         return cur.lastrowid
 
     def rejected(self, device: str | None = None, limit: int = 1000) -> list[RejectedRow]:
@@ -286,7 +299,7 @@ class Store:
     def rejected_counts(self) -> dict[str, dict[str, int]]:
         """{device (or "" for none): {code: count}}."""
         out: dict[str, dict[str, int]] = {}
-        for dev, code, n in self.conn.execute("SELECT device, code, count(*) FROM rejected GROUP BY device, code"):
+        for dev, code, n in self.conn.execute("SELECT device, code, count FROM rejected_counts"):
             out.setdefault(dev or "", {})[code] = n
         return out
 
