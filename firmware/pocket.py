@@ -28,6 +28,7 @@ Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/
 from array import array
 
 from .compat import const, ticks_add, ticks_diff
+from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
 IN = const(1)
 JAM = const(2)
@@ -69,57 +70,6 @@ _FOLD_US = const(134000000)
 _MAX_DUR = const(2000000000)
 
 
-class EdgeRing:
-    """A preallocated ring of beam edges: the IRQ side calls `put`, the main loop `get`s.
-
-    `code` = slot << 2 | beam << 1 | level (slot = index of the pocket on this node). When full, new edges
-    are dropped and counted in `dropped` (the detector resynchronises on the next edge); nothing allocates.
-    """
-
-    def __init__(self, size=64):
-        if size < 2 or size & (size - 1):
-            raise ValueError("EdgeRing size must be a power of two >= 2, got %r" % (size,))
-        self.codes = array("B", bytes(size))
-        self.times = array("l", [0] * size)
-        self._mask = size - 1
-        self.head = 0  # next write (IRQ side only)
-        self.tail = 0  # next read (main loop only)
-        self.dropped = 0
-        self._resynced = 0
-
-    def put(self, code, t):
-        """Record one edge. Safe in a hard interrupt handler: ints and preallocated arrays only."""
-        h = self.head
-        n = (h + 1) & self._mask
-        if n == self.tail:
-            self.dropped += 1
-            return
-        self.codes[h] = code
-        self.times[h] = t
-        self.head = n
-
-    def __len__(self):
-        return (self.head - self.tail) & self._mask
-
-    def drain(self, beams):
-        """Feed every buffered edge to `beams[slot].feed(beam, level, t)`; returns the number drained."""
-        n = 0
-        mask = self._mask
-        t = 0
-        while self.tail != self.head:
-            i = self.tail
-            code = self.codes[i]
-            t = self.times[i]
-            beams[code >> 2].feed((code >> 1) & 1, code & 1, t)
-            self.tail = (i + 1) & mask
-            n += 1
-        if self.dropped != self._resynced:  # edges after these were lost: every detector must start afresh
-            self._resynced = self.dropped
-            for b in beams:
-                b.resync(t)
-        return n
-
-
 class PocketBeam:
     """The two-beam detector for one pocket. Times are ticks_us ints; settings in ms (spacing in mm)."""
 
@@ -143,6 +93,7 @@ class PocketBeam:
         self._l_hold = _NONE
         self._entry = 0
         self._low_t = 0  # when the lower beam last blocked under the spanning object
+        self._rise = 0  # when the lower beam last blocked from below (an upward passage began)
         self._other = 0  # the other beam blocked during the current passage
         self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
         self._in_t = 0
@@ -182,6 +133,7 @@ class PocketBeam:
         if lower:
             self._l_hold = _SPAN if upper else _BELOW
             self._low_t = t
+            self._rise = t
 
     def resync(self, t):
         """Edges were lost (the ring overflowed): forget who holds the beams, so a half-seen passage counts
@@ -328,6 +280,7 @@ class PocketBeam:
                 self._low_t = t
             else:
                 self._l_hold = _BELOW
+                self._rise = t
         else:
             if self._pend_in:
                 self._decide(t)
@@ -367,15 +320,17 @@ class PocketBeam:
                 self._l_hold = _DOWN
                 self._pend_in = 1  # decided when the lower beam clears (or on gravity alone, see _settle)
                 self._in_t = t
-                self._in_dur = ticks_diff(t, self._entry)
-                self._in_lag = ticks_diff(self._low_t, self._entry)
+                d = ticks_diff(t, self._entry)
+                lag = ticks_diff(self._low_t, self._entry)
+                self._in_dur = d if d > 0 else 0  # (an edge stamped before the boot-time seed: no negative times)
+                self._in_lag = lag if lag > 0 else 0
             else:
                 self.rattles += 1
                 if self._jammed[LOWER]:
                     self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
         elif hold == _BELOW and not self._lv[LOWER]:
             self.outs += 1
-            self._emit(OUT, t, ticks_diff(t, self._since[LOWER]), UPPER)
+            self._emit(OUT, t, ticks_diff(t, self._rise), UPPER)  # dur: from the lower beam's block
         if not self._lv[LOWER]:
             self._passage(UPPER)
 

@@ -138,6 +138,7 @@ class VirtualBoard:
         self.blinks = 0
         self.edges_put = 0
         self.edge_log: list[tuple[int, float]] | None = None  # (code, monotonic()) per edge, when a list
+        self.pins: dict[int, int] = {}  # slot << 1 | beam -> level now (1 = blocked), as the pins would read
         self._edge = asyncio.Event()
         self._motion = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -148,6 +149,10 @@ class VirtualBoard:
 
     def attach_beams(self, pockets: Sequence[dict[str, Any]], ring: Any, active_low: bool) -> None:
         self.ring = ring
+
+    def beam_levels(self, slot: int) -> tuple[int, int]:
+        """(upper, lower) levels of a pocket slot now: the firmware seeds its detector with them at start."""
+        return self.pins.get(slot << 1, 0), self.pins.get(slot << 1 | 1, 0)
 
     async def wait_edges(self, ms: float) -> None:
         # At least 1 ms of wall time per wait, so a fast virtual clock does not spin the CPU.
@@ -228,6 +233,7 @@ class VirtualBoard:
                     log.put(stamp, sensor.read_at(t_ms))
                     self.colour_ticks += 1
                 continue
+            self.pins[code >> 1] = code & 1
             if self.ring is not None:
                 self.ring.put(code, stamp)
                 self.edges_put += 1
