@@ -101,7 +101,7 @@ def puback_packet(pid):
     return bytes((PUBACK, 2, pid >> 8, pid & 0xFF))
 
 
-def _open_tcp(host, port, tls=False):  # pragma: no cover - exercised against Mosquitto and on the device
+def _open_tcp(host, port, tls=False):
     import socket
 
     addr = socket.getaddrinfo(host, port)[0][-1]
@@ -113,7 +113,7 @@ def _open_tcp(host, port, tls=False):  # pragma: no cover - exercised against Mo
         if exc.args[0] not in _BUSY:
             sock.close()
             raise
-    if tls:
+    if tls:  # pragma: no cover - TLS is exercised on the device only
         import ssl
 
         sock = ssl.wrap_socket(sock, server_hostname=host, do_handshake=False)  # type: ignore[call-arg]
