@@ -7,7 +7,7 @@ document.documentElement.lang = lang;
 
 const TEXTS = {
   ru: {
-    offline: "Нет связи с хабом — переподключение…",
+    offline: "Нет связи с хабом — переподключение…", unknown_table: "Хаб не знает стол «{table}»",
     table: "Стол", target: "до {n}", clock: "Время партии",
     turn: "Бьёт", run: "Серия", visits: "Подход", shelf: "Полка", debt: "Долг", needs_to_win: "до победы {n}",
     provisional: "ПРЕДВАРИТЕЛЬНО", held: "Судья проверяет: {what}", held_plain: "Судья проверяет удар",
@@ -50,7 +50,7 @@ const TEXTS = {
     colour_green: "зелёный", colour_black: "чёрный",
   },
   en: {
-    offline: "No connection to the hub — reconnecting…",
+    offline: "No connection to the hub — reconnecting…", unknown_table: "The hub has no table “{table}”",
     table: "Table", target: "to {n}", clock: "Match time",
     turn: "To play", run: "Run", visits: "Visit", shelf: "Shelf", debt: "Debt", needs_to_win: "needs {n} to win",
     provisional: "PROVISIONAL", held: "Referee is checking: {what}", held_plain: "Referee is checking the shot",

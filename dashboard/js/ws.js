@@ -7,7 +7,7 @@ const MAX_BACKOFF_MS = 8000;
 const SILENCE_MS = 12000; // the hub sends a heartbeat every 5 s: this much silence means a dead link
 
 /** Show or hide the page's offline badge and mark <body> so controls can disable themselves. */
-export function setOffline(off) {
+export function setOffline(off, text = null) {
   let badge = document.getElementById("offline");
   if (!badge) {
     badge = document.createElement("div");
@@ -16,7 +16,7 @@ export function setOffline(off) {
     badge.setAttribute("role", "status");
     document.body.append(badge);
   }
-  badge.textContent = t("offline");
+  badge.textContent = text || t("offline");
   badge.hidden = !off;
   document.body.classList.toggle("is-offline", off);
   document.body.dataset.online = off ? "0" : "1";
@@ -75,10 +75,14 @@ export function live(path, { onMessage, onStatus = () => {} }) {
       }
       onMessage(msg);
     };
-    sock.onclose = () => {
+    sock.onclose = (ev) => {
       clearTimeout(watchdog);
       sock = null;
       status(false);
+      if (ev.code === 4404) { // the hub knows no such table: say so, and keep asking (it may be configured later)
+        setOffline(true, t("unknown_table", { table: decodeURIComponent(path.split("/").pop()) }));
+        backoff = MAX_BACKOFF_MS;
+      }
       const wait = backoff * (0.8 + Math.random() * 0.4);
       backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
       setTimeout(open, wait);

@@ -42,8 +42,12 @@ from tests.bench.hub import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+# Each wall board is the foreground page of its own screen: the 16 pages of one headless browser must not be
+# throttled as background tabs would be (renderer priority, timers), or the run measures Chrome's tab policy.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+                 "--disable-backgrounding-occluded-windows"]
 SHOT_MS = 3000
 # Stamps each new revision the board has rendered (js/board.js sets body[data-rev] after drawing a state).
 STAMP = """

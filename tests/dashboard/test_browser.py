@@ -216,3 +216,11 @@ def test_club_view_and_overlay(lang: str, browser: Any, web: WebHub, vtable: Vir
     idle.wait_for_selector("#idle:not([hidden]) img.qr")
     wait_until(lambda: idle.evaluate("document.querySelector('#idle img.qr').naturalWidth") > 0, 10, "the QR code")
     shoot(idle, f"board-idle-{lang}")
+
+
+def test_the_board_of_an_unknown_table_says_so(browser: Any, web: WebHub) -> None:
+    page = browser.new_page(viewport=BOARD)
+    page.goto(web.url("/board/nosuch"))
+    page.wait_for_function("document.querySelector('#offline') && !document.querySelector('#offline').hidden "
+                           "&& document.querySelector('#offline').textContent.includes('nosuch')")
+    assert "Хаб не знает стол" in text(page, "#offline")
