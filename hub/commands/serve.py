@@ -34,6 +34,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from hub.logs import install
+    install()  # identical lines at most once a minute (hub.logs)
     try:
         cfg = cfgmod.load(args.config)
     except cfgmod.ConfigError as exc:
