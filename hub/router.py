@@ -199,7 +199,7 @@ class Router:
                 match_id = live.match.id
                 if action.kind == "end_match":
                     self._end_match(item.table_id, action, now)
-                elif action.kind == "dismiss_alert" and self._dismissed(live.session, str(action.args["alert"])):
+                elif action.kind == "dismiss_alert" and str(action.args["alert"]) in live.session.dismissed:
                     batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
                 else:
                     live.session.apply(action)  # refuses an impossible action before anything is stored
@@ -218,16 +218,6 @@ class Router:
         batch.counts["referee"] += 1
         batch.touched.add(item.table_id)
         batch.replies.append((item.future, item.table_id))
-
-    @staticmethod
-    def _dismissed(session: TableSession, alert: str) -> bool:
-        """True if `alert` is dismissed already; RefereeInputError if no such alert is shown."""
-        if alert in session.dismissed:
-            return True
-        if alert not in {a.id for a in session.alerts}:
-            raise RefereeInputError(f"alert: no alert {alert!r} is shown on this table",
-                                    f"alert: на этом столе нет предупреждения {alert!r}", "alert")
-        return False
 
     def _require_live(self, table_id: str) -> Live:
         live = self.live.get(table_id)

@@ -8,11 +8,8 @@ import logging
 import socket
 from pathlib import Path
 
-import pytest
-
 from hub import config
 from hub.ingest_mqtt import RawMessage
-from hub.inputs import RefereeInputError
 from hub.logs import RepeatFilter
 from hub.service import Hub
 from shared_rules import wire
@@ -34,9 +31,6 @@ def test_a_dismiss_alert_flood_stores_one_input(tmp_path: Path) -> None:
             hub.submit("t1", {"kind": "dismiss_alert", "alert": alert["id"]})
         assert hub.store.count_inputs() == before + 1  # type: ignore[union-attr]
         assert not [a for a in hub.state("t1")["match"]["alerts"] if a["kind"] == "node_offline"]
-        with pytest.raises(RefereeInputError, match="no alert 'nope' is shown"):
-            hub.submit("t1", {"kind": "dismiss_alert", "alert": "nope"})
-        assert hub.store.count_inputs() == before + 1  # type: ignore[union-attr]
     finally:
         hub.stop()
 
