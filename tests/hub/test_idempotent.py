@@ -7,6 +7,7 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from tests.hub.test_service import PLAYERS, wait_for
 START = {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "uid": "start-1"}
 
 
-def make_hub(db: Path, tables: list[dict[str, object]] = TABLES) -> Hub:
+def make_hub(db: Path, tables: list[dict[str, Any]] = TABLES) -> Hub:
     return Hub(config.parse({"store": {"path": str(db)}, "tables": tables}), mqtt=False).start()
 
 
