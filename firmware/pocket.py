@@ -316,14 +316,17 @@ class PocketBeam:
         hold = self._u_hold
         self._u_hold = _NONE
         if hold == _ABOVE:
-            if self._lv[LOWER] and self._l_hold == _SPAN:
+            if self._lv[LOWER] and (self._l_hold == _SPAN or self._l_hold == _DOWN):
+                # Through the upper beam into a blocked lower one: the spanning object, or a ball right behind
+                # the last (its lower block merged with that ball's: the same speed, so the same lag).
+                if self._l_hold == _SPAN:
+                    lag = ticks_diff(self._low_t, self._entry)
+                    self._in_lag = lag if lag > 0 else 0
                 self._l_hold = _DOWN
                 self._pend_in = 1  # decided when the lower beam clears (or on gravity alone, see _settle)
                 self._in_t = t
                 d = ticks_diff(t, self._entry)
-                lag = ticks_diff(self._low_t, self._entry)
                 self._in_dur = d if d > 0 else 0  # (an edge stamped before the boot-time seed: no negative times)
-                self._in_lag = lag if lag > 0 else 0
             else:
                 self.rattles += 1
                 if self._jammed[LOWER]:

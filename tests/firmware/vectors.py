@@ -68,6 +68,10 @@ def throat_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
             cases[f"two_touching_{v0}ms_off{off}"] = (th.vector([F(100, v0, off), F(100, v0, off, behind=0)]), 2, 0, [])
         cases[f"two_2mm_apart_{v0}ms"] = (th.vector([F(100, v0, 10), F(100, v0, 10, behind=0, gap=2)]), 2, 0, [])
     cases["fast_catches_slow"] = (th.vector([F(100, 0.3), F(100, 3.0, behind=0, gap=40)]), 2, 0, [])
+    # 0.9 mm apart at 1.4 m/s: the upper beam sees light between them for just over the debounce, the lower not
+    cases["apart_on_upper_merged_on_lower"] = (th.vector([F(100, 1.424, 9.9), F(100, 1.424, 9.9, behind=0, gap=0.9)]),
+                                               2, 0, [])
+    cases["three_touching"] = (th.vector([F(100, 2.0), F(100, 2.0, behind=0), F(100, 2.0, behind=1)]), 2, 0, ["two"])
     cases["spacing_25mm"] = (th.vector([F(100, 2.0), F(100, 2.0, behind=0)], spacing=25.0), 2, 0, [])
     cases["spacing_40mm"] = (th.vector([F(100, 0.5)], spacing=40.0), 1, 0, [])
     cases["bounces_back_out"] = (th.vector([F(100, 1.5)], floor=140, bounce=0.9, leaves=True), 1, 1, [])
