@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 MAX_KEYS = 1000  # distinct lines remembered (the oldest forgotten first)
 
@@ -38,9 +38,10 @@ class RepeatFilter(logging.Filter):
         return True
 
 
-def install(window_s: float = 60.0) -> RepeatFilter:
-    """Put one RepeatFilter on every handler of the root logger (after logging.basicConfig)."""
+def install(handlers: Iterable[logging.Handler], window_s: float = 60.0) -> RepeatFilter:
+    """Put one RepeatFilter on these handlers (the ones `luza serve` made with logging.basicConfig; a host
+    that configured logging itself, such as a test runner, keeps its handlers as they are)."""
     f = RepeatFilter(window_s)
-    for handler in logging.getLogger().handlers:
+    for handler in handlers:
         handler.addFilter(f)
     return f

@@ -32,10 +32,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    before = list(logging.getLogger().handlers)
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from hub.logs import install
-    install()  # identical lines at most once a minute (hub.logs)
+    install([h for h in logging.getLogger().handlers if h not in before])  # identical lines once a minute
     try:
         cfg = cfgmod.load(args.config)
     except cfgmod.ConfigError as exc:
