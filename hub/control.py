@@ -345,11 +345,13 @@ def _line(obj: dict[str, Any]) -> bytes:
 
 def send(path: str | Path, table: str, action: object, timeout: float = 15.0) -> dict[str, Any]:
     """Send one action over the control socket at `path` and return the answer (client side of `luza referee`).
+    The action gets a fresh uid unless it has one; a caller that may retry gives it one first (`with_uid`) and
+    re-sends that same dict, which the hub then applies once.
     Raises OSError if no hub listens there, ValueError if the answer is not a JSON object."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(str(path))
-        s.sendall(_line({"table": table, "action": action}))
+        s.sendall(_line({"table": table, "action": with_uid(action)}))
         with s.makefile("rb") as reader:
             raw = reader.readline(16 * 1024 * 1024)
     if not raw:
