@@ -4,8 +4,9 @@ round trip measured in the same run; then the same with one CPU-burning process 
 
 Run: `python -m tests.bench.board [--samples 500] [--tables 1,16] [--no-burn]`
 
-Path timed: paho publish (QoS 1) -> Mosquitto -> `luza serve --http` (commit, fold, state) -> WebSocket ->
-Chromium (js/ws.js, js/board.js render) -> the board's `data-rev` attribute set after the render. The page
+Paths timed: paho publish (QoS 1) -> Mosquitto -> `luza serve --http` (commit, fold, state) -> the table's
+WebSocket read by a plain Python client (the hub's share); then the full path, the same into Chromium (js/ws.js,
+js/board.js render) -> the board's `data-rev` attribute set after the render. The page
 stamps that moment with `performance.timeOrigin + performance.now()` (the same wall clock as Python's
 `time.time()` on this machine). Each sample is one shot: a strike (waited for, not timed), then a ball into a
 pocket 600 ms later in device time (timed). Targets (issue 8): p99 < 50 ms with 1 table, < 100 ms with 16;
@@ -15,6 +16,7 @@ hub RSS < 100 MB. Prints figures, asserts nothing (the machine is shared).
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
 import os
 import signal
@@ -22,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -88,7 +91,9 @@ class Boards:
         self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         self.pages = []
         for t in range(tables):
-            page = self.browser.new_page(viewport={"width": 960, "height": 540})
+            # a context per board: its own renderer process, as each wall screen is its own device (pages of one
+            # context and site would share one renderer main thread)
+            page = self.browser.new_context(viewport={"width": 960, "height": 540}).new_page()
             page.add_init_script(STAMP)
             page.goto(f"{base}/board/{table_id(t)}")
             page.wait_for_function("document.body.dataset.rev !== undefined")
@@ -113,7 +118,41 @@ class Boards:
         self.pw.stop()
 
 
-def latency(port: int, boards: Boards, tables: int, samples: int, t0: int, k0: int) -> tuple[list[float], int]:
+class Sockets:
+    """A plain WebSocket client per table (Python, no browser): the hub's share of the path, publish -> state."""
+
+    def __init__(self, base: str, tables: int) -> None:
+        from websockets.sync.client import connect
+        self.cond = threading.Condition()
+        self.stamps: dict[int, list[float]] = {t: [] for t in range(tables)}
+        self.socks = [connect(f"{base.replace('http', 'ws', 1)}/ws/tables/{table_id(t)}") for t in range(tables)]
+        for t, ws in enumerate(self.socks):
+            threading.Thread(target=self._read, args=(t, ws), daemon=True).start()
+
+    def _read(self, t: int, ws: Any) -> None:
+        try:
+            for raw in ws:
+                if json.loads(raw).get("type") == "state":
+                    with self.cond:
+                        self.stamps[t].append(time.time() * 1000)
+                        self.cond.notify_all()
+        except Exception:
+            return  # closed
+
+    def wait_new(self, t: int, after_ms: float, timeout: float = 5.0) -> float | None:
+        with self.cond:
+            self.cond.wait_for(lambda: any(x >= after_ms for x in self.stamps[t]), timeout)
+            got = [x for x in self.stamps[t] if x >= after_ms]
+            self.stamps[t].clear()
+        return min(got) if got else None
+
+    def close(self) -> None:
+        for ws in self.socks:
+            ws.close()
+
+
+def latency(port: int, boards: Boards | Sockets, tables: int, samples: int, t0: int,
+            k0: int) -> tuple[list[float], int]:
     tx = client(port, "bench-board-node")
     out: list[float] = []
     k = k0
@@ -163,7 +202,10 @@ def run(tables: int, samples: int, burn_cpu: bool) -> list[str]:
                 burner.start()
             rtt = bare_round_trip(broker.port, samples)
             t0 = int(time.time() * 1000) + 10_000
-            lat, _ = latency(broker.port, boards, tables, samples, t0, 0)
+            socks = Sockets(f"http://127.0.0.1:{port}", tables)
+            hub_ws, k = latency(broker.port, socks, tables, samples, t0, 0)
+            socks.close()
+            lat, _ = latency(broker.port, boards, tables, samples, t0, k)
             rtt += bare_round_trip(broker.port, samples)
             rss = rss_mb(serve.pid, "VmHWM")
         finally:
@@ -178,6 +220,7 @@ def run(tables: int, samples: int, burn_cpu: bool) -> list[str]:
     load = " + 1 CPU burner" if burn_cpu else ""
     return [f"-- {tables} table{'s' if tables > 1 else ''} live, a board page each{load}",
             "   " + line("bare broker round trip (paho->mosquitto->paho)", rtt),
+            "   " + line("pocket event -> state on the table's WebSocket (Python client)", hub_ws),
             "   " + line("pocket event -> board DOM updated (Chromium)", lat),
             f"   hub peak RSS (VmHWM): {rss:.0f} MB"]
 
