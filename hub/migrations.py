@@ -124,6 +124,22 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO rejected_counts(device, code, count, last_ms)
         SELECT coalesce(device, ''), code, count(*), max(received_ms) FROM rejected GROUP BY 1, 2;
     """,
+    # 5: the same (device, boot, seq) arriving with different content is kept beside the first, as a conflict
+    """
+    CREATE TABLE conflicts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id TEXT NOT NULL,
+        match_id INTEGER REFERENCES matches(id),
+        device TEXT NOT NULL,
+        boot INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        first_id INTEGER NOT NULL,        -- the stored input (inputs.id) it contradicts
+        received_ms INTEGER NOT NULL,
+        content TEXT NOT NULL,            -- JSON: what the node said this time (kind, t, synced, fields)
+        UNIQUE (device, boot, seq, content)
+    );
+    CREATE INDEX conflicts_by_match ON conflicts(match_id, id);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -16,12 +16,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub import conflicts
 from hub.board import enrich
 from hub.clockmap import ClockMap
 from hub.config import Config
 from hub.devices import table_devices
 from hub.ingest_mqtt import RawMessage
-from hub.inputs import RefereeAction, RefereeInputError, input_to_record, parse_referee_action
+from hub.inputs import RefereeAction, RefereeInputError, SensorInput, input_to_record, parse_referee_action
 from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.rebuild import UnreadableMatch, rebuild_session, timing
 from hub.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
@@ -89,6 +90,7 @@ class Router:
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
+        self.conflicts: dict[str, dict[str, Any]] = {}  # table -> alert: its live match's conflicting events
 
     # ------------------------------------------------------------ payloads
 
@@ -151,6 +153,7 @@ class Router:
         batch.devices.add(e.device.id)
         if row is None:
             batch.counts["duplicates"] += 1
+            self._duplicate(table, live, inp, raw, batch)
             return
         batch.counts["accepted"] += 1
         batch.latencies.append(inp.received_ms)
@@ -163,6 +166,19 @@ class Router:
         except Exception:  # a sensor input never raises by contract; if one does, the log stays the truth
             log.exception("table %s: session failed on %s; rebuilding it from the log", table, inp.event)
             batch.broken.add(table)
+
+    def _duplicate(self, table: str, live: Live | None, inp: SensorInput, raw: RawMessage, batch: Batch) -> None:
+        """A key already stored: a conflict if the content differs (kept, counted, alerted; see hub.conflicts)."""
+        match_id = live.match.id if live else None
+        new = conflicts.check(self.store, table, match_id, inp.event.key, input_to_record(inp), raw.received_ms)
+        if new is None:
+            return
+        batch.counts["conflicts"] += 1
+        if new and match_id is not None:
+            log.warning("table %s: %s boot %d seq %d arrived again with different content; kept as a conflict",
+                        table, *inp.event.key)
+            self.conflicts[table] = conflicts.alert(self.store, match_id) or {}
+            batch.touched.add(table)
 
     def quarantine(self, item: object, exc: Exception, batch: Batch) -> None:
         """An item the store refuses every time (a bug, not a full disk): keep it as a rejection, go on."""
@@ -256,6 +272,7 @@ class Router:
         self.live[table_id] = Live(match, session, cues)
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
+        self.conflicts.pop(table_id, None)
         return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
@@ -321,6 +338,8 @@ class Router:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
             self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+            if (found := conflicts.alert(self.store, m.id)) is not None:
+                self.conflicts[m.table_id] = found
         except UnreadableMatch as exc:
             log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",
                       m.table_id, m.id, exc.reason)
@@ -373,7 +392,8 @@ class Router:
         if live is not None:
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
-        alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else [])]
+        alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
+                  *([self.conflicts[table_id]] if table_id in self.conflicts else [])]
         return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
                 "match": board, "last_match": self.last.get(table_id), "alerts": alerts,
