@@ -74,7 +74,8 @@ function questionCard(ctx, board, q) {
   const answer = async (v) => {
     const [kind, fields] = answerOf(q, v);
     if (q.action === "choose" && /ball/.test(String(v))) { // a penalty ball to take: the ball grid
-      const n = await pickBall(pick(q), board, (board.on_table || []).filter((x) => x !== 0));
+      const pool = q.balls && q.balls.length ? q.balls : (board.on_table || []).filter((x) => x !== 0);
+      const n = await pickBall(pick(q), board, pool);
       if (n === null) return;
       fields.ball = n;
     }
