@@ -15,6 +15,7 @@ from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from
 from hub.snapshot import stored_settle
 from hub.store import UNREADABLE, MatchRow, Store
 from hub.table import ShotTiming, TableSession
+from hub.timecheck import suspect_of
 
 log = logging.getLogger("luza.rebuild")
 
@@ -33,6 +34,7 @@ class Replay:
     inputs: int = 0
     refused: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) not applied
     unreadable: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) rows not JSON
+    suspect: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, code): impossible time
 
 
 class UnreadableMatch(ValueError):
@@ -61,6 +63,9 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
             out.refused.append((row.id, f"unreadable record: {exc}"))
             continue
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
+            continue
+        if (code := suspect_of(row.record)) is not None:  # stored, never folded into play (hub.timecheck)
+            out.suspect.append((row.id, code))
             continue
         out.inputs += 1
         try:

@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import conflicts
+from hub import conflicts, timecheck
 from hub.board import enrich
 from hub.clockmap import ClockMap
 from hub.config import Config
@@ -90,7 +90,8 @@ class Router:
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
-        self.conflicts: dict[str, dict[str, Any]] = {}  # table -> alert: its live match's conflicting events
+        self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
+        self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
 
     # ------------------------------------------------------------ payloads
 
@@ -147,8 +148,12 @@ class Router:
         live = self.live.get(table)
         if live is not None and inp.role == "cue" and inp.event.device in live.cues:
             inp = dataclasses.replace(inp, seat=live.cues[inp.event.device])  # this match's cue pairing
+        record = input_to_record(inp)
+        suspect = self.times.verdict(inp, live.match.started_ms if live else None)
+        if suspect is not None:
+            record["suspect"] = suspect
         row = self.store.append_sensor(table, live.match.id if live else None, raw.source, inp.event.key,
-                                       inp.at_ms, inp.received_ms, input_to_record(inp))
+                                       inp.at_ms, inp.received_ms, record)
         self.registry.on_event(e.device.id, inp.event.boot, raw.received_ms)
         batch.devices.add(e.device.id)
         if row is None:
@@ -161,6 +166,12 @@ class Router:
         if live is None:
             return  # kept in the log (nothing accepted is lost), but there is no match to count it in
         batch.touched.add(table)
+        if suspect is not None:  # stored, never folded into play (hub.timecheck)
+            batch.counts["suspect_time"] += 1
+            log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
+                        *inp.event.key, suspect)
+            self.evidence.setdefault(table, {})["impossible_time"] = timecheck.alert(self.store, live.match.id) or {}
+            return
         try:
             live.session.apply(inp)
         except Exception:  # a sensor input never raises by contract; if one does, the log stays the truth
@@ -177,7 +188,7 @@ class Router:
         if new and match_id is not None:
             log.warning("table %s: %s boot %d seq %d arrived again with different content; kept as a conflict",
                         table, *inp.event.key)
-            self.conflicts[table] = conflicts.alert(self.store, match_id) or {}
+            self.evidence.setdefault(table, {})["conflicting_event"] = conflicts.alert(self.store, match_id) or {}
             batch.touched.add(table)
 
     def quarantine(self, item: object, exc: Exception, batch: Batch) -> None:
@@ -272,7 +283,7 @@ class Router:
         self.live[table_id] = Live(match, session, cues)
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
-        self.conflicts.pop(table_id, None)
+        self.evidence.pop(table_id, None)
         return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
@@ -338,8 +349,9 @@ class Router:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
             self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
-            if (found := conflicts.alert(self.store, m.id)) is not None:
-                self.conflicts[m.table_id] = found
+            found = {"conflicting_event": conflicts.alert(self.store, m.id),
+                     "impossible_time": timecheck.alert(self.store, m.id)}
+            self.evidence[m.table_id] = {k: a for k, a in found.items() if a is not None}
         except UnreadableMatch as exc:
             log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",
                       m.table_id, m.id, exc.reason)
@@ -393,7 +405,7 @@ class Router:
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
         alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
-                  *([self.conflicts[table_id]] if table_id in self.conflicts else [])]
+                  *self.evidence.get(table_id, {}).values()]
         return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
                 "match": board, "last_match": self.last.get(table_id), "alerts": alerts,

@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
           f"{match.status}; {result.inputs} inputs replayed")
     for cursor, why in result.refused:
         print(f"  input {cursor} not applied: {why}")
+    for cursor, code in result.suspect:
+        print(f"  input {cursor} stored but not folded into play: impossible time ({code})")
     if args.json:
         print(json.dumps(state, ensure_ascii=False, indent=2))
     if match.last_state is None:

@@ -18,6 +18,7 @@ from hub.rebuild import comparable, differences, timing
 from hub.snapshot import hub_version, stored_settle
 from hub.store import Store
 from hub.table import ITEM_TARGETED, SHOT_AMENDMENTS, TableSession
+from hub.timecheck import suspect_of
 from hub.timeline import Step
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
@@ -106,6 +107,10 @@ def fold(src: Source) -> tuple[TableSession, dict[int, dict[str, Any]]]:
             continue
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
             note["applied"] = True
+            continue
+        if (code := suspect_of(entry["record"])) is not None:  # stored, never folded into play (hub.timecheck)
+            note["refused"] = {"en": f"impossible time ({code}): stored, not counted",
+                               "ru": f"невозможное время ({code}): сохранено, не учтено"}
             continue
         try:
             session.apply(inp)

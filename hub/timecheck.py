@@ -1,0 +1,85 @@
+"""Impossible event times: stored, flagged with a reason code, never folded into play.
+
+An event is dated impossibly when, on the hub clock, it is
+
+- `future`: later than the hub's time of receipt plus `FAR_FUTURE_MS` (a stamp from 2255), or, within one
+  boot of a node, ahead of that node's last trusted event by more than the hub's own clock advanced since,
+  plus `STEP_TOLERANCE_MS` (a node clock stepped forward mid-boot: its events stay flagged until it is
+  re-synced);
+- `before_match`: earlier than the start of the match it would count in, minus `BEFORE_MATCH_TOLERANCE_MS`
+  (a node clock stepped back, a stamp from 1970).
+
+Such an event is still stored (the log is the truth: its record carries `"suspect": <code>`), counted
+(`suspect_time` in the stats) and logged, but the live session never sees it, nor does a rebuild, an export
+or `luza replay` (which lists it). The table shows one `impossible_time` alert naming the node, the keys and
+the reasons until a new match starts.
+
+The absolute bound is generous on purpose (a node's synced clock is the hub's, so anything far ahead is
+wrong, but tests of other parts date their matches in 2027 against the real clock); the per-node step check
+is what catches a clock that jumps. A hub restart forgets the last trusted events: the first event of a
+node after it is judged by the absolute bounds only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.inputs import SensorInput
+from hub.store import Store
+
+FAR_FUTURE_MS = 90 * 86_400_000
+STEP_TOLERANCE_MS = 1_800_000
+BEFORE_MATCH_TOLERANCE_MS = 60_000
+SHOWN = 5
+
+REASONS = {
+    "future": ("dated later than the hub's clock allows", "датировано позже, чем допускают часы хаба"),
+    "before_match": ("dated before the match started", "датировано раньше начала партии"),
+}
+
+
+class TimeCheck:
+    """Judges event times; remembers each (device, boot)'s last trusted event as (at_ms, received_ms)."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def verdict(self, inp: SensorInput, match_started_ms: int | None) -> str | None:
+        """The reason code if this event's time is impossible, else None (it may become the last trusted)."""
+        key = (inp.event.device, inp.event.boot)
+        last = self._last.get(key)
+        if inp.at_ms > inp.received_ms + FAR_FUTURE_MS:
+            return "future"
+        if last is not None and inp.at_ms - last[0] > max(0, inp.received_ms - last[1]) + STEP_TOLERANCE_MS:
+            return "future"
+        if match_started_ms is not None and inp.at_ms < match_started_ms - BEFORE_MATCH_TOLERANCE_MS:
+            return "before_match"
+        if last is None or inp.at_ms > last[0]:
+            self._last[key] = (inp.at_ms, inp.received_ms)
+        return None
+
+
+def suspect_of(record: Mapping[str, Any]) -> str | None:
+    """The reason code a stored record was flagged with (None: a normal input)."""
+    code = record.get("suspect")
+    return code if isinstance(code, str) else None
+
+
+def alert(store: Store, match_id: int) -> dict[str, Any] | None:
+    """The table alert for a match's events with impossible times (None when it has none)."""
+    rows = store.conn.execute(
+        "SELECT device, boot, seq, json_extract(record, '$.suspect') FROM inputs WHERE match_id = ? "
+        "AND json_valid(record) AND json_extract(record, '$.suspect') IS NOT NULL ORDER BY id", (match_id,)).fetchall()
+    if not rows:
+        return None
+    shown = rows[:SHOWN]
+    more = ", ..." if len(rows) > SHOWN else ""
+    en = ", ".join(f"{d} boot {b} seq {s} ({REASONS.get(c, (c, c))[0]})" for d, b, s, c in shown) + more
+    ru = ", ".join(f"{d} загрузка {b} № {s} ({REASONS.get(c, (c, c))[1]})" for d, b, s, c in shown) + more
+    return {"kind": "impossible_time", "match_id": match_id, "severity": "warning", "count": len(rows),
+            "devices": sorted({r[0] for r in rows}), "keys": [[d, b, s, c] for d, b, s, c in shown],
+            "en": f"{len(rows)} event(s) with an impossible time were stored but not counted: {en}; check the "
+                  "node's clock and score by hand if a ball is missing",
+            "ru": f"{len(rows)} событ. с невозможным временем сохранено, но не учтено: {ru}; проверьте часы "
+                  "датчика и при необходимости поправьте счёт вручную"}

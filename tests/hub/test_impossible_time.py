@@ -1,0 +1,58 @@
+"""Events dated impossibly (hub.timecheck): stored and flagged, never folded into play, shown to the referee."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from hub import config
+from hub.cli import main
+from hub.service import Hub
+from tests.hub.nodes import Clock, Node, expected_board
+from tests.hub.test_service import PLAYERS, T0, board, facts, start_free_match, wait_for
+from tests.support.broker import Mosquitto
+
+pytestmark = pytest.mark.mosquitto
+
+YEAR_2255 = 8_999_999_999_000
+
+
+def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]) -> None:
+    clock = Clock(T0)
+    hub = hubs(cfg, clock=clock)
+    match_id, referee = start_free_match(hub, clock)
+    cue, head = Node(mosquitto.port, "t1", "cue-a", "cue"), Node(mosquitto.port, "t1", "p-head", "pocket")
+    good = [(cue, cue.event("strike", T0 + 1000, pk=3.0)), (head, head.event("pocket", T0 + 1700, p=1, c="ivory")),
+            (cue, cue.event("strike", T0 + 20_000, pk=3.0))]
+    bad = [(head, head.event("pocket", YEAR_2255, p=2, c="ivory")), (head, head.event("pocket", 0, p=1, c="ivory")),
+           (cue, cue.event("strike", T0 - 3_600_000, pk=2.0)),
+           (cue, cue.event("strike", T0 + 20_000 + 3_600_000, pk=2.0))]  # the cue node's clock steps +1 h
+    for node, payload in [good[0], good[1], bad[0], bad[1], good[2], bad[2], bad[3]]:
+        node.send(payload)
+    wait_for(lambda: hub.stats["accepted"] == 7)
+    assert hub.wait_idle(5)
+    assert hub.stats["suspect_time"] == 4
+    expected = expected_board("free", PLAYERS, {}, match_id, "t1", referee + facts(good))
+    assert board(hub) == expected  # neither the 2255 ball, nor the 1970 one, nor the early strike count
+    alerts = [a for a in hub.state("t1")["alerts"] if a["kind"] == "impossible_time"]
+    assert len(alerts) == 1 and alerts[0]["count"] == 4
+    assert alerts[0]["keys"] == [["p-head", 1, 2, "future"], ["p-head", 1, 3, "before_match"],
+                                 ["cue-a", 1, 3, "before_match"], ["cue-a", 1, 4, "future"]]
+    assert "p-head boot 1 seq 2" in alerts[0]["en"] and "невозможным" in alerts[0]["ru"]
+    assert hub.store is not None
+    stored = hub.store.conn.execute("SELECT count(*) FROM inputs WHERE source = 'mqtt'").fetchone()[0]
+    assert stored == 7  # nothing dropped: the log keeps the evidence
+    hub.stop()
+    again = hubs(cfg, clock=clock)  # a rebuild from the log skips them too
+    assert board(again) == expected
+    assert [a["count"] for a in again.state("t1")["alerts"] if a["kind"] == "impossible_time"] == [4]
+    again.stop()
+    capsys.readouterr()
+    assert main(["replay", cfg.store.path, "--match", str(match_id)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("stored but not folded into play: impossible time") == 4 and "future" in out
+    assert "verified" in out
+    for n in (cue, head):
+        n.close()
