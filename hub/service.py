@@ -37,6 +37,7 @@ from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
 from hub.referee import UNAVAILABLE
 from hub.registry import Registry
+from hub.resync import Resync
 from hub.router import Batch, RefereeRequest, Replayed, Router
 from hub.store import Store
 from hub.table import TableSession
@@ -81,6 +82,7 @@ class Hub:
         self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
         self._revs: Counter[str] = Counter()  # per table, +1 on every published change (this boot)
         self._links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
+        self.resync = Resync()  # the time again every RESYNC_S while a node talks (hub.resync)
         self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
         self._dblock: DbLock | None = None
@@ -402,7 +404,12 @@ class Hub:
                     observe(max(0, now - received) / 1000)
         for table_id, device, link in batch.births:
             self._links[device] = link
+            self.resync.sent(device)
             self._send(table_id, device, link, "time", **time_command_args(self.clock()))
+        for device in self.resync.due(d for d in batch.devices if self.config.device(d) is not None):
+            dev = self.config.device(device)
+            if dev is not None:
+                self._send(dev.table, device, self._links.get(device), "time", **time_command_args(self.clock()))
 
     def _reply(self, result: str | Replayed) -> dict[str, Any]:
         """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
