@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import conflicts, timecheck
+from hub import conflicts, gaps, timecheck
 from hub.board import enrich
 from hub.clockmap import ClockMap
 from hub.config import Config
@@ -90,6 +90,7 @@ class Router:
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
+        self.holes = gaps.Holes()  # seqs of a node never stored (hub.gaps)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
         self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
 
@@ -166,11 +167,13 @@ class Router:
         if live is None:
             return  # kept in the log (nothing accepted is lost), but there is no match to count it in
         batch.touched.add(table)
+        if self.holes.update(self.store, table, live.match.id, inp.event.device, inp.event.boot):
+            self._evidence(table, "missing_events", self.holes.alert(table, live.match.id))
         if suspect is not None:  # stored, never folded into play (hub.timecheck)
             batch.counts["suspect_time"] += 1
             log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
                         *inp.event.key, suspect)
-            self.evidence.setdefault(table, {})["impossible_time"] = timecheck.alert(self.store, live.match.id) or {}
+            self._evidence(table, "impossible_time", timecheck.alert(self.store, live.match.id))
             return
         try:
             live.session.apply(inp)
@@ -188,8 +191,15 @@ class Router:
         if new and match_id is not None:
             log.warning("table %s: %s boot %d seq %d arrived again with different content; kept as a conflict",
                         table, *inp.event.key)
-            self.evidence.setdefault(table, {})["conflicting_event"] = conflicts.alert(self.store, match_id) or {}
+            self._evidence(table, "conflicting_event", conflicts.alert(self.store, match_id))
             batch.touched.add(table)
+
+    def _evidence(self, table: str, kind: str, alert: dict[str, Any] | None) -> None:
+        """Set (or with None clear) one of a table's evidence alerts (conflicts, holes, impossible times)."""
+        if alert is None:
+            self.evidence.get(table, {}).pop(kind, None)
+        else:
+            self.evidence.setdefault(table, {})[kind] = alert
 
     def quarantine(self, item: object, exc: Exception, batch: Batch) -> None:
         """An item the store refuses every time (a bug, not a full disk): keep it as a rejection, go on."""
@@ -284,6 +294,7 @@ class Router:
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
         self.evidence.pop(table_id, None)
+        self.holes.load(self.store, table_id, match_id)
         return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
@@ -349,8 +360,10 @@ class Router:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
             self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+            self.holes.load(self.store, m.table_id, m.id)
             found = {"conflicting_event": conflicts.alert(self.store, m.id),
-                     "impossible_time": timecheck.alert(self.store, m.id)}
+                     "impossible_time": timecheck.alert(self.store, m.id),
+                     "missing_events": self.holes.alert(m.table_id, m.id)}
             self.evidence[m.table_id] = {k: a for k, a in found.items() if a is not None}
         except UnreadableMatch as exc:
             log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",

@@ -1,0 +1,106 @@
+"""Holes in a node's sequence numbers: events the hub never stored.
+
+Every node numbers its events 1, 2, 3, ... per boot, so a stored seq above one not stored means events were
+lost on the way (a broker that crashed with them, a queue limit). The hub notices a hole the moment a later
+event arrives: the table shows a `missing_events` alert naming the node, the boot and the ranges (it updates
+as the hole fills, and goes when it is filled), and `luza replay` says the match's evidence is incomplete
+instead of "verified". Holes are counted within a match: between the first and the last seq of each
+(device, boot) among the match's inputs, a seq stored nowhere (not in this match, not outside any match).
+A loss after a node's last stored event cannot be seen here (the node's high-water mark would show it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.store import Store
+
+Gap = tuple[str, int, int, int]  # (device, boot, first missing seq, last missing seq)
+SHOWN = 5
+
+
+def _ranges(seqs: list[int], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The runs of integers in lo..hi missing from sorted `seqs`."""
+    out, expect = [], lo
+    for s in seqs:
+        if s > expect:
+            out.append((expect, s - 1))
+        expect = max(expect, s + 1)
+    if expect <= hi:
+        out.append((expect, hi))
+    return out
+
+
+def of_device(store: Store, match_id: int, device: str, boot: int) -> list[Gap]:
+    """The holes of one (device, boot) within a match."""
+    lo, hi = store.conn.execute("SELECT min(seq), max(seq) FROM inputs WHERE match_id = ? AND device = ? AND boot = ?",
+                                (match_id, device, boot)).fetchone()
+    if lo is None:
+        return []
+    n = store.conn.execute("SELECT count(*) FROM inputs WHERE device = ? AND boot = ? AND seq BETWEEN ? AND ?",
+                           (device, boot, lo, hi)).fetchone()[0]
+    if n == hi - lo + 1:
+        return []
+    seqs = [r[0] for r in store.conn.execute(
+        "SELECT seq FROM inputs WHERE device = ? AND boot = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+        (device, boot, lo, hi))]
+    return [(device, boot, a, b) for a, b in _ranges(seqs, lo, hi)]
+
+
+def of_match(store: Store, match_id: int) -> list[Gap]:
+    """Every hole of a match, by device and boot."""
+    keys = store.conn.execute("SELECT DISTINCT device, boot FROM inputs WHERE match_id = ? AND device IS NOT NULL "
+                              "ORDER BY device, boot", (match_id,)).fetchall()
+    return [g for d, b in keys for g in of_device(store, match_id, d, b)]
+
+
+def describe(gap: Gap, lang: str = "en") -> str:
+    """'p-head boot 1 seq 5-7' (or in Russian)."""
+    d, b, first, last = gap
+    seqs = f"{first}" if first == last else f"{first}-{last}"
+    return f"{d} загрузка {b} № {seqs}" if lang == "ru" else f"{d} boot {b} seq {seqs}"
+
+
+def alert(match_id: int, gaps: list[Gap]) -> dict[str, Any] | None:
+    """The table alert for a match's holes (None when there are none)."""
+    if not gaps:
+        return None
+    n = sum(last - first + 1 for _, _, first, last in gaps)
+    more = ", ..." if len(gaps) > SHOWN else ""
+    en = ", ".join(describe(g) for g in gaps[:SHOWN]) + more
+    ru = ", ".join(describe(g, "ru") for g in gaps[:SHOWN]) + more
+    return {"kind": "missing_events", "match_id": match_id, "severity": "error", "count": n,
+            "devices": sorted({g[0] for g in gaps}), "ranges": [list(g) for g in gaps[:SHOWN]],
+            "en": f"{n} event(s) never reached the hub ({en}): the evidence of this match is incomplete; check the "
+                  "balls on the table",
+            "ru": f"{n} событ. не дошло до хаба ({ru}): доказательства партии неполные — проверьте шары на столе"}
+
+
+class Holes:
+    """The holes of each table's live match, kept up to date as its events arrive."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, dict[tuple[str, int], list[Gap]]] = {}
+
+    def load(self, store: Store, table: str, match_id: int) -> None:
+        """Start tracking a (rebuilt or new) match of a table."""
+        by: dict[tuple[str, int], list[Gap]] = {}
+        for g in of_match(store, match_id):
+            by.setdefault((g[0], g[1]), []).append(g)
+        self._by_table[table] = by
+
+    def update(self, store: Store, table: str, match_id: int, device: str, boot: int) -> bool:
+        """After an event of (device, boot) was stored in the match: True if its holes changed."""
+        by = self._by_table.setdefault(table, {})
+        now = of_device(store, match_id, device, boot)
+        if now == by.get((device, boot), []):
+            return False
+        if now:
+            by[(device, boot)] = now
+        else:
+            by.pop((device, boot), None)
+        return True
+
+    def alert(self, table: str, match_id: int) -> dict[str, Any] | None:
+        """The table's `missing_events` alert now (None: no holes)."""
+        return alert(match_id, sorted(g for gs in self._by_table.get(table, {}).values() for g in gs))
