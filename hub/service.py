@@ -32,13 +32,14 @@ from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
 from hub.dblock import DbLock
 from hub.errors import disk_full_alert
-from hub.ingest_mqtt import MqttIngest, RawMessage, now_ms
+from hub.ingest_mqtt import MqttIngest, RawMessage
 from hub.ingest_serial import SerialIngest
 from hub.inputs import RefereeInputError
 from hub.referee import UNAVAILABLE
 from hub.registry import Registry
 from hub.resync import Resync
 from hub.router import Batch, RefereeRequest, Replayed, Router
+from hub.steadyclock import SteadyClock
 from hub.store import Store
 from hub.table import TableSession
 from shared_rules import wire
@@ -65,9 +66,9 @@ _STOP = object()
 class Hub:
     """The running hub. `start()`, feed it (`feed`, `submit`), read it (`state`, `subscribe`), `stop()`."""
 
-    def __init__(self, config: Config, clock: Callable[[], int] = now_ms, mqtt: bool = True) -> None:
+    def __init__(self, config: Config, clock: Callable[[], int] | None = None, mqtt: bool = True) -> None:
         self.config = config
-        self.clock = clock
+        self.clock = clock = clock if clock is not None else SteadyClock()  # a wall-clock step moves nothing
         # received, accepted, duplicates, rejected, updates (status/tele), referee, referee_refused, batches, …
         self.stats: Counter[str] = Counter()
         self._queue: queue.Queue[object] = queue.Queue()
