@@ -4,6 +4,8 @@ owns the test thread), a hub with its web app on a real port (uvicorn in a threa
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -12,7 +14,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+# Screenshots go to docs/screenshots/ (committed) only when asked: `LUZA_SCREENSHOTS=1 ./scripts/test
+# tests/dashboard`; otherwise to a temp folder, so a test run leaves the tree clean (the clock differs each run).
+SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("LUZA_SCREENSHOTS")
+         else Path(tempfile.gettempdir()) / "luza-screenshots")
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

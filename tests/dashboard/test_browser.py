@@ -1,6 +1,6 @@
 """The dashboard in a real headless Chromium against the real hub and web app, with virtual nodes on a real
 Mosquitto: the board follows the table, the referee panel acts, a wrong PIN is refused, the board comes back by
-itself after the hub restarts. Each scenario writes its screens to docs/screenshots/ (Russian and English)."""
+itself after the hub restarts. Each scenario writes its screens (Russian and English) to docs/screenshots/ when LUZA_SCREENSHOTS is set."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def open_page(browser: Any, web: WebHub, path: str, viewport: dict[str, int] = B
 
 
 def shoot(page: Any, name: str, **kw: Any) -> None:
-    """docs/screenshots/<name>: full-screen felt as JPEG (a PNG of the gradient is 700 KB), the rest as PNG."""
+    """SHOTS/<name> (docs/screenshots with LUZA_SCREENSHOTS=1): full-screen felt as JPEG (a PNG of the gradient is 700 KB), the rest as PNG."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_selector("#toast", state="hidden") if page.locator("#toast").count() else None
     if name.startswith("board"):
