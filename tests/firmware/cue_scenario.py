@@ -17,9 +17,9 @@ from firmware.transport import StaticNet
 from shared_rules import wire
 
 try:
-    from node_scenario import FakeBoard, LoopTransport  # MicroPython: both files are copied into /lib
+    from node_scenario import FakeBoard, LoopTransport, _until  # MicroPython: both files are copied into /lib
 except ImportError:
-    from tests.firmware.node_scenario import FakeBoard, LoopTransport
+    from tests.firmware.node_scenario import FakeBoard, LoopTransport, _until
 
 try:
     from time import ticks_add, ticks_us
@@ -87,14 +87,6 @@ class CueBoard(FakeBoard):
             ms = (i * PERIOD_US - 10000) / 1000
             x = int(_shock_g(kind, ms) * 1000) + (7 if i % 2 else -7)  # a little sensor noise
             self.acc.fifo.append((ticks_add(t0, i * PERIOD_US), x, 3, 1000))
-
-
-async def _until(pred, ms):
-    for _ in range(ms // 5):
-        if pred():
-            return True
-        await asyncio.sleep(0.005)
-    return pred()
 
 
 async def scenario(root):

@@ -17,9 +17,9 @@ from firmware.transport import StaticNet
 from shared_rules import wire
 
 try:
-    from node_scenario import FakeBoard  # MicroPython: copied into /lib
+    from node_scenario import FakeBoard, _until  # MicroPython: copied into /lib
 except ImportError:
-    from tests.firmware.node_scenario import FakeBoard
+    from tests.firmware.node_scenario import FakeBoard, _until
 
 try:
     from time import ticks_diff, ticks_us
@@ -116,14 +116,6 @@ class GapBoard(FakeBoard):
         self.max_gap = 0
         self.turns = 0
         return out
-
-
-async def _until(pred, ms):
-    for _ in range(ms // 5):
-        if pred():
-            return True
-        await asyncio.sleep(0.005)
-    return pred()
 
 
 async def scenario(root):
