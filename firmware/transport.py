@@ -229,7 +229,7 @@ class PahoTransport:
 
 
 class SerialTransport:
-    """The same payloads as JSON lines on USB serial, for the hub's pyserial ingest (hub/ingest_serial.py).
+    """The same payloads as JSON lines on USB serial, for the hub's pyserial ingest (hub/ingest/serial.py).
 
     Node -> hub, one line per message: `{"topic": "luza/v1/<table>/<device>/<channel>", "payload": {...}}`.
     Hub -> node, the same shape on the node's `cmd` topic. There is no broker to acknowledge anything, so a

@@ -30,6 +30,18 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class ShotTiming:
+    """The time rules of reconciliation, in ms on the hub clock: luza.toml's [settle] section."""
+
+    hanging_ball_ms: int = 5000  # general §23: a ball that falls 5 s or more after the shot ended is put back
+    double_strike_ms: int = 50  # two strikes this close are one stroke seen twice (an alert)
+    min_shot_ms: int = 2000  # a strike sooner than this after the previous strike: §14.2 candidate
+    pocket_settle_ms: int = 1000  # ... or sooner than this after the previous shot's last pocket event
+    roll_ms: int = 12000  # balls are assumed to have stopped this long after the last strike or pocket event
+    min_colour_conf: float = 0.6  # a colour reading below this confidence is treated as unknown
+
+
+@dataclass(frozen=True)
 class DeviceConfig:
     """One node on a table: a pocket node covering `pockets`, or a cue node paired with player `seat`."""
 
@@ -290,7 +302,7 @@ def _settle(raw: Mapping[str, Any]) -> dict[str, float]:
     allowed = settle_fields()
     out: dict[str, float] = {}
     for k, v in s.items():
-        if allowed is not None and k not in allowed:
+        if k not in allowed:
             raise ConfigError(f"settle.{k}", f"unknown settle time; the ones there are: {', '.join(allowed)}")
         if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
             raise ConfigError(f"settle.{k}", f"must be a number of at least 0, got {v!r}")
@@ -298,14 +310,8 @@ def _settle(raw: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
-def settle_fields() -> tuple[str, ...] | None:
-    """The names ShotTiming accepts, or None if the reconciliation module is not there to ask."""
-    try:
-        from hub.table import ShotTiming  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    if not dataclasses.is_dataclass(ShotTiming):
-        return None
+def settle_fields() -> tuple[str, ...]:
+    """The names the [settle] section accepts: the fields of ShotTiming."""
     return tuple(f.name for f in dataclasses.fields(ShotTiming))
 
 

@@ -14,8 +14,12 @@ from typing import Any
 OK, FAILED, BAD_INPUT, IN_USE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
 
 
+class SchemaError(RuntimeError):
+    """The database is newer than this hub, or not a Luza database."""
+
+
 class InUse(RuntimeError):
-    """Another hub holds this database (hub.dblock); the message names it."""
+    """Another hub holds this database (hub.store.dblock); the message names it."""
 
 
 class NotWritable(RuntimeError):
@@ -25,7 +29,6 @@ class NotWritable(RuntimeError):
 def describe(exc: BaseException, db: str | None = None) -> tuple[str, int]:
     """(one line in English and Russian, exit code) for `exc`."""
     from hub.config import ConfigError
-    from hub.migrations import SchemaError
 
     where = f"the database {db}" if db else "the database"
     if isinstance(exc, InUse):

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _terminal(args: argparse.Namespace, variant: str) -> int:
-    from hub.demo import run_demo  # late import: `luza --help` stays light
+    from hub.demo.terminal import run_demo  # late import: `luza --help` stays light
 
     try:
         result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir)
@@ -72,7 +72,7 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
 
 
 def _web(args: argparse.Namespace, chosen: list[str]) -> int:
-    from hub.demo_web import run_web_demo
+    from hub.demo.web import run_web_demo
 
     stop = threading.Event()
 

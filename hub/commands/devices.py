@@ -28,8 +28,8 @@ def _age(ms: int | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
-    from hub.registry import Registry
-    from hub.store import Store
+    from hub.ingest.registry import Registry
+    from hub.store.database import Store
 
     try:
         cfg = cfgmod.load(args.config) if args.config else cfgmod.Config()

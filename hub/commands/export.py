@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hub.commands.history_args import add_db, local_zone, open_store, parse_day
+from hub.commands.history_args import add_db, open_store
+from hub.export.days import local_zone, parse_day
 
 
 def register(sub: Any) -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, tzinfo
 from typing import Any
 
 from hub.export.model import ExportError
-from hub.store import Store
+from hub.store.database import Store
 
 DEFAULT_DB = "luza.db"
 
@@ -17,30 +16,10 @@ def add_db(p: Any) -> None:
     p.add_argument("--config", help="luza.toml: take the database path from its [store] section")
 
 
-def local_zone() -> tzinfo:
-    zone = datetime.now().astimezone().tzinfo
-    assert zone is not None
-    return zone
-
-
-def parse_day(value: str | None, tz: tzinfo, name: str) -> int | None:
-    """`YYYY-MM-DD` (or `YYYY-MM-DDTHH:MM`) in the local zone -> epoch ms; ExportError naming the option."""
-    if value is None:
-        return None
-    try:
-        dt = datetime.fromisoformat(value)
-    except ValueError:
-        raise ExportError(f"{name}: expected a date YYYY-MM-DD, got {value!r}",
-                          f"{name}: нужна дата ГГГГ-ММ-ДД, получено {value!r}") from None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=tz)
-    return int(dt.timestamp() * 1000)
-
-
 def open_store(args: argparse.Namespace) -> Store:
     """The database read-only; ExportError with a one-line reason if it cannot be opened."""
     from hub import config
-    from hub.migrations import SchemaError
+    from hub.store.migrations import SchemaError
 
     if args.db is None:
         try:

@@ -1,5 +1,5 @@
 """`luza referee --control PATH --table t1 '<action json>'`: send one referee action to a running `luza serve`
-over its control socket (hub.control) and print the answer.
+over its control socket (hub.service.control) and print the answer.
 
 Every action carries a `uid` (one is made unless the action or `--uid` gives it). When the hub does not answer
 in time (a slow commit, a dropped connection), the same action is sent again with the same uid, up to
@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hub.control import send, with_uid  # imported late: `luza --help` must not need the whole hub
+    from hub.service.control import send, with_uid  # imported late: `luza --help` must not need the whole hub
 
     try:
         action = json.loads(args.action)

@@ -22,9 +22,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
-    from hub import gaps
-    from hub.rebuild import comparable, differences, replay_match
-    from hub.store import Store
+    from hub.service.rebuild import comparable, differences, replay_match
+    from hub.store import gaps
+    from hub.store.database import Store
 
     settle: dict[str, float] = {}
     try:

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         store = cfgmod.dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
         cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
     args.db = cfg.store.path  # named in a one-line error about the database (hub.errors)
-    from hub.service import Hub  # imported late: `luza --help` must not need the whole hub
+    from hub.service.hub import Hub  # imported late: `luza --help` must not need the whole hub
 
     if args.http:
         from hub.web.server import parse_address
@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     hub.start(connect_timeout=5.0)
     control = None
     web = None
-    watchdog = Watchdog(hub)  # systemd (luza-hub.service): READY, then the watchdog while the hub is healthy
+    watchdog = Watchdog(hub)  # systemd (luza-hub.service.hub): READY, then the watchdog while the hub is healthy
     try:
         if args.control:
-            from hub.control import ControlError, ControlServer
+            from hub.service.control import ControlError, ControlServer
             try:
                 control = ControlServer(hub, args.control).start()
             except ControlError as exc:

@@ -1,6 +1,6 @@
 """The locked-down Mosquitto of a Luza installation: mosquitto.conf, the password file and the ACL.
 
-One generator for the Pi (hardware/pi/install.sh), `luza demo` and the tests (hub.broker.Mosquitto.locked):
+One generator for the Pi (hardware/pi/install.sh), `luza demo` and the tests (hub.deploy.broker.Mosquitto.locked):
 
 - no anonymous clients; a password per node, for the hub, for the admin tool and per screen;
 - the broker forces client id = user name (`use_username_as_clientid`), so no one can take over the hub's
@@ -104,7 +104,7 @@ def acl_text(config: Config, creds: Credentials) -> str:
 
 
 def hub_status_topic() -> str:
-    from hub.ingest_mqtt import HUB_STATUS_TOPIC
+    from hub.ingest.mqtt import HUB_STATUS_TOPIC
 
     return HUB_STATUS_TOPIC
 

@@ -12,7 +12,7 @@ from typing import Any
 from hub.export import csvfile, html, pdf
 from hub.export.history import Query, search
 from hub.export.model import ExportError, build, load
-from hub.store import Store
+from hub.store.database import Store
 
 FORMATS = ("json", "csv", "html", "pdf")
 MEDIA_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "html": "text/html; charset=utf-8",

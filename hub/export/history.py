@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub.export import text
-from hub.store import Store
+from hub.store.database import Store
 
 STATUSES = ("live", "ended")
 MAX_LIMIT = 500

@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 from hub.export import text
-from hub.options import option_label
+from hub.reconcile.options import option_label
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm 16mm 12mm;

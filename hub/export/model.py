@@ -12,14 +12,14 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hub.assembler import ShotEvidence
-from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
-from hub.rebuild import comparable, differences, timing
-from hub.snapshot import hub_version, stored_settle
-from hub.store import Store
-from hub.table import ITEM_TARGETED, SHOT_AMENDMENTS, TableSession
-from hub.timecheck import suspect_of
-from hub.timeline import Step
+from hub.ingest.timecheck import suspect_of
+from hub.reconcile.assembler import ShotEvidence
+from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
+from hub.reconcile.table import ITEM_TARGETED, SHOT_AMENDMENTS, TableSession
+from hub.reconcile.timeline import Step
+from hub.service.rebuild import comparable, differences, timing
+from hub.service.snapshot import hub_version, stored_settle
+from hub.store.database import Store
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
 from shared_rules.model import Colour, PocketedBall, ShotReport
@@ -108,7 +108,7 @@ def fold(src: Source) -> tuple[TableSession, dict[int, dict[str, Any]]]:
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
             note["applied"] = True
             continue
-        if (code := suspect_of(entry["record"])) is not None:  # stored, never folded into play (hub.timecheck)
+        if (code := suspect_of(entry["record"])) is not None:  # stored, never folded into play (hub.ingest.timecheck)
             note["refused"] = {"en": f"impossible time ({code}): stored, not counted",
                                "ru": f"невозможное время ({code}): сохранено, не учтено"}
             continue

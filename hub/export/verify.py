@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build
-from hub.rebuild import differences
+from hub.service.rebuild import differences
 from shared_rules import Match
 from shared_rules.errors import RulesError
 

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.web import errors, pages
 from hub.web.context import WebContext
 from hub.web.errors import ApiError
@@ -84,9 +84,9 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
 
 
 def _history(app: FastAPI, hub: Hub) -> None:
-    """Match history and exports (hub/history_api.py), when that module is installed."""
+    """Match history and exports (hub/web/history.py), when that module is installed."""
     try:
-        from hub.history_api import history_router
+        from hub.web.history import history_router
     except ImportError:  # pragma: no cover - the exports are an optional part of the hub
         return
     app.include_router(history_router(hub.config.store.path))

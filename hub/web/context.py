@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from hub.devices import device_view
-from hub.inputs import RefereeInputError
-from hub.service import Hub
+from hub.ingest.devices import device_view
+from hub.reconcile.inputs import RefereeInputError
+from hub.service.hub import Hub
 from hub.web.auth import Lockout, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
 from hub.web.metrics import Metrics

@@ -11,8 +11,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hub.actions import ACTION_MODELS
-from hub.inputs import RefereeInputError
+from hub.reconcile.actions import ACTION_MODELS
+from hub.reconcile.inputs import RefereeInputError
 
 log = logging.getLogger("luza.web")
 

@@ -1,4 +1,4 @@
-"""Request and response bodies of the REST API (the referee actions themselves are hub.actions' models)."""
+"""Request and response bodies of the REST API (the referee actions themselves are hub.reconcile.actions' models)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hub.actions import ColourName, NewMatchAction, PocketNo
+from hub.reconcile.actions import ColourName, NewMatchAction, PocketNo
 
 Envelope = dict[str, Any]  # the table state envelope (docs/web-api.md); its shape is documented there
 

@@ -14,7 +14,7 @@ import time
 
 import uvicorn
 
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.web.app import create_app
 from hub.web.settings import WebSettings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import shared_rules  # noqa: F401  (registers every variant)
-from hub.options import option_label
+from hub.reconcile.options import option_label
 from shared_rules.variant import VARIANTS
 
 

@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from hub.table import HubInput, TableSession
+from hub.reconcile.table import HubInput, TableSession
 from tests.hub.tablekit import Kit
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
-from hub.broker import Mosquitto, free_port
+from hub.deploy.broker import Mosquitto, free_port
 from shared_rules import wire
 from tests.bench.hub import (
     bare_round_trip,

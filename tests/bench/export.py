@@ -20,7 +20,7 @@ from pathlib import Path
 from hub.export import build, load
 from hub.export.files import FORMATS, export_all, render
 from hub.export.pdf import available
-from hub.store import Store
+from hub.store.database import Store
 from tests.export.conftest import played_db
 from tests.export.matchkit import PLAYERS, Clock, Table, open_hub
 

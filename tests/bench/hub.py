@@ -38,9 +38,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from hub import config
-from hub.broker import Mosquitto
-from hub.service import Hub
-from hub.store import Store
+from hub.deploy.broker import Mosquitto
+from hub.service.hub import Hub
+from hub.store.database import Store
 from shared_rules import wire
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ import paho.mqtt.client as mqtt
 
 from firmware.clock import Clock
 from firmware.outbox import DirStore, Outbox, next_boot
-from hub.broker import Mosquitto
+from hub.deploy.broker import Mosquitto
 from hub.virtual import traces as tr
 from hub.virtual.node import VirtualNode, VirtualTime
 from shared_rules import wire

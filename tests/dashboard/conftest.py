@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from hub import config
-from hub.broker import free_port
-from hub.service import Hub
+from hub.deploy.broker import free_port
+from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from hub.web.auth import PinStore
 from hub.web.server import WebServer

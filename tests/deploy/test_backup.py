@@ -12,8 +12,8 @@ import pytest
 from hub import config
 from hub.cli import main
 from hub.deploy.backup import BackupError, backup, backups, check
-from hub.ingest_mqtt import RawMessage
-from hub.service import Hub
+from hub.ingest.mqtt import RawMessage
+from hub.service.hub import Hub
 from shared_rules import wire
 
 T0 = 1_800_000_000_000

@@ -16,7 +16,7 @@ import pytest
 
 from hub.deploy import broker_config as bc
 from hub.deploy import credentials as creds
-from hub.ingest_mqtt import HUB_STATUS_TOPIC
+from hub.ingest.mqtt import HUB_STATUS_TOPIC
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -111,7 +111,7 @@ def test_a_node_cannot_take_over_the_hubs_session(locked: Mosquitto, clients: An
 
 def test_the_broker_restart_keeps_the_hubs_queued_messages(locked: Mosquitto, clients: Any) -> None:
     from hub.config import BrokerConfig
-    from hub.ingest_mqtt import MqttIngest, RawMessage
+    from hub.ingest.mqtt import MqttIngest, RawMessage
 
     got: list[RawMessage] = []
     arrived = threading.Event()
@@ -187,7 +187,7 @@ def creds_config() -> Any:
 
 def test_hub_status_birth_clean_stop_and_last_will(locked: Mosquitto, clients: Any) -> None:
     from hub.config import BrokerConfig
-    from hub.ingest_mqtt import MqttIngest
+    from hub.ingest.mqtt import MqttIngest
 
     screen = clients(locked, "screen-demo", locked.credentials.screens["demo"])  # type: ignore[union-attr]
     assert screen.connect() == OK and screen.subscribe(HUB_STATUS_TOPIC) == GRANTED_QOS1

@@ -12,8 +12,8 @@ import pytest
 
 from hub import config
 from hub.deploy import broker_config as bc
-from hub.ingest_mqtt import HUB_STATUS_TOPIC
-from hub.service import Hub
+from hub.ingest.mqtt import HUB_STATUS_TOPIC
+from hub.service.hub import Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
 from tests.support.broker import Mosquitto
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
-from hub.ingest_mqtt import RawMessage
-from hub.service import Hub
+from hub.ingest.mqtt import RawMessage
+from hub.service.hub import Hub
 from shared_rules import wire
 
 START_MS = 1_794_668_400_000  # 2026-11-14 15:00 UTC (18:00 in Moscow): goldens do not depend on today

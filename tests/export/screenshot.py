@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hub.export import build, load
 from hub.export.pdf import render
-from hub.store import Store
+from hub.store.database import Store
 from tests.export.conftest import played_db
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "scoresheet-ru.png"

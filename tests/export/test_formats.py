@@ -13,7 +13,7 @@ import pytest
 
 from hub.cli import main
 from hub.export import build, csvfile, html, load, pdf
-from hub.store import Store
+from hub.store.database import Store
 from tests.export.matchkit import Clock, Table, open_hub
 
 needs_pdf = pytest.mark.skipif(not pdf.available() or shutil.which("pdftotext") is None,

@@ -1,4 +1,4 @@
-"""The history and export REST routes (hub.history_api) served by a real uvicorn server on a free port."""
+"""The history and export REST routes (hub.web.history) served by a real uvicorn server on a free port."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from hub.export import pdf
-from hub.history_api import history_router
+from hub.web.history import history_router
 
 
 @pytest.fixture(scope="module")

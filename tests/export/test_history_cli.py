@@ -13,9 +13,9 @@ import pytest
 
 from hub.cli import main
 from hub.export.history import Query, QueryError, search
-from hub.ingest_mqtt import RawMessage
-from hub.rebuild import replay_match
-from hub.store import Store
+from hub.ingest.mqtt import RawMessage
+from hub.service.rebuild import replay_match
+from hub.store.database import Store
 from shared_rules import wire
 from tests.export.conftest import played_db
 from tests.export.matchkit import PLAYERS, Clock, Table, open_hub
@@ -144,8 +144,8 @@ def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import sqlite3
 
-    from hub import migrations
-    from hub.inputs import input_to_record, parse_referee_action
+    from hub.store import migrations
+    from hub.reconcile.inputs import input_to_record, parse_referee_action
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)

@@ -14,7 +14,7 @@ import pytest
 from hub.cli import main
 from hub.export import build, load
 from hub.export.verify import verify
-from hub.store import Store
+from hub.store.database import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"

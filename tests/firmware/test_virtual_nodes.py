@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware.transport import SerialTransport
-from hub.ingest_serial import parse_line
+from hub.ingest.serial import parse_line
 from hub.virtual import traces as tr
 from hub.virtual.node import HUB_EPOCH_MS, VirtualNode, VirtualTime
 from hub.virtual.table import CueMotion, Pot, Shot, VirtualTable

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hub import config
-from hub.service import Hub
+from hub.service.hub import Hub
 from tests.support.broker import Mosquitto
 
 TABLES = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from hub.inputs import RefereeAction, SensorInput, parse_referee_action
-from hub.table import HubInput, TableSession
+from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
+from hub.reconcile.table import HubInput, TableSession
 from shared_rules import wire
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.assembler import (
+from hub.reconcile.assembler import (
     PocketEvidence,
     ShotAssembler,
     ShotContext,

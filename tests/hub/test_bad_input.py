@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.store import Store
+from hub.store.database import Store
 from tests.hub.test_service import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

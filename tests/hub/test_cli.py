@@ -11,7 +11,7 @@ import pytest
 
 from hub import config
 from hub.cli import main
-from hub.service import Hub
+from hub.service.hub import Hub
 from tests.hub.nodes import Node
 from tests.hub.test_service import wait_for
 from tests.support.broker import Mosquitto

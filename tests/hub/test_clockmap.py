@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.clockmap import ClockMap
+from hub.ingest.clockmap import ClockMap
 
 
 def test_synced_time_is_used_as_is() -> None:

@@ -82,7 +82,7 @@ def test_toml_syntax_error_and_missing_file(tmp_path: Path) -> None:
 
 
 def test_settle_times_reach_the_sessions(tmp_path: Path) -> None:
-    from hub.rebuild import timing
+    from hub.service.rebuild import timing
 
     cfg = config.load(write(tmp_path, "[settle]\nhanging_ball_ms = 4000\nmin_colour_conf = 0.7\n"))
     t = timing(cfg.settle)

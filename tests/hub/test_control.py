@@ -1,4 +1,4 @@
-"""The referee control socket (hub.control, `luza serve --control`, `luza referee`): against an in-process Hub,
+"""The referee control socket (hub.service.control, `luza serve --control`, `luza referee`): against an in-process Hub,
 then through a real `luza serve` process and a real Mosquitto, up to whole matches whose every call is sent
 over the socket while virtual nodes play."""
 
@@ -21,8 +21,8 @@ import pytest
 
 from hub import config
 from hub.cli import main
-from hub.control import ControlError, ControlServer, send
-from hub.service import Hub
+from hub.service.control import ControlError, ControlServer, send
+from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from tests.hub import test_variants
 from tests.hub.conftest import TABLES

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hub import config
-from hub.control import ControlServer, send
-from hub.service import Hub
+from hub.service.control import ControlServer, send
+from hub.service.hub import Hub
 from tests.hub.conftest import TABLES
 from tests.hub.test_control import sock_dir  # noqa: F401  (fixture)
 from tests.hub.test_service import PLAYERS, wait_for

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from hub import config
-from hub.service import Hub
+from hub.service.hub import Hub
 from tests.hub.conftest import TABLES
 
 PLAYERS = ["Ivan", "Petr"]
@@ -80,8 +80,8 @@ def test_an_unreadable_match_row_is_set_aside_too(tmp_path: Path) -> None:
 
 
 def test_luza_replay_of_a_set_aside_match_lists_the_damaged_row(tmp_path: Path) -> None:
-    from hub.rebuild import replay_match
-    from hub.store import Store
+    from hub.service.rebuild import replay_match
+    from hub.store.database import Store
 
     db = tmp_path / "luza.db"
     ids = play_both_tables(db)

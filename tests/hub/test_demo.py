@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from hub import demo
 from hub.commands import demo as demo_command
 from hub.commands.demo import DEMO_VARIANTS
-from hub.demo import run_demo, scoreboard_line
-from hub.demo_client import PanelClient
-from hub.demo_referee import answers, call_ball, plan_shot, star_colour
-from hub.demo_web import run_web_demo
+from hub.demo import terminal as demo
+from hub.demo.client import PanelClient
+from hub.demo.referee import answers, call_ball, plan_shot, star_colour
+from hub.demo.terminal import run_demo, scoreboard_line
+from hub.demo.web import run_web_demo
 from shared_rules import VARIANTS
 from tests.hub.test_service import wait_for
 

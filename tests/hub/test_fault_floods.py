@@ -17,8 +17,8 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
-from hub.board import plain
-from hub.service import Hub
+from hub.reconcile.board import plain
+from hub.service.hub import Hub
 from tests.hub.conftest import make_config
 from tests.hub.nodes import expected_board
 from tests.hub.test_control import ServeWithControl, sock_dir  # noqa: F401  (fixture)

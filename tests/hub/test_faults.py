@@ -19,10 +19,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from hub.board import plain
-from hub.inputs import RefereeAction, input_from_record
-from hub.service import Hub
-from hub.store import Store
+from hub.reconcile.board import plain
+from hub.reconcile.inputs import RefereeAction, input_from_record
+from hub.service.hub import Hub
+from hub.store.database import Store
 from tests.hub.conftest import make_config
 from tests.hub.nodes import Clock, Node, expected_board, sensor_input
 from tests.hub.test_service import PLAYERS, T0, board, facts, nodes_for_t1, shots, start_free_match, wait_for

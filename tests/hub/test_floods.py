@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 from hub import config
-from hub.ingest_mqtt import RawMessage
-from hub.service import Hub
-from hub.store import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND, Store
+from hub.ingest.mqtt import RawMessage
+from hub.service.hub import Hub
+from hub.store.database import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND, Store
 from shared_rules import wire
 from tests.hub.conftest import TABLES
 
@@ -26,7 +26,7 @@ def db_bytes(db: Path) -> int:
 
 
 def rejected_of(hub: Hub, device: str) -> dict[str, int]:
-    return next(d["rejected"] for d in hub.devices() if d["id"] == device)
+    return next(d["rejected"] for d in hub.ingest.devices() if d["id"] == device)
 
 
 def test_a_flood_of_invalid_payloads_is_counted_with_a_bounded_sample(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Holes in a node's seq (hub.gaps): seen at once on the table, named in `luza replay`, gone when filled."""
+"""Holes in a node's seq (hub.store.gaps): seen at once on the table, named in `luza replay`, gone when filled."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 from hub import config
 from hub.cli import main
-from hub.gaps import _ranges
-from hub.service import Hub
+from hub.service.hub import Hub
+from hub.store.gaps import _ranges
 from tests.hub.nodes import Clock, Node
 from tests.hub.test_service import T0, start_free_match, wait_for
 from tests.support.broker import Mosquitto

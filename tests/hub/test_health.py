@@ -1,9 +1,9 @@
-"""Sensor health: the nodes' telemetry counters in the registry, and the alerts they raise (hub/health.py)."""
+"""Sensor health: the nodes' telemetry counters in the registry, and the alerts they raise (hub/ingest/health.py)."""
 
 from __future__ import annotations
 
 from hub import config
-from hub.registry import Registry
+from hub.ingest.registry import Registry
 from tests.hub.tablekit import Kit, session
 
 CFG = config.parse({"tables": [{"id": "t1", "pockets": {"pa": [1, 2], "pb": [3], "pc": [4]}, "cues": {"c0": 0}}]})

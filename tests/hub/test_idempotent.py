@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from hub import config, migrations
+from hub import config
 from hub.cli import main
-from hub.control import ControlServer, send
-from hub.demo import TABLE, LocalReferee
-from hub.inputs import RefereeInputError
-from hub.service import Hub
+from hub.demo.terminal import TABLE, LocalReferee
+from hub.reconcile.inputs import RefereeInputError
+from hub.service.control import ControlServer, send
+from hub.service.hub import Hub
+from hub.store import migrations
 from tests.hub.conftest import TABLES
 from tests.hub.test_control import sock_dir  # noqa: F401  (fixture)
 from tests.hub.test_service import PLAYERS, wait_for

@@ -9,7 +9,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub.config import BrokerConfig
-from hub.ingest_mqtt import MqttIngest, RawMessage
+from hub.ingest.mqtt import MqttIngest, RawMessage
 from shared_rules import wire
 from tests.support.broker import Mosquitto
 

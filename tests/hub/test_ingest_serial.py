@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 import serial
 
-from hub.ingest_mqtt import RawMessage
-from hub.ingest_serial import MAX_LINE, SerialIngest, parse_line
+from hub.ingest.mqtt import RawMessage
+from hub.ingest.serial import MAX_LINE, SerialIngest, parse_line
 from shared_rules import wire
 
 

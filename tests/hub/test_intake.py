@@ -7,10 +7,10 @@ import json
 import pytest
 
 from hub import config
-from hub.clockmap import ClockMap
-from hub.ingest_mqtt import RawMessage
-from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
-from hub.registry import Registry
+from hub.ingest.clockmap import ClockMap
+from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
+from hub.ingest.mqtt import RawMessage
+from hub.ingest.registry import Registry
 from shared_rules import wire
 
 CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},

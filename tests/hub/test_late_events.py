@@ -7,8 +7,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hub.inputs import SensorInput, input_from_record, input_to_record
-from hub.table import HubInput, TableSession
+from hub.reconcile.inputs import SensorInput, input_from_record, input_to_record
+from hub.reconcile.table import HubInput, TableSession
 from shared_rules import Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from hub.inputs import (
+from hub.reconcile.inputs import (
     RecordError,
     RefereeAction,
     RefereeInputError,
@@ -14,7 +14,7 @@ from hub.inputs import (
     input_to_record,
     parse_referee_action,
 )
-from hub.referee import ACTION_KINDS, validate
+from hub.reconcile.referee import ACTION_KINDS, validate
 from shared_rules import Foul, ShotReport
 from tests.hub.tablekit import Kit, item, session
 

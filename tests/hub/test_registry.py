@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hub import config
-from hub.registry import Registry
+from hub.ingest.registry import Registry
 
 CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}}]})
 
@@ -53,7 +53,7 @@ def test_stored_rows_restore_state() -> None:
 
 
 def test_a_flood_of_made_up_ids_is_bounded() -> None:
-    from hub.registry import MAX_STRANGERS
+    from hub.ingest.registry import MAX_STRANGERS
 
     r = Registry(CFG)
     for i in range(MAX_STRANGERS + 50):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hub import migrations
-from hub.store import MAX_REJECTED_PAYLOAD, Store
+from hub.store import migrations
+from hub.store.database import MAX_REJECTED_PAYLOAD, Store
 
 
 @pytest.fixture
@@ -127,7 +127,7 @@ def test_readonly_reader(tmp_path: Path, store: Store) -> None:
 
 CRASH = """
 import os, sys
-from hub.store import Store
+from hub.store.database import Store
 s = Store(sys.argv[1])
 with s.transaction():
     s.ensure_table("t1", "T", 1)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from hub import config
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules import VARIANTS, Match
 from shared_rules.model import Colour, Declaration, Lag, Pocket, PocketedBall, ShotReport

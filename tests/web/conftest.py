@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hub import config
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.web import WebSettings, create_app
 from hub.web.auth import PinStore
 from tests.export.matchkit import Clock, Table

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.web.auth import Lockout, PinStore, Tokens
 from tests.web.conftest import PIN, auth
 

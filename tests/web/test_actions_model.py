@@ -1,4 +1,4 @@
-"""hub.actions is the one definition of the referee actions: the validators take exactly its kinds and fields,
+"""hub.reconcile.actions is the one definition of the referee actions: the validators take exactly its kinds and fields,
 and an unexpected error in a route is a bilingual 503, never a 500."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.actions import ACTION_MODELS, FACT_NAMES, fields_of
-from hub.inputs import RefereeInputError
-from hub.referee import ACTION_KINDS, FACTS, VALIDATORS, validate
+from hub.reconcile.actions import ACTION_MODELS, FACT_NAMES, fields_of
+from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.referee import ACTION_KINDS, FACTS, VALIDATORS, validate
 
 
 def test_the_kinds_are_the_models() -> None:

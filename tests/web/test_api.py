@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.service import Hub
+from hub.service.hub import Hub
 from tests.export.matchkit import PLAYERS, Table
 from tests.web.conftest import auth
 
@@ -133,7 +133,7 @@ def test_every_action_kind_is_in_the_openapi_document(client: TestClient) -> Non
     schemas = doc["components"]["schemas"]
     kinds = {s["properties"]["kind"].get("const") for s in schemas.values()
              if "kind" in s.get("properties", {}) and s["properties"]["kind"].get("const")}
-    from hub.referee import ACTION_KINDS
+    from hub.reconcile.referee import ACTION_KINDS
     assert kinds == set(ACTION_KINDS)
     assert set(schemas["FoulAction"]["properties"]) == {"kind", "uid", "foul", "on", "offender", "shot",
                                                          "shot_number"}

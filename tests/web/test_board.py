@@ -1,9 +1,9 @@
-"""hub.board: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
+"""hub.reconcile.board: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
 
 from __future__ import annotations
 
-from hub.board import enrich, plain
-from hub.service import Hub
+from hub.reconcile.board import enrich, plain
+from hub.service.hub import Hub
 from tests.export.matchkit import PLAYERS, Table, play_classic, play_hundred
 from tests.hub.tablekit import Kit, session
 
@@ -84,7 +84,7 @@ def test_a_choice_question_names_the_balls_it_may_take() -> None:
 
 
 def test_banners_read_the_engines_own_state_keys() -> None:
-    from hub.board import _classic, _hundred
+    from hub.reconcile.board import _classic, _hundred
     from shared_rules import Match
     from shared_rules.classic import DECIDER
     from shared_rules.hundred_input import LAST_BALL, OFF_SPOT, PRIVILEGE, TEN

@@ -1,6 +1,6 @@
 """The hub features the web layer stands on: a worker that survives abandoned callers, error categories, the
 state envelope (rev, boot, hub time, last_match, devices), cue pairing per match, amendments by shot number,
-node commands, and the screen-facing scoreboard (hub.board)."""
+node commands, and the screen-facing scoreboard (hub.reconcile.board)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from hub.ingest_mqtt import RawMessage
-from hub.inputs import RefereeInputError
-from hub.service import Change, Hub
+from hub.ingest.mqtt import RawMessage
+from hub.reconcile.inputs import RefereeInputError
+from hub.service.hub import Change, Hub
 from shared_rules import wire
 from tests.export.matchkit import PLAYERS, Clock, Table, play_classic
 
@@ -66,7 +66,7 @@ def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch
     assert hub.worker_alive and hub.stats["worker_errors"] >= 1
     shot = hub.state("t1")["match"]["shot"]
     assert shot["strike"] is not None and [p["pocket"] for p in shot["pocketed"]] == [5]
-    assert hub.store is not None and hub.store.count_inputs() == hub.state("t1")["cursor"]
+    assert hub.store.database is not None and hub.store.database.count_inputs() == hub.state("t1")["cursor"]
     assert hub.submit("t1", {"kind": "close_shot"})["match"]["scores"] == [1, 0]
 
 

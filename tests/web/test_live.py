@@ -12,8 +12,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from hub.demo_client import PanelClient, PanelRefused
-from hub.service import Hub
+from hub.demo.client import PanelClient, PanelRefused
+from hub.service.hub import Hub
 from hub.web import WebSettings
 from hub.web.auth import PinStore
 from hub.web.server import WebServer, serve_in_thread

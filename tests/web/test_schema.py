@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
-from hub.service import Hub
+from hub.service.hub import Hub
 from hub.web import WebSettings, create_app
 from hub.web.auth import PinStore
 from tests.web.conftest import PIN

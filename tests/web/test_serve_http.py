@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from hub import config
-from hub.demo_client import PanelClient
-from hub.service import Hub
+from hub.demo.client import PanelClient
+from hub.service.hub import Hub
 from hub.web.app import create_app
 from hub.web.settings import WebSettings
 from tests.hub.nodes import Node

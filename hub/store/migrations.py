@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from hub.errors import SchemaError
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
     """
@@ -38,7 +40,7 @@ MIGRATIONS: tuple[str, ...] = (
         seq INTEGER,
         at_ms INTEGER NOT NULL,           -- event time on the hub clock
         received_ms INTEGER NOT NULL,     -- when the hub received it
-        record TEXT NOT NULL,             -- JSON, hub.inputs.input_to_record
+        record TEXT NOT NULL,             -- JSON, hub.reconcile.inputs.input_to_record
         UNIQUE (device, boot, seq)        -- a redelivered sensor event is a constraint hit, not a second row
     );
     CREATE INDEX inputs_by_match ON inputs(match_id, id);
@@ -83,9 +85,9 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (device, boot)
     );
     """,
-    # 2: the settings in force when a match started (hub.snapshot), so a replay uses them, not today's luza.toml
+    # 2: the settings in force when a match started (hub.service.snapshot), so a replay uses them, not today's luza.toml
     """
-    ALTER TABLE matches ADD COLUMN settings TEXT;  -- JSON hub.snapshot.settings_snapshot; NULL before v2
+    ALTER TABLE matches ADD COLUMN settings TEXT;  -- JSON hub.service.snapshot.settings_snapshot; NULL before v2
     CREATE INDEX matches_by_started ON matches(started_ms);
     """,
     # 3: a referee action's uid is unique per table, with the first answer it got (a re-send gets that answer)
@@ -143,10 +145,6 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 LATEST = len(MIGRATIONS)
-
-
-class SchemaError(RuntimeError):
-    """The database is newer than this hub, or not a Luza database."""
 
 
 def version(conn: sqlite3.Connection) -> int:

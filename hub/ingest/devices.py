@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.config import Config
-from hub.registry import Registry
+from hub.ingest.registry import Registry
 
 SILENT_MS = 60_000  # an online node not heard for this long is shown as silent (telemetry comes every few seconds)
 

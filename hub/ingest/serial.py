@@ -21,7 +21,7 @@ from typing import Any
 
 import serial
 
-from hub.ingest_mqtt import RawMessage, now_ms
+from hub.ingest.mqtt import RawMessage, now_ms
 
 log = logging.getLogger("luza.serial")
 

@@ -10,7 +10,7 @@ table gets an ok:false answer; the connection and the hub go on. No stack trace 
 unexpected error is logged here and answered with a short text. Each outcome is counted in `stats`.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
-The actions and their fields are hub.actions' models (checked by hub.referee.validate inside `Hub.submit`), the
+The actions and their fields are hub.reconcile.actions' models (checked by hub.reconcile.referee.validate inside `Hub.submit`), the
 same ones the REST API (hub.web) takes.
 """
 
@@ -30,9 +30,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.inputs import RefereeInputError
-from hub.referee import UNAVAILABLE
-from hub.service import Hub
+from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.referee import UNAVAILABLE
+from hub.service.hub import Hub
 
 log = logging.getLogger("luza.control")
 

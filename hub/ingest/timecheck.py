@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.inputs import SensorInput
-from hub.store import Store
+from hub.reconcile.inputs import SensorInput
+from hub.store.database import Store
 
 FAR_FUTURE_MS = 90 * 86_400_000
 STEP_TOLERANCE_MS = 1_800_000

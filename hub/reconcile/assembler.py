@@ -1,7 +1,7 @@
 """ShotAssembler: sensor evidence -> shots -> provisional `ShotReport`s. Pure: no I/O, no clock.
 
 Time comes only from the inputs' `at_ms` (hub clock). The assembler is fed in time order by
-`hub.table.TableSession`, which owns the order, the referee actions and the rules engine.
+`hub.reconcile.table.TableSession`, which owns the order, the referee actions and the rules engine.
 
 How evidence becomes shots (docs/reconciliation.md has the full table):
 - A strike opens a shot and closes the one before (DESIGN.md idea 4). A second strike within
@@ -21,7 +21,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
+from hub.config import ShotTiming
+from hub.reconcile.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
 from shared_rules.model import (
     Colour,
     Declaration,
@@ -32,18 +33,6 @@ from shared_rules.model import (
     PocketedBall,
     ShotReport,
 )
-
-
-@dataclass(frozen=True)
-class ShotTiming:
-    """The time rules of reconciliation, in ms on the hub clock."""
-
-    hanging_ball_ms: int = 5000  # general §23: a ball that falls 5 s or more after the shot ended is put back
-    double_strike_ms: int = 50  # two strikes this close are one stroke seen twice (an alert)
-    min_shot_ms: int = 2000  # a strike sooner than this after the previous strike: §14.2 candidate
-    pocket_settle_ms: int = 1000  # ... or sooner than this after the previous shot's last pocket event
-    roll_ms: int = 12000  # balls are assumed to have stopped this long after the last strike or pocket event
-    min_colour_conf: float = 0.6  # a colour reading below this confidence is treated as unknown
 
 
 @dataclass(frozen=True)
@@ -78,7 +67,7 @@ class Identity:
 
 @dataclass(frozen=True)
 class Finding:
-    """Something the evidence cannot settle or that disagrees; `hub.questions` words it for people."""
+    """Something the evidence cannot settle or that disagrees; `hub.reconcile.questions` words it for people."""
 
     kind: str
     shot: int
@@ -107,7 +96,7 @@ class ShotEvidence:
     answers: dict[str, str] = field(default_factory=dict)  # question id -> answer
     facts: dict[str, object] = field(default_factory=dict)
     declarations: tuple[Declaration, ...] = ()
-    outs: list[BallOut] = field(default_factory=list)  # balls that came back out (hub/throat.py)
+    outs: list[BallOut] = field(default_factory=list)  # balls that came back out (hub/reconcile/throat.py)
     flags: list[PocketFlag] = field(default_factory=list)  # what the pocket beams could not settle
     early: bool = False  # a strike before the previous shot could have ended (§14.2 candidate)
     closed_at: int | None = None
@@ -242,7 +231,7 @@ def _colour(x: object) -> Colour | None:
 
 
 def amend(shot: ShotEvidence, kind: str, args: Mapping[str, object], at_ms: int) -> None:
-    """Apply one shot-level referee action (already validated by hub.referee) to a shot's evidence."""
+    """Apply one shot-level referee action (already validated by hub.reconcile.referee) to a shot's evidence."""
     if kind == "declare":
         calls: list[Any] = list(args.get("calls") or [])  # type: ignore[call-overload]
         shot.declarations = tuple(

@@ -1,7 +1,7 @@
 """TableSession: one live match on one table, the deterministic fold of its hub inputs.
 
 Hub inputs (sensor events and referee actions) are folded in time order (`at_ms`, ties by arrival) into
-*steps*: shots (cut by `hub.assembler.ShotAssembler`) and the engine inputs the referee enters (lag, choose,
+*steps*: shots (cut by `hub.reconcile.assembler.ShotAssembler`) and the engine inputs the referee enters (lag, choose,
 interference, concede, decide). Closed steps are *committed*: played on `self.match`, the rules engine. The open
 shot is *provisional*: played on top of the committed match for the scoreboard, then taken back.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.assembler import (
+from hub.reconcile.assembler import (
     PocketEvidence,
     ShotAssembler,
     ShotEvidence,
@@ -28,10 +28,17 @@ from hub.assembler import (
     StrikeEvidence,
     amend,
 )
-from hub.inputs import RefereeAction, SensorInput, input_key
-from hub.questions import Alert, Question, check_answer, collect_alerts, collect_questions, shot_dict
-from hub.referee import ENGINE_ACTIONS, RefereeInputError, validate
-from hub.timeline import Provisional, Step, Timeline, engine_input
+from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
+from hub.reconcile.questions import (
+    Alert,
+    Question,
+    check_answer,
+    collect_alerts,
+    collect_questions,
+    shot_dict,
+)
+from hub.reconcile.referee import ENGINE_ACTIONS, RefereeInputError, validate
+from hub.reconcile.timeline import Provisional, Step, Timeline, engine_input
 from shared_rules import Match
 from shared_rules.model import Colour, Pocket
 
@@ -62,7 +69,7 @@ class TableSession:
         self._log: list[HubInput] = []
         self._keys: set[tuple[object, ...]] = set()
         self._offline: dict[str, str] = {}
-        self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/health.py), set by the service per report
+        self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
         self.rederivations = 0  # how many times the whole match was re-derived (for tests and the bench)
         self._reset()
 

@@ -1,7 +1,7 @@
 """The hub-level inputs a match is made of, as the store keeps them (append-only), and their JSON codec.
 
 Two kinds: `SensorInput` (an accepted sensor event with its time on the hub clock) and `RefereeAction`
-(anything the referee enters). `hub.table.TableSession` folds them into the rules engine.
+(anything the referee enters). `hub.reconcile.table.TableSession` folds them into the rules engine.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.referee import MALFORMED, RefereeInputError, validate
+from hub.reconcile.referee import MALFORMED, RefereeInputError, validate
 from shared_rules import wire
 
 __all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "input_from_record",

@@ -2,7 +2,7 @@
 
 One worker thread owns the store and the table sessions. Transports (MQTT, serial) and the web layer only
 enqueue. The worker takes what has queued up (a batch), and inside ONE transaction classifies each payload
-(hub.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is skipped),
+(hub.ingest.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is skipped),
 stores rejections, device updates and clock offsets, and folds the inputs into the live sessions. Only after the
 commit are the MQTT messages acknowledged, referee calls answered, states published (retained
 luza/v1/<table>/state) and subscribers called. While a commit is under way the next batch queues up, so one
@@ -28,20 +28,20 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from typing import Any
 
-from hub.clockmap import ClockMap, time_command_args
 from hub.config import Config
-from hub.dblock import DbLock
 from hub.errors import disk_full_alert
-from hub.ingest_mqtt import MqttIngest, RawMessage
-from hub.ingest_serial import SerialIngest
-from hub.inputs import RefereeInputError
-from hub.referee import UNAVAILABLE
-from hub.registry import Registry
-from hub.resync import Resync
-from hub.router import Batch, RefereeRequest, Replayed, Router
+from hub.ingest.clockmap import ClockMap, time_command_args
+from hub.ingest.mqtt import MqttIngest, RawMessage
+from hub.ingest.registry import Registry
+from hub.ingest.resync import Resync
+from hub.ingest.serial import SerialIngest
+from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.referee import UNAVAILABLE
+from hub.reconcile.table import TableSession
+from hub.service.router import Batch, RefereeRequest, Replayed, Router
 from hub.steadyclock import SteadyClock
-from hub.store import Store
-from hub.table import TableSession
+from hub.store.database import Store
+from hub.store.dblock import DbLock
 from shared_rules import wire
 
 log = logging.getLogger("luza.hub")
@@ -83,7 +83,7 @@ class Hub:
         self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
         self._revs: Counter[str] = Counter()  # per table, +1 on every published change (this boot)
         self._links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
-        self.resync = Resync()  # the time again every RESYNC_S while a node talks (hub.resync)
+        self.resync = Resync()  # the time again every RESYNC_S while a node talks (hub.ingest.resync)
         self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
         self._dblock: DbLock | None = None
@@ -97,7 +97,7 @@ class Hub:
 
     def start(self, connect_timeout: float = 0.0) -> Hub:
         if self.config.store.path != ":memory:":
-            self._dblock = DbLock(self.config.store.path).acquire()  # one hub per database (hub.dblock)
+            self._dblock = DbLock(self.config.store.path).acquire()  # one hub per database (hub.store.dblock)
         try:
             store = self.store = Store(self.config.store.path, self.config.store.synchronous)
         except BaseException:

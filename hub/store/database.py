@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub import migrations
+from hub.store import migrations
 
 MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
 REJECTED_SAMPLES_PER_KIND = 10  # rejected payloads kept per (device, code); the rest are only counted
@@ -36,7 +36,7 @@ class MatchRow:
     started_ms: int
     ended_ms: int | None
     last_state: dict[str, Any] | None
-    settings: dict[str, Any] | None = None  # hub.snapshot at new_match (None for matches stored before v2)
+    settings: dict[str, Any] | None = None  # hub.service.snapshot at new_match (None for matches stored before v2)
     damaged: str | None = None  # why the match row itself cannot be read (it is then quarantined)
 
 

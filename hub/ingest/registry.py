@@ -1,5 +1,5 @@
 """The device registry: what the hub knows of each node — online/offline, last seen, firmware, battery, RSSI,
-outbox depth, its health counters (wire.TELE_COUNTERS, with the report before, for hub/health.py's alerts)
+outbox depth, its health counters (wire.TELE_COUNTERS, with the report before, for hub/ingest/health.py's alerts)
 and how many of its payloads were rejected, by reason.
 
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hub.config import Config
-from hub.health import Health, NodeCounters
-from hub.questions import Alert
+from hub.ingest.health import Health, NodeCounters
+from hub.reconcile.questions import Alert
 from shared_rules.wire import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
@@ -123,7 +123,7 @@ class Registry:
             dev.last_seen_ms = now_ms
 
     def health(self, table_id: str) -> list[Alert]:
-        """Sensor-health alerts of a table's pocket nodes (hub/health.py); call once per telemetry report."""
+        """Sensor-health alerts of a table's pocket nodes (hub/ingest/health.py); call once per telemetry report."""
         with self._lock:
             nodes = [NodeCounters(d, pockets, dict(self._devices[d].counters), dict(self._devices[d].counters_before))
                      for d, pockets in self._pockets.get(table_id, []) if self._devices[d].counters]

@@ -1,6 +1,6 @@
 """The engine side of a table's fold: the ordered steps (shots and referee engine inputs) and the Match.
 
-`hub.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline` feeds
+`hub.reconcile.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline` feeds
 them to the rules engine: closed steps are committed in order, a shot the engine refuses holds the timeline
 there (later steps wait, nothing is dropped), an engine action it refuses is skipped and remembered, and a
 correction to a committed step rewinds the engine to it (undo is O(1) in `shared_rules.Match`).
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.assembler import Assembly, ShotContext, ShotEvidence, ShotTiming, build_report
-from hub.inputs import RefereeAction
+from hub.reconcile.assembler import Assembly, ShotContext, ShotEvidence, ShotTiming, build_report
+from hub.reconcile.inputs import RefereeAction
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Choose, Colour, Concede, Input, Interference, Lag, RefereeDecision

@@ -11,11 +11,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from hub.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
-from hub.snapshot import stored_settle
-from hub.store import UNREADABLE, MatchRow, Store
-from hub.table import ShotTiming, TableSession
-from hub.timecheck import suspect_of
+from hub.ingest.timecheck import suspect_of
+from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
+from hub.reconcile.table import ShotTiming, TableSession
+from hub.service.snapshot import stored_settle
+from hub.store.database import UNREADABLE, MatchRow, Store
 
 log = logging.getLogger("luza.rebuild")
 
@@ -48,7 +48,7 @@ class UnreadableMatch(ValueError):
 def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
     """Fold a match's stored inputs into a new session; inputs that cannot be applied are listed, not fatal.
 
-    The settle times stored with the match (hub.snapshot) win over `settle` (today's config), which is used
+    The settle times stored with the match (hub.service.snapshot) win over `settle` (today's config), which is used
     only for matches stored before snapshots existed."""
     settle = stored_settle(match.settings) or settle
     session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle),
@@ -64,7 +64,7 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
             continue
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
             continue
-        if (code := suspect_of(row.record)) is not None:  # stored, never folded into play (hub.timecheck)
+        if (code := suspect_of(row.record)) is not None:  # stored, never folded into play (hub.ingest.timecheck)
             out.suspect.append((row.id, code))
             continue
         out.inputs += 1

@@ -3,11 +3,11 @@ match until Ctrl-C, refereed by a script through the referee panel's own REST AP
 
     result = run_web_demo(["classic"], port=8000, matches=0)   # 0: until Ctrl-C (or `stop` is set)
 
-What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins (hub.broker,
-hub.deploy), the hub (hub.service) with its SQLite store, the web app (hub.web) on http://127.0.0.1:<port>,
+What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins (hub.deploy.broker,
+hub.deploy), the hub (hub.service.hub) with its SQLite store, the web app (hub.web) on http://127.0.0.1:<port>,
 and the virtual table (hub.virtual: pocket and cue nodes running the real firmware logic). Each match is started
-and refereed through `hub.demo_client.PanelClient` with the demo PIN, exactly as a person's panel does; once a
-person enters an action on the panel, the script stands by for the rest of that match (hub.demo.DemoPlayers).
+and refereed through `hub.demo.client.PanelClient` with the demo PIN, exactly as a person's panel does; once a
+person enters an action on the panel, the script stands by for the rest of that match (hub.demo.terminal.DemoPlayers).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from hub.broker import Mosquitto, free_port
-from hub.demo import PLAYERS, TABLE, DemoPlayers, Printer, demo_config, workspace
-from hub.demo_client import PanelClient, PanelRefused
-from hub.service import Hub
+from hub.demo.client import PanelClient, PanelRefused
+from hub.demo.terminal import PLAYERS, TABLE, DemoPlayers, Printer, demo_config, workspace
+from hub.deploy.broker import Mosquitto, free_port
+from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from hub.web.auth import PinStore
 from hub.web.server import WebServer

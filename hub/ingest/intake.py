@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hub.clockmap import ClockMap
 from hub.config import Config, DeviceConfig
-from hub.ingest_mqtt import RawMessage
-from hub.inputs import SensorInput
-from hub.registry import Registry
+from hub.ingest.clockmap import ClockMap
+from hub.ingest.mqtt import RawMessage
+from hub.ingest.registry import Registry
+from hub.reconcile.inputs import SensorInput
 from shared_rules import wire
 
 POCKET_KINDS = ("pocket", "jam", "clear", "calib", "out", "flag")

@@ -1,7 +1,7 @@
 """Referee actions: the kinds the panel may send, and their validation with errors a person can act on.
 
 A referee action is an input like any sensor event: it is stored, then folded into the match by
-`hub.table.TableSession`. This module only checks the *shape* of an action and normalises its arguments to
+`hub.reconcile.table.TableSession`. This module only checks the *shape* of an action and normalises its arguments to
 plain JSON values (so the store can keep them as they are); whether the action is possible in the current
 position is the session's and the rules engine's business.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.actions import ACTION_MODELS, FACT_NAMES, fields_of
+from hub.reconcile.actions import ACTION_MODELS, FACT_NAMES, fields_of
 from shared_rules.model import Colour, Foul
 
 Args = dict[str, Any]
@@ -284,8 +284,8 @@ VALIDATORS: dict[str, Callable[[Mapping[str, object]], Args]] = {
     "end_match": lambda a: {"reason": _text(a, "reason", required=False)},
 }
 ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
-"""Every action kind the referee panel may send (hub.actions defines each; docs/reconciliation.md)."""
-assert set(VALIDATORS) == set(ACTION_MODELS) and tuple(FACTS) == FACT_NAMES, "hub.actions and the validators differ"
+"""Every action kind the referee panel may send (hub.reconcile.actions defines each; docs/reconciliation.md)."""
+assert set(VALIDATORS) == set(ACTION_MODELS) and tuple(FACTS) == FACT_NAMES, "hub.reconcile.actions and the validators differ"
 
 # Actions that become an input of the rules engine of their own (the others amend shots or the session).
 ENGINE_ACTIONS = ("lag", "choose", "interference", "concede", "decide")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hub.store import Store
+from hub.store.database import Store
 
 MAX_PER_MATCH = 1000
 SHOWN_KEYS = 5  # keys named in the alert text; the alert's "keys" field carries the same, the count all

@@ -2,7 +2,7 @@
 
 `Router` owns the live TableSessions. Everything it does happens inside the hub's open transaction and is
 collected in a `Batch`; the hub acknowledges, answers, publishes and counts only after the commit (see
-hub.service). A referee action is tried on its session first, so an impossible one is refused with nothing
+hub.service.hub). A referee action is tried on its session first, so an impossible one is refused with nothing
 stored; a sensor input is stored first, then applied (by contract it never raises).
 """
 
@@ -16,20 +16,27 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import conflicts, gaps, timecheck
-from hub.board import enrich
-from hub.clockmap import ClockMap
 from hub.config import Config
-from hub.devices import table_devices
-from hub.ingest_mqtt import RawMessage
-from hub.inputs import RefereeAction, RefereeInputError, SensorInput, input_to_record, parse_referee_action
-from hub.intake import EventIn, Rejected, StatusIn, TeleIn, classify
-from hub.rebuild import UnreadableMatch, rebuild_session, timing
-from hub.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
-from hub.registry import Registry
-from hub.snapshot import settings_snapshot
-from hub.store import ActionUid, MatchRow, Store
-from hub.table import TableSession
+from hub.ingest import timecheck
+from hub.ingest.clockmap import ClockMap
+from hub.ingest.devices import table_devices
+from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
+from hub.ingest.mqtt import RawMessage
+from hub.ingest.registry import Registry
+from hub.reconcile.board import enrich
+from hub.reconcile.inputs import (
+    RefereeAction,
+    RefereeInputError,
+    SensorInput,
+    input_to_record,
+    parse_referee_action,
+)
+from hub.reconcile.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
+from hub.reconcile.table import TableSession
+from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
+from hub.service.snapshot import settings_snapshot
+from hub.store import conflicts, gaps
+from hub.store.database import ActionUid, MatchRow, Store
 
 log = logging.getLogger("luza.hub")
 
@@ -90,7 +97,7 @@ class Router:
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
-        self.holes = gaps.Holes()  # seqs of a node never stored (hub.gaps)
+        self.holes = gaps.Holes()  # seqs of a node never stored (hub.store.gaps)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
         self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
 
@@ -169,7 +176,7 @@ class Router:
         batch.touched.add(table)
         if self.holes.update(self.store, table, live.match.id, inp.event.device, inp.event.boot):
             self._evidence(table, "missing_events", self.holes.alert(table, live.match.id))
-        if suspect is not None:  # stored, never folded into play (hub.timecheck)
+        if suspect is not None:  # stored, never folded into play (hub.ingest.timecheck)
             batch.counts["suspect_time"] += 1
             log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
                         *inp.event.key, suspect)
@@ -182,7 +189,7 @@ class Router:
             batch.broken.add(table)
 
     def _duplicate(self, table: str, live: Live | None, inp: SensorInput, raw: RawMessage, batch: Batch) -> None:
-        """A key already stored: a conflict if the content differs (kept, counted, alerted; see hub.conflicts)."""
+        """A key already stored: a conflict if the content differs (kept, counted, alerted; see hub.store.conflicts)."""
         match_id = live.match.id if live else None
         new = conflicts.check(self.store, table, match_id, inp.event.key, input_to_record(inp), raw.received_ms)
         if new is None:

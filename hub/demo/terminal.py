@@ -1,7 +1,7 @@
 """`luza demo`: the whole appliance on one machine with no hardware.
 
-A private Mosquitto (hub.broker), a virtual table whose pocket and cue nodes run the real firmware logic
-(hub.virtual), the hub service (hub.service) with its SQLite store, and a scripted pair of players with a demo
+A private Mosquitto (hub.deploy.broker), a virtual table whose pocket and cue nodes run the real firmware logic
+(hub.virtual), the hub service (hub.service.hub) with its SQLite store, and a scripted pair of players with a demo
 referee who makes the calls a variant needs. The live scoreboard is printed in English and Russian as the hub
 publishes it; the same state is retained on `luza/v1/demo/state` for any other screen.
 """
@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
-from hub.broker import Mosquitto, free_port
-from hub.demo_client import PanelRefused
-from hub.demo_referee import answers, plan_shot, unanswered
-from hub.inputs import RefereeAction
-from hub.referee import RefereeInputError
-from hub.service import Change, Hub
+from hub.demo.client import PanelRefused
+from hub.demo.referee import answers, plan_shot, unanswered
+from hub.deploy.broker import Mosquitto, free_port
+from hub.reconcile.inputs import RefereeAction
+from hub.reconcile.referee import RefereeInputError
+from hub.service.hub import Change, Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules.star import FIRST5
 
@@ -114,9 +114,9 @@ class LocalReferee:
 
 
 class DemoPlayers:
-    """Two scripted players and a demo referee (hub.demo_referee): the player in turn strikes and usually pots
+    """Two scripted players and a demo referee (hub.demo.referee): the player in turn strikes and usually pots
     the ball the referee called (Classic, 100 points) or the colour the player needs (Star). The referee acts
-    through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo_client). When someone
+    through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo.client). When someone
     else enters a referee action (a person on the panel), the scripted referee stands by for the rest of the
     match and the players play on."""
 

@@ -1,7 +1,7 @@
 """Every referee action, defined once: one typed model per kind, discriminated on `kind`.
 
 The REST API takes `RefereeActionBody` (so the OpenAPI document lists each action with its fields), the control
-socket and `hub.referee.validate` take the same kinds and fields: `validate` refuses a kind or a field that is not
+socket and `hub.reconcile.referee.validate` take the same kinds and fields: `validate` refuses a kind or a field that is not
 here, then checks each value with its bilingual message. docs/web-api.md and docs/reconciliation.md describe them.
 """
 
@@ -102,7 +102,7 @@ class FoulAction(_Action):
 
 
 class FactAction(_Action):
-    """A fact about a shot that only the referee sees (hub/referee.py FACTS gives each one's type)."""
+    """A fact about a shot that only the referee sees (hub/reconcile/referee.py FACTS gives each one's type)."""
     kind: Literal["fact"]
     name: Literal[FACT_NAMES]  # type: ignore[valid-type]
     value: bool | int | ColourName | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.store import Store
+from hub.store.database import Store
 
 Gap = tuple[str, int, int, int]  # (device, boot, first missing seq, last missing seq)
 SHOWN = 5

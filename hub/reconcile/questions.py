@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hub.assembler import Finding, question_id
-from hub.referee import RefereeInputError
-from hub.throat import TWO_ANSWERS
+from hub.reconcile.assembler import Finding, question_id
+from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.outcome import Need
 
 POCKET_NAMES: dict[int, tuple[str, str]] = {
@@ -30,7 +30,7 @@ LATE_ANSWERS = ("return", "count", "new_shot")
 CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
                    "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS}
 BEAMS = {0: ("upper beam", "верхний луч"), 1: ("lower beam", "нижний луч")}
-# A pocket node's flags (hub/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
+# A pocket node's flags (hub/reconcile/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
 SENSOR_FLAGS = {
     "edges": ("warning", "{p} lost sensor signals (interference overflowed the node): if a ball went in, add it.",
               "{p}: датчик потерял сигналы (помехи переполнили узел): если шар упал, добавьте его вручную."),
@@ -249,7 +249,7 @@ def node_offline(device: str, role: str) -> Alert:
 
 
 # ---------------------------------------------------------------- collecting a session's questions and alerts
-# `s` is a hub.table.TableSession (not imported: the session imports this module).
+# `s` is a hub.reconcile.table.TableSession (not imported: the session imports this module).
 
 QUESTION_FINDINGS = frozenset({"identify", "identify_colour", "late_drop", "double_hit", "early_start",
                                "out_of_turn", "maybe_two"})
@@ -358,7 +358,7 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
     if s.assembler.shots and not s.ended:
         for device, role in sorted(s.offline.items()):
             out.append(node_offline(device, role))
-    out.extend(getattr(s, "health", ()))  # sensor health from telemetry (hub/health.py)
+    out.extend(getattr(s, "health", ()))  # sensor health from telemetry (hub/ingest/health.py)
     dismissed = s.dismissed
     unique = {a.id: a for a in out if a.id not in dismissed}
     return tuple(unique.values())
