@@ -122,7 +122,7 @@ class ColourLog:
         self.head = 0
         self.count = 0
         self.last_t = 0
-        self.samples = 0  # readings attempted (sampler calls), for telemetry
+        self.samples = 0  # readings attempted (sampler calls): looked_after() needs one
         self.errors = 0  # sampler reads that failed (I2C errors)
 
     def put(self, t, rgbc):

@@ -13,7 +13,7 @@ Everything that touches hardware goes through a *board* (duck-typed):
     await light_sleep(ms)               the cue's sleep between strikes (wakes early on motion)
     led(on), feed(), reset(), heap(), battery()   identify blink, watchdog, reboot, free RAM, volts
 
-`firmware.board.DeviceBoard` is the ESP32 one; `hub.virtual.node.VirtualBoard` feeds simulated pins.
+`DeviceBoard` in the device's main.py (firmware/main.py) is the ESP32 one; `hub.virtual.node.VirtualBoard` feeds simulated pins.
 
 Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
 stamps it with hub time if synced (else uptime and `u: 1`), numbers it (device, boot, seq), encodes it with

@@ -107,7 +107,8 @@ class PocketBeam:
         self._oh = 0
         self._otl = 0
         self._osize = out_size
-        # counters for telemetry: every decision that is not an IN is still counted
+        # counters of every decision, IN or not: counters() reports them all (tests, bench); the node's telemetry
+        # (PocketRole.tele) sends the health ones summed over its pockets
         self.passed = 0
         self.rattles = 0
         self.outs = 0

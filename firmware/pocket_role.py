@@ -150,6 +150,7 @@ class PocketRole:
             out["outs"] += b.outs
             out["lost"] += b.lost
             out["flags"] += b.flags
+            out["edrop"] += b.dropped  # detections overwritten before the role took them: balls lost too
             out["bu%d" % b.pocket] = b.blocks[0]
             out["bl%d" % b.pocket] = b.blocks[1]
         return out

@@ -389,7 +389,7 @@ TELE_FIELDS = {"up": (0, MAX_T), "heap": (0, 2**32), "rssi": (-130, 0), "bat": (
                "drop": (0, 2**32), "t": (0, MAX_T), "flash": (0, 2**32)}
 # Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes), pocket
 # (rattle, jam, glitch chatter pulses, outs upward passages, lost repeated edges, flags raised, edrop edges the
-# ring dropped, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket p), cue (strikes, doubles, knocks,
+# ring dropped or detections overwritten, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket p), cue (strikes, doubles, knocks,
 # sleeps, err).
 _counters = ["rej", "crej", "pub", "rattle", "jam", "glitch", "outs", "lost", "flags", "edrop", "err", "strikes",
              "doubles", "knocks", "sleeps"]
