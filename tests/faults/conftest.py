@@ -1,0 +1,96 @@
+"""Fixtures of the fault scenarios: an in-process hub on a virtual table's clock, and the baseline of a script
+(the same match, same seed, played through a real Mosquitto without any fault), computed once per session."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.service.hub import Hub
+from hub.virtual.table import VirtualTable
+from tests.faults.match import (
+    PLAYERS,
+    SPEED,
+    engine_part,
+    engine_score,
+    events_made,
+    hub_config,
+    run_table,
+    score,
+)
+from tests.faults.match import script as make_script
+from tests.support.broker import Mosquitto
+
+Baseline = Callable[[int], dict[str, Any]]
+
+
+def begin_match(hub: Hub) -> int:
+    """The referee starts a Free match and records the lag (seat 0 breaks)."""
+    match_id = int(hub.new_match("t1", "free", PLAYERS)["match_id"])
+    hub.submit("t1", {"kind": "lag", "winner": 0})
+    return match_id
+
+
+def wait_stored(hub: Hub, n: int, timeout: float = 20.0) -> None:
+    """Wait until the hub has accepted `n` sensor events and applied everything it received."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while hub.stats["accepted"] < n:
+        assert time.monotonic() < deadline, f"the hub accepted {hub.stats['accepted']} of {n} events"
+        time.sleep(0.02)
+    assert hub.wait_idle(timeout)
+
+
+def play_baseline(workdir: Path, seed: int) -> dict[str, Any]:
+    """The script of `seed` through a fresh broker and hub, no fault: the final score every fault run must match."""
+    broker = Mosquitto(workdir / "broker").start()
+    try:
+        table = VirtualTable(("127.0.0.1", broker.port), workdir / "nodes", table="t1", speed=SPEED, seed=seed)
+        hub = Hub(hub_config(broker.url, workdir / "luza.db", "luza-hub-baseline"), clock=table.vt.hub_ms)
+        hub.start(connect_timeout=5)
+        try:
+            begin_match(hub)
+            steps = make_script(seed)
+            run_table(table, steps)
+            wait_stored(hub, events_made(table))
+            board = hub.state("t1")["match"]
+            assert engine_part(board) == engine_score(steps), "the faultless run disagrees with the rules engine"
+            return json.loads(json.dumps(score(board)))
+        finally:
+            hub.stop()
+    finally:
+        broker.stop()
+
+
+@pytest.fixture(scope="session")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
+    """`baseline(seed)`: the final score of the script of `seed` played without a fault (cached per seed)."""
+    cache: dict[int, dict[str, Any]] = {}
+
+    def get(seed: int) -> dict[str, Any]:
+        if seed not in cache:
+            cache[seed] = play_baseline(tmp_path_factory.mktemp(f"baseline-{seed}"), seed)
+        return cache[seed]
+
+    yield get
+
+
+@pytest.fixture
+def hubs() -> Iterator[Callable[..., Hub]]:
+    """Start in-process hubs with `hubs(cfg, clock=...)`; each one still running is stopped at the end."""
+    started: list[Hub] = []
+
+    def start(cfg: Any, **kw: Any) -> Hub:
+        h = Hub(cfg, **kw).start(connect_timeout=5)
+        started.append(h)
+        return h
+
+    yield start
+    for h in started:
+        if h.store is not None:
+            h.stop()

@@ -1,0 +1,148 @@
+"""A TCP proxy on 127.0.0.1 that a test can cut: the network between one client (a node) and a server (the broker).
+
+    proxy = TcpProxy(("127.0.0.1", broker.port)).start()
+    node.transport.port = proxy.port          # the node now reaches the broker through the proxy
+    proxy.cut()                               # every connection through it is dropped; new ones are refused
+    proxy.restore()                           # connections are accepted and forwarded again
+    proxy.stop()
+
+While cut, a connection attempt is accepted and closed at once (as a router with no route answers a SYN with a
+reset), so the client sees the link down and backs off on its own schedule; nothing is buffered by the proxy.
+`connections` counts the connections forwarded, `refused` those closed while cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import socket
+import struct
+import threading
+
+RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset
+
+
+class TcpProxy:
+    """Forward 127.0.0.1:<port> to `target` in one thread; `cut()` / `restore()` the link."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self._listen = socket.socket()
+        self._listen.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listen.bind(("127.0.0.1", 0))
+        self._listen.listen(16)
+        self._listen.setblocking(False)
+        self.port = int(self._listen.getsockname()[1])
+        self._sel = selectors.DefaultSelector()
+        self._pairs: dict[socket.socket, socket.socket] = {}
+        self._lock = threading.Lock()
+        self._is_cut = False
+        self._cut_request = False
+        self._running = False
+        self._thread: threading.Thread | None = None
+        self.connections = 0
+        self.refused = 0
+
+    def start(self) -> TcpProxy:
+        self._sel.register(self._listen, selectors.EVENT_READ)
+        self._running = True
+        self._thread = threading.Thread(target=self._loop, name=f"proxy-{self.port}", daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def is_cut(self) -> bool:
+        return self._is_cut
+
+    def cut(self) -> None:
+        """Drop every forwarded connection now and refuse new ones until `restore()`."""
+        with self._lock:
+            self._is_cut = True
+            self._cut_request = True
+        self._drain_cut()
+
+    def restore(self) -> None:
+        with self._lock:
+            self._is_cut = False
+
+    def stop(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(5)
+        for s in list(self._pairs):
+            self._close(s)
+        self._sel.close()
+        self._listen.close()
+
+    # ------------------------------------------------------------ the loop
+
+    def _drain_cut(self) -> None:
+        """Wait until the loop has dropped the connections (cut() returns with the link really down)."""
+        for _ in range(500):
+            with self._lock:
+                if not self._cut_request:
+                    return
+            threading.Event().wait(0.002)
+
+    def _loop(self) -> None:
+        while self._running:
+            with self._lock:
+                if self._cut_request:
+                    for s in list(self._pairs):
+                        self._close(s)
+                    self._cut_request = False
+            for key, _ in self._sel.select(0.02):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if sock is self._listen:
+                    self._accept()
+                elif sock in self._pairs:
+                    self._forward(sock)
+
+    def _accept(self) -> None:
+        try:
+            client, _ = self._listen.accept()
+        except BlockingIOError:
+            return
+        if self._is_cut:
+            self.refused += 1
+            with contextlib.suppress(OSError):
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
+            client.close()  # linger 0: a reset, as an unreachable network answers
+            return
+        try:
+            upstream = socket.create_connection(self.target, timeout=2)
+        except OSError:
+            client.close()
+            return
+        for s in (client, upstream):
+            s.setblocking(False)
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self._sel.register(s, selectors.EVENT_READ)
+        self._pairs[client], self._pairs[upstream] = upstream, client
+        self.connections += 1
+
+    def _forward(self, sock: socket.socket) -> None:
+        peer = self._pairs[sock]
+        try:
+            data = sock.recv(65536)
+            if data:
+                peer.setblocking(True)  # small MQTT packets on loopback: a blocking send never waits long
+                peer.sendall(data)
+                peer.setblocking(False)
+                return
+        except OSError:
+            pass
+        self._close(sock)
+
+    def _close(self, sock: socket.socket) -> None:
+        peer = self._pairs.pop(sock, None)
+        for s in (sock, peer):
+            if s is None:
+                continue
+            self._pairs.pop(s, None)
+            with contextlib.suppress(KeyError, ValueError):
+                self._sel.unregister(s)
+            with contextlib.suppress(OSError):
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
+            s.close()
