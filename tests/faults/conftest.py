@@ -25,7 +25,7 @@ from tests.faults.match import (
 from tests.faults.match import script as make_script
 from tests.support.broker import Mosquitto
 
-Baseline = Callable[[int], dict[str, Any]]
+Baseline = Callable[..., dict[str, Any]]
 
 
 def begin_match(hub: Hub) -> int:
@@ -46,7 +46,7 @@ def wait_stored(hub: Hub, n: int, timeout: float = 20.0) -> None:
     assert hub.wait_idle(timeout)
 
 
-def play_baseline(workdir: Path, seed: int) -> dict[str, Any]:
+def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
     """The script of `seed` through a fresh broker and hub, no fault: the final score every fault run must match."""
     broker = Mosquitto(workdir / "broker").start()
     try:
@@ -55,7 +55,7 @@ def play_baseline(workdir: Path, seed: int) -> dict[str, Any]:
         hub.start(connect_timeout=5)
         try:
             begin_match(hub)
-            steps = make_script(seed)
+            steps = make_script(seed, shots)
             run_table(table, steps)
             wait_stored(hub, events_made(table))
             board = hub.state("t1")["match"]
@@ -69,13 +69,13 @@ def play_baseline(workdir: Path, seed: int) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
-    """`baseline(seed)`: the final score of the script of `seed` played without a fault (cached per seed)."""
-    cache: dict[int, dict[str, Any]] = {}
+    """`baseline(seed, shots=10)`: the final score of `script(seed, shots)` played without a fault (cached)."""
+    cache: dict[tuple[int, int], dict[str, Any]] = {}
 
-    def get(seed: int) -> dict[str, Any]:
-        if seed not in cache:
-            cache[seed] = play_baseline(tmp_path_factory.mktemp(f"baseline-{seed}"), seed)
-        return cache[seed]
+    def get(seed: int, shots: int = 10) -> dict[str, Any]:
+        if (seed, shots) not in cache:
+            cache[seed, shots] = play_baseline(tmp_path_factory.mktemp(f"baseline-{seed}"), seed, shots)
+        return cache[seed, shots]
 
     yield get
 

@@ -1,0 +1,87 @@
+"""Fault: the hub is SIGKILLed four times during a match, twice while a shot is open, and restarted each time.
+
+The hub runs in a child process (tests/faults/hubproc.py: the `Hub` of `luza serve`, on the virtual clock).
+While it is down the nodes play on; the broker queues their events for the hub's persistent session. Each new
+hub rebuilds the match from the log and takes the queued events. Promise: nothing lost, nothing counted twice,
+the final score equals the same match played without the fault, and `luza replay` verifies the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from hub.cli import main
+from hub.service.hub import Hub
+from hub.virtual.table import VirtualTable
+from tests.faults.conftest import Baseline, begin_match
+from tests.faults.hubproc import HubProcess
+from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, stored_events, write_toml
+from tests.support.broker import Mosquitto
+
+pytestmark = pytest.mark.mosquitto
+SEED = 23
+KILLS = ((2, "strike"), (4, "balls"), (6, "strike"), (8, "balls"))  # (shot, after which phase)
+
+
+def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_path: Path,
+                                                           baseline: Baseline,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "luza.db"
+    toml = write_toml(tmp_path / "luza.toml", mosquitto.url, db)
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
+    referee = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
+    match_id = begin_match(referee)  # the referee's part, then the hub process runs the match
+    referee.stop()
+    hubs = [HubProcess(toml, table.vt)]
+    restarts: list[asyncio.Task[HubProcess]] = []
+    down_s: list[float] = []
+
+    async def kill(k: int, phase: str) -> None:
+        if restarts and phase == "balls":  # a restart may take a while: wait between shots, never mid-shot
+            hubs.append(await restarts.pop())
+        if (k, phase) not in KILLS:
+            return
+        if restarts:
+            hubs.append(await restarts.pop())
+        hubs[-1].kill()
+        killed = time.monotonic()
+
+        def again() -> HubProcess:
+            p = HubProcess(toml, table.vt)
+            down_s.append(time.monotonic() - killed)
+            return p
+
+        restarts.append(asyncio.ensure_future(asyncio.to_thread(again)))
+
+    async def settle() -> None:
+        if restarts:
+            hubs.append(await restarts.pop())
+        deadline = asyncio.get_running_loop().time() + 20
+        while stored_events(db) < events_made(table):
+            assert asyncio.get_running_loop().time() < deadline, f"{stored_events(db)} of {events_made(table)} stored"
+            await asyncio.sleep(0.05)
+
+    steps = script(SEED)
+    try:
+        run_table(table, steps, kill, settle)
+    finally:
+        for p in hubs:
+            p.stop()
+    assert len(hubs) == 1 + len(KILLS)
+    assert stored_events(db) == events_made(table)  # every event stored once (the log's key is unique)
+    after = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
+    try:
+        state = after.state("t1")
+        assert score(state["match"]) == baseline(SEED)
+        assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
+    finally:
+        after.stop()
+    capsys.readouterr()
+    assert main(["replay", str(db), "--match", str(match_id)]) == 0
+    assert "verified" in capsys.readouterr().out
+    print(f"\nhub SIGKILLed {len(KILLS)} times: down {min(down_s):.1f}-{max(down_s):.1f} s wall each "
+          f"(x{SPEED:.0f} virtual), {events_made(table)} events, all stored once")
