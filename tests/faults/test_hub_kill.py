@@ -19,7 +19,16 @@ from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from tests.faults.conftest import Baseline, begin_match
 from tests.faults.hubproc import HubProcess
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, stored_events, write_toml
+from tests.faults.match import (
+    SPEED,
+    events_made,
+    hub_config,
+    run_table,
+    score,
+    script,
+    stored_events,
+    write_toml,
+)
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
