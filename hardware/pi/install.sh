@@ -64,7 +64,7 @@ fi
 [ "$(id -u)" = 0 ] || die "run as root (sudo $0 $*), or with --root DIR to write the files somewhere else"
 export DEBIAN_FRONTEND=noninteractive
 
-units=(luza-hub.service.hub luza-kiosk.service luza-backup.timer luza-backup.service luza-wifi-powersave.service)
+units=(luza-hub.service luza-kiosk.service luza-backup.timer luza-backup.service luza-wifi-powersave.service)
 
 # ---------------------------------------------------------------- uninstall
 if [ "$mode" = uninstall ]; then
@@ -168,11 +168,11 @@ elif echo "$out" | grep -q "wrote /etc/mosquitto/luza/"; then
   systemctl reload mosquitto || systemctl restart mosquitto  # SIGHUP re-reads the password file and the ACL
 fi
 systemctl enable --now mosquitto chrony luza-backup.timer >/dev/null
-systemctl enable luza-hub.service.hub >/dev/null
-if [ $code_changed = 1 ] || echo "$out" | grep -q "luza-hub.service.hub\|luza.toml"; then
-  systemctl restart luza-hub.service.hub
+systemctl enable luza-hub.service >/dev/null
+if [ $code_changed = 1 ] || echo "$out" | grep -q "luza-hub.service\|luza.toml"; then
+  systemctl restart luza-hub.service
 else
-  systemctl start luza-hub.service.hub
+  systemctl start luza-hub.service
 fi
 if ip link show "$iface" >/dev/null 2>&1; then
   systemctl enable --now luza-wifi-powersave.service >/dev/null

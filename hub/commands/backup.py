@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-UNIT = "luza-hub.service.hub"
+UNIT = "luza-hub.service"
 
 
 def register(sub: Any) -> None:

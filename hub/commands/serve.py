@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     hub.start(connect_timeout=5.0)
     control = None
     web = None
-    watchdog = Watchdog(hub)  # systemd (luza-hub.service.hub): READY, then the watchdog while the hub is healthy
+    watchdog = Watchdog(hub)  # systemd (luza-hub.service): READY, then the watchdog while the hub is healthy
     try:
         if args.control:
             from hub.service.control import ControlError, ControlServer

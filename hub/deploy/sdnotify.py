@@ -1,6 +1,6 @@
 """systemd's notify protocol for `luza serve`: READY once the hub runs, then the watchdog fed while it is healthy.
 
-The unit (luza-hub.service.hub) is `Type=notify` with `WatchdogSec=`: systemd restarts the hub if the pings
+The unit (luza-hub.service) is `Type=notify` with `WatchdogSec=`: systemd restarts the hub if the pings
 stop. They stop when the hub's worker thread has died, or has had work waiting without committing anything
 for a whole watchdog period (a hung store): exactly the states a restart cures. Without `NOTIFY_SOCKET` (run
 by hand, tests) everything here does nothing. No dependency: one datagram per message on a Unix socket.

@@ -36,7 +36,7 @@ class Paths:
         return f"{self.etc}/luza.toml"
 
 
-HUB_UNIT = "luza-hub.service.hub"
+HUB_UNIT = "luza-hub.service"
 KIOSK_UNIT = "luza-kiosk.service"
 BACKUP_UNIT = "luza-backup.service"
 BACKUP_TIMER = "luza-backup.timer"
@@ -87,8 +87,8 @@ def kiosk_unit(p: Paths, table: str) -> str:
     return f"""# Luza wall board: Chromium in kiosk mode under the cage Wayland compositor on tty1 (generated)
 [Unit]
 Description=Luza wall board (Chromium kiosk: {url})
-Wants=luza-hub.service.hub
-After=luza-hub.service.hub systemd-user-sessions.service getty@tty1.service
+Wants=luza-hub.service
+After=luza-hub.service systemd-user-sessions.service getty@tty1.service
 Conflicts=getty@tty1.service
 
 [Service]

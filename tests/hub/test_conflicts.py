@@ -36,8 +36,8 @@ def test_same_key_other_content_is_kept_as_a_conflict_and_alerted(
     alerts = [a for a in hub.state("t1")["alerts"] if a["kind"] == "conflicting_event"]
     assert len(alerts) == 1 and alerts[0]["count"] == 1 and alerts[0]["keys"] == [["p-head", 1, 1]]
     assert "p-head boot 1 seq 1" in alerts[0]["en"] and "p-head" in alerts[0]["ru"]
-    assert hub.store.database is not None
-    rows = hub.store.database.conn.execute("SELECT device, boot, seq, content FROM conflicts").fetchall()
+    assert hub.store is not None
+    rows = hub.store.conn.execute("SELECT device, boot, seq, content FROM conflicts").fetchall()
     assert len(rows) == 1 and '"pocket":2' in rows[0][3]
     hub.stop()
     again = hubs(cfg, clock=clock)  # the alert comes back with the rebuilt match

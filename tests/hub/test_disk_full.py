@@ -28,9 +28,9 @@ def test_a_full_disk_is_shown_and_scoring_resumes_with_nothing_lost(cfg: config.
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
-    assert hub.wait_idle(5) and hub.store.database is not None
-    pages = hub.store.database.conn.execute("PRAGMA page_count").fetchone()[0]
-    hub.store.database.conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
+    assert hub.wait_idle(5) and hub.store is not None
+    pages = hub.store.conn.execute("PRAGMA page_count").fetchone()[0]
+    hub.store.conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     cue, pockets, all_nodes = nodes_for_t1(mosquitto.port)
     sent = shots(cue, pockets, 30, seed=3)
     for node, payload in sent:
@@ -43,7 +43,7 @@ def test_a_full_disk_is_shown_and_scoring_resumes_with_nothing_lost(cfg: config.
         assert health.status_code == 503 and [a["kind"] for a in health.json()["alerts"]] == ["disk_full"]
         accepted = hub.stats["accepted"]
         assert accepted < len(sent)
-        hub.store.database.conn.execute("PRAGMA max_page_count = 1000000")  # space returns
+        hub.store.conn.execute("PRAGMA max_page_count = 1000000")  # space returns
         wait_for(lambda: hub.stats["accepted"] == len(sent), 20)
         assert hub.wait_idle(10)
         assert web.get("/healthz").json()["alerts"] == []

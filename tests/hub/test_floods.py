@@ -26,7 +26,7 @@ def db_bytes(db: Path) -> int:
 
 
 def rejected_of(hub: Hub, device: str) -> dict[str, int]:
-    return next(d["rejected"] for d in hub.ingest.devices() if d["id"] == device)
+    return next(d["rejected"] for d in hub.devices() if d["id"] == device)
 
 
 def test_a_flood_of_invalid_payloads_is_counted_with_a_bounded_sample(tmp_path: Path) -> None:

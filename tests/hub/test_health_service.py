@@ -47,7 +47,7 @@ def test_a_dead_beam_and_flicker_reported_in_telemetry_reach_the_match(
         node.tele(up=31000, glitch=120, bu3=6, bl3=1, bu4=2, bl4=2, edrop=4)
         wait_for(lambda: {"beam_noisy", "edges_dropped"} <= alert_kinds(hub))
         assert "beam_dead" not in alert_kinds(hub)  # the lower beam blocked at last
-        d = {x["id"]: x for x in hub.ingest.devices()}["p-mid"]
+        d = {x["id"]: x for x in hub.devices()}["p-mid"]
         assert d["counters"]["glitch"] == 120 and d["counters_before"]["glitch"] == 0
     finally:
         node.close()

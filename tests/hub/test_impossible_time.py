@@ -41,8 +41,8 @@ def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
     assert alerts[0]["keys"] == [["p-head", 1, 2, "future"], ["p-head", 1, 3, "before_match"],
                                  ["cue-a", 1, 3, "before_match"], ["cue-a", 1, 4, "future"]]
     assert "p-head boot 1 seq 2" in alerts[0]["en"] and "невозможным" in alerts[0]["ru"]
-    assert hub.store.database is not None
-    stored = hub.store.database.conn.execute("SELECT count(*) FROM inputs WHERE source = 'mqtt'").fetchone()[0]
+    assert hub.store is not None
+    stored = hub.store.conn.execute("SELECT count(*) FROM inputs WHERE source = 'mqtt'").fetchone()[0]
     assert stored == 7  # nothing dropped: the log keeps the evidence
     hub.stop()
     again = hubs(cfg, clock=clock)  # a rebuild from the log skips them too

@@ -26,10 +26,10 @@ def test_a_dismiss_alert_flood_stores_one_input(tmp_path: Path) -> None:
         hub.feed(RawMessage("mqtt", wire.topic("t1", "p-head", "status"), b'{"v": 1, "st": "lost"}', 1))
         assert hub.wait_idle(5)
         (alert,) = [a for a in hub.state("t1")["match"]["alerts"] if a["kind"] == "node_offline"]
-        before = hub.store.database.count_inputs()  # type: ignore[union-attr]
+        before = hub.store.count_inputs()  # type: ignore[union-attr]
         for _ in range(200):
             hub.submit("t1", {"kind": "dismiss_alert", "alert": alert["id"]})
-        assert hub.store.database.count_inputs() == before + 1  # type: ignore[union-attr]
+        assert hub.store.count_inputs() == before + 1  # type: ignore[union-attr]
         assert not [a for a in hub.state("t1")["match"]["alerts"] if a["kind"] == "node_offline"]
     finally:
         hub.stop()

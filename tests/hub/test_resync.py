@@ -20,14 +20,14 @@ def test_time_again_after_the_interval_not_on_every_message_and_not_on_a_wall_cl
         cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
     clock, mono = Clock(T0), [1000.0]
     hub = hubs(cfg, clock=clock)
-    hub.ingest.resync.monotonic = lambda: mono[0]
+    hub.resync.monotonic = lambda: mono[0]
     node = Node(mosquitto.port, "t1", "p-foot", "pocket", boot=3)
     wait_for(lambda: len(node.commands) == 1)
     assert node.commands[0]["c"] == "time" and node.commands[0]["hub"] == T0  # on birth
 
     def tele(n: int) -> None:
         node.tele(up=n)
-        wait_for(lambda: (hub.ingest.registry.get("p-foot") or object()).__dict__.get("uptime_ms") == n)
+        wait_for(lambda: (hub.registry.get("p-foot") or object()).__dict__.get("uptime_ms") == n)
         assert hub.wait_idle(5)
 
     mono[0] += RESYNC_S / 2

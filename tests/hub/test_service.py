@@ -115,7 +115,7 @@ def test_duplicates_and_reordering_give_the_in_order_state(
     assert hub.wait_idle(5)
     assert hub.stats["accepted"] == len(sent) and hub.stats["duplicates"] == len(shuffled) - len(sent)
     assert board(hub) == expected_board("free", PLAYERS, {}, match_id, "t1", referee + facts(sent))
-    assert hub.store.database is not None and hub.store.database.count_inputs() == len(sent) + 2  # + new_match, lag
+    assert hub.store is not None and hub.store.count_inputs() == len(sent) + 2  # + new_match, lag
     for n in all_nodes:
         n.close()
 
@@ -137,16 +137,16 @@ def test_rejected_payloads_are_stored_counted_logged_once_and_ingest_goes_on(
     head.send(good)
     wait_for(lambda: hub.stats["accepted"] == 1 and hub.stats["rejected"] >= 7)
     assert hub.wait_idle(5)
-    assert hub.store.database is not None
-    codes = sorted(r.code for r in hub.store.database.rejected())
+    assert hub.store is not None
+    codes = sorted(r.code for r in hub.store.rejected())
     assert codes.count("malformed") == 3 and "oversized" in codes and "bad_version" in codes
     assert "unknown_device" in codes and "wrong_table" in codes
-    devices = {d["id"]: d for d in hub.ingest.devices()}
+    devices = {d["id"]: d for d in hub.devices()}
     assert devices["p-head"]["rejected"]["malformed"] == 3
     assert devices["p-ghost"]["rejected"] == {"unknown_device": 2}  # its birth and its event
     malformed_logs = [r for r in caplog.records if "malformed" in r.getMessage() and "p-head" in r.getMessage()]
     assert len(malformed_logs) == 1
-    assert hub.store.database.has_event(("p-head", 1, 1))
+    assert hub.store.has_event(("p-head", 1, 1))
     for n in (head, stranger, wrong):
         n.close()
 
@@ -159,12 +159,12 @@ def test_registry_birth_time_command_telemetry_and_last_will(
     cmd = node.wait_command()
     assert cmd is not None and cmd["c"] == "time" and cmd["hub"] == T0
     node.tele(bat=3.85, rssi=-67, ob=3, up=12_345)
-    wait_for(lambda: (hub.ingest.registry.get("p-foot") or object()).__dict__.get("outbox") == 3)
-    d = {x["id"]: x for x in hub.ingest.devices()}["p-foot"]
+    wait_for(lambda: (hub.registry.get("p-foot") or object()).__dict__.get("outbox") == 3)
+    d = {x["id"]: x for x in hub.devices()}["p-foot"]
     assert (d["online"], d["boot"], d["fw"], d["battery"], d["rssi"]) == (True, 7, "1.4.2", 3.85, -67)
     node.client.socket().close()  # drop the link without DISCONNECT: the broker sends the Last Will
     node.client.loop_stop()
-    wait_for(lambda: {x["id"]: x for x in hub.ingest.devices()}["p-foot"]["state"] == "lost", timeout=20)
+    wait_for(lambda: {x["id"]: x for x in hub.devices()}["p-foot"]["state"] == "lost", timeout=20)
     hub.stop()
     # persisted: the CLI's view of the store
     store = Store(cfg.store.path, readonly=True)
@@ -181,13 +181,13 @@ def test_referee_errors_store_nothing(cfg: config.Config, hubs: Callable[..., Hu
         hub.submit("t1", {"kind": "dance"})
     with pytest.raises(RefereeInputError, match="cannot start the match"):
         hub.new_match("t1", "snooker", PLAYERS)
-    assert hub.store.database is not None and hub.store.database.count_inputs() == 0
+    assert hub.store is not None and hub.store.count_inputs() == 0
     hub.new_match("t1", "free", PLAYERS)
     with pytest.raises(RefereeInputError, match="end it first"):
         hub.new_match("t1", "free", PLAYERS)
     hub.submit("t1", {"kind": "end_match"})
     assert hub.state("t1")["match"] is None
-    assert [m.status for m in hub.store.database.matches()] == ["ended"]
+    assert [m.status for m in hub.store.matches()] == ["ended"]
 
 
 def test_retained_state_and_in_process_subscriptions(
@@ -254,8 +254,8 @@ def test_serial_gateway_into_the_hub(mosquitto: Mosquitto, tmp_path: Any, hubs: 
         while b"\n" not in reply:  # the time exchange goes back down the same port
             reply += os.read(master, 4096)
         assert json.loads(reply.split(b"\n")[0])["payload"]["c"] == "time"
-        assert hub.store.database is not None and hub.store.database.has_event(("t2-p", 1, 1))
-        assert [r.source for r in hub.store.database.inputs() if r.device] == ["serial"]
+        assert hub.store is not None and hub.store.has_event(("t2-p", 1, 1))
+        assert [r.source for r in hub.store.inputs() if r.device] == ["serial"]
     finally:
         os.close(master)
         os.close(slave)

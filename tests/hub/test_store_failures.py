@@ -24,8 +24,8 @@ def test_a_locked_database_is_retried_and_nothing_is_lost(cfg: config.Config, mo
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
-    assert hub.store.database is not None
-    hub.store.database.conn.execute("PRAGMA busy_timeout = 50")  # fail fast instead of waiting 5 s for the lock
+    assert hub.store is not None
+    hub.store.conn.execute("PRAGMA busy_timeout = 50")  # fail fast instead of waiting 5 s for the lock
     other = sqlite3.connect(cfg.store.path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN EXCLUSIVE")  # a backup tool (or anything) holds the database
     cue, pockets, all_nodes = nodes_for_t1(mosquitto.port)
@@ -53,9 +53,9 @@ def test_an_input_the_store_always_refuses_is_quarantined(cfg: config.Config, mo
     for i in range(4):
         node.send(node.event("pocket", T0 + i * 5000, p=1), wait=False)
     wait_for(lambda: hub.stats["accepted"] == 3 and hub.stats["rejected"] == 1, 15)
-    assert hub.store.database is not None
-    (row,) = hub.store.database.rejected()
+    assert hub.store is not None
+    (row,) = hub.store.rejected()
     assert row.code == "store_error" and "poisoned row" in row.reason and b'"s": 2' in row.payload
-    assert [r.seq for r in hub.store.database.inputs() if r.device] == [1, 3, 4]
+    assert [r.seq for r in hub.store.inputs() if r.device] == [1, 3, 4]
     time.sleep(0.1)
     node.close()

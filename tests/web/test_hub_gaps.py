@@ -66,7 +66,7 @@ def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch
     assert hub.worker_alive and hub.stats["worker_errors"] >= 1
     shot = hub.state("t1")["match"]["shot"]
     assert shot["strike"] is not None and [p["pocket"] for p in shot["pocketed"]] == [5]
-    assert hub.store.database is not None and hub.store.database.count_inputs() == hub.state("t1")["cursor"]
+    assert hub.store is not None and hub.store.count_inputs() == hub.state("t1")["cursor"]
     assert hub.submit("t1", {"kind": "close_shot"})["match"]["scores"] == [1, 0]
 
 
