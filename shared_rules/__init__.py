@@ -14,6 +14,7 @@ from .model import (
     Declaration,
     DeclarationKind,
     Foul,
+    Identify,
     InHand,
     Input,
     Interference,
@@ -25,8 +26,9 @@ from .model import (
     ShotReport,
     Spot,
 )
-from .outcome import Effect, EffectKind, Need, Outcome, Reason
-from .state import State
+from .outcome import Effect, EffectKind, Need, NeedKind, Outcome, Reason
+from .profile import BallIdentity, Fact, Profile
+from .state import Held, Mode, State
 from .variant import VARIANTS, Variant, find_variant, register
 
 # Variants: one import each registers it.
@@ -39,6 +41,7 @@ from . import classic  # noqa: F401  isort: skip
 
 __all__ = [
     "VARIANTS",
+    "BallIdentity",
     "Choose",
     "Colour",
     "Concede",
@@ -46,7 +49,10 @@ __all__ = [
     "DeclarationKind",
     "Effect",
     "EffectKind",
+    "Fact",
     "Foul",
+    "Held",
+    "Identify",
     "IllegalInputError",
     "InHand",
     "Input",
@@ -55,10 +61,13 @@ __all__ = [
     "Lag",
     "MalformedInputError",
     "Match",
+    "Mode",
     "Need",
+    "NeedKind",
     "Outcome",
     "Pocket",
     "PocketedBall",
+    "Profile",
     "Reason",
     "RefereeDecision",
     "RulesError",

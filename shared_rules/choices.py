@@ -12,8 +12,8 @@ from . import general as g
 from .draft import Draft
 from .errors import IllegalInputError
 from .model import Choose, Colour, Concede, InHand, RefereeDecision
-from .outcome import EffectKind, Need, Reason
-from .state import LAG, OVER, REFEREE, Pending, State
+from .outcome import EffectKind, Need, NeedKind, Reason
+from .state import HELD, LAG, OVER, REFEREE, Pending, State
 
 _CHOICE_TEXT: dict[str, tuple[str, str]] = {
     "penalty_ball": ("take a penalty ball from the table onto your shelf", "снимите штрафной шар со стола на свою полку"),
@@ -42,6 +42,9 @@ class ChoicesMixin:
         raise NotImplementedError
 
     def after(self, d: Draft) -> None:
+        raise NotImplementedError
+
+    def held_need(self, state: State) -> Need:
         raise NotImplementedError
 
     # -- choices and decisions --------------------------------------------------------------------------
@@ -144,18 +147,20 @@ class ChoicesMixin:
         if state.mode == LAG:
             return (
                 Need(
-                    "lag", None, "Lag for the break: who won? (general 11)", "Розыгрыш: кто выиграл? (п.11)",
+                    NeedKind.LAG, None, "Lag for the break: who won? (general 11)", "Розыгрыш: кто выиграл? (п.11)",
                     options=("0", "1"), blocking=True,
                 ),
             )
+        if state.mode == HELD:
+            return (self.held_need(state),)
         if state.mode == REFEREE:
             en, ru = self.decision_text(state)
-            return (Need("referee_decision", None, en, ru, options=self.decision_options(state), blocking=True),)
+            return (Need(NeedKind.REFEREE_DECISION, None, en, ru, options=self.decision_options(state), blocking=True),)
         if state.pending is not None:
             p = state.pending
             en, ru = _CHOICE_TEXT.get(p.kind, (p.kind, p.kind))
             cite = f" ({self.name} {p.paragraph})"
-            return (Need("choice", p.player, en + cite, ru + cite, options=p.options, balls=p.balls, blocking=True),)
+            return (Need(NeedKind.CHOICE, p.player, en + cite, ru + cite, options=p.options, balls=p.balls, blocking=True),)
         return self.shot_needs(state)
 
     def decision_text(self, state: State) -> tuple[str, str]:
@@ -165,10 +170,10 @@ class ChoicesMixin:
     def shot_needs(self, state: State) -> tuple[Need, ...]:
         """Hook: facts the next ShotReport should carry (not blocking). Default: the placement from hand."""
         if state.in_hand is InHand.HOUSE:
-            return (Need("placement", state.to_play, g.R_HAND_HOUSE.text("en") + "; " + g.R_TEMP_HOUSE.text("en"),
+            return (Need(NeedKind.PLACEMENT, state.to_play, g.R_HAND_HOUSE.text("en") + "; " + g.R_TEMP_HOUSE.text("en"),
                          g.R_HAND_HOUSE.text("ru") + "; " + g.R_TEMP_HOUSE.text("ru")),)
         if state.in_hand is InHand.ANYWHERE:
-            return (Need("placement", state.to_play, "Cue ball in hand: place it anywhere on the table",
+            return (Need(NeedKind.PLACEMENT, state.to_play, "Cue ball in hand: place it anywhere on the table",
                          "Биток с руки: установите в любом месте стола"),)
         return ()
 

@@ -10,19 +10,19 @@ pocketed ball goes back on the foot spot, a lag, then play from the house until 
 Ball numbers in an incomplete report. A `PocketedBall` with `ball=None` (and not reported yellow) is an object ball.
 Its number is worked out only where it is certain: the single ball that fell into the called pocket is the called
 ball (5.2), and if as many unnamed balls fell as there are candidates left they are those balls. Where the number
-cannot change the result it stays unnamed and the engine picks a stand-in, as in the core: on a foul (22.3) or
-when the call failed (5.4) every ball is spotted whatever it is. Otherwise (a number decides the score) the shot is
-HELD: nothing changes but mode `referee`, and `needs()` asks a blocking `ball_number` need (before_shot=False) for
-the first such ball. It is answered with `RefereeDecision(option="<ball number>")` (one of the need's options), or
-by replacing the shot (undo, then play it with the numbers). The held shot is then folded as if it had carried them.
+cannot change the result it stays unnamed and the engine picks a stand-in, as in the core: on a foul (22.3), with
+no call, or when the call failed (5.4) every ball is spotted whatever it is. Otherwise (a number decides the score)
+the shot is held for it (`complete`, the one protocol of held.py): a `BALL_NUMBER` need, answered by `Identify`.
+
+A shot with no call (a safety, a miss) is a shot without a call: whatever falls is uncalled and spotted, nothing
+scores, the turn passes (5.4); the panel never has to invent a call.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import typing
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
 from .classic_text import (
@@ -44,6 +44,7 @@ from .classic_text import (
     R_IDENTIFY,
     R_LAST_BALL,
     R_NEGATIVE,
+    R_NO_CALL,
     R_NO_POT,
     R_PENALTY,
     R_PENALTY_SHOT,
@@ -64,18 +65,15 @@ from .model import (
     Interference,
     Lag,
     Pocket,
-    PocketedBall,
-    RefereeDecision,
     ShotReport,
     Spot,
 )
-from .outcome import EffectKind, Need
-from .state import LAG, OVER, REFEREE, State
+from .outcome import EffectKind, Need, NeedKind
+from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from .state import LAG, OVER, REFEREE, Mode, State
 from .variant import ShotFacts, Variant, register
 
-DECIDER = "decider"  # mode of the 70:70 decider (5.7); also the `extra` key holding the decider ball
-IDENTIFY = "ball_number"  # State.decision while a shot is held for a ball number
-HELD = "held"  # extra key: (the held ShotReport, index of the pocketed ball asked for, the mode before)
+DECIDER = Mode.DECIDER  # mode of the 70:70 decider (5.7); also the `extra` key holding the decider ball
 BONUS = "bonus"  # extra key: the last-ball +10 has been awarded (A-C3: once)
 CUE = 0
 
@@ -96,11 +94,6 @@ def value(ball: int) -> int:
 
 # The FOUL effect of the variant's own foul code cites its paragraph in both languages.
 g.FOUL_REASONS[Foul.CUE_BALL_POCKETED] = R_CUE_POCKETED
-
-
-def _held(state: State) -> tuple[ShotReport, int, str]:
-    """The held shot, the index of the pocketed ball asked for, and the mode it was played in."""
-    return typing.cast(tuple[ShotReport, int, str], state.get(HELD))
 
 
 def _refuse(en: str, ru: str) -> IllegalInputError:
@@ -139,6 +132,14 @@ class Classic(Variant):
     R_GOAL = R_GOAL
     R_CONCEDE = R_CONCEDE
     R_SPOTTING = R_SPOTTING
+    PROFILE = Profile(
+        identity=BallIdentity.NUMBER,
+        calls=True,
+        facts=GENERAL_FACTS | {Fact.CUE_BALL, Fact.DECLARATIONS},
+        identity_rule=R_IDENTIFY,
+        call_mismatch_rule=R_UNCALLED,
+        cue_ball_pocketed_rule=R_CUE_POCKETED,
+    )
 
     def check_options(self) -> None:
         super().check_options()
@@ -171,12 +172,13 @@ class Classic(Variant):
                     "5.2: на начальном ударе заказ не делается (A-C4); уберите заказ",
                 )
             return
-        if len(calls) != 1:
+        if len(calls) > 1:
             raise _refuse(
-                f"5.2: call exactly one object ball and one pocket before the shot (got {len(calls)} calls)",
-                f"5.2: перед ударом закажите ровно один прицельный шар и лузу (заказов: {len(calls)})",
+                f"5.2: call one object ball and one pocket before the shot (got {len(calls)} calls)",
+                f"5.2: перед ударом закажите один прицельный шар и лузу (заказов: {len(calls)})",
             )
-        self.check_call(state, calls[0])
+        if calls:  # no call: a shot without a call (a safety, a miss), 5.4
+            self.check_call(state, calls[0])
 
     def check_call(self, state: State, call: object) -> None:
         """Classic 5.2: one object ball that is on the table, into a real pocket."""
@@ -208,29 +210,11 @@ class Classic(Variant):
         if state.is_break:
             return base
         balls = tuple(str(b) for b in state.on_table if b != CUE)
-        return (*base, Need("declaration", state.to_play, R_CALL.text("en"), R_CALL.text("ru"), options=balls))
+        return (*base, Need(NeedKind.DECLARATION, state.to_play, R_CALL.text("en"), R_CALL.text("ru"), options=balls))
 
     # -- the shot -------------------------------------------------------------------------------------------
 
-    def shot(self, state: State, s: ShotReport) -> Draft:
-        for pb in s.pocketed:
-            if type(pb) is PocketedBall and pb.ball is None and pb.colour is not Colour.YELLOW:
-                break
-        else:
-            return super().shot(state, s)  # every ball named (the common case)
-        self.check_shot(state, s)
-        filled, ask = self.identify(state, s)
-        if ask is None:
-            return super().shot(state, filled)
-        super().shot(state, filled)  # the rest of the report must be acceptable before it is held
-        d = Draft(state)
-        d.set_extra(HELD, (filled, ask, state.mode))
-        d.mode = REFEREE
-        d.decision = IDENTIFY
-        d.emit(EffectKind.MODE, R_IDENTIFY, detail=IDENTIFY)
-        return d
-
-    def identify(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
+    def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
         """The report with every certain ball number filled in, and the index of the first pocketed ball whose
         number decides the score but is not certain (None if there is none). See the module docstring."""
         pocketed = list(s.pocketed)
@@ -241,6 +225,8 @@ class Classic(Variant):
         if state.is_break:
             if not self.break_counts:
                 return s, None  # A-C4 off: every ball is spotted
+        elif not s.declarations:
+            return s, None  # 5.4: no call, every ball is spotted
         else:
             call = s.declarations[0]
             in_call = [i for i, pb in enumerate(pocketed) if pb.pocket == call.pocket]
@@ -279,18 +265,21 @@ class Classic(Variant):
             d.pass_turn(1 - shooter, R_NO_POT)
             return
         if f.was_break:
-            counts, reason = self.break_counts, R_BREAK_COUNTS
+            counts, reason, why_not = self.break_counts, R_BREAK_COUNTS, R_BREAK_SPOTTED
+            called = -1
+        elif not s.declarations:
+            counts, reason, why_not = False, R_CALLED, R_NO_CALL  # 5.4: a shot without a call
             called = -1
         else:
             call = s.declarations[0]
             called = call.ball
             counts = any(b == called and p == call.pocket for b, p in zip(balls, f.pockets, strict=True))
-            reason = R_CALLED
+            reason, why_not = R_CALLED, R_UNCALLED
         if not counts:
             for b in balls:
-                d.emit(EffectKind.NOTE, R_BREAK_SPOTTED if f.was_break else R_UNCALLED, ball=b)
+                d.emit(EffectKind.NOTE, why_not, ball=b)
             self.spot(d, balls)
-            d.pass_turn(1 - shooter, R_BREAK_SPOTTED if f.was_break else R_UNCALLED)
+            d.pass_turn(1 - shooter, why_not)
             return
         for b in balls:
             d.to_shelf(shooter, b, reason if b == called or called < 0 else R_WITH_CALLED, points=0)
@@ -377,50 +366,26 @@ class Classic(Variant):
             d.emit(EffectKind.NOTE, R_DECIDER_RERACK)
         return d
 
-    # -- the held shot: a ball number that decides the score -------------------------------------------------
+    # -- what the hub and the screens read (profile.py) ----------------------------------------------------------
 
-    def decision_options(self, state: State) -> tuple[str, ...]:
-        held = state.get(HELD)
-        if state.decision != IDENTIFY or held is None:
-            return ()
-        shot = held[0]  # type: ignore[index]
-        named = {pb.ball for pb in shot.pocketed if pb.ball is not None}
-        return tuple(str(b) for b in state.on_table if b != CUE and b not in named)
+    def unnamed_candidates(self, state: State, colour: Colour | None = None) -> tuple[int, ...]:
+        """An unnamed ball not reported yellow is an object ball (module docstring)."""
+        return tuple(b for b in super().unnamed_candidates(state, colour) if b != CUE or colour is Colour.YELLOW)
 
-    def decision_text(self, state: State) -> tuple[str, str]:
-        shot, index, _ = _held(state)
-        pocket = int(shot.pocketed[index].pocket)
-        return (
-            f"{R_IDENTIFY.text('en')}: which ball went into pocket {pocket}?",
-            f"{R_IDENTIFY.text('ru')}: какой шар упал в лузу {pocket}?",
-        )
+    def ball_value(self, ball: int) -> int:
+        return value(ball)
 
-    def decide(self, state: State, r: RefereeDecision) -> Draft:
-        if state.decision != IDENTIFY:
-            return super().decide(state, r)
-        options = self.decision_options(state)
-        if r.option not in options:
-            raise _refuse(
-                f"5.1: {r.option!r} is not a ball that could have fallen; name one of: {', '.join(options)}",
-                f"5.1: {r.option!r} — не шар, который мог упасть; назовите один из: {', '.join(options)}",
-            )
-        shot, index, mode = _held(state)
-        balls = list(shot.pocketed)
-        balls[index] = dataclasses.replace(balls[index], ball=int(r.option))
-        before = state._replace(
-            mode=mode, decision=None, extra=tuple(kv for kv in state.extra if kv[0] != HELD)
-        )  # the position the shot was played from
-        return self.shot(before, dataclasses.replace(shot, pocketed=tuple(balls)))
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """5.7 and A-C3: the decider and its ball, and whether the last-ball bonus was paid."""
+        ball = state.get(DECIDER)
+        return {"decider": ball is not None, "decider_ball": ball, "bonus_given": bool(state.get(BONUS))}
 
     def needs(self, state: State) -> tuple[Need, ...]:
         if state.over:
             return ()
-        if state.decision == IDENTIFY and state.mode == REFEREE:
-            en, ru = self.decision_text(state)
-            return (Need(IDENTIFY, None, en, ru, options=self.decision_options(state), before_shot=False, blocking=True),)
         if state.mode == LAG and state.get(DECIDER) is not None:
             return (
-                Need("lag", None, "classic 5.7: 70:70 — lag for the decider: who won?",
+                Need(NeedKind.LAG, None, "classic 5.7: 70:70 — lag for the decider: who won?",
                      "classic 5.7: 70:70 — розыгрыш права удара: кто выиграл?", options=("0", "1"), blocking=True),
             )
         return super().needs(state)

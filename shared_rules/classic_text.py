@@ -35,6 +35,10 @@ R_UNCALLED = _r(
     "passes (no foul)",
     "заказанный шар не сыгран в заказанную лузу: упавшие шары выставляются, очков нет, ход переходит (без штрафа)",
 )
+R_NO_CALL = _r(
+    "5.4", "a shot without a call: the balls that fell are uncalled and spotted, no score, the turn passes (no foul)",
+    "удар без заказа: упавшие шары не заказаны и выставляются, очков нет, ход переходит (без штрафа)",
+)
 R_NO_POT = _r("5.4", "nothing pocketed: the turn passes", "ничего не забито: ход переходит к сопернику")
 R_CUE_POCKETED = _r("5.5", "foul: the cue ball went into a pocket", "штраф: биток упал в лузу")
 R_PENALTY_SHOT = _r(

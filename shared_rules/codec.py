@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from .errors import MalformedInputError
-from .model import Choose, Concede, Input, Interference, Lag, RefereeDecision, ShotReport
+from .model import Choose, Concede, Identify, Input, Interference, Lag, RefereeDecision, ShotReport
 
 TYPES: dict[str, type] = {
     "shot": ShotReport,
@@ -24,6 +24,7 @@ TYPES: dict[str, type] = {
     "interference": Interference,
     "concede": Concede,
     "referee_decision": RefereeDecision,
+    "identify": Identify,
 }
 _NAMES: dict[type, str] = {cls: name for name, cls in TYPES.items()}
 _HINTS: dict[type, dict[str, Any]] = {}

@@ -14,6 +14,7 @@ from .draft import Draft
 from .errors import MalformedInputError
 from .model import Foul, InHand, ShotReport
 from .outcome import Reason
+from .profile import Profile
 from .state import Pending
 from .variant import ShotFacts, Variant, register
 
@@ -140,6 +141,7 @@ class Combined(CueBallVariant):
     name = "combined"
     title_en = "Combined pyramid"
     title_ru = "Комбинированная пирамида"
+    PROFILE = Profile(cue_ball_pocketed_rule=R_CUE_POT)
     PARAGRAPHS: ClassVar[dict[str, str]] = PARAGRAPHS
     R_GOAL = R_GOAL
     R_CONCEDE = R_CONCEDE

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .errors import IllegalInputError
 from .model import InHand
 from .outcome import Effect, EffectKind, Reason
-from .state import OVER, Pending, State
+from .state import OVER, Held, Mode, Pending, State
 
 # Effects are immutable values and repeat a lot (same kind, reason, player, ball): share them. Bounded, so a
 # long-running hub keeps a few MB at most; past the bound effects are simply built each time.
@@ -50,6 +50,7 @@ class Draft:
         "frame",
         "hand",
         "hand_rule",
+        "held",
         "in_hand",
         "is_break",
         "mode",
@@ -78,7 +79,7 @@ class Draft:
         self.in_hand = s.in_hand
         self.hand_rule = s.hand_rule
         self.is_break = s.is_break
-        self.mode = s.mode
+        self.mode: Mode = s.mode
         self.pending: Pending | None = s.pending
         self.debts = [s.debts[0], s.debts[1]]
         self.placed = list(s.placed)
@@ -93,6 +94,7 @@ class Draft:
         self.shots = s.shots
         self.frame = s.frame
         self.extra: dict[str, object] = dict(s.extra) if s.extra else {}
+        self.held: Held | None = s.held
         self.effects: list[Effect] = []
 
     def freeze(self) -> State:
@@ -122,6 +124,7 @@ class Draft:
             self.shots,
             self.frame,
             tuple(sorted(self.extra.items())) if self.extra else (),
+            self.held,
         )
 
     # -- recording ---------------------------------------------------------------------------------------
@@ -192,6 +195,7 @@ class Draft:
         self.winner = player
         self.mode = OVER
         self.pending = None
+        self.held = None
         self.emit(EffectKind.WON, reason, player=player)
 
     def set_extra(self, key: str, value: object) -> None:

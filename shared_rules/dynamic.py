@@ -14,6 +14,7 @@ from .combined import CueBallVariant
 from .draft import Draft
 from .model import Choose, Foul, InHand, ShotReport
 from .outcome import Reason
+from .profile import Profile
 from .state import Pending
 from .variant import ShotFacts, Variant, register
 
@@ -83,6 +84,7 @@ class Dynamic(CueBallVariant):
     name = "dynamic"
     title_en = "Dynamic pyramid"
     title_ru = "Динамичная пирамида"
+    PROFILE = Profile(cue_ball_pocketed_rule=R_CUE_POT)
     PARAGRAPHS: ClassVar[dict[str, str]] = {
         "1": "goal: first to 8 points",
         "2": "15 ivory object balls; the yellow is always the cue ball",

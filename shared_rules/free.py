@@ -12,7 +12,8 @@ from . import general as g
 from .draft import Draft
 from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
-from .outcome import EffectKind, Need, Reason
+from .outcome import EffectKind, Need, NeedKind, Reason
+from .profile import GENERAL_FACTS, Fact, Profile
 from .state import LAG, OVER, REFEREE, Pending, State
 from .variant import ShotFacts, Variant, register
 
@@ -56,6 +57,7 @@ class Free(Variant):
     title_en = "Free pyramid"
     title_ru = "Свободная пирамида"
     CUE_BALL = None  # free 2: no fixed cue ball
+    PROFILE = Profile(fixed_cue_ball=False, facts=GENERAL_FACTS | {Fact.CUE_BALL})
     PARAGRAPHS: ClassVar[dict[str, str]] = {
         "1": "goal: first to 8 points",
         "2": "16 balls; any ball on the table may be the cue ball",
@@ -158,7 +160,7 @@ class Free(Variant):
             return super().shot_needs(state)
         return (
             Need(
-                "cue_ball", state.to_play, R_CUE_ANY.text("en"), R_CUE_ANY.text("ru"),
+                NeedKind.CUE_BALL, state.to_play, R_CUE_ANY.text("en"), R_CUE_ANY.text("ru"),
                 options=tuple(str(b) for b in state.on_table),
             ),
         )

@@ -15,7 +15,7 @@ supplement §5, §10 and the §15/§17 restriction apply only to balls the refer
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
 from .draft import Draft, effect
@@ -33,10 +33,9 @@ from .hundred_input import (
     TEN,
     TOTAL,
     check_calls,
+    complete,
     illegal,
-    name_balls,
     shot_needs,
-    unnamed,
 )
 from .hundred_text import (
     FOUL_REASONS,
@@ -63,6 +62,7 @@ from .hundred_text import (
     R_HAND_DOUBLE,
     R_HAND_FREE,
     R_HAND_OWN,
+    R_IDENTIFY,
     R_JUMP,
     R_LAST,
     R_LAST_FOUL,
@@ -90,6 +90,7 @@ from .model import (
     ShotReport,
 )
 from .outcome import EffectKind, Need, Reason
+from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
 from .state import PLAY, State
 from .variant import ShotFacts, Variant, register
 
@@ -123,6 +124,17 @@ class Hundred(Variant):
     R_GOAL = R_GOAL
     R_CONCEDE = R_CONCEDE
     R_SPOTTING = R_SPOT_RAIL
+    PROFILE = Profile(
+        identity=BallIdentity.NUMBER,
+        calls=True,
+        facts=GENERAL_FACTS | {
+            Fact.CUE_BALL, Fact.DECLARATIONS, Fact.DIRECT, Fact.AS_CALLED, Fact.CAROM_ON_TEN, Fact.ROKAMBOL_ON_TEN,
+            Fact.TOUCHED_TEN, Fact.TEN_OFF_SPOT, Fact.CENTRE_SPOT_TAKEN,
+        },
+        identity_rule=R_IDENTIFY,
+        call_mismatch_rule=R_NOT_CALLED,
+        cue_ball_pocketed_rule=R_CUE_NOT_CALLED,
+    )
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         super().__init__(options)
@@ -161,11 +173,9 @@ class Hundred(Variant):
 
     # -- naming the balls ---------------------------------------------------------------------------------
 
-    def resolve(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
-        """Every pocketed and jumped ball must be named where its number matters (all are white, §1)."""
-        if (s.pocketed or s.jumped) and unnamed(s):
-            s = name_balls(d, s)
-        super().resolve(d, s, f)
+    def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
+        """§3: every pocketed and jumped ball is named where certain; the shot is held for the first that is not."""
+        return complete(state, s)
 
     # -- fouls --------------------------------------------------------------------------------------------
 
@@ -196,7 +206,8 @@ class Hundred(Variant):
         """§12 (A-100-3): the cue ball touched #10 while other numbered balls are on the table, not excused."""
         if d.mode == LAST_BALL or d.extra.get(PRIVILEGE):
             return False  # §20; the privilege of §11/§12(b)
-        touched = s.touched_ten or s.first_contact == TEN
+        # a carom on #10 is the cue ball hitting #10: a touch whether or not `touched_ten` was also set
+        touched = s.touched_ten or s.carom_on_ten or s.first_contact == TEN
         if not touched and TEN in f.pocketed:
             touched = s.pocketed[f.pocketed.index(TEN)].direct is True  # driven in by the cue ball
         if not touched or (s.carom_on_ten and f.hand_rule != RESTRICTED):
@@ -223,6 +234,7 @@ class Hundred(Variant):
             return
         d.on_table.append(TEN)
         d.placed.append((TEN, CENTRE))
+        d.set_extra(OFF_SPOT, None)  # back on its spot: nothing waits any more (§14)
         d.emit(EffectKind.SPOT, reason, ball=TEN, spot=CENTRE)
 
     def _spot_shot(self, d: Draft, s: ShotReport, balls: Sequence[int], reason: Reason) -> None:
@@ -236,8 +248,9 @@ class Hundred(Variant):
 
     def _settle_ten(self, d: Draft, s: ShotReport) -> None:
         """§14 after every shot: #10 knocked off, or waiting, goes back when the centre spot is free."""
+        if d.mode == LAST_BALL or TEN not in d.on_table:
+            d.set_extra(OFF_SPOT, None)  # §14 waits only while #10 lies on the table off its spot
         if d.mode == LAST_BALL:
-            d.set_extra(OFF_SPOT, None)
             return
         if TEN in d.on_table and (s.ten_off_spot or d.extra.get(OFF_SPOT)) and not any(p[0] == TEN for p in d.placed):
             if s.centre_spot_taken:
@@ -473,5 +486,26 @@ class Hundred(Variant):
     # -- needs --------------------------------------------------------------------------------------------
 
     def shot_needs(self, state: State) -> tuple[Need, ...]:
-        """The call (§4), the ball numbers (§3), the placement from hand (§2, §15-§17): see hundred_input."""
+        """The call (§4), the placement from hand (§2, §15-§17): see hundred_input."""
         return shot_needs(state)
+
+    # -- what the hub and the screens read (profile.py) ----------------------------------------------------------
+
+    def ball_value(self, ball: int) -> int:
+        return value(ball)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """§14 where #10 is, §11 the privilege, §20 the last-ball mode, §15/§17 the restricted hand."""
+        place = state.place_of(TEN)
+        if place == "table" and state.get(OFF_SPOT):
+            place = "off_spot"  # §14: #10 waits off its spot for the centre spot
+        privilege = bool(state.get(PRIVILEGE))
+        return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
+                "last_ball": state.mode == LAST_BALL, "restricted": state.hand_rule == RESTRICTED}
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """§12: #10 only once no other numbered ball is on the table (or in last-ball mode, §20)."""
+        balls = [b for b in state.on_table if b != CUE]
+        if any(b != TEN for b in balls):
+            balls = [b for b in balls if b != TEN]
+        return tuple(balls)

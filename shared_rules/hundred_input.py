@@ -2,7 +2,7 @@
 
 All balls but the yellow are white, so a number that decides the score is never guessed (§3): an unnamed ball
 is named only where it is certain — by its colour (the yellow), as the single ball in a called pocket (§4), or
-as the only ball left that fits; otherwise the report is refused with a message asking for the number.
+as the only ball left that fits; otherwise the shot is held for the number (held.py).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
 from .hundred_text import R_BREAK, R_HAND_FREE, R_HAND_OWN
 from .model import (
@@ -24,14 +23,14 @@ from .model import (
     ShotReport,
     Spot,
 )
-from .outcome import Need
-from .state import State
+from .outcome import Need, NeedKind
+from .state import Mode, State
 
 TEN = 10  # the control ball (§2)
 CUE = 0  # the yellow ball, the only cue ball (§1)
 NUMBERED = tuple(range(5, 16))
 TOTAL = sum(NUMBERED)  # 110: the pyramid's 100 plus #10 (A-100-1)
-LAST_BALL = "last_ball"  # mode of §20
+LAST_BALL = Mode.LAST_BALL  # mode of §20
 RESTRICTED = "restricted"  # hand rule of §15/§17: single directly-struck balls do not count, no carom privilege
 PRIVILEGE = "privilege"  # extra: the §11 privilege holds for this shot (A-100-4)
 OFF_SPOT = "ten_off_spot"  # extra: #10 lies off its spot on the table, waiting for the centre spot (§14)
@@ -40,13 +39,6 @@ FOOT_RAIL = Spot.FOOT_RAIL.value
 CENTRE = Spot.CENTRE.value
 _POCKETS = frozenset(int(p) for p in Pocket)
 
-
-
-def unnamed(s: ShotReport) -> bool:
-    """True if some pocketed or jumped ball is reported without its number."""
-    return any(type(b) is PocketedBall and b.ball is None for b in s.pocketed) or any(
-        type(b) is JumpedBall and b.ball is None for b in s.jumped
-    )
 
 
 def illegal(en: str, ru: str) -> IllegalInputError:
@@ -81,7 +73,14 @@ def check_calls(state: State, calls: Sequence[Declaration]) -> None:
             raise illegal(f"declarations[{i}]: ball {c.ball} is called twice", f"declarations[{i}]: шар {c.ball} заказан дважды")
         seen.add(c.ball)
 
-def name_balls(d: Draft, s: ShotReport) -> ShotReport:
+def complete(state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
+    """The report with every certain number filled in, and the slot of the first ball whose number is not certain
+    (held.py: the shot is then held for it, §3: a number is never guessed)."""
+    if all(type(b) is not PocketedBall or b.ball is not None for b in s.pocketed) and all(
+        type(b) is not JumpedBall or b.ball is not None for b in s.jumped
+    ):
+        return s, None  # every ball named (the common case)
+    table = [*state.on_table, state.hand] if state.hand is not None else list(state.on_table)
     named: set[int | None] = {b.ball for b in s.pocketed if type(b) is PocketedBall}
     named |= {b.ball for b in s.jumped if type(b) is JumpedBall}
     named.discard(None)
@@ -92,46 +91,47 @@ def name_balls(d: Draft, s: ShotReport) -> ShotReport:
     called: dict[int, list[int]] = {}  # a pocket may be called for two balls (§6), e.g. a ball and the cue ball
     for c in s.declarations:
         called.setdefault(int(c.pocket), []).append(c.ball)
+    missing: int | None = None
     pocketed = list(s.pocketed)
     for i, pb in enumerate(pocketed):
         if type(pb) is PocketedBall and pb.ball is None and pb.pocket in _POCKETS:
             hints = called.get(pb.pocket, []) if per_pocket[pb.pocket] == 1 else []
-            ball = _certain(d, pb.colour, named, hints, f"pocketed[{i}]", f" into pocket {int(pb.pocket)}")
+            ball = _certain(table, pb.colour, named, hints)
+            if ball is None:
+                missing = i if missing is None else missing
+                continue
             pocketed[i] = PocketedBall(pb.pocket, ball, pb.colour, pb.direct)
             named.add(ball)
     jumped = list(s.jumped)
     for i, jb in enumerate(jumped):
         if type(jb) is JumpedBall and jb.ball is None:
-            ball = _certain(d, jb.colour, named, [], f"jumped[{i}]", " off the table")
+            ball = _certain(table, jb.colour, named, [])
+            if ball is None:
+                missing = len(pocketed) + i if missing is None else missing
+                continue
             jumped[i] = JumpedBall(ball, jb.colour)
             named.add(ball)
-    return replace(s, pocketed=tuple(pocketed), jumped=tuple(jumped))
+    return replace(s, pocketed=tuple(pocketed), jumped=tuple(jumped)), missing
 
-def _certain(d: Draft, colour: Colour | None, named: set[int | None], hints: list[int], field: str, where: str) -> int:
+
+def _certain(table: list[int], colour: Colour | None, named: set[int | None], hints: list[int]) -> int | None:
     """The one ball that fits: by colour, the call for its pocket (the single ball there), or the only one left.
 
     `hints` are the balls called into the ball's pocket (§4); with two calls there (§6) the ball is the called
     one only if just one of them still fits — otherwise it is not certain, whatever order the calls came in.
     """
-    fits = [
-        b for b in d.on_table
-        if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))
-    ]
+    fits = [b for b in table if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))]
     called = [b for b in hints if b in fits]
     if len(called) == 1:
         return called[0]
     if len(fits) == 1:
         return fits[0]
-    balls = ", ".join(str(b) for b in sorted(fits)) or "none"
-    raise illegal(
-        f"{field}: which ball went{where}? All balls are white: give its number (hundred 3: the number is the "
-        f"score). Possible: {balls}",
-        f"{field}: какой шар? Все шары белые — укажите номер (п.3: номер — это очки). Возможны: {balls}",
-    )
+    return None
 
 
 def shot_needs(state: State) -> tuple[Need, ...]:
-    """The call (§4, before every shot), the ball numbers (all white, §3), the placement from hand."""
+    """The call (§4, before every shot) and the placement from hand. (A ball number is asked only when a shot is
+    held for it: held.py.)"""
     p = state.to_play
     if state.is_break:
         en = "Call (optional on the break): ball, how, pocket; an uncalled ball does not count (hundred 2, A-100-8)"
@@ -144,20 +144,10 @@ def shot_needs(state: State) -> tuple[Need, ...]:
         en = "Call: ball, how, pocket (hundred 4); with no call only a directly-struck ball counts (hundred 5)"
         ru = "Заказ: шар, способ, луза (п.4); без заказа засчитывается только прямо-летящий шар (п.5)"
     callable_ = tuple(str(b) for b in (CUE, *(b for b in state.on_table if b != CUE)))
-    out = [
-        Need("declaration", p, en, ru, options=callable_),
-        Need(
-            "ball_number", p,
-            "Give the number of every ball pocketed or jumped (all are white; the number is the score, hundred 3); "
-            "the single ball in a called pocket is the called ball",
-            "Укажите номер каждого забитого или выскочившего шара (все белые; номер — это очки, п.3); "
-            "единственный шар в заказанной лузе — заказанный",
-            before_shot=False,
-        ),
-    ]
+    out = [Need(NeedKind.DECLARATION, p, en, ru, options=callable_)]
     if state.in_hand is InHand.HOUSE:
-        out.append(Need("placement", p, R_BREAK.text("en"), R_BREAK.text("ru")))
+        out.append(Need(NeedKind.PLACEMENT, p, R_BREAK.text("en"), R_BREAK.text("ru")))
     elif state.in_hand is InHand.ANYWHERE:
         hand = R_HAND_OWN if state.hand_rule == RESTRICTED else R_HAND_FREE
-        out.append(Need("placement", p, hand.text("en"), hand.text("ru")))
+        out.append(Need(NeedKind.PLACEMENT, p, hand.text("en"), hand.text("ru")))
     return tuple(out)

@@ -58,6 +58,10 @@ R_SPOT_RAIL = _r(
     "2", "spotted by the foot rail behind the pyramid, as near its middle as possible, touching no ball",
     "выставляется к короткому борту за пирамидой, как можно ближе к середине, не касаясь шаров",
 )
+R_IDENTIFY = _r(
+    "3", "all balls are white and a ball's number is its score: the shot is held until the referee names it",
+    "все шары белые, номер шара — это очки: удар ждёт, пока судья назовёт номер",
+)
 R_SPOT_TEN = _r("2", "#10 goes back on the centre spot", "шар №10 выставляется на центральную отметку")
 R_GOAL = _r("3", "more than 50 points: the match is won", "набрано более 50 очков: победа", "A-100-1")
 R_CONCEDE = _r("3", "conceded: the opponent wins", "сдался: победа соперника")

@@ -190,4 +190,13 @@ class RefereeDecision:
     winner: int | None = None
 
 
-Input = ShotReport | Lag | Choose | Interference | Concede | RefereeDecision
+@dataclass(frozen=True)
+class Identify:
+    """The answer to a held shot (mode HELD): the number (`BALL_NUMBER`) or colour (`BALL_COLOUR`) of the reported
+    ball the need asks about (`Need.slot`). The held shot is then folded as if it had carried the fact."""
+
+    ball: int | None = None
+    colour: Colour | None = None
+
+
+Input = ShotReport | Lag | Choose | Interference | Concede | RefereeDecision | Identify

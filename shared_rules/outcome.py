@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 @dataclass(frozen=True)
@@ -79,19 +79,70 @@ class Outcome:
         return tuple(e for e in self.effects if e.kind is kind)
 
 
+class NeedKind(StrEnum):
+    """What a need asks for, and what answers it (`answer`). A `str`, so JSON and `kind == "lag"` keep working.
+
+    Blocking kinds are answered by their own input before anything else is played; the others are facts the
+    next `ShotReport` carries (`fact` names its field) or an instruction (placement).
+    """
+
+    LAG = "lag"  # Lag
+    CHOICE = "choice"  # Choose
+    REFEREE_DECISION = "referee_decision"  # RefereeDecision
+    BALL_NUMBER = "ball_number"  # Identify(ball=...): a held shot's ball whose number decides the result
+    BALL_COLOUR = "ball_colour"  # Identify(colour=...): a held shot's ball whose colour decides the result
+    DECLARATION = "declaration"  # ShotReport.declarations: the call before the shot
+    CUE_BALL = "cue_ball"  # ShotReport.cue_ball: which ball is struck with the cue (a ball id)
+    CUE_COLOUR = "cue_colour"  # ShotReport.cue_colour: the colour of the ball struck with the cue
+    PLACEMENT = "placement"  # an instruction: where the ball in hand may be placed
+
+    @property
+    def answer(self) -> str:
+        """The input type, or the `ShotReport` field, that answers a need of this kind."""
+        return _ANSWERS[self]
+
+    @property
+    def fact(self) -> str | None:
+        """The `ShotReport` field a non-blocking need asks for (None: answered by an input, or an instruction)."""
+        a = _ANSWERS[self]
+        return a.removeprefix("ShotReport.") if a.startswith("ShotReport.") else None
+
+    @property
+    def held(self) -> bool:
+        """True for the kinds that hold a shot: a ball of the report is named afterwards (`Identify`)."""
+        return self in (NeedKind.BALL_NUMBER, NeedKind.BALL_COLOUR)
+
+
+_ANSWERS: dict[NeedKind, str] = {
+    NeedKind.LAG: "Lag",
+    NeedKind.CHOICE: "Choose",
+    NeedKind.REFEREE_DECISION: "RefereeDecision",
+    NeedKind.BALL_NUMBER: "Identify",
+    NeedKind.BALL_COLOUR: "Identify",
+    NeedKind.DECLARATION: "ShotReport.declarations",
+    NeedKind.CUE_BALL: "ShotReport.cue_ball",
+    NeedKind.CUE_COLOUR: "ShotReport.cue_colour",
+    NeedKind.PLACEMENT: "",
+}
+
+
 @dataclass(frozen=True)
 class Need:
     """Something that must be supplied before (or after) the next shot, for the referee panel to prompt.
 
-    kind: `lag`, `declaration`, `choice`, `ball_number`, `cue_ball`, `referee_decision`.
-    `options` lists what may be answered (choice options, ball ids); `before_shot` says when.
+    `kind` says what is asked and what answers it (`NeedKind.answer`). `options` lists what may be answered
+    (choice options, ball ids, colour values); `before_shot` says when. A held shot's need (`BALL_NUMBER`,
+    `BALL_COLOUR`) names the reported ball it asks about: `slot` (index into the report's `pocketed`, then
+    `jumped`) and its `pocket` (None for a jumped ball).
     """
 
-    kind: str
+    kind: NeedKind
     player: int | None
     en: str
     ru: str
     options: tuple[str, ...] = ()
     before_shot: bool = True
     balls: tuple[int, ...] = ()  # for a choice that takes a ball: the balls that may be taken
-    blocking: bool = False  # True: must be answered with its own input (Lag, Choose, RefereeDecision) first
+    blocking: bool = False  # True: must be answered with its own input (Lag, Choose, RefereeDecision, Identify)
+    slot: int | None = None  # a held shot's need: the reported ball it asks about
+    pocket: int | None = None  # ... and the pocket that ball went into

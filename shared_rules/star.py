@@ -14,13 +14,14 @@ opponent takes their next playing ball off the table and plays on, or gives the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
 from .model import Choose, Colour, Foul, InHand, Interference, ShotReport, Spot
-from .outcome import EffectKind, Need, Reason
+from .outcome import EffectKind, Need, NeedKind, Reason
+from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
 from .star_text import (
     R_BREAK_BLUE,
     R_BREAK_OTHER,
@@ -29,6 +30,7 @@ from .star_text import (
     R_FIRST_FIVE,
     R_GIVE_BACK,
     R_GOAL,
+    R_IDENTIFY,
     R_JOKER_COUNT,
     R_JOKER_GONE,
     R_JOKER_SPOTTED,
@@ -105,6 +107,12 @@ class Star(Variant):
     title_en = "Star pyramid"
     title_ru = "Звездная пирамида"
     CUE_BALL = None  # star 2.2: no fixed cue ball
+    PROFILE = Profile(
+        identity=BallIdentity.COLOUR,
+        fixed_cue_ball=False,
+        facts=GENERAL_FACTS | {Fact.CUE_BALL, Fact.CUE_COLOUR, Fact.FIRST_CONTACT_COLOUR, Fact.SNOOKERED},
+        identity_rule=R_IDENTIFY,
+    )
     PARAGRAPHS: ClassVar[dict[str, str]] = {
         "1": "goal: the first to pocket eight balls by the rules",
         "2.1": "16 balls: three each of blue, yellow, black, green, red and one ivory (break cue ball, joker)",
@@ -370,7 +378,7 @@ class Star(Variant):
         want_ru = f"свой игровой шар ({RU_COLOUR[colour]} или «джокер»)" if colour else "свой игровой шар"
         en = R_PENALTY.text("en") + f": take {want_en} and play on (take_ball), or give the shot back (give_back)"
         ru = R_PENALTY.text("ru") + f": снять {want_ru} и продолжить (take_ball) или передать удар (give_back)"
-        return (Need("choice", p.player, en, ru, options=p.options, balls=p.balls, blocking=True),)
+        return (Need(NeedKind.CHOICE, p.player, en, ru, options=p.options, balls=p.balls, blocking=True),)
 
     def shot_needs(self, state: State) -> tuple[Need, ...]:
         """Before a shot from the position: which ball is struck (its colour), 4.3 and A-S2."""
@@ -390,4 +398,25 @@ class Star(Variant):
             f"star 4.3: цвет шара, по которому бьют кием (cue_colour). Свои игровые шары: {name_ru}; "
             "другим битком сначала нужно попасть в свой игровой шар (first_contact_colour)"
         )
-        return (Need("cue_ball", state.to_play, en, ru, options=options),)
+        return (Need(NeedKind.CUE_COLOUR, state.to_play, en, ru, options=options),)
+
+    # -- what the screens and the hub read (profile.py) -------------------------------------------------------
+
+    def ball_label(self, ball: int) -> str:
+        return "J" if ball == JOKER else str(ball)
+
+    def colour_options(self, state: State) -> tuple[str, ...]:
+        return tuple(c.value for c in PANEL_ORDER)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """4.1, A-S8: the colour each player needs next, both sequences as far as known, who completed five."""
+        first5 = state.get(FIRST5)
+        nxt = [self.next_colour(state, p) for p in (0, 1)]
+        return {"next": [c.value if c else None for c in nxt],
+                "sequences": [[c.value for c in sequence(p, first5)] for p in (0, 1)],
+                "done": list(state.scores), "first_to_five": first5}
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """4.4, A-S2: the balls of the colour `player` needs next, and the joker."""
+        need = self.next_colour(state, player)
+        return tuple(b for b in state.on_table if b == JOKER or (need is not None and COLOURS[b] is need))

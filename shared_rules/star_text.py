@@ -21,6 +21,10 @@ def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason
     return Reason("star", paragraph, en, ru, ambiguity)
 
 
+R_IDENTIFY = _r(
+    "4.1", "a ball counts by its colour: the shot is held until the referee gives it",
+    "шар засчитывается по цвету: удар ждёт, пока судья назовёт цвет", "A-S1",
+)
 R_GOAL = _r("1", "the first to pocket eight balls by the rules wins", "первым забивший восемь шаров по правилам выигрывает")
 R_CONCEDE = _r("1", "conceded: the opponent wins", "сдался: победа соперника")
 R_COUNT = {

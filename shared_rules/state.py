@@ -16,15 +16,41 @@ Star and 100 points can keep their own counters without changing this class.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple
 
-from .model import InHand
+from .model import InHand, ShotReport
+from .outcome import NeedKind
 
-# Modes every variant shares; a variant may add its own (e.g. "decider", "last_ball").
-LAG = "lag"  # the lag must be entered before the break (general 11)
-PLAY = "play"
-REFEREE = "referee"  # the rules call for a referee decision (Free A-F1)
-OVER = "over"
+
+class Mode(StrEnum):
+    """What the match waits for. A `str`, so `state.mode == "play"` and JSON keep working."""
+
+    LAG = "lag"  # the lag must be entered before the break (general 11)
+    PLAY = "play"
+    REFEREE = "referee"  # the rules call for a referee decision (Free A-F1): `RefereeDecision`
+    HELD = "held"  # a shot is held for a fact its report lacked (`State.held`): `Identify`
+    OVER = "over"
+    DECIDER = "decider"  # Classic 5.7: the 70:70 decider
+    LAST_BALL = "last_ball"  # 100 points §20: the last-ball mode
+
+
+LAG, PLAY, REFEREE, HELD, OVER = Mode.LAG, Mode.PLAY, Mode.REFEREE, Mode.HELD, Mode.OVER
+
+
+class Held(NamedTuple):
+    """A shot held for one missing fact (the one protocol for a fact the evidence cannot settle).
+
+    `report` is the shot as reported, with every certain fact filled in; `slot` is the ball asked about (an index
+    into `report.pocketed`, then `report.jumped`); `need` is what is asked (`BALL_NUMBER`, `BALL_COLOUR`); `mode`
+    is the mode the shot was played in. The answer is an `Identify` input; the shot is then folded as if reported
+    with it (and may be held again for the next ball).
+    """
+
+    report: ShotReport
+    slot: int
+    need: NeedKind
+    mode: Mode
 
 
 class Pending(NamedTuple):
@@ -49,7 +75,7 @@ class State(NamedTuple):
     in_hand: InHand = InHand.NONE
     hand_rule: str = ""  # restriction on the shot from hand, e.g. "objects_only" (Dynamic 5.2)
     is_break: bool = False  # the next shot is a break (general 11, 12)
-    mode: str = LAG
+    mode: Mode = LAG
     pending: Pending | None = None
     debts: tuple[int, int] = (0, 0)  # penalties owed with an empty shelf (100 points §18)
     placed: tuple[tuple[int, str], ...] = ()  # (ball, spot) put on a spot by the last input
@@ -64,6 +90,7 @@ class State(NamedTuple):
     shots: int = 0  # shots played in the match
     frame: int = 1
     extra: tuple[tuple[str, object], ...] = ()
+    held: Held | None = None  # the shot held for a missing fact (mode HELD)
 
     @property
     def over(self) -> bool:

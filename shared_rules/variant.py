@@ -16,11 +16,13 @@ from . import general as g
 from .choices import ChoicesMixin
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError, RulesError
+from .held import HeldShotMixin
 from .model import (
     Choose,
     Colour,
     Concede,
     Foul,
+    Identify,
     InHand,
     Input,
     Interference,
@@ -33,7 +35,8 @@ from .model import (
     Spot,
 )
 from .outcome import EffectKind, Outcome, Reason
-from .state import LAG, PLAY, REFEREE, State
+from .profile import Profile, ProfileMixin
+from .state import HELD, LAG, PLAY, REFEREE, State
 
 VARIANTS: dict[str, type[Variant]] = {}
 
@@ -42,6 +45,8 @@ def register(cls: type[Variant]) -> type[Variant]:
     """Class decorator: add a variant to `VARIANTS` under its `name`."""
     if not cls.name or cls.name in VARIANTS:
         raise ValueError(f"variant name {cls.name!r} is empty or taken")
+    if cls.PROFILE.fixed_cue_ball != (cls.CUE_BALL is not None):
+        raise ValueError(f"variant {cls.name!r}: PROFILE.fixed_cue_ball disagrees with CUE_BALL")
     VARIANTS[cls.name] = cls
     return cls
 
@@ -73,10 +78,11 @@ class ShotFacts:
         self.jumped: tuple[int, ...] = ()
 
 
-class Variant(ChoicesMixin):
+class Variant(HeldShotMixin, ChoicesMixin, ProfileMixin):
     """Base of every variant. One instance per match, holding that match's options.
 
-    The shot pipeline is here; choices, referee decisions and needs are in `ChoicesMixin` (choices.py).
+    The shot pipeline is here; choices, referee decisions and needs are in `ChoicesMixin` (choices.py); a shot
+    held for a missing fact in `HeldShotMixin` (held.py); what the hub reads in `PROFILE` and `ProfileMixin`.
     """
 
     name: ClassVar[str] = ""
@@ -88,6 +94,7 @@ class Variant(ChoicesMixin):
     CUE_BALL: ClassVar[int | None] = 0  # the only ball that may be struck with the cue; None = any (Free, Star)
     SPECIAL: ClassVar[int] = 0  # the coloured ball: in the house at the start (general 8.2)
     JUMP_IS_FOUL: ClassVar[bool] = True  # general 24.3 (100 points overrides)
+    PROFILE: ClassVar[Profile] = Profile()  # what the hub must know (profile.py)
     OPTIONS: ClassVar[dict[str, object]] = {
         "target": 8,
         "break_min_balls_to_cushion": 2,
@@ -159,6 +166,11 @@ class Variant(ChoicesMixin):
         t = type(inp)
         if state.over:
             raise IllegalInputError("the match is over", "партия окончена")
+        if state.mode == HELD and t is not Identify and t is not Concede:
+            raise IllegalInputError(
+                "a shot is held: name the ball it asks about first (Identify; see needs)",
+                "удар ожидает: сначала назовите шар (см. needs)",
+            )
         if t is ShotReport:
             d = self.shot(state, inp)  # type: ignore[arg-type]
         elif t is Choose:
@@ -171,6 +183,8 @@ class Variant(ChoicesMixin):
             d = self.concede(state, inp)  # type: ignore[arg-type]
         elif t is RefereeDecision:
             d = self.decide(state, inp)  # type: ignore[arg-type]
+        elif t is Identify:
+            d = self.supply(state, inp)  # type: ignore[arg-type]
         else:
             raise MalformedInputError(f"not an input: {inp!r}", f"это не ввод: {inp!r}")
         return d.freeze(), Outcome(tuple(d.effects))
@@ -209,8 +223,16 @@ class Variant(ChoicesMixin):
             g.check_player(s.offender, "ShotReport.offender")
 
     def shot(self, state: State, s: ShotReport) -> Draft:
-        """Fold a ShotReport through the pipeline (module docstring); returns the draft."""
+        """Fold a ShotReport through the pipeline (module docstring), or hold it for a missing fact (held.py)."""
         self.check_shot(state, s)
+        if s.pocketed or s.jumped:
+            s, slot = self.complete(state, s)
+            if slot is not None:
+                return self.hold(state, s, slot)
+        return self.fold_shot(state, s)
+
+    def fold_shot(self, state: State, s: ShotReport) -> Draft:
+        """The pipeline proper, on a checked report; returns the draft."""
         f = ShotFacts(state)
         self.struck_ball(state, s, f)
         d = Draft(state)

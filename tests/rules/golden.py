@@ -14,7 +14,10 @@ from pathlib import Path
 from tests.rules.strategies import play_random
 
 FOLDER = Path(__file__).resolve().parent / "golden"
-RECORD = [("free", 7), ("free", 11), ("combined", 7), ("combined", 12), ("dynamic", 7), ("dynamic", 13), ("star", 7), ("star", 12)]
+RECORD = [
+    ("free", 7), ("free", 11), ("combined", 7), ("combined", 12), ("dynamic", 7), ("dynamic", 13), ("star", 7), ("star", 12),
+    ("classic", 4), ("classic", 11), ("hundred", 7), ("hundred", 23),
+]
 
 
 def write() -> None:

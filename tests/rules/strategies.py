@@ -23,6 +23,7 @@ from shared_rules import (
     Colour,
     Concede,
     Foul,
+    Identify,
     Input,
     Interference,
     JumpedBall,
@@ -33,6 +34,7 @@ from shared_rules import (
     RefereeDecision,
     ShotReport,
 )
+from shared_rules.outcome import NeedKind
 
 T = TypeVar("T")
 
@@ -155,9 +157,13 @@ def random_input(m: Match, r: Rnd, extras: bool = True) -> Input:
             ball = r.choice(need.balls) if option == "take_ball" and need.balls and r.random() < 0.8 else None
             colour: Colour | None = None
             return Choose(need.player, option, ball, colour)
-        if need.kind in ("referee_decision", "ball_number"):  # ball_number: classic, a held shot
+        if need.kind == NeedKind.REFEREE_DECISION:
             option = r.choice(need.options)
             return RefereeDecision(option, r.randint(0, 1) if option == "award" else None)
+        if need.kind == NeedKind.BALL_NUMBER:  # a held shot (held.py)
+            return Identify(ball=int(r.choice(need.options)))
+        if need.kind == NeedKind.BALL_COLOUR:
+            return Identify(colour=Colour(r.choice(need.options)))
         raise AssertionError(f"unknown blocking need {need}")
     if extras:
         x = r.random()

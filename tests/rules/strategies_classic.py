@@ -19,13 +19,16 @@ def _ball(m: Match, r: Rnd, b: int, pocket: Pocket) -> PocketedBall:
 
 @shot_builder("classic")
 def classic_shot(m: Match, r: Rnd) -> ShotReport:
-    """A plausible Classic shot: a call (not on the break), often the called ball into the called pocket."""
+    """A plausible Classic shot: a call (not on the break; sometimes none), often the called ball into the called
+    pocket."""
     s = m.state
     objects = [b for b in s.on_table if b != 0]
     calls: tuple[Declaration, ...] = ()
     pocketed: list[PocketedBall] = []
     pool = list(objects)
-    if not s.is_break:
+    if not s.is_break and r.random() < 0.1:
+        pass  # a shot without a call: a safety or a miss (5.4: whatever falls is spotted)
+    elif not s.is_break:
         called, pocket = r.choice(objects), Pocket(r.randint(1, 6))
         calls = (Declaration(called, pocket),)
         if r.random() < 0.45:

@@ -1,7 +1,7 @@
 """100 points' random legal shots and invariant for tests/rules/strategies.py (imported at its end).
 
 Most shots call a ball and a pocket and often make the call (the ball reported unnamed in its called pocket,
-as the hub does); some pot uncalled balls, directly or not, put the cue ball in off (called or not), make a
+as the hub does; where that leaves its number uncertain the shot is held and answered with `Identify`); some pot uncalled balls, directly or not, put the cue ball in off (called or not), make a
 carom on #10, touch #10, jump a ball, commit a §19 foul or miss the safety rule.
 """
 
@@ -53,7 +53,7 @@ def hundred_shot(m: Match, r: Rnd) -> ShotReport:
         pots.append(PocketedBall(_pocket(r), ball=b, direct=r.random() < 0.5))
     for i, p in enumerate(pots):  # the engine names an unnamed ball only where it is certain: alone in a pocket
         shared = sum(q.pocket == p.pocket for q in pots) > 1 or sum(c.pocket == p.pocket for c in calls) > 1
-        if p.ball is None and p.colour is None and shared:  # ... called for one ball only (hundred 4, 6)
+        if p.ball is None and p.colour is None and shared and r.random() < 0.7:  # else held for the number (§3)
             pots[i] = PocketedBall(p.pocket, ball=calls[0].ball, direct=p.direct)
     jumped: tuple[JumpedBall, ...] = ()
     if r.random() < 0.03:

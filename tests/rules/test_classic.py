@@ -14,6 +14,7 @@ from shared_rules import (
     DeclarationKind,
     EffectKind,
     Foul,
+    Identify,
     IllegalInputError,
     InHand,
     Interference,
@@ -21,6 +22,7 @@ from shared_rules import (
     Lag,
     MalformedInputError,
     Match,
+    NeedKind,
     Pocket,
     PocketedBall,
     RefereeDecision,
@@ -28,7 +30,7 @@ from shared_rules import (
     Spot,
 )
 from shared_rules.classic import RACK_ORDER, value
-from shared_rules.state import LAG, REFEREE
+from shared_rules.state import HELD, LAG
 from tests.rules.helpers import cites, pot, started
 from tests.rules.strategies import PrefixRandom, play_random, rnds
 from tests.rules.strategies_classic import classic_points_add_up
@@ -93,13 +95,11 @@ def test_classic_5_1_values_ace_eleven_total_130() -> None:
     assert m.state.scores == (0, 11) and cites(out, "classic 5.1")
 
 
-def test_classic_5_2_call_required_on_the_table_one_only() -> None:
+def test_classic_5_2_call_on_the_table_one_only() -> None:
     m = classic()
     before = m.state
     assert [n.kind for n in m.needs()] == ["declaration"] and "4" in m.needs()[0].options
-    with pytest.raises(IllegalInputError, match=r"5\.2"):
-        m.play(ShotReport(1, pocketed=(pot(4),)))
-    with pytest.raises(IllegalInputError, match="exactly one"):
+    with pytest.raises(IllegalInputError, match="one object ball"):
         m.play(ShotReport(1, declarations=(*call(4), *call(5))))
     m.play(hit(1, 4))
     with pytest.raises(IllegalInputError, match="not on the table"):
@@ -224,19 +224,24 @@ def test_classic_5_1_unnamed_ball_certain_or_held() -> None:
     assert m.state.scores == (0, 9)
     before = m.state
     out = m.play(ShotReport(1, declarations=call(8), pocketed=(pot(None, P5), pot(None, P3))))
-    assert m.state.mode == REFEREE and m.state.on_table == before.on_table and cites(out, "classic 5.1")
+    assert m.state.mode == HELD and m.state.on_table == before.on_table and cites(out, "classic 5.1")
     need = m.needs()[0]
-    assert need.kind == "ball_number" and need.blocking and not need.before_shot and "pocket 3" in need.en
+    assert need.kind is NeedKind.BALL_NUMBER and need.blocking and not need.before_shot and "pocket 3" in need.en
+    assert need.slot == 1 and need.pocket == 3 and "8" not in need.options and "0" not in need.options
     with pytest.raises(IllegalInputError):
         m.play(ShotReport(1, declarations=call(8)))
     with pytest.raises(IllegalInputError, match="could have fallen"):
-        m.play(RefereeDecision("9"))
-    m.play(RefereeDecision("1"))
+        m.play(Identify(ball=9))
+    with pytest.raises(MalformedInputError, match="number"):
+        m.play(Identify(colour=Colour.IVORY))
+    with pytest.raises(IllegalInputError, match="held"):
+        m.play(RefereeDecision("1"))
+    m.play(Identify(ball=1))
     assert m.state.scores == (0, 9 + 8 + 11) and m.state.mode == "play"
     again = Match.from_log(json.loads(json.dumps(m.to_log())))
     assert again.state == m.state
     m.undo()
-    assert m.state.mode == REFEREE
+    assert m.state.mode == HELD
 
 
 def test_classic_unnamed_on_a_foul_needs_no_number() -> None:
@@ -272,3 +277,16 @@ def test_classic_full_match_through_the_api_every_effect_explained() -> None:
     for out in outs:
         assert out.effects and all(e.reason.text("en") and e.reason.text("ru") for e in out.effects)
     classic_points_add_up(m)
+
+
+def test_classic_5_4_a_shot_without_a_call_is_recorded_and_nothing_scores() -> None:
+    """classic 5.4, classic 5.2: a safety or a miss is played with no call. It is a shot without a call, not
+    refused: a ball that falls is uncalled and spotted (6), nothing scores, the turn passes; fouls still apply."""
+    m = classic()
+    out = m.play(ShotReport(1, cushions=2))  # a safety, no call
+    assert m.state.to_play == 0 and m.state.scores == (0, 0) and m.state.shots == 2
+    out = m.play(ShotReport(0, pocketed=(pot(None, P3),), cushions=2))  # a ball falls with no call: no number asked
+    assert m.state.mode == "play" and len(m.state.on_table) == 16 and m.state.scores == (0, 0)
+    assert m.state.to_play == 1 and cites(out, "classic 5.4") and out.of_kind(EffectKind.SPOT)
+    out = m.play(ShotReport(1, fouls=frozenset({Foul.MISS})))  # a miss with no call: the 5.6 penalty as ever
+    assert m.state.scores == (5, -5) and cites(out, "classic 5.6")

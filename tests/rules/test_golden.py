@@ -23,3 +23,11 @@ def test_golden_match_replays_to_its_recorded_summary(path: Path) -> None:
     m = Match.from_log(body["log"])
     assert json.loads(json.dumps(m.summary())) == body["summary"]
     assert m.to_log() == body["log"]
+
+
+def test_every_registered_variant_has_a_golden_match() -> None:
+    """Each of the six variants is replayed from a recorded match (issue 13: Classic and 100 points too)."""
+    from shared_rules import VARIANTS
+
+    recorded = {p.stem.rsplit("-", 1)[0] for p in FILES}
+    assert set(VARIANTS) <= recorded

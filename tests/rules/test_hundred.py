@@ -14,6 +14,7 @@ from shared_rules import (
     DeclarationKind,
     EffectKind,
     Foul,
+    Identify,
     IllegalInputError,
     InHand,
     Interference,
@@ -21,6 +22,7 @@ from shared_rules import (
     Lag,
     MalformedInputError,
     Match,
+    NeedKind,
     Pocket,
     PocketedBall,
     ShotReport,
@@ -28,7 +30,7 @@ from shared_rules import (
 )
 from shared_rules.hundred import LAST_BALL, RESTRICTED, TEN
 from shared_rules.model import Colour
-from shared_rules.state import LAG, OVER, PLAY
+from shared_rules.state import HELD, LAG, OVER, PLAY
 from tests.rules.helpers import cites
 from tests.rules.strategies import INVARIANTS, PrefixRandom, play_random, rnds
 
@@ -180,10 +182,10 @@ def test_hundred_4_extra_ball_is_spotted_and_the_turn_stays() -> None:
 def test_hundred_4_needs_ask_for_the_call_before_every_shot() -> None:
     m = broken()
     kinds = [(n.kind, n.before_shot, n.blocking) for n in m.needs()]
-    assert kinds == [("declaration", True, False), ("ball_number", False, False)]
+    assert kinds == [("declaration", True, False)]  # a ball number is asked only when a shot is held for it
     need = m.needs()[0]
     assert "hundred 4" in need.en and need.player == 1 and need.options[0] == "0" and "10" in need.options
-    assert [n.kind for n in started().needs()] == ["declaration", "ball_number", "placement"]
+    assert [n.kind for n in started().needs()] == ["declaration", "placement"]
 
 
 def test_hundred_5_gentlemans_supplement_direct_uncalled_ball_counts() -> None:
@@ -488,8 +490,6 @@ def test_hundred_a_100_11_foul_in_last_ball_mode() -> None:
         (ShotReport(1, declarations=(Declaration(5, 7),)), MalformedInputError, "pocket"),  # type: ignore[arg-type]
         (ShotReport(1, declarations=(call(5), call(5, R))), IllegalInputError, "twice"),
         (ShotReport(1, declarations=(call(7, L, CUE_CALL),)), IllegalInputError, "ball 0"),
-        (ShotReport(1, pocketed=(pot(None), pot(None, R))), IllegalInputError, "give its number"),
-        (ShotReport(1, declarations=(call(5),), pocketed=(pot(None), pot(None))), IllegalInputError, "number"),
     ],
 )
 def test_hundred_bad_input_is_refused_and_changes_nothing(shot: ShotReport, error: type, text: str) -> None:
@@ -518,8 +518,10 @@ def test_hundred_6_pocket_called_for_two_balls_names_its_ball_only_where_certain
     calls = calls[::-1] if cue_first else calls
     m = broken()
     before = m.state
-    with pytest.raises(IllegalInputError, match="which ball went into pocket 5"):
-        m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),)))
+    m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),)))
+    assert m.state.mode == HELD and m.needs()[0].kind is NeedKind.BALL_NUMBER and "pocket 5" in m.needs()[0].en
+    assert {"0", "14"} <= set(m.needs()[0].options)
+    m.undo()
     assert m.state == before
     m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),), jumped=(JumpedBall(0),)))
     assert m.state.in_hand is InHand.ANYWHERE and m.state.to_play == 0  # §8: the yellow jumped, the turn passes
@@ -610,3 +612,26 @@ def test_hundred_invariant_catches_a_lost_ball(seed: int) -> None:
     m._states[-1] = s._replace(on_table=tuple(b for b in s.on_table if b != lost))
     with pytest.raises(AssertionError):
         check(m)
+
+
+@pytest.mark.parametrize(
+    "shot",
+    [ShotReport(1, pocketed=(pot(None), pot(None, R))), ShotReport(1, declarations=(call(5),), pocketed=(pot(None), pot(None)))],
+)
+def test_hundred_3_a_number_that_decides_is_never_guessed_the_shot_is_held(shot: ShotReport) -> None:
+    """hundred 3: the balls look alike, so a number that decides the score is asked: the shot is held (one
+    protocol, like Classic and Star) and answered with `Identify`, one ball at a time."""
+    m = broken()
+    before = m.state
+    out = m.play(shot)
+    assert m.state.mode == HELD and m.state.on_table == before.on_table and cites(out, "hundred 3")
+    need = m.needs()[0]
+    assert need.kind is NeedKind.BALL_NUMBER and need.blocking and need.slot == 0 and need.pocket == int(L)
+    with pytest.raises(IllegalInputError, match="held"):
+        m.play(ShotReport(1, cushions=2))
+    m.play(Identify(ball=13))
+    if m.state.mode == HELD:  # the second ball too
+        assert m.needs()[0].slot == 1 and "13" not in m.needs()[0].options
+        m.play(Identify(ball=6))
+    assert m.state.mode == PLAY and m.state.held is None
+    assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == m.state

@@ -18,6 +18,7 @@ from shared_rules import (
     Declaration,
     EffectKind,
     Foul,
+    Identify,
     IllegalInputError,
     InHand,
     Interference,
@@ -25,6 +26,7 @@ from shared_rules import (
     Lag,
     MalformedInputError,
     Match,
+    NeedKind,
     Pocket,
     PocketedBall,
     RulesError,
@@ -33,7 +35,7 @@ from shared_rules import (
 )
 from shared_rules.codec import input_from_dict, input_to_dict
 from shared_rules.star import COLOURS, FIRST5, RACK, SEQUENCE_LENGTH, sequence
-from shared_rules.state import LAG, OVER
+from shared_rules.state import HELD, LAG, OVER, PLAY
 from tests.rules.helpers import cites, started
 from tests.rules.strategies import play_random
 
@@ -128,7 +130,6 @@ def test_star_a_s1_colour_not_on_the_table_is_refused_naming_it() -> None:
     assert m.state.shelves[1] == (2,) and 4 in m.state.on_table
     e = unchanged(m, ShotReport(1, pocketed=(col(Y), col(Y), col(Y), col(Y))), match="no yellow ball")
     assert "жёлтый" in e.ru
-    unchanged(m, ShotReport(1, cue_colour=R, pocketed=(PocketedBall(Pocket.FOOT_LEFT),)), match="colour")
     unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.FOOT_LEFT, colour="red"),)), MalformedInputError)  # type: ignore[arg-type]
 
 
@@ -231,7 +232,7 @@ def test_star_4_3_own_cue_ball_may_hit_any_ball() -> None:
 def test_star_4_3_unknown_contact_is_read_as_legal_and_needs_ask_for_the_cue_ball() -> None:
     m = broken()
     need = m.needs()[0]
-    assert need.kind == "cue_ball" and need.player == 1 and not need.blocking
+    assert need.kind is NeedKind.CUE_COLOUR and need.player == 1 and not need.blocking and need.kind.fact == "cue_colour"
     assert "star 4.3" in need.en and "blue or the joker" in need.en and "синий" in need.ru
     assert need.options == ("ivory", "blue", "yellow", "black", "green", "red")
     out = m.play(ShotReport(1, cue_colour=R, cushions=2))
@@ -485,3 +486,19 @@ def test_star_random_matches_keep_the_sequence_invariant(options: dict[str, obje
     for seed in range(150):
         m = play_random("star", random.Random(seed), options=options, check=True)
         assert m.state.over, (seed, m.state)
+
+
+def test_star_4_1_a_ball_without_its_colour_holds_the_shot() -> None:
+    """star 4.1, star A-S1: a ball counts by its colour, so a report without it is held (the one protocol for a
+    missing fact): a blocking BALL_COLOUR need, answered by `Identify(colour=...)`; then the shot is folded."""
+    m = broken()
+    before = m.state
+    out = m.play(ShotReport(1, cue_colour=R, pocketed=(PocketedBall(Pocket.FOOT_LEFT),)))
+    assert m.state.mode == HELD and m.state.on_table == before.on_table and cites(out, "star 4.1")
+    need = m.needs()[0]
+    assert need.kind is NeedKind.BALL_COLOUR and need.blocking and need.pocket == int(Pocket.FOOT_LEFT)
+    assert need.options[:2] == ("ivory", "blue")
+    with pytest.raises(MalformedInputError, match="colour"):
+        m.play(Identify(ball=2))
+    m.play(Identify(colour=B))
+    assert m.state.mode == PLAY and m.state.shelves[1] == (2,) and m.state.to_play == 1

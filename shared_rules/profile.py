@@ -1,0 +1,105 @@
+"""A variant's profile: what the hub must know to turn sensor evidence into its shot reports and questions.
+
+The hub never compares a variant's name; it reads the variant's `PROFILE` (and a few hooks on `Variant`:
+`ball_of_colour`, `unnamed_candidates`, `colour_options`, `ball_value`, `ball_label`, `board_facts`,
+`scoring_balls`). A new variant declares its profile and the hub plays it unchanged (docs/rules-engine.md,
+"How to add a variant").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from .outcome import NeedKind, Reason
+from .state import State
+
+
+class BallIdentity(StrEnum):
+    """How a pocketed ball is told apart (digest §6)."""
+
+    NUMBER = "number"  # the balls look alike: the referee names each ball's number (Classic, 100 points)
+    COLOUR = "colour"  # the colour class decides (Star): a colour sensor, or the referee, gives it
+    NONE = "none"  # which ball fell does not matter beyond what its colour says (Free, Combined, Dynamic)
+
+    @property
+    def need(self) -> NeedKind | None:
+        """The need a shot is held with when a ball of its report lacks this identity."""
+        if self is BallIdentity.NUMBER:
+            return NeedKind.BALL_NUMBER
+        if self is BallIdentity.COLOUR:
+            return NeedKind.BALL_COLOUR
+        return None
+
+
+class Fact(StrEnum):
+    """The optional facts of a `ShotReport` (its field names) that a variant's shots may need from the referee."""
+
+    CUE_BALL = "cue_ball"
+    CUE_COLOUR = "cue_colour"
+    DECLARATIONS = "declarations"
+    FIRST_CONTACT = "first_contact"
+    FIRST_CONTACT_COLOUR = "first_contact_colour"
+    CUSHIONS = "cushions"
+    CENTRE_CROSSING = "centre_crossing"
+    BREAK_BALLS_TO_CUSHION = "break_balls_to_cushion"
+    DIRECT = "direct"  # PocketedBall.direct
+    AS_CALLED = "as_called"
+    CAROM_ON_TEN = "carom_on_ten"
+    ROKAMBOL_ON_TEN = "rokambol_on_ten"
+    TOUCHED_TEN = "touched_ten"
+    TEN_OFF_SPOT = "ten_off_spot"
+    CENTRE_SPOT_TAKEN = "centre_spot_taken"
+    SNOOKERED = "snookered"
+
+
+# Every variant may need these: §20 (cushions, crossing), §12 (the break), §5.3 (first contact).
+GENERAL_FACTS: frozenset[Fact] = frozenset(
+    {Fact.CUSHIONS, Fact.CENTRE_CROSSING, Fact.BREAK_BALLS_TO_CUSHION, Fact.FIRST_CONTACT}
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the hub must know about a variant, declared once on the variant (`Variant.PROFILE`)."""
+
+    identity: BallIdentity = BallIdentity.NONE
+    fixed_cue_ball: bool = True  # one ball (`Variant.CUE_BALL`) is always the cue ball; False: any ball may be
+    calls: bool = False  # shots carry calls (declarations) made before the shot
+    facts: frozenset[Fact] = GENERAL_FACTS  # the facts its shots may need
+    identity_rule: Reason | None = None  # cited when a ball's identity decides the result
+    call_mismatch_rule: Reason | None = None  # cited when a ball falls into a pocket that was not called
+    cue_ball_pocketed_rule: Reason | None = None  # cited when the (fixed) cue ball is seen going into a pocket
+
+    def cite(self, rule: Reason | None) -> str:
+        """`classic 5.4` for a rule, "" for none."""
+        return rule.cite() if rule is not None else ""
+
+
+class ProfileMixin:
+    """The hooks a screen or the hub's scripted players read (mixed into `Variant`): no rule is decided here."""
+
+    SPECIAL: ClassVar[int]
+    CUE_BALL: ClassVar[int | None]
+
+    def ball_value(self, ball: int) -> int:
+        """Hook: what the ball is worth on a shelf. Default: 1, the special (coloured) ball 0 (it is the cue ball
+        in most variants; Free counts it 1 through its own rules, which the scoreboard shows as the score)."""
+        return 0 if ball == self.SPECIAL else 1
+
+    def ball_label(self, ball: int) -> str:
+        """Hook: the label a screen draws on the ball ("●" for the special ball, else its number)."""
+        return "●" if ball == self.SPECIAL else str(ball)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """Hook: the variant's own facts for the screens (the scoreboard's section named after the variant)."""
+        return None
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """Hook: the object balls on the table that would score for `player` if pocketed now (for a scripted
+        player or a hint). Default: every ball on the table but a fixed cue ball."""
+        return tuple(b for b in state.on_table if b != self.CUE_BALL)
+
+
+__all__ = ["GENERAL_FACTS", "BallIdentity", "Fact", "Profile", "ProfileMixin"]
