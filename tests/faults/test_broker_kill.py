@@ -69,7 +69,8 @@ def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_pat
         elif (k, phase) == (HUB_AWAY + 2, "balls"):
             await until(lambda: outboxes(table) == 0, 10, "the broker's PUBACKs")  # the broker has them all
             figures["queued"] = events_made(table) - figures["before_away"]
-            await until(lambda t=time.time(): saved(mosquitto, t), 15, "the broker's autosave")
+            handed = time.time()
+            await until(lambda: saved(mosquitto, handed), 15, "the broker's autosave")
             mosquitto.kill()
             await asyncio.to_thread(mosquitto.start)
             hub.append(await asyncio.to_thread(hubs, cfg, clock=table.vt.hub_ms))
