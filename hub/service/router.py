@@ -23,6 +23,7 @@ from hub.ingest.devices import table_devices
 from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
+from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.board import enrich
 from hub.reconcile.inputs import (
     RefereeAction,
@@ -99,6 +100,7 @@ class Router:
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
         self.holes = gaps.Holes()  # seqs of a node never stored (hub.store.gaps)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
+        self.suspects = SuspectBalls()  # ... and the referee's questions about the balls among them
         self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
 
     # ------------------------------------------------------------ payloads
@@ -181,6 +183,7 @@ class Router:
             log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
                         *inp.event.key, suspect)
             self._evidence(table, "impossible_time", timecheck.alert(self.store, live.match.id))
+            self.suspects.add(table, inp, suspect)
             return
         try:
             live.session.apply(inp)
@@ -302,6 +305,7 @@ class Router:
         self.quarantined.pop(table_id, None)
         self.evidence.pop(table_id, None)
         self.holes.load(self.store, table_id, match_id)
+        self.suspects.load(self.store, table_id, match_id)
         return match_id
 
     def _cues(self, table_id: str, cues: object) -> dict[str, int]:
@@ -368,6 +372,7 @@ class Router:
         try:
             self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
             self.holes.load(self.store, m.table_id, m.id)
+            self.suspects.load(self.store, m.table_id, m.id)
             found = {"conflicting_event": conflicts.alert(self.store, m.id),
                      "impossible_time": timecheck.alert(self.store, m.id),
                      "missing_events": self.holes.alert(m.table_id, m.id)}
@@ -424,6 +429,7 @@ class Router:
         if live is not None:
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
+            board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
         alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
         return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,15 @@ from tests.support.broker import Mosquitto
 pytestmark = pytest.mark.mosquitto
 
 YEAR_2255 = 8_999_999_999_000
+
+
+def suspect_questions(hub: Hub) -> list[dict[str, Any]]:
+    return [q for q in hub.state("t1")["match"]["questions"] if q["kind"] == "impossible_time"]
+
+
+def unasked(board: dict[str, Any]) -> dict[str, Any]:
+    """The board without the questions about flagged balls (the session fed the good events has none)."""
+    return {**board, "questions": [q for q in board["questions"] if q["kind"] != "impossible_time"]}
 
 
 def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
@@ -35,7 +45,11 @@ def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
     assert hub.wait_idle(5)
     assert hub.stats["suspect_time"] == 4
     expected = expected_board("free", PLAYERS, {}, match_id, "t1", referee + facts(good))
-    assert board(hub) == expected  # neither the 2255 ball, nor the 1970 one, nor the early strike count
+    assert unasked(board(hub)) == expected  # neither the 2255 ball, nor the 1970 one, nor the early strike count
+    asked = suspect_questions(hub)  # the two balls are asked about (hub.ingest.suspects); the strikes are not
+    assert [(q["id"], q["shot"], q["pocket"], q["reason"]) for q in asked] == [
+        ("suspect:p-head/1/2", 1, 2, "future"), ("suspect:p-head/1/3", 1, 1, "before_match")]
+    assert asked[0]["action"] == "add_ball" and [c["value"] for c in asked[0]["choices"]] == ["add", "ignore"]
     alerts = [a for a in hub.state("t1")["alerts"] if a["kind"] == "impossible_time"]
     assert len(alerts) == 1 and alerts[0]["count"] == 4
     assert alerts[0]["keys"] == [["p-head", 1, 2, "future"], ["p-head", 1, 3, "before_match"],
@@ -45,8 +59,11 @@ def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
     stored = hub.store.conn.execute("SELECT count(*) FROM inputs WHERE source = 'mqtt'").fetchone()[0]
     assert stored == 7  # nothing dropped: the log keeps the evidence
     hub.stop()
-    again = hubs(cfg, clock=clock)  # a rebuild from the log skips them too
-    assert board(again) == expected
+    again = hubs(cfg, clock=clock)  # a rebuild from the log skips them too, and asks again
+    assert unasked(board(again)) == expected
+    assert [q["id"] for q in suspect_questions(again)] == ["suspect:p-head/1/2", "suspect:p-head/1/3"]
+    again.submit("t1", {"kind": "dismiss_alert", "alert": "suspect:p-head/1/2"})  # "no ball fell"
+    assert [q["id"] for q in suspect_questions(again)] == ["suspect:p-head/1/3"]
     assert [a["count"] for a in again.state("t1")["alerts"] if a["kind"] == "impossible_time"] == [4]
     again.stop()
     capsys.readouterr()

@@ -1,0 +1,115 @@
+"""Balls the referee is asked about: pocket events stored with an impossible time (hub.ingest.timecheck).
+
+Such an event is never folded into play, so a ball that really fell would be missing from the score. When it
+matters — a pocket event of a table's live match — the referee panel shows a question on the shot that was
+being played when the hub received it (`suspect:<device>/<boot>/<seq>`, action `add_ball`, answers `add` and
+`ignore`): `add` is the referee's `add_ball` for that pocket and shot, `ignore` a `dismiss_alert` of the
+question's id. The question goes when either is stored (a ball the referee added to that pocket of that
+shot answers it), and comes back with the match after a hub restart (it is rebuilt from the log).
+A strike with an impossible time only raises the table's `impossible_time` alert: the next strike or the
+referee closes the shot anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hub.ingest.timecheck import REASONS
+from hub.reconcile.inputs import SensorInput
+from hub.reconcile.questions import Question, pocket_name
+from hub.store.database import Store
+
+KIND = "impossible_time"
+ANSWERS = {"add": ("Add the ball", "Добавить шар"), "ignore": ("No ball fell", "Шар не падал")}
+
+
+@dataclass(frozen=True)
+class SuspectBall:
+    """A pocket event stored with an impossible time: its item id, pocket, hub receipt time and reason code."""
+
+    item: str
+    pocket: int
+    received_ms: int
+    code: str
+
+
+class SuspectBalls:
+    """Each table's suspect pocket events of its live match, and the questions they raise."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, list[SuspectBall]] = {}
+
+    def load(self, store: Store, table: str, match_id: int) -> None:
+        """Start a (new or rebuilt) match of a table: its suspect pocket events from the log."""
+        rows = store.conn.execute(
+            "SELECT device, boot, seq, received_ms, json_extract(record, '$.fields.pocket'), "
+            "json_extract(record, '$.suspect') FROM inputs WHERE match_id = ? AND device IS NOT NULL "
+            "AND json_valid(record) AND json_extract(record, '$.suspect') IS NOT NULL "
+            "AND json_extract(record, '$.kind') = 'pocket' ORDER BY id", (match_id,)).fetchall()
+        self._by_table[table] = [SuspectBall(f"{d}/{b}/{s}", int(p), int(r), str(c))
+                                 for d, b, s, r, p, c in rows if isinstance(p, int)]
+
+    def add(self, table: str, inp: SensorInput, code: str) -> None:
+        """A pocket event of the table's live match was just stored flagged (other kinds are not asked about)."""
+        e = inp.event
+        pocket = e.fields.get("pocket")
+        if e.kind == "pocket" and isinstance(pocket, int):
+            item = f"{e.device}/{e.boot}/{e.seq}"
+            self._by_table.setdefault(table, []).append(SuspectBall(item, pocket, inp.received_ms, code))
+
+    def questions(self, table: str, session: Any) -> list[dict[str, Any]]:
+        """The open questions (as the scoreboard's `questions` entries) for a table's live `session`."""
+        out = []
+        shots = [s for s in (*session.shots, session.assembler.open) if s is not None]
+        for ball in self._by_table.get(table, ()):
+            qid = f"suspect:{ball.item}"
+            shot = shot_at(shots, ball.received_ms)
+            if qid in session.dismissed or added(shot, ball.pocket):
+                continue
+            out.append(question(qid, ball, shot.number if shot is not None else None))
+        return out
+
+
+def shot_at(shots: Sequence[Any], at_ms: int) -> Any:
+    """The shot being played at hub time `at_ms`: the last one opened by then (else the first)."""
+    opened = [s for s in shots if not getattr(s, "voided", False) and s.opened_at is not None]
+    before = [s for s in opened if s.opened_at <= at_ms]
+    if before:
+        return max(before, key=lambda s: s.opened_at)
+    return min(opened, key=lambda s: s.opened_at) if opened else None
+
+
+def added(shot: Any, pocket: int) -> bool:
+    """Has the referee added a ball to this pocket of this shot?"""
+    return shot is not None and any(p.source == "referee" and int(p.pocket) == pocket for p in shot.pockets)
+
+
+def question(qid: str, ball: SuspectBall, shot: int | None) -> dict[str, Any]:
+    """The panel's question for one suspect ball (with its answers' labels, as the scoreboard gives them)."""
+    pe, pr = pocket_name(ball.pocket)
+    why_en, why_ru = REASONS.get(ball.code, (ball.code, ball.code))
+    on_en = f"Shot {shot}: " if shot is not None else ""
+    on_ru = f"Удар {shot}: " if shot is not None else ""
+    q = Question(qid, KIND, "add_ball",
+                 f"{on_en}the node reported a ball into {pe} with an impossible time ({why_en}: {ball.item}); it "
+                 "was not counted. Did a ball fall there? Add it, or say no ball fell.",
+                 f"{on_ru}узел сообщил о шаре — {pr} — с невозможным временем ({why_ru}: {ball.item}); он не "
+                 "засчитан. Шар упал? Добавьте его или отметьте, что шар не падал.",
+                 shot, ball.item, None, tuple(ANSWERS), "ignore", "")
+    out = q.to_dict()
+    out.update({"pocket": ball.pocket, "reason": ball.code,
+                "choices": [{"value": v, "label": {"en": en, "ru": ru}} for v, (en, ru) in ANSWERS.items()],
+                "balls": []})
+    return out
+
+
+def answer(q: dict[str, Any], value: str) -> tuple[str, dict[str, Any]]:
+    """The referee action that answers a suspect-ball question with `value` (what the panel sends)."""
+    if value == "add":
+        args: dict[str, Any] = {"pocket": q["pocket"]}
+        if q.get("shot") is not None:
+            args["shot_number"] = q["shot"]
+        return "add_ball", args
+    return "dismiss_alert", {"alert": q["id"]}
