@@ -62,6 +62,9 @@ export function answerOf(q, value) {
     case "decide": return ["decide", { option: String(value) }];
     case "fact":
       return COLOURS.includes(value) ? ["fact", { name: "cue_colour", value }] : ["fact", { name: "cue_ball", value: num(value) }];
+    case "add_ball": // a ball reported at an impossible time (hub/ingest/suspects.py): add it, or no ball fell
+      return value === "add" ? ["add_ball", q.shot ? { pocket: q.pocket, shot_number: q.shot } : { pocket: q.pocket }]
+        : ["dismiss_alert", { alert: q.id }];
     default: return [q.action, {}];
   }
 }
