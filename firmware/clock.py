@@ -11,9 +11,9 @@ the hub places it with the (device, boot) it belongs to.
 """
 
 import asyncio
-import json
 
 from firmware.compat import ticks_diff, ticks_ms
+from shared_rules import wire
 
 
 class Clock:
@@ -69,18 +69,10 @@ class Clock:
         return self.stamp(self.uptime())
 
     def restamp(self, payload, boot):
-        """An `evt` payload with its time moved onto the hub clock, if it was recorded unsynced in this boot.
-
-        Payloads from earlier boots keep their uptime stamp: that boot's clock offset is not known here.
-        """
-        if self.offset is None or b'"u"' not in payload:
-            return payload
-        obj = json.loads(payload)
-        if obj.get("u") != 1 or obj.get("b") != boot:
-            return payload
-        obj["t"] = obj["t"] + self.offset
-        del obj["u"]
-        return json.dumps(obj).encode()
+        """An `evt` payload with its time moved onto the hub clock, if it was recorded unsynced in this boot
+        (`wire.restamp_event`). Payloads from earlier boots keep their uptime stamp: that boot's offset is not
+        known here."""
+        return wire.restamp_event(payload, boot, self.offset)
 
     async def sleep_ms(self, ms):
         """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms of wall time: no spinning)."""

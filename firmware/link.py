@@ -11,14 +11,17 @@ Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops fo
    so the subscription is in place before anyone can react to the birth (the other way round, a busy broker
    or hub could send the time before the subscription exists, and a clean session would drop it).
    Every session is clean, so the subscription is made again on each up.
-3. While up: publish the outbox's oldest entries (at most `window` in flight), hand PUBACKs back to the
-   outbox (an event leaves it only then), and pass each valid `cmd` to `on_cmd`. A malformed command is
-   rejected by `wire.parse_command`, counted in `rejected` and logged; the node carries on.
+3. While up: publish the outbox's entries in order (at most `window` awaiting a PUBACK), and pass each valid
+   `cmd` to `on_cmd`. A malformed command is rejected by `wire.parse_command`, counted in `rejected` and
+   logged; the node carries on. The delivery commands are the link's own (see firmware/delivery.py):
+   an event leaves the outbox only when the hub's `stored` mark covers it, never on the broker's PUBACK
+   (a broker that crashes loses what it acknowledged); `resend` re-sends a range the hub misses and
+   answers on `ans` which seqs are gone.
 4. On `OSError` (the one recoverable error; anything else is a bug and surfaces) the link is down: the
-   in-flight publishes are forgotten (their entries are still in the outbox and go again, in order, after
-   the reconnect; the hub de-duplicates on (device, boot, seq)), and the next attempt waits an exponential
-   backoff from `backoff_min` to `backoff_max` ms with +-25 % jitter, so a room of nodes does not reconnect
-   in step after the broker restarts.
+   in-flight publishes are forgotten (their entries are still in the outbox, and after the reconnect every
+   entry the hub has not confirmed goes again, in order; the hub de-duplicates on (device, boot, seq)), and
+   the next attempt waits an exponential backoff from `backoff_min` to `backoff_max` ms with +-25 % jitter,
+   so a room of nodes does not reconnect in step after the broker restarts.
 
 The detectors never wait for the network: they put events into the outbox and call `kick()`; the link task
 does the I/O. `listeners` are called with True/False on every up/down.
@@ -35,6 +38,7 @@ except (ImportError, AttributeError):  # pragma: no cover - a port without rando
     def _rand():
         return 0.5
 
+from firmware.delivery import Delivery
 from shared_rules import wire
 
 
@@ -66,6 +70,7 @@ class Link:
         self.topic_status = wire.topic(table, device, "status")
         self.topic_tele = wire.topic(table, device, "tele")
         self.topic_cmd = wire.topic(table, device, "cmd")
+        self.topic_ans = wire.topic(table, device, "ans")
         self.error = None  # set by the node when its config is invalid: the birth then says st "error"
         self.up = False
         self.ups = 0
@@ -74,8 +79,8 @@ class Link:
         self.rejected = 0  # malformed commands
         self.last_rejection = None
         self.listeners = []
-        self._inflight = {}  # transport token -> outbox oid
-        self._sent = set()  # oids in flight
+        self._inflight = {}  # transport token -> outbox oid, awaiting the broker's PUBACK
+        self.delivery = Delivery(outbox, clock, boot, self._publish_answer)
         self._kick = asyncio.Event()
         self._stopping = False
         self._failures = 0
@@ -155,6 +160,7 @@ class Link:
         while not self._stopping:
             if not self.net.up():
                 raise OSError("wifi lost")
+            self.delivery.check_timeout()
             self._drain()
             for item in self.transport.poll():
                 self._handle(item)
@@ -170,25 +176,22 @@ class Link:
         self._kick.clear()
 
     def _drain(self):
-        if len(self._inflight) >= self.window:
+        room = self.window - len(self._inflight)
+        if room <= 0:
             return
-        for oid, entry in self.outbox.window(self.window):
-            if oid in self._sent:
-                continue
+        for oid, entry in self.delivery.next(room):
             payload = self.clock.restamp(entry, self.boot)
             token = self.transport.publish(self.topic_evt, payload, False, 1)
             self._inflight[token] = oid
-            self._sent.add(oid)
             self.published += 1
-            if len(self._inflight) >= self.window:
-                return
+
+    def _publish_answer(self, payload):
+        """An `ans` to the hub (QoS 1, outside the outbox: if it is lost the hub asks again)."""
+        self.transport.publish(self.topic_ans, payload, False, 1)
 
     def _handle(self, item):
         if item[0] == "ack":
-            oid = self._inflight.pop(item[1], None)
-            if oid is not None:
-                self._sent.discard(oid)
-                self.outbox.ack(oid)
+            self._inflight.pop(item[1], None)  # the broker has it; it leaves the outbox on the hub's mark
             return
         _, topic, payload = item
         if topic != self.topic_cmd:
@@ -199,10 +202,13 @@ class Link:
             self.last_rejection = cmd
             self.log("cmd rejected (%s): %s" % (cmd.code, cmd.reason))
             return
+        if self.delivery.command(cmd):
+            return
         if self.on_cmd is not None:
             self.on_cmd(cmd)
 
     def _went_up(self):
+        self.delivery.reconnected()
         self.up = True
         self.ups += 1
         self._failures = 0
@@ -212,7 +218,6 @@ class Link:
 
     def _went_down(self, exc):
         self._inflight = {}
-        self._sent = set()
         if not self.up:
             self.log("link: connect failed: %s" % (exc,))
             return

@@ -18,7 +18,7 @@ Everything that touches hardware goes through a *board* (duck-typed):
 Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
 stamps it with hub time if synced (else uptime and `u: 1`), numbers it (device, boot, seq), encodes it with
 `shared_rules.wire`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
-outbox forgets it on the PUBACK. An invalid config stops the role, not the node: the errors are printed
+outbox forgets it once the hub's `stored` mark covers it (firmware/delivery.py). An invalid config stops the role, not the node: the errors are printed
 on the console and the birth message says `st: "error"` with the first one, so the hub shows what to fix.
 """
 
@@ -65,6 +65,7 @@ class Node:
                          role=self.cfg.get("role") if self.cfg.get("role") in wire.ROLES else "",
                          fw=VERSION, on_cmd=self.command, keepalive=broker.get("keepalive", 30), log=self.log)
         self.link.error = self.errors[0][:200] if self.errors else None
+        self.link.delivery.produced = self.last_seq  # a `resend` for seqs not produced yet finds none gone
         self.commands = 0
         self.config_rejected = 0
         self.rebooting = False
@@ -94,6 +95,10 @@ class Node:
         self.outbox.put(payload)
         self.link.kick()
         return payload
+
+    def last_seq(self):
+        """The seq of the last event this boot produced (0 before the first)."""
+        return self.seq
 
     def uptime_of(self, t_us, now_us, up_now):
         """Uptime ms of detector time `t_us`, given that `now_us` is uptime `up_now`."""

@@ -1,4 +1,8 @@
-"""The outbox: every event stays here until the broker has acknowledged it (PUBACK).
+"""The outbox: every event stays here until the hub has confirmed it stored it (the `stored` command).
+
+The link (firmware/link.py) decides when an entry is done: it calls `ack(oid)` once the hub's stored mark
+covers the event, not on the broker's PUBACK (a broker that crashes loses what it acknowledged). It walks the
+entries with `after(oid, n)`, so entries sent and waiting for the hub stay here, in order, for a re-send.
 
 Runs on MicroPython and CPython. Newest events live in a RAM list; during an outage they spill, in batches,
 to append-only segment files in flash, so a long outage or a reboot loses nothing. Order is kept: the flash
@@ -6,7 +10,7 @@ segments hold the oldest entries, RAM the newest, and `window()` always hands ou
 
 Wear: flash is written only when an entry has waited `spill_ms` without an acknowledgement (an outage) or
 RAM is full, and then as one append of the whole RAM batch; a segment file is deleted once all its entries
-are acknowledged. In normal play (acks within milliseconds) the outbox never touches flash. `writes`
+are acknowledged. In normal play (the hub confirms within about a second) the outbox never touches flash. `writes`
 counts every flash write (append, create, delete), which is what wears the chip.
 
 Bounds: at most `ram_max` entries in RAM and `seg_max` segments of `seg_entries` entries in flash. Only
@@ -88,6 +92,17 @@ def next_boot(store):
 
 def _seg_name(n):
     return "%s%08d%s" % (SEG_PREFIX, n, SEG_SUFFIX)
+
+
+def _take(out, entries, oid, n):
+    """Append (oid, entry) of `entries` ([oid, entry, ...] lists or tuples) above `oid` to `out` until it holds
+    `n`; False once it is full."""
+    for e in entries:
+        if e[0] > oid:
+            if len(out) >= n:
+                return False
+            out.append((e[0], e[1]))
+    return len(out) < n
 
 
 def _parse_lines(data):
@@ -278,8 +293,25 @@ class Outbox:
             return [(e[0], e[1]) for e in self._front[:n]]
         return [(e[0], e[1]) for e in self._ram[:n]]
 
+    def after(self, oid, n):
+        """Up to `n` unacknowledged entries with an oid above `oid`, oldest first, as [(oid, entry)]: the link's
+        send cursor walks the outbox with it (entries waiting for the hub's confirmation stay, for a re-send)."""
+        self._load_front()
+        out = []
+        if self._front is not None:
+            if not _take(out, self._front, oid, n):
+                return out
+        for seg in self._segs[1 if self._front is not None else 0:]:
+            if seg[3] <= oid:
+                continue
+            lines = [e for e in _parse_lines(self.store.read(_seg_name(seg[0])) or b"") if e[0] not in self._acked]
+            if not _take(out, lines, oid, n):
+                return out
+        _take(out, self._ram, oid, n)
+        return out
+
     def ack(self, oid):
-        """The broker has the entry `oid`: forget it. Returns False if it was not (or no longer) here."""
+        """The hub has stored the entry `oid`: forget it. Returns False if it was not (or no longer) here."""
         if self._front is not None:
             for i, e in enumerate(self._front):
                 if e[0] == oid:

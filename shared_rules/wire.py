@@ -4,40 +4,46 @@ Runs unchanged on CPython 3.11+ and MicroPython 1.2x: no dataclasses, enum or ty
 `json`. Parsing never raises: it returns a typed message, or a `Rejection` with a machine code and a reason a
 person can act on. The contract is documented in docs/wire.md.
 
-Topics: luza/v1/<table>/<device>/<channel> (channel: status, evt, tele, cmd) and luza/v1/<table>/state.
+Topics: luza/v1/<table>/<device>/<channel> (channel: status, evt, tele, ans, cmd) and luza/v1/<table>/state.
+The framing half (JSON rules, field checks, the serial envelope, the clock restamp, the hub's retained payloads)
+lives in wire_frame.py and is re-exported here: import `shared_rules.wire` only.
 """
 
-import json
+from shared_rules import wire_frame as _frame
+from shared_rules.wire_frame import (
+    MAX_SEQ,
+    MAX_T,
+    PREFIX,
+    VERSION,
+    Rejection,
+    _check_range,
+    _dump,
+    _first_rejection,
+    _int_field,
+    _is_int,
+    _load,
+    _num_field,
+    valid_id,
+)
 
-VERSION = 1
-PREFIX = "luza/v1"
-MAX_PAYLOAD = 1024  # bytes; a node's messages are well under 300
-MAX_ID = 32
-CHANNELS = ("status", "evt", "tele", "cmd")
-NODE_CHANNELS = ("status", "evt", "tele")
+# Re-exported from the framing half, so that callers import `wire` only.
+MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX_PAYLOAD, _frame.STATE_VERSION, \
+    _frame.HUB_STATUS_TOPIC
+encode_serial, parse_serial, restamp_event, event_key = (_frame.encode_serial, _frame.parse_serial,
+                                                         _frame.restamp_event, _frame.event_key)
+encode_state, encode_hub_status, runs = _frame.encode_state, _frame.encode_hub_status, _frame.runs
+Answer, encode_answer, parse_answer = _frame.Answer, _frame.encode_answer, _frame.parse_answer
+MAX_GONE, MAX_RESEND = _frame.MAX_GONE, _frame.MAX_RESEND
+
+CHANNELS = ("status", "evt", "tele", "cmd", "ans")
+NODE_CHANNELS = ("status", "evt", "tele", "ans")
 EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
 # why a pocket node raised a `flag` (firmware/pocket.py FLAG_NAMES): what its beams could not settle
 FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot")
-COMMANDS = ("time", "identify", "config", "calibrate", "reboot")
+COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend")
 STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
 ROLES = ("pocket", "cue")
-
-
-class Rejection:
-    """A payload or topic that was not accepted: `code` for counting, `reason` for people."""
-
-    __slots__ = ("code", "reason")
-
-    def __init__(self, code, reason):
-        self.code = code
-        self.reason = reason
-
-    def __repr__(self):
-        return "Rejection(%r, %r)" % (self.code, self.reason)
-
-    def __eq__(self, other):
-        return isinstance(other, Rejection) and other.code == self.code and other.reason == self.reason
 
 
 class Topic:
@@ -122,16 +128,6 @@ class Command:
 # ---------------------------------------------------------------- ids and topics
 
 
-def valid_id(s):
-    """True for a table or device id: 1..32 of [a-z0-9-]."""
-    if not isinstance(s, str) or not 1 <= len(s) <= MAX_ID:
-        return False
-    for ch in s:
-        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-"):
-            return False
-    return True
-
-
 def topic(table, device, channel):
     if not valid_id(table) or not valid_id(device) or channel not in CHANNELS:
         raise ValueError("bad topic parts: %r %r %r" % (table, device, channel))
@@ -164,10 +160,6 @@ def parse_topic(name):
 
 
 # ---------------------------------------------------------------- building
-
-
-def _dump(obj):
-    return json.dumps(obj).encode()
 
 
 def encode_event(kind, device, boot, seq, t, synced=True, **fields):
@@ -212,83 +204,6 @@ def encode_command(name, cid=0, **args):
     return _dump(obj)
 
 
-# ---------------------------------------------------------------- parsing helpers
-
-
-def _reject_constant(name):
-    raise ValueError("JSON has no %s" % (name,))
-
-
-def _loads(payload):
-    if _STRICT:
-        return json.loads(payload, parse_constant=_reject_constant)
-    return json.loads(payload)
-
-
-try:  # CPython's json accepts NaN and Infinity; MicroPython's does not. Reject them on both, alike.
-    json.loads("1", parse_constant=_reject_constant)
-    _STRICT = True
-except TypeError:  # MicroPython: no keyword arguments, and no NaN to begin with
-    _STRICT = False
-
-
-def _load(payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    if not isinstance(payload, (bytes, bytearray)):
-        return Rejection("malformed", "payload must be bytes, got %s" % (type(payload).__name__,))
-    if len(payload) > MAX_PAYLOAD:
-        return Rejection("oversized", "payload is %d bytes; the limit is %d" % (len(payload), MAX_PAYLOAD))
-    try:
-        obj = _loads(payload)
-    except (ValueError, UnicodeError):
-        return Rejection("malformed", "payload is not valid JSON")
-    if not isinstance(obj, dict):
-        return Rejection("malformed", "payload must be a JSON object")
-    v = obj.get("v")
-    if v != VERSION or isinstance(v, bool):
-        return Rejection("bad_version", "payload version %r; this hub speaks v%d" % (v, VERSION))
-    return obj
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_num(x):
-    return (isinstance(x, int) or isinstance(x, float)) and not isinstance(x, bool)
-
-
-def _int_field(obj, name, lo, hi, required=True):
-    """The value of an int field in [lo, hi], None if absent and optional, or a Rejection."""
-    if name not in obj:
-        if required:
-            return Rejection("missing_field", "field %r is missing" % (name,))
-        return None
-    x = obj[name]
-    if not _is_int(x) or x < lo or x > hi:
-        return Rejection("bad_field", "field %r must be an integer %d..%d, got %r" % (name, lo, hi, x))
-    return x
-
-
-def _num_field(obj, name, lo, hi):
-    if name not in obj:
-        return None
-    x = obj[name]
-    if not _is_num(x) or x < lo or x > hi:
-        return Rejection("bad_field", "field %r must be a number %s..%s, got %r" % (name, lo, hi, x))
-    return x
-
-
-def _first_rejection(values):
-    for x in values:
-        if isinstance(x, Rejection):
-            return x
-    return None
-
-
-MAX_SEQ = 2**53  # JSON-safe integers
-MAX_T = 2**53
 
 
 # ---------------------------------------------------------------- parsing
@@ -434,11 +349,17 @@ def parse_command(payload):
     for k in obj:
         if k not in ("v", "c", "id"):
             args[k] = obj[k]
+    bad = _check_args(name, obj, args)
+    if bad is not None:
+        return bad
+    return Command(name, cid or 0, args)
+
+
+def _check_args(name, obj, args):
+    """None if command `name`'s own arguments are valid (filling the parsed view into `args`), else a Rejection."""
     if name == "time":
-        hub = _int_field(obj, "hub", 0, MAX_T)
-        if isinstance(hub, Rejection):
-            return hub
-    elif name == "config":
+        return _rejection_of(_int_field(obj, "hub", 0, MAX_T))
+    if name == "config":
         if not isinstance(obj.get("set"), dict):
             return Rejection("bad_field", "command 'config' needs an object 'set' of settings to change")
     elif name == "calibrate":
@@ -450,10 +371,16 @@ def parse_command(payload):
             return Rejection("bad_field", "command 'calibrate' needs a colour 'col', one of %s" % (", ".join(COLOURS),))
         args["c"] = colour  # the parsed view names it like events do
     elif name == "identify":
-        secs = _num_field(obj, "s", 0, 600)
-        if isinstance(secs, Rejection):
-            return secs
-    return Command(name, cid or 0, args)
+        return _rejection_of(_num_field(obj, "s", 0, 600))
+    elif name == "stored":
+        return _first_rejection((_int_field(obj, "b", 0, MAX_SEQ), _int_field(obj, "s", 0, MAX_SEQ)))
+    elif name == "resend":
+        return _check_range(obj, "command 'resend'")
+    return None
+
+
+def _rejection_of(x):
+    return x if isinstance(x, Rejection) else None
 
 
 def parse(channel, payload, device=None):
@@ -467,6 +394,8 @@ def parse(channel, payload, device=None):
             return parse_tele(payload)
         if channel == "cmd":
             return parse_command(payload)
+        if channel == "ans":
+            return parse_answer(payload)
         return Rejection("bad_channel", "unknown channel %r" % (channel,))
     except Exception as exc:  # a parser bug must not stop ingest; it is reported as a rejection
         return Rejection("parser_error", "could not parse payload: %s" % (exc,))

@@ -1,7 +1,9 @@
 """A hub-like MQTT collector for the connectivity tests: persistent session, QoS 1, resubscribes on reconnect.
 
 It records every message (topic, payload, retain) and offers the hub's de-duplication on (device, boot, seq)
-so tests can check "every event exactly once" the way the hub will.
+so tests can check "every event exactly once" the way the hub will. With `confirm` (the default) it also plays
+the hub's part of end-to-end delivery: each event moves a contiguous per-(device, boot) mark, sent back to the
+node as a `stored` command (without it, nodes keep every event in their outbox, as they should).
 """
 
 from __future__ import annotations
@@ -21,9 +23,36 @@ def _nodelay(_c: Any, _u: Any, sock: Any) -> None:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+class Marks:
+    """The hub's stored marks, simplified: seqs seen per (device, boot) and the contiguous mark of each."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, int], set[int]] = {}
+        self.marks: dict[tuple[str, int], int] = {}
+
+    def observe(self, topic: str, payload: bytes) -> tuple[str, bytes] | None:
+        """For an `evt` message: the `stored` command (topic, payload) to send back; None for anything else."""
+        t = wire.parse_topic(topic)
+        if not isinstance(t, wire.Topic) or t.channel != "evt":
+            return None
+        key = wire.event_key(payload)
+        if key is None:
+            return None
+        k = (t.device, key[0])
+        seen = self.seen.setdefault(k, set())
+        seen.add(key[1])
+        mark = self.marks.get(k, 0)
+        while mark + 1 in seen:
+            mark += 1
+        self.marks[k] = mark
+        return wire.topic(t.table, t.device, "cmd"), wire.encode_command("stored", 0, b=key[0], s=mark)
+
+
 class Collector:
-    def __init__(self, port: int, topic: str = "luza/#", client_id: str = "collector", max_delay: float = 0.5) -> None:
+    def __init__(self, port: int, topic: str = "luza/#", client_id: str = "collector", max_delay: float = 0.5,
+                 confirm: bool = True) -> None:
         self.port = port
+        self.marks = Marks() if confirm else None
         self.topic = topic
         self.messages: list[tuple[str, bytes, bool]] = []
         self.lock = threading.Lock()
@@ -40,9 +69,12 @@ class Collector:
             client.subscribe(self.topic, qos=1)
             self.connected.set()
 
-    def _on_message(self, _c: object, _u: object, msg: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
         with self.lock:
             self.messages.append((msg.topic, bytes(msg.payload), bool(msg.retain)))
+            reply = self.marks.observe(msg.topic, bytes(msg.payload)) if self.marks else None
+        if reply is not None:
+            client.publish(reply[0], reply[1], qos=1)
 
     def start(self, timeout: float = 5.0) -> Collector:
         self.client.connect("127.0.0.1", self.port, keepalive=5)

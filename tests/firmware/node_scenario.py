@@ -23,9 +23,13 @@ except ImportError:
 
 
 class LoopTransport:
-    """The transport interface with the broker replaced by lists; `up = False` is an outage."""
+    """The transport interface with the broker replaced by lists; `up = False` is an outage.
 
-    def __init__(self):
+    With `confirm` (the default) it also plays the hub's part of end-to-end delivery: each event it takes moves
+    a contiguous per-boot mark, answered with a `stored` command on the node's `cmd` topic at the next poll.
+    """
+
+    def __init__(self, confirm=True):
         self.connected = False
         self.up = True
         self.sent = []
@@ -34,6 +38,9 @@ class LoopTransport:
         self._token = 0
         self.will = None
         self.connects = 0
+        self.confirm = confirm
+        self.seen = {}  # boot -> seqs taken
+        self.marks = {}  # boot -> contiguous mark
 
     def connect(self, client_id, keepalive, will_topic, will_payload):
         if not self.up:
@@ -49,7 +56,22 @@ class LoopTransport:
         self._token += 1
         self.sent.append((topic, payload, retain))
         self._acks.append(("ack", self._token))
+        if self.confirm and topic.endswith("/evt"):
+            self._stored(topic[:-3] + "cmd", payload)
         return self._token
+
+    def _stored(self, cmd_topic, payload):
+        key = wire.event_key(payload)
+        if key is None:
+            return
+        boot, seq = key
+        seen = self.seen.setdefault(boot, set())
+        seen.add(seq)
+        mark = self.marks.get(boot, 0)
+        while mark + 1 in seen:
+            mark += 1
+        self.marks[boot] = mark
+        self.inbox.append(("msg", cmd_topic, wire.encode_command("stored", 0, b=boot, s=mark)))
 
     def subscribe(self, topic):
         self.sub = topic

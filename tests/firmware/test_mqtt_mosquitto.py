@@ -20,6 +20,7 @@ from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
 from shared_rules import wire
+from tests.firmware.collect import Marks
 from tests.firmware.node_scenario import FakeBoard
 from tests.support.broker import Mosquitto
 
@@ -29,16 +30,24 @@ GAP_LIMIT_MS = 20.0
 
 
 class Watcher:
-    """A paho client that keeps every message of `topics` (retained ones too) in order."""
+    """A paho client that keeps every message of `topics` (retained ones too) in order, and confirms events to
+    their node as the hub does (`stored`), so the node's outbox drains."""
 
     def __init__(self, port: int, *topics: str) -> None:
         self.got: list[tuple[str, bytes, bool]] = []
+        self.marks = Marks()
         self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="watcher")
-        self.c.on_message = lambda _c, _u, m: self.got.append((m.topic, bytes(m.payload), bool(m.retain)))
+        self.c.on_message = self._message
         self.c.connect("127.0.0.1", port)
         for t in topics:
             self.c.subscribe(t, qos=1)
         self.c.loop_start()
+
+    def _message(self, client: mqtt.Client, _u: object, m: mqtt.MQTTMessage) -> None:
+        self.got.append((m.topic, bytes(m.payload), bool(m.retain)))
+        reply = self.marks.observe(m.topic, bytes(m.payload))
+        if reply is not None:
+            client.publish(reply[0], reply[1], qos=1)
 
     def close(self) -> None:
         self.c.disconnect()

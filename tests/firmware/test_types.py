@@ -34,7 +34,8 @@ def test_planted_errors_are_caught(tmp_path):
     work = tmp_path / "repo"
     shutil.copytree(ROOT / "firmware", work / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
     (work / "shared_rules").mkdir()
-    shutil.copy(ROOT / "shared_rules" / "wire.py", work / "shared_rules" / "wire.py")
+    for name in ("wire.py", "wire_frame.py"):
+        shutil.copy(ROOT / "shared_rules" / name, work / "shared_rules" / name)
     (work / "shared_rules" / "__init__.py").write_bytes(mp.DEVICE_SHARED_RULES_INIT)  # the device's
     with open(work / "firmware" / "pocket.py", "a") as f:
         f.write("\n\ndef _planted(b):\n    return ticks_diff(b)  # one argument short\n")

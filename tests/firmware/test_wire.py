@@ -80,11 +80,53 @@ def test_tele_carries_the_health_counters():
 @pytest.mark.parametrize(
     ("name", "args"),
     [("time", {"hub": 1_780_000_000_000}), ("identify", {"s": 5}), ("identify", {}), ("config", {"set": {"tele_s": 10}}),
-     ("reboot", {})],
+     ("reboot", {}), ("stored", {"b": 2, "s": 40}), ("stored", {"b": 2, "s": 0}), ("resend", {"b": 2, "lo": 3, "hi": 9})],
 )
 def test_command_round_trip(name, args):
     c = wire.parse("cmd", wire.encode_command(name, 9, **args))
     assert isinstance(c, wire.Command) and (c.name, c.cid, c.args) == (name, 9, args)
+
+
+def test_answer_to_resend_round_trip_and_gone_ranges_capped():
+    a = wire.parse("ans", wire.encode_answer("resend", 7, 2, 3, 40, [(3, 4), (9, 9)], 30))
+    assert isinstance(a, wire.Answer)
+    assert (a.re, a.cid, a.boot, a.lo, a.hi, a.gone, a.sent) == ("resend", 7, 2, 3, 40, [(3, 4), (9, 9)], 30)
+    many = [(i, i) for i in range(1, 60, 2)]
+    capped = wire.parse("ans", wire.encode_answer("resend", 0, 1, 1, 100, many, 0))
+    assert isinstance(capped, wire.Answer) and capped.gone == many[: wire.MAX_GONE]
+    assert wire.runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
+
+
+def test_serial_envelope_round_trip_and_rejections():
+    line = wire.encode_serial("luza/v1/t1/p-head/evt", wire.encode_event("pocket", "p-head", 1, 2, 5, p=1))
+    assert line.endswith("\n") and json.loads(line)["payload"]["s"] == 2
+    topic, payload = wire.parse_serial(line.encode())
+    assert topic == "luza/v1/t1/p-head/evt" and isinstance(wire.parse("evt", payload, "p-head"), wire.Event)
+    assert wire.parse_serial(b'{"topic": "x", "payload": "raw"}') == ("x", b"raw")
+    assert wire.parse_serial(b"nope") == wire.Rejection("malformed", "serial line is not valid JSON")
+    assert wire.parse_serial(b'{"topic": 1}').code == "malformed"  # type: ignore[union-attr]
+    assert wire.parse_serial(b"x" * 5000).code == "oversized"  # type: ignore[union-attr]
+
+
+def test_restamp_moves_only_unsynced_events_of_this_boot():
+    early = wire.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1)
+    moved = json.loads(wire.restamp_event(early, 3, 1_700_000_000_000))
+    assert moved["t"] == 1_700_000_000_250 and "u" not in moved
+    assert wire.restamp_event(early, 2, 1000) == early  # another boot: its offset is not known here
+    assert wire.restamp_event(early, 3, None) == early  # not synced yet
+    synced = wire.encode_event("pocket", DEV, 3, 1, 250, p=1)
+    assert wire.restamp_event(synced, 3, 1000) == synced
+    assert wire.event_key(early) == (3, 1) and wire.event_key(b"torn {") is None
+
+
+def test_state_and_hub_status_payloads():
+    state = {"v": wire.STATE_VERSION, "table": "t1", "name": "Стол 1"}
+    assert json.loads(wire.encode_state(state)) == state and "Стол".encode() in wire.encode_state(state)
+    with pytest.raises(ValueError):
+        wire.encode_state({"v": 99})
+    assert json.loads(wire.encode_hub_status("online", "abc", "1.0", 5)) == {"v": 1, "st": "online", "boot": "abc",
+                                                                             "ver": "1.0", "t": 5}
+    assert wire.HUB_STATUS_TOPIC == "luza/v1/hub/status"
 
 
 def test_calibrate_colour_travels_as_col_and_parses_as_c():
@@ -99,7 +141,7 @@ def test_calibrate_colour_travels_as_col_and_parses_as_c():
 def test_topics():
     assert wire.topic("club-1", DEV, "evt") == "luza/v1/club-1/pocket-a/evt"
     assert wire.state_topic("club-1") == "luza/v1/club-1/state"
-    assert wire.subscriptions() == ["luza/v1/+/+/status", "luza/v1/+/+/evt", "luza/v1/+/+/tele"]
+    assert wire.subscriptions() == ["luza/v1/+/+/status", "luza/v1/+/+/evt", "luza/v1/+/+/tele", "luza/v1/+/+/ans"]
     t = wire.parse_topic("luza/v1/club-1/pocket-a/tele")
     assert isinstance(t, wire.Topic) and (t.table, t.device, t.channel) == ("club-1", DEV, "tele")
     with pytest.raises(ValueError, match="bad topic parts"):
@@ -117,7 +159,7 @@ REJECTIONS = [
     (["topic", "luza/v2/a/b/evt"], "bad_version", "topic 'luza/v2/a/b/evt' uses protocol 'v2'; this hub speaks v1"),
     (["topic", "luza/v1/A/b/evt"], "bad_id",
      "table and device ids must be 1-32 of a-z, 0-9 and '-' (topic 'luza/v1/A/b/evt')"),
-    (["topic", "luza/v1/a/b/log"], "bad_channel", "unknown channel 'log' (expected one of status, evt, tele, cmd)"),
+    (["topic", "luza/v1/a/b/log"], "bad_channel", "unknown channel 'log' (expected one of status, evt, tele, cmd, ans)"),
     (["parse", "log", "{}", None], "bad_channel", "unknown channel 'log'"),
     (["parse", "evt", "x" * 1025, None], "oversized", "payload is 1025 bytes; the limit is 1024"),
     (["parse", "evt", "{not json", None], "malformed", "payload is not valid JSON"),
@@ -159,7 +201,22 @@ REJECTIONS = [
     (["parse", "tele", '{"v": 1}', None], "missing_field", "field 'b' is missing"),
     (["parse", "tele", '{"v": 1, "b": 1, "rssi": 5}', None], "bad_field", "field 'rssi' must be a number -130..0, got 5"),
     (["parse", "cmd", '{"v": 1, "c": "dance"}', None], "unknown_command",
-     "unknown command 'dance' (expected one of time, identify, config, calibrate, reboot)"),
+     "unknown command 'dance' (expected one of time, identify, config, calibrate, reboot, stored, resend)"),
+    (["parse", "cmd", '{"v": 1, "c": "stored", "b": 1}', None], "missing_field", "field 's' is missing"),
+    (["parse", "cmd", '{"v": 1, "c": "stored", "b": 1, "s": -1}', None], "bad_field",
+     "field 's' must be an integer 0..9007199254740992, got -1"),
+    (["parse", "cmd", '{"v": 1, "c": "resend", "b": 1, "lo": 0, "hi": 3}', None], "bad_field",
+     "field 'lo' must be an integer 1..9007199254740992, got 0"),
+    (["parse", "cmd", '{"v": 1, "c": "resend", "b": 1, "lo": 5, "hi": 3}', None], "bad_field",
+     "command 'resend' needs lo <= hi, at most 4096 seqs apart (got 5..3)"),
+    (["parse", "cmd", '{"v": 1, "c": "resend", "b": 1, "lo": 1, "hi": 5000}', None], "bad_field",
+     "command 'resend' needs lo <= hi, at most 4096 seqs apart (got 1..5000)"),
+    (["parse", "ans", '{"v": 1, "re": "time", "b": 1, "lo": 1, "hi": 2}', None], "bad_field",
+     "answer 're' 'time' is not a command that is answered (resend)"),
+    (["parse", "ans", '{"v": 1, "re": "resend", "b": 1, "lo": 3, "hi": 9, "gone": [[2, 4]]}', None], "bad_field",
+     "field 'gone' must be a list of at most 16 ascending [first, last] ranges within 3..9"),
+    (["parse", "ans", '{"v": 1, "re": "resend", "b": 1, "lo": 3, "hi": 9, "gone": [[5, 6], [4, 4]]}', None],
+     "bad_field", "field 'gone' must be a list of at most 16 ascending [first, last] ranges within 3..9"),
     (["parse", "cmd", '{"v": 1, "c": "reboot", "id": "x"}', None], "bad_field",
      "field 'id' must be an integer 0..9007199254740992, got 'x'"),
     (["parse", "cmd", '{"v": 1, "c": "time"}', None], "missing_field", "field 'hub' is missing"),
@@ -200,7 +257,7 @@ SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.f
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
                                                                                             max_size=3), max_leaves=8)
 OBJECTS = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=10).map(lambda d: {"v": 1, **d} if d.get("v", 1) == 1 else d)
-PARSED = (wire.Event, wire.Status, wire.Telemetry, wire.Command, wire.Rejection)
+PARSED = (wire.Event, wire.Status, wire.Telemetry, wire.Command, wire.Answer, wire.Rejection)
 
 
 @settings(max_examples=400, deadline=None)
@@ -210,7 +267,7 @@ def test_fuzz_random_bytes_never_raise(channel, payload):
 
 
 @settings(max_examples=600, deadline=None)
-@given(channel=st.sampled_from(["evt", "status", "tele", "cmd"]), obj=OBJECTS)
+@given(channel=st.sampled_from(["evt", "status", "tele", "cmd", "ans"]), obj=OBJECTS)
 def test_fuzz_json_objects_never_raise_and_never_hit_the_guard(channel, obj):
     result = wire.parse(channel, json.dumps(obj).encode(), DEV)
     assert isinstance(result, PARSED)
@@ -233,17 +290,26 @@ def parity_vectors() -> list[list]:
         ("jam", {"p": 6, "dur": 1000}), ("calib", {"p": 3, "c": "red", "rgb": [900, 300, 250]})]]
     vectors += [["encode", "encode_status", ["online", 4], {"fw": "0.1.0", "ip": "10.0.0.7", "role": "pocket"}],
                 ["encode", "encode_tele", [4], {"up": 1000, "heap": 81234, "bat": 3.9}],
-                ["encode", "encode_command", ["calibrate", 9], {"p": 2, "col": "yellow"}]]
+                ["encode", "encode_command", ["calibrate", 9], {"p": 2, "col": "yellow"}],
+                ["encode", "encode_command", ["stored", 1], {"b": 3, "s": 17}],
+                ["encode", "encode_command", ["resend", 2], {"b": 3, "lo": 5, "hi": 9}],
+                ["encode", "encode_answer", ["resend", 2, 3, 5, 9, [[5, 6], [9, 9]], 1], {}]]
     for enc in [v for v in vectors if v[0] == "encode"]:
-        channel = {"encode_event": "evt", "encode_status": "status", "encode_tele": "tele"}.get(enc[1], "cmd")
+        channel = {"encode_event": "evt", "encode_status": "status", "encode_tele": "tele",
+                   "encode_answer": "ans"}.get(enc[1], "cmd")
         vectors.append(["parse", channel, wire_runner.encode(enc), None])
+    evt = wire.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1).decode()
+    vectors += [["serial", wire.encode_serial("luza/v1/a/b/evt", evt)], ["serial", "nope"],
+                ["serial", '{"topic": 5, "payload": {}}'], ["serial", "x" * 5000],
+                ["restamp", evt, 3, 1_700_000_000_000], ["restamp", evt, 2, 1000]]
     # a deterministic sample of generated objects (standard JSON, so both parsers must agree)
     import random
 
     rng = random.Random(7)
     for _ in range(300):
         obj = _random_object(rng)
-        vectors.append(["parse", rng.choice(["evt", "status", "tele", "cmd"]), json.dumps(obj), rng.choice([None, DEV])])
+        vectors.append(["parse", rng.choice(["evt", "status", "tele", "cmd", "ans"]), json.dumps(obj),
+                        rng.choice([None, DEV])])
     return vectors
 
 
@@ -265,7 +331,7 @@ def test_same_vectors_identical_under_micropython(micropython):
     expected = json.loads(json.dumps(wire_runner.run_all(vectors)))
     code = ("import json\nfrom tests.firmware import wire_runner\nwith open('/wire_vectors.json') as f:\n"
             "    vectors = json.load(f)\nprint(json.dumps(wire_runner.run_all(vectors)))")
-    files = ("shared_rules/wire.py", "tests/__init__.py", "tests/firmware/__init__.py", "tests/firmware/wire_runner.py")
+    files = (*micropython.WIRE, "tests/__init__.py", "tests/firmware/__init__.py", "tests/firmware/wire_runner.py")
     got = micropython.run_json(code, files, extra={"/wire_vectors.json": json.dumps(vectors)})
     differ = [(vec, a, b) for vec, a, b in zip(vectors, expected, got, strict=True) if a != b]
     assert not differ, f"MicroPython disagrees on {len(differ)} of {len(vectors)} vectors, first: {differ[0]!r}"

@@ -20,6 +20,8 @@ def describe(m):
         return ["command", m.name, m.cid, _sorted(m.args)]
     if isinstance(m, wire.Topic):
         return ["topic", m.table, m.device, m.channel]
+    if isinstance(m, wire.Answer):
+        return ["answer", m.re, m.cid, m.boot, m.lo, m.hi, [list(g) for g in m.gone], m.sent]
     return ["other", repr(m)]
 
 
@@ -49,6 +51,15 @@ def run(vec):
         return describe(wire.parse_topic(vec[1]))
     if op == "encode":  # MicroPython's dicts do not keep insertion order: compare content and size
         return _encoded(getattr(wire, vec[1])(*vec[2], **vec[3]))
+    if op == "serial":  # a serial line -> (topic, payload) or a rejection
+        got = wire.parse_serial(vec[1])
+        if isinstance(got, wire.Rejection):
+            return describe(got)
+        import json
+
+        return ["serial", got[0], _sorted(json.loads(got[1]))]  # MicroPython has no compact separators
+    if op == "restamp":  # ["restamp", payload, boot, offset]
+        return _encoded(wire.restamp_event(vec[1].encode(), vec[2], vec[3]))
     raise ValueError("unknown vector op " + repr(op))
 
 
