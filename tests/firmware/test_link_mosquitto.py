@@ -225,9 +225,12 @@ def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mos
             await node.stop()
 
         asyncio.run(scenario())
-        assert col.wait_for(lambda: any(e.seq == 99 for e in col.events()), 3)
-        boots = {wire.parse_status(p).boot for _t, p, _r in col.channel("status")}  # type: ignore[union-attr]
-    assert boots == {1, 2}
+
+        def boots() -> set[int]:
+            return {wire.parse_status(p).boot for _t, p, _r in col.channel("status")}  # type: ignore[union-attr]
+
+        # the kept event and the second boot's birth reach the collector in their own time on a busy machine
+        assert col.wait_for(lambda: any(e.seq == 99 for e in col.events()) and boots() == {1, 2}, 5), boots()
 
 
 async def _until(pred: Any, timeout: float) -> bool:
