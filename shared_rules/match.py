@@ -160,4 +160,6 @@ def _need_dict(n: Need) -> dict[str, Any]:
         "balls": list(n.balls),
         "before_shot": n.before_shot,
         "blocking": n.blocking,
+        "slot": n.slot,
+        "pocket": n.pocket,
     }

@@ -10,16 +10,22 @@ import sys
 import threading
 from typing import Any
 
-DEMO_VARIANTS = ("free", "combined", "dynamic", "classic", "hundred", "star")
+
+def demo_variants() -> tuple[str, ...]:
+    """Every variant the rules engine registers, in its order: the demo plays any of them."""
+    from shared_rules import VARIANTS  # late import: `luza --help` stays light
+
+    return tuple(VARIANTS)
 
 
 def variants(text: str) -> list[str]:
     """'all', one variant, or a comma-separated list -> the variants to cycle through."""
-    names = list(DEMO_VARIANTS) if text == "all" else [v.strip() for v in text.split(",") if v.strip()]
-    bad = [v for v in names if v not in DEMO_VARIANTS]
+    known = demo_variants()
+    names = list(known) if text == "all" else [v.strip() for v in text.split(",") if v.strip()]
+    bad = [v for v in names if v not in known]
     if bad or not names:
         raise argparse.ArgumentTypeError(f"unknown variant {', '.join(bad) or text!r}: choose from "
-                                         f"{', '.join(DEMO_VARIANTS)} or all / неизвестный вариант")
+                                         f"{', '.join(known)} or all / неизвестный вариант")
     return names
 
 

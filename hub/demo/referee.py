@@ -1,11 +1,12 @@
 """The demo's scripted referee: the call before each shot and the answers to the panel's questions.
 
-It reads what a referee sees (the scoreboard `hub.state(table)["match"]`: `on_table`, `to_play`, `is_break`,
-`questions`) and decides as the variant's rules want: Classic 5.2 and 100 points §4 call one object ball on the
-table into a pocket before the shot (100 points lets the break be called too, §2 / A-100-8); Star 4.1 pots the
-colour the player needs next (the joker when none of that colour is left). Questions are answered the way a
-referee who watched the shot would: `identify` with the ball that was called (or one that could have fallen), a
-lag with a coin toss, a choice or decision with the first option offered.
+It reads what a referee sees (the scoreboard `hub.state(table)["match"]`: `on_table`, `to_play`, `scores`, `needs`,
+`questions`) and asks the rules engine what the variant wants, never its name: a call is made where the engine
+asks for one (a `declaration` need: Classic 5.2, 100 points §4 and its optional call on the break), of a ball the
+need offers that would score now (`Variant.scoring_balls`: 100 points keeps #10 for last, §12); the ball potted
+is one that would score (Star 4.1: the colour the player needs next, or the joker). Questions are answered the way
+a referee who watched the shot would: `identify` with the ball that was called (or one that could have fallen, or
+the colour of the ball potted), a lag with a coin toss, a choice or decision with the first option offered.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shared_rules.star import COLOURS, JOKER, sequence_colour
+from shared_rules.model import Colour
+from shared_rules.outcome import NeedKind
+from shared_rules.state import State
+from shared_rules.variant import Variant
 
-CALLED = ("classic", "hundred")  # variants where the referee declares ball and pocket before each shot
-CUE = 0
-TEN = 10  # 100 points: the control ball; potting it while pyramid balls remain is a foul (§12)
+COLOURS = frozenset(c.value for c in Colour)
+SPECIAL = 0  # ball 0 is the special (coloured) ball in every variant (shared_rules.model): never a "white" answer
 
 
 @dataclass(frozen=True)
@@ -32,54 +35,54 @@ class Plan:
     pot: bool
 
 
-def call_ball(variant: str, board: Mapping[str, Any], rng: random.Random) -> int | None:
-    """A legal call from the position on the scoreboard, or None where the variant makes none."""
-    if variant not in CALLED:
+def seen(state: State, board: Mapping[str, Any]) -> State:
+    """The engine's committed state with what the scoreboard shows since (an open shot played on top of it)."""
+    scores = board.get("scores") or state.scores
+    return state._replace(on_table=tuple(board.get("on_table", state.on_table)), scores=(scores[0], scores[1]),
+                          to_play=int(board.get("to_play", state.to_play)),
+                          is_break=bool(board.get("is_break", state.is_break)))
+
+
+def call_ball(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> int | None:
+    """A legal call that would score, where the engine asks for a call (its `declaration` need); else None."""
+    need = next((n for n in board.get("needs", []) if n.get("kind") == NeedKind.DECLARATION), None)
+    if need is None:
         return None
-    if variant == "classic" and board.get("is_break"):
-        return None  # classic 5.2: no call on the break (A-C4)
-    balls = [b for b in board.get("on_table", []) if b != CUE]
-    if variant == "hundred" and any(b != TEN for b in balls):
-        balls = [b for b in balls if b != TEN]  # §12: #10 is played only once the pyramid is gone (§20)
+    offered = {int(o) for o in need.get("options", []) if str(o).isdigit()}
+    balls = [b for b in rules.scoring_balls(state, state.to_play) if b in offered]
     return rng.choice(balls) if balls else None
 
 
-def star_colour(board: Mapping[str, Any], first5: object) -> str | None:
-    """Star 4.1: the colour the player to play needs and that is still on the table (else the joker's)."""
-    player = int(board.get("to_play", 0))
-    scores = board.get("scores") or [0, 0]
-    need = sequence_colour(player, int(scores[player]), first5)
-    on_table = [b for b in board.get("on_table", [])]
-    if need is not None and any(b != JOKER and COLOURS[b] is need for b in on_table):
-        return need.value
-    if JOKER in on_table:
-        return COLOURS[JOKER].value
-    return None
+def target_ball(rules: Variant, state: State, rng: random.Random) -> int | None:
+    """A ball that would score for the player to play (a plain one rather than the special ball), or None."""
+    balls = list(rules.scoring_balls(state, state.to_play))
+    plain = [b for b in balls if b != rules.SPECIAL]
+    return rng.choice(plain or balls) if balls else None
 
 
-def plan_shot(variant: str, board: Mapping[str, Any], rng: random.Random, first5: object = None) -> Plan:
-    """What the player in turn does: usually (70 %) pots the ball the referee called / the colour needed."""
+def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> Plan:
+    """What the player in turn does: usually (70 %) pots the ball the referee called, or one that would score."""
+    state = seen(state, board)
     pocket = rng.randint(1, 6)
     pot = rng.random() < 0.7
-    colour = "ivory"
-    if variant == "star":
-        c = star_colour(board, first5)
-        if c is None:
-            pot = False
-        else:
-            colour = c
-    call = call_ball(variant, board, rng)
-    if variant in CALLED and call is None and not board.get("is_break"):
-        pot = False  # nothing left to call
+    call = call_ball(rules, state, board, rng)
+    ball = call if call is not None else target_ball(rules, state, rng)
+    asked = any(n.get("kind") == NeedKind.DECLARATION for n in board.get("needs", []))
+    if ball is None or (asked and call is None):
+        pot = False  # nothing left that would score, or nothing left to call
+    colour = rules.colour_of(ball).value if ball is not None else Colour.IVORY.value
     return Plan(pocket, call, colour, pot)
 
 
-def answers(board: Mapping[str, Any], called: int | None, rng: random.Random) -> list[dict[str, Any]]:
+def answers(board: Mapping[str, Any], called: int | None, rng: random.Random,
+            colour: str | None = None) -> list[dict[str, Any]]:
     """The referee actions that answer the scoreboard's open questions (a call before a shot is not one)."""
     out: list[dict[str, Any]] = []
     for q in board.get("questions", []):
         action, options = q.get("action"), list(q.get("options") or [])
-        if action == "identify":
+        if action == "identify" and options and all(o in COLOURS for o in options):
+            out.append({"kind": "identify", "item": q.get("item"), "colour": colour if colour in options else options[0]})
+        elif action == "identify":
             ball = called if called is not None and str(called) in options else _first_ball(options)
             if ball is not None:
                 out.append({"kind": "identify", "item": q.get("item"), "ball": ball})
@@ -95,7 +98,7 @@ def answers(board: Mapping[str, Any], called: int | None, rng: random.Random) ->
 
 
 def _first_ball(options: Sequence[str]) -> int | None:
-    balls = [int(o) for o in options if o.isdigit() and int(o) != CUE]
+    balls = [int(o) for o in options if o.isdigit() and int(o) != SPECIAL]
     return balls[0] if balls else None
 
 

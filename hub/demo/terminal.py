@@ -28,7 +28,8 @@ from hub.reconcile.inputs import RefereeAction
 from hub.reconcile.referee import RefereeInputError
 from hub.service.hub import Change, Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
-from shared_rules.star import FIRST5
+from shared_rules.state import State
+from shared_rules.variant import find_variant
 
 TABLE = "demo"
 PLAYERS = ("Ivan", "Petr")
@@ -123,6 +124,7 @@ class DemoPlayers:
     def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random,
                  referee: Any = None) -> None:
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
+        self.rules = find_variant(variant)()  # what the variant wants (profile, scoring balls): never its name
         self.referee = referee or LocalReferee(hub)
         self.shots = 0
         self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
@@ -131,9 +133,9 @@ class DemoPlayers:
     def board(self) -> dict[str, Any]:
         return dict(self.hub.state(TABLE).get("match") or {})
 
-    def _first5(self) -> object:
+    def _state(self) -> State:
         session = self.hub.session(TABLE)
-        return session.match.state.get(FIRST5) if session is not None else None
+        return session.match.state if session is not None else self.rules.initial_state()
 
     def _submit(self, action: dict[str, Any]) -> None:
         if self.taken_over():
@@ -154,13 +156,13 @@ class DemoPlayers:
                     break
         return self.person is not None
 
-    def _referee(self, called: int | None) -> None:
+    def _referee(self, called: int | None, colour: str | None = None) -> None:
         """Answer what the panel asks after the shot (ball numbers, a lag, a choice), a few rounds at most."""
         for _ in range(4):
             if self.taken_over():
                 return
             self.hub.wait_idle(5)
-            todo = answers(self.board(), called, self.rng)
+            todo = answers(self.board(), called, self.rng, colour)
             if not todo:
                 return
             for action in todo:
@@ -170,7 +172,7 @@ class DemoPlayers:
         await asyncio.to_thread(self._referee, None)  # e.g. the lag of Classic's 70:70 decider (5.7)
         board = self.board()
         player = "ab"[int(board.get("to_play", 0))]
-        plan = plan_shot(self.variant, board, self.rng, await asyncio.to_thread(self._first5))
+        plan = plan_shot(self.rules, await asyncio.to_thread(self._state), board, self.rng)
         if plan.call is not None and not self.taken_over():  # Classic 5.2, 100 points §4: call, then shoot
             await asyncio.to_thread(self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket})
             await self.table.vt.until(self.table.vt.ms() + 1000)
@@ -179,7 +181,7 @@ class DemoPlayers:
                  ) if plan.pot else ()
         await self.table.play([Shot(0, player, balls=balls)])
         await self.table.vt.until(start + SHOT_GAP_MS)
-        await asyncio.to_thread(self._referee, plan.call)
+        await asyncio.to_thread(self._referee, plan.call, plan.colour if plan.pot else None)
         self.shots += 1
 
     async def run(self, stop: threading.Event) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from hub.config import ShotTiming
@@ -33,6 +34,8 @@ from shared_rules.model import (
     PocketedBall,
     ShotReport,
 )
+from shared_rules.profile import BallIdentity
+from shared_rules.variant import Variant, find_variant
 
 
 @dataclass(frozen=True)
@@ -276,8 +279,6 @@ def _fresh_id(shot: ShotEvidence, base: str) -> str:
 
 # ---------------------------------------------------------------- evidence -> provisional ShotReport
 
-FIXED_CUE_BALL = frozenset({"combined", "dynamic", "classic", "hundred"})  # the yellow is always the cue ball
-NUMBERED = frozenset({"classic", "hundred"})  # balls look alike: only numbers tell them apart (digest §6)
 HINT_FOULS = {"double_hit": Foul.DOUBLE_HIT, "early_start": Foul.EARLY_START, "out_of_turn": Foul.INTERFERENCE}
 
 
@@ -289,6 +290,17 @@ class ShotContext:
     shooter: int
     on_table: tuple[int, ...] = ()
     timing: ShotTiming = field(default_factory=ShotTiming)
+
+    @property
+    def rules(self) -> Variant:
+        """The variant's rules: what the hub asks instead of comparing names (its `PROFILE` and hooks)."""
+        return rules_of(self.variant)
+
+
+@lru_cache(maxsize=64)
+def rules_of(variant: str) -> Variant:
+    """The registered variant called `variant` (default options: the profile and hooks do not depend on them)."""
+    return find_variant(variant)()
 
 
 @dataclass(frozen=True)
@@ -395,30 +407,34 @@ def _pocketed(shot: ShotEvidence, ctx: ShotContext, out: list[Finding]) -> tuple
 
 def _implied(ctx: ShotContext, colour: Colour | None, pocket: Pocket, claims: list[Declaration]) -> int | None:
     """The ball the variant makes certain, or None (the engine picks, or the referee is asked)."""
-    if colour is Colour.YELLOW and ctx.variant != "star":
-        return 0  # the coloured ball is ball 0 (shared_rules.model conventions)
-    if colour is Colour.IVORY and ctx.variant == "star":
-        return 0  # Star: the ivory ball is the joker, ball 0
-    if ctx.variant not in NUMBERED:
+    rules = ctx.rules
+    only = rules.ball_of_colour(colour)
+    if only is not None:
+        return only  # a colour only one ball has: the yellow (ball 0), Star's ivory joker
+    if rules.PROFILE.identity is not BallIdentity.NUMBER:
         return None
+    cue = rules.CUE_BALL
     for want in (DeclarationKind.OBJECT, DeclarationKind.CUE_BALL):
-        if want is DeclarationKind.CUE_BALL and colour is Colour.IVORY:
+        if want is DeclarationKind.CUE_BALL and (cue is None or (colour is not None and colour is not rules.colour_of(cue))):
             continue
         for d in claims:
             if d.kind is want and d.pocket == pocket and (want is DeclarationKind.CUE_BALL or d.ball in ctx.on_table):
                 claims.remove(d)  # a ball of the called pocket is the called ball (classic 5.2, 100 points §4)
-                return 0 if want is DeclarationKind.CUE_BALL else d.ball
+                return cue if want is DeclarationKind.CUE_BALL else d.ball
     return None
 
 
 def _ball_findings(shot: ShotEvidence, ctx: ShotContext, p: PocketEvidence, ball: int | None,
                    colour: Colour | None, ident: Identity, declared: set[int], out: list[Finding]) -> None:
     n, pocket = shot.number, int(p.pocket)
-    if ball is None and ctx.variant in NUMBERED:
+    rules = ctx.rules
+    identity = rules.PROFILE.identity
+    if ball is None and identity is BallIdentity.NUMBER:
         out.append(Finding("identify", n, p.id, pocket=pocket))
-    if ball is None and colour is None and ctx.variant == "star":
+    if ball is None and colour is None and identity is BallIdentity.COLOUR:
         out.append(Finding("identify_colour", n, p.id, pocket=pocket))
     if declared and pocket not in declared:
         out.append(Finding("pocket_mismatch", n, p.id, pocket=pocket, ball=ball, other=min(declared)))
-    if ball == 0 and ident.ball is None and colour is Colour.YELLOW and ctx.variant in FIXED_CUE_BALL:
-        out.append(Finding("cue_ball_seen", n, p.id, pocket=pocket))
+    if (rules.PROFILE.fixed_cue_ball and ball == rules.CUE_BALL and ident.ball is None and colour is not None
+            and rules.ball_of_colour(colour) == ball):
+        out.append(Finding("cue_ball_seen", n, p.id, pocket=pocket))  # the colour sensor saw the cue ball go in

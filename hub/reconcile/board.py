@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.reconcile.questions import POCKET_NAMES
-from shared_rules import classic, hundred, hundred_input, star
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.state import State
+from shared_rules.variant import VARIANTS, Variant
 
 HISTORY = 10  # committed steps shown in `history`
 SPOT_NAMES: dict[str, tuple[str, str]] = {
@@ -34,29 +34,10 @@ STEP_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-def _ball_value(variant: Any, ball: int) -> int:
-    name = variant.name
-    if name == "classic":
-        return classic.value(ball)
-    if name == "hundred":
-        return hundred.value(ball)
-    if name == "star":
-        return 0 if ball == star.JOKER else 1
-    return 0 if ball == variant.SPECIAL else 1
-
-
-def _label(variant: Any, ball: int) -> str:
-    if variant.name == "star" and ball == star.JOKER:
-        return "J"
-    if ball == 0:
-        return "●"
-    return str(ball)
-
-
 def balls(variant: Any) -> dict[str, dict[str, Any]]:
     """Every ball of the variant: colour class, points on a shelf, the label to draw."""
-    return {str(b): {"colour": variant.colour_of(b).value, "value": _ball_value(variant, b),
-                     "label": _label(variant, b)} for b in variant.BALLS}
+    return {str(b): {"colour": variant.colour_of(b).value, "value": variant.ball_value(b),
+                     "label": variant.ball_label(b)} for b in variant.BALLS}
 
 
 def _effect(e: Effect) -> dict[str, Any]:
@@ -81,27 +62,10 @@ def _placed(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def _star(variant: Any, state: State) -> dict[str, Any]:
-    first5 = state.get(star.FIRST5)
-    nxt = [variant.next_colour(state, p) for p in (0, 1)]
-    return {"next": [c.value if c else None for c in nxt],
-            "sequences": [[c.value for c in star.sequence(p, first5)] for p in (0, 1)],
-            "done": list(state.scores), "first_to_five": first5}
-
-
-def _classic(state: State) -> dict[str, Any]:
-    ball = state.get(classic.DECIDER)
-    return {"decider": ball is not None, "decider_ball": ball, "bonus_given": bool(state.get(classic.BONUS))}
-
-
-def _hundred(state: State) -> dict[str, Any]:
-    place = state.place_of(hundred_input.TEN)
-    if place == "table" and state.get(hundred_input.OFF_SPOT):
-        place = "off_spot"  # §14: #10 waits off its spot for the centre spot
-    privilege = bool(state.get(hundred_input.PRIVILEGE))  # §11: the right to play the control ball
-    return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
-            "last_ball": state.mode == hundred_input.LAST_BALL,
-            "restricted": state.hand_rule == hundred_input.RESTRICTED}
+def sections() -> tuple[str, ...]:
+    """The scoreboard's per-variant sections: one for each registered variant with facts of its own for the
+    screens (`Variant.board_facts`); the section of the match's variant is filled, the others are null."""
+    return tuple(name for name, cls in VARIANTS.items() if cls.board_facts is not Variant.board_facts)
 
 
 def _history(session: Any) -> list[dict[str, Any]]:
@@ -162,15 +126,16 @@ def option_label(option: str, variant: Any = None) -> dict[str, str]:
     return {"en": en, "ru": ru}
 
 
-ENRICHED = ("balls", "points_left", "target", "to_win", "star", "classic", "hundred", "placed", "effects", "deltas",
-            "history", "undo", "pockets", "clock")
+ENRICHED = ("balls", "points_left", "target", "to_win", "placed", "effects", "deltas", "history", "undo", "pockets",
+            "clock")  # and the variants' `sections()`
 
 
 def plain(board: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The session's own scoreboard inside an enriched one (what the store keeps and `luza replay` checks)."""
     if board is None:
         return None
-    out = {k: v for k, v in board.items() if k not in ENRICHED}
+    enriched = {*ENRICHED, *sections()}
+    out = {k: v for k, v in board.items() if k not in enriched}
     out["questions"] = [{k: v for k, v in q.items() if k not in ("choices", "balls")}
                         for q in board.get("questions") or ()]
     return out
@@ -183,7 +148,7 @@ def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None
     variant = match.variant
     state: State = match.state
     out = dict(board)
-    values = {b: _ball_value(variant, b) for b in variant.BALLS}
+    values = {b: variant.ball_value(b) for b in variant.BALLS}
     on_table = board.get("on_table") or state.on_table
     target = int(variant.options.get("target", 0) or 0)
     scores = board.get("scores") or list(state.scores)
@@ -193,9 +158,7 @@ def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None
         "points_left": sum(values.get(int(b), 0) for b in on_table),
         "target": target,
         "to_win": [max(0, target - int(s)) for s in scores] if target else None,
-        "star": _star(variant, state) if variant.name == "star" else None,
-        "classic": _classic(state) if variant.name == "classic" else None,
-        "hundred": _hundred(state) if variant.name == "hundred" else None,
+        **{name: variant.board_facts(state) if name == variant.name else None for name in sections()},
         "placed": _placed(state),
         "effects": [_effect(e) for e in last.effects],
         "deltas": _deltas(last),

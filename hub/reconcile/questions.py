@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hub.reconcile.assembler import Finding, question_id
+from hub.reconcile.assembler import Finding, question_id, rules_of
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.throat import TWO_ANSWERS
-from shared_rules.outcome import Need
+from shared_rules.outcome import Need, NeedKind
+from shared_rules.state import State
 
 POCKET_NAMES: dict[int, tuple[str, str]] = {
     1: ("head left corner", "левая угловая у дома"),
@@ -46,10 +47,12 @@ SENSOR_FLAGS = {
              "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
              "сбит или загрязнён; если шары упали, добавьте их вручную."),
 }
-CUE_BALL_RULE = {"classic": "classic 5.5", "combined": "combined 5.2", "dynamic": "dynamic 5.2",
-                 "hundred": "hundred 8"}
-NEED_ACTIONS = {"lag": "lag", "declaration": "declare", "choice": "choose", "ball_number": "identify",
-                "cue_ball": "fact", "referee_decision": "decide"}
+# The referee action that answers each kind of engine need (shared_rules.outcome.NeedKind).
+NEED_ACTIONS: dict[str, str] = {
+    NeedKind.LAG: "lag", NeedKind.DECLARATION: "declare", NeedKind.CHOICE: "choose",
+    NeedKind.BALL_NUMBER: "identify", NeedKind.BALL_COLOUR: "identify", NeedKind.CUE_BALL: "fact",
+    NeedKind.CUE_COLOUR: "fact", NeedKind.REFEREE_DECISION: "decide",
+}
 
 
 @dataclass(frozen=True)
@@ -111,20 +114,21 @@ def _name(players: tuple[str, str], seat: int | None) -> str:
 
 
 def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: int,
-                 on_table: tuple[int, ...]) -> Question | Alert:
-    """Word one assembler finding for the panel."""
+                 state: State) -> Question | Alert:
+    """Word one assembler finding for the panel (the variant's profile says which rule each one cites)."""
     pe, pr = pocket_name(f.pocket)
     n = f.shot
     qid = question_id(f.kind, f.item or "")
+    rules = rules_of(variant)
     if f.kind == "identify":
-        rule = "classic 5.1" if variant == "classic" else "hundred 3"
         return Question(qid, f.kind, "identify", f"Shot {n}: which ball went into {pe}?",
                         f"Удар {n}: какой шар упал — {pr}?", n, f.item, None,
-                        tuple(str(b) for b in on_table if b != 0 or variant == "hundred"), None, rule)
+                        tuple(str(b) for b in rules.unnamed_candidates(state)), None,
+                        rules.PROFILE.cite(rules.PROFILE.identity_rule))
     if f.kind == "identify_colour":
         return Question(qid, f.kind, "identify", f"Shot {n}: what colour was the ball in {pe}?",
                         f"Удар {n}: какого цвета шар упал — {pr}?", n, f.item, None,
-                        ("blue", "yellow", "black", "green", "red", "ivory"), None, "star 4.1")
+                        rules.colour_options(state), None, rules.PROFILE.cite(rules.PROFILE.identity_rule))
     if f.kind == "late_drop":
         return Question(qid, f.kind, "confirm",
                         f"Shot {n}: a ball fell into {pe} long after the shot. A hanging ball (put it back, "
@@ -165,13 +169,13 @@ def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
                      f"Удар {n}: два удара в пределах 50 мс засчитаны как один.", n, f.item, "info", "general 14")
     if f.kind == "pocket_mismatch":
         oe, orr = pocket_name(f.other)
-        rule = "classic 5.4" if variant == "classic" else "hundred 4"
+        rule = rules_of(variant).PROFILE.cite(rules_of(variant).PROFILE.call_mismatch_rule)
         return Alert(aid, f.kind, f"Shot {n}: a ball went into {pe}, but the call was {oe}.",
                      f"Удар {n}: шар упал ({pr}), а заказана была {orr}.", n, f.item, "warning", rule)
     if f.kind == "cue_ball_seen":
         return Alert(aid, f.kind, f"Shot {n}: the colour sensor saw the cue ball (yellow) go into {pe}.",
                      f"Удар {n}: датчик цвета видел, как биток (жёлтый) упал — {pr}.", n, f.item, "warning",
-                     CUE_BALL_RULE.get(variant, ""))
+                     rules_of(variant).PROFILE.cite(rules_of(variant).PROFILE.cue_ball_pocketed_rule))
     if f.kind == "ball_out":
         return Alert(aid, f.kind, f"Shot {n}: a ball came back out of {pe}; it is no longer counted.",
                      f"Удар {n}: шар выскочил обратно ({pr}) и больше не засчитан.", n, f.item, "warning")
@@ -184,15 +188,16 @@ def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
     return Alert(aid, f.kind, f"Shot {n}: {f.kind}", f"Удар {n}: {f.kind}", n, f.item)
 
 
-ASKED_NEEDS = frozenset({"declaration"})  # asked although not blocking (ball numbers are asked per ball)
+ASKED_NEEDS = frozenset({NeedKind.DECLARATION})  # asked although not blocking (ball identities are asked per ball)
 
 
 def asked(need: Need) -> bool:
     """Is this need a question for the referee? The others are shown with the scoreboard's `needs`.
 
-    Ball numbers are asked per pocketed ball (`identify`, answered on the shot's evidence), never through the
-    engine's `ball_number` need, so that the answer stays with the ball it names when the match is re-derived."""
-    return (need.blocking or need.kind in ASKED_NEEDS) and need.kind != "ball_number"
+    A held shot's ball number or colour (`NeedKind.held`) is asked per pocketed ball (`identify`, answered on the
+    shot's evidence), never through the engine's need, so that the answer stays with the ball it names when the
+    match is re-derived."""
+    return (need.blocking or need.kind in ASKED_NEEDS) and not NeedKind(need.kind).held
 
 
 def out_of_turn_alert(f: Finding, players: tuple[str, str], shooter: int) -> Alert:
@@ -276,7 +281,7 @@ def _shooter_of(assembly: Any) -> int:
 
 def _findings(s: Any, questions: bool) -> list[Question | Alert]:
     out: list[Question | Alert] = []
-    on_table = tuple(s.match.state.on_table)
+    state = s.match.state
     for assembly, recent in _recent_assemblies(s):
         for f in assembly.findings:
             if not questions and recent and f.kind == "out_of_turn":
@@ -287,7 +292,7 @@ def _findings(s: Any, questions: bool) -> list[Question | Alert]:
                 continue
             if not questions and not recent:
                 continue
-            out.append(from_finding(f, s.variant, s.players, _shooter_of(assembly), on_table))
+            out.append(from_finding(f, s.variant, s.players, _shooter_of(assembly), state))
     return out
 
 
@@ -314,9 +319,10 @@ def _needs(s: Any) -> list[Question]:
             continue
         if need.kind == "declaration" and open_shot.declarations:
             continue
-        if need.kind == "cue_ball" and open_shot.facts.get("cue_ball") is not None:
-            continue
-        if need.kind in ("ball_number",):
+        fact = NeedKind(need.kind).fact
+        if fact is not None and open_shot.facts.get(fact) is not None:
+            continue  # the open shot carries the fact (cue_ball, cue_colour)
+        if NeedKind(need.kind).held:
             continue  # asked per ball by the assembler's findings
         out.append(from_need(need, open_shot.number))
     for need in prov.needs:

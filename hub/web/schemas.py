@@ -82,11 +82,21 @@ class VariantOption(BaseModel):
     choices: list[OptionChoice] | None = None
 
 
+class VariantProfile(BaseModel):
+    """What a screen must know about a variant (shared_rules.profile.Profile): no variant names in the UI."""
+
+    identity: str  # number | colour | none: how a pocketed ball is told apart
+    fixed_cue_ball: bool
+    calls: bool  # shots carry a call made before the shot
+    facts: list[str]  # the ShotReport facts its shots may need
+
+
 class VariantOut(BaseModel):
     id: str
     title: Label
     target: int
     options: list[VariantOption]
+    profile: VariantProfile | None = None
 
 
 class Health(BaseModel):

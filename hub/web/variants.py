@@ -16,10 +16,13 @@ def _option(name: str, default: object) -> dict[str, Any]:
 
 
 def variants() -> list[dict[str, Any]]:
-    """Every registered variant with its default target and labelled options."""
+    """Every registered variant with its default target, labelled options and profile (what the screens need)."""
     out = []
     for name, cls in VARIANTS.items():
+        p = cls.PROFILE
         out.append({"id": name, "title": {"en": cls.title_en, "ru": cls.title_ru},
                     "target": int(cls.OPTIONS["target"]),  # type: ignore[call-overload]
-                    "options": [_option(k, v) for k, v in cls.OPTIONS.items()]})
+                    "options": [_option(k, v) for k, v in cls.OPTIONS.items()],
+                    "profile": {"identity": p.identity.value, "fixed_cue_ball": p.fixed_cue_ball, "calls": p.calls,
+                                "facts": sorted(f.value for f in p.facts)}})
     return out

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from hub.commands import demo as demo_command
-from hub.commands.demo import DEMO_VARIANTS
+from hub.commands.demo import demo_variants
 from hub.demo import terminal as demo
 from hub.demo.client import PanelClient
-from hub.demo.referee import answers, call_ball, plan_shot, star_colour
+from hub.demo.referee import answers, call_ball, plan_shot, target_ball
 from hub.demo.terminal import run_demo, scoreboard_line
 from hub.demo.web import run_web_demo
-from shared_rules import VARIANTS
+from shared_rules import VARIANTS, Match, State
 from tests.hub.test_service import wait_for
 
 pytestmark = pytest.mark.mosquitto
@@ -29,6 +29,9 @@ pytestmark = pytest.mark.mosquitto
 
 TARGETS = {"free": 8, "combined": 8, "dynamic": 8, "star": 8,  # free/combined/dynamic 1, star 1: eight
            "classic": 71, "hundred": 51}  # classic 1: 71 points; hundred 3: more than 50
+
+
+DEMO_VARIANTS = demo_variants()
 
 
 @pytest.mark.parametrize("variant", DEMO_VARIANTS)
@@ -68,27 +71,50 @@ def test_demo_refuses_a_variant_it_cannot_play_with_a_clear_message() -> None:
     out = subprocess.run([sys.executable, "-m", "hub.cli", "demo", "--variant", "snooker"],
                          capture_output=True, text=True)
     assert out.returncode == 2
-    assert "unknown variant 'snooker': choose from free, combined, dynamic, classic, hundred, star or all" in out.stderr
+    assert "unknown variant 'snooker': choose from free, combined, dynamic, star, hundred, classic or all" in out.stderr
     assert "Traceback" not in out.stderr
 
 
+def _position(variant: str, on_table: list[int], is_break: bool = False, to_play: int = 0,
+              scores: tuple[int, int] = (0, 0)) -> tuple[Match, State, dict[str, object]]:
+    """A match of `variant` with the scoreboard showing this position (as the demo referee sees it)."""
+    m = Match.new(variant)
+    state = m.state._replace(on_table=tuple(on_table), is_break=is_break, to_play=to_play, scores=scores,
+                             mode="play", hand=None)
+    board = {"on_table": on_table, "is_break": is_break, "to_play": to_play, "scores": list(scores),
+             "needs": [{"kind": n.kind, "options": list(n.options)} for n in m.variant.needs(state)]}
+    return m, state, board
+
+
+def _call(variant: str, on_table: list[int], is_break: bool = False) -> int | None:
+    m, state, board = _position(variant, on_table, is_break)
+    return call_ball(m.variant, state, board, random.Random(1))
+
+
 def test_the_referee_calls_only_what_the_rules_allow() -> None:
-    rng = random.Random(1)
-    assert call_ball("classic", {"is_break": True, "on_table": [0, 4, 5]}, rng) is None  # classic 5.2, A-C4
-    assert call_ball("classic", {"is_break": False, "on_table": [0, 4]}, rng) == 4
+    """The engine says when a call is asked (its declaration need) and which balls would score: no names."""
+    assert _call("classic", [0, 4, 5], is_break=True) is None  # classic 5.2, A-C4: no call on the break
+    assert _call("classic", [0, 4]) == 4
     for _ in range(20):  # hundred 12: not #10 while pyramid balls remain; it is called once alone (§20)
-        assert call_ball("hundred", {"is_break": True, "on_table": [0, 10, 7]}, rng) == 7
-    assert call_ball("hundred", {"is_break": False, "on_table": [0, 10]}, rng) == 10
-    assert call_ball("free", {"on_table": [0, 4]}, rng) is None
-    assert not plan_shot("classic", {"is_break": False, "on_table": [0]}, rng).pot  # nothing left to call
+        assert _call("hundred", [0, 10, 7], is_break=True) == 7
+    assert _call("hundred", [0, 10]) == 10
+    assert _call("free", [0, 4]) is None
+    m, state, board = _position("classic", [0])
+    assert not plan_shot(m.variant, state, board, random.Random(1)).pot  # nothing left to call
+
+
+def _colour(to_play: int, scores: tuple[int, int], on_table: list[int]) -> str | None:
+    m, state, _ = _position("star", on_table, to_play=to_play, scores=scores)
+    ball = target_ball(m.variant, state, random.Random(1))
+    return None if ball is None else m.variant.colour_of(ball).value
 
 
 def test_star_pots_the_colour_the_player_needs_next() -> None:
     # star 4.1: blue first; ball 2 is blue, ball 1 yellow (shared_rules.star.COLOURS); then yellow
-    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [0, 1, 2]}, None) == "blue"
-    assert star_colour({"to_play": 1, "scores": [0, 1], "on_table": [0, 1, 2]}, None) == "yellow"
-    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [0, 1]}, None) == "ivory"  # the joker
-    assert star_colour({"to_play": 0, "scores": [0, 0], "on_table": [1]}, None) is None
+    assert _colour(0, (0, 0), [0, 1, 2]) == "blue"
+    assert _colour(1, (0, 1), [0, 1, 2]) == "yellow"
+    assert _colour(0, (0, 0), [0, 1]) == "ivory"  # the joker
+    assert _colour(0, (0, 0), [1]) is None
 
 
 def test_questions_are_answered_with_the_called_ball_or_the_first_option() -> None:

@@ -25,7 +25,9 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
     q = next(q for q in s.questions if q.kind == "identify")
     assert q.item == extra.id and q.cite == "hundred 3" and "5" in q.options
     assert any(a.kind == "pocket_mismatch" for a in s.alerts)  # pocket 5 was not called
-    assert s.scoreboard()["provisional"] is False  # the engine needs the number (all balls are white)
+    board = s.scoreboard()  # the engine holds the open shot for the number (all balls are white, hundred 3)
+    assert board["mode"] == "held" and board["scores"] == [0, 7]
+    assert [n["kind"] for n in board["needs"]] == ["ball_number"] and board["needs"][0]["pocket"] == 5
     assert not any(a.kind == "engine_error" for a in s.alerts)  # the question says it
     for inp in [
         k.ref("identify", 45000, item=extra.id, ball=12),  # an extra ball: spotted, does not count (hundred 4)

@@ -84,11 +84,11 @@ def test_a_choice_question_names_the_balls_it_may_take() -> None:
 
 
 def test_banners_read_the_engines_own_state_keys() -> None:
-    from hub.reconcile.board import _classic, _hundred
     from shared_rules import Match
     from shared_rules.classic import DECIDER
     from shared_rules.hundred_input import LAST_BALL, OFF_SPOT, PRIVILEGE, TEN
 
+    _classic, _hundred = Match.new("classic").variant.board_facts, Match.new("hundred").variant.board_facts
     classic = Match.new("classic").state._replace(extra=((DECIDER, 7),))
     assert _classic(classic) == {"decider": True, "decider_ball": 7, "bonus_given": False}  # classic 5.7
     hundred = Match.new("hundred").state
