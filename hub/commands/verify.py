@@ -20,10 +20,16 @@ def run(args: argparse.Namespace) -> int:
     from hub.export.verify import read, verify
 
     try:
-        v = verify(read(args.file))
+        doc = read(args.file)
+        v = verify(doc)
     except ExportError as exc:
         print(f"luza verify: {exc.en}", file=sys.stderr)
         return 2
+    evidence = (doc.get("verification") or {}).get("evidence") or {}  # holes the hub knew of at export
+    if v.ok and evidence.get("complete") is False:
+        print(f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.scores[0]}:"
+              f"{v.scores[1]}), but {evidence.get('en')} / {evidence.get('ru')}")
+        return 1
     if v.ok:
         print(f"verified: match {v.match_id} replays to the same result ({v.shots} shots, "
               f"{v.scores[0]}:{v.scores[1]}) / проверено: результат совпадает")

@@ -13,13 +13,15 @@ from hub.export import text
 
 COLUMNS = ("match", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
            "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
-           "score_b", "reasons_en", "reasons_ru")
+           "score_b", "reasons_en", "reasons_ru", "evidence")
 
 
 def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
     """The CSV rows as dicts (column -> value)."""
     out = []
     fmt = "%Y-%m-%dT%H:%M:%S%z"
+    ev = (doc.get("verification") or {}).get("evidence") or {}
+    word = "" if not ev else "complete" if ev.get("complete") else str(ev.get("en"))  # on every row: filters keep it
     for s in doc["shots"]:
         pa, pb = text.points(s)
         after = s.get("score_after") or [None, None]
@@ -37,6 +39,7 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
             "points_a": pa, "points_b": pb,
             "score_a": "" if after[0] is None else after[0], "score_b": "" if after[1] is None else after[1],
             "reasons_en": text.reasons(s, "en"), "reasons_ru": text.reasons(s, "ru"),
+            "evidence": word,
         })
     return out
 

@@ -169,7 +169,10 @@ def _action_row(doc: Mapping[str, Any], a: Mapping[str, Any], lang: str, tz: tzi
 def _note(doc: Mapping[str, Any], lang: str) -> str:
     v = doc.get("verification") or {}
     n = v.get("replayed_inputs", len(doc.get("inputs") or []))
-    if v.get("matches_stored_state") is False:
+    head = text.word("verified", lang)
+    if (v.get("evidence") or {}).get("complete") is False:  # holes in the nodes' seqs: not "verified"
+        head, body, cls = text.word("incomplete", lang), str(v["evidence"][lang]), "note bad"
+    elif v.get("matches_stored_state") is False:
         body, cls = text.word("verified_bad", lang, d=len(v.get("differences") or [])), "note bad"
     elif v.get("matches_stored_state") is None:
         body, cls = text.word("verified_none", lang, n=n), "note"
@@ -177,7 +180,7 @@ def _note(doc: Mapping[str, Any], lang: str) -> str:
         body, cls = text.word("verified_ok", lang, n=n), "note"
     evidence = text.word("evidence", lang, id=doc["match"]["id"])
     gen = doc.get("generator") or {}
-    return (f'<div class="{cls}"><b>{escape(text.word("verified", lang))}:</b> {escape(body)}<br>'
+    return (f'<div class="{cls}"><b>{escape(head)}:</b> {escape(body)}<br>'
             f'{escape(evidence)} {escape(text.word("generated", lang))}: luza {escape(str(gen.get("version", "")))}'
             f"</div>")
 

@@ -19,6 +19,7 @@ from hub.reconcile.table import ITEM_TARGETED, SHOT_AMENDMENTS, TableSession
 from hub.reconcile.timeline import Step
 from hub.service.rebuild import comparable, differences, timing
 from hub.service.snapshot import hub_version, stored_settle
+from hub.store import gaps
 from hub.store.database import Store
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
@@ -48,6 +49,7 @@ class Source:
     settings: dict[str, Any] | None
     inputs: list[dict[str, Any]]  # {cursor, source, at_ms, received_ms, record}
     last_state: dict[str, Any] | None = None  # the hub's stored scoreboard (not in the file; for the note)
+    holes: list[gaps.Gap] | None = None  # events of the match the hub never stored (hub.store.gaps); None: unknown
 
 
 def load(store: Store, match_id: int) -> Source:
@@ -65,7 +67,7 @@ def load(store: Store, match_id: int) -> Source:
               "started_ms": m.started_ms, "ended_ms": m.ended_ms}
     inputs = [{"cursor": r.id, "source": r.source, "at_ms": r.at_ms, "received_ms": r.received_ms,
                "record": r.record} for r in store.inputs(match_id=m.id)]
-    return Source(header, settings, inputs, m.last_state)
+    return Source(header, settings, inputs, m.last_state, gaps.of_match(store, m.id))
 
 
 def _table_name(store: Store, table_id: str) -> str:
@@ -87,7 +89,23 @@ def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
         "matches_stored_state": None if diffs is None else not diffs,
         "differences": (diffs or [])[:20],
     }
+    if src.holes is not None:
+        doc["verification"]["evidence"] = evidence(src.holes)
     return doc
+
+
+def evidence(holes: Sequence[gaps.Gap]) -> dict[str, Any]:
+    """Whether the match's evidence is complete: the holes in its nodes' seqs when it was exported, in words."""
+    n = sum(last - first + 1 for _, _, first, last in holes)
+    out: dict[str, Any] = {"complete": not holes, "missing_events": n,
+                           "missing": [{"device": d, "boot": b, "first": f, "last": la} for d, b, f, la in holes[:20]]}
+    if holes:
+        more = ", ..." if len(holes) > 20 else ""
+        out["en"] = (f"evidence incomplete: {n} event(s) never reached the hub "
+                     f"({', '.join(gaps.describe(g) for g in holes[:20])}{more}); the result is not verified")
+        out["ru"] = (f"доказательства неполные: {n} событ. не дошло до хаба "
+                     f"({', '.join(gaps.describe(g, 'ru') for g in holes[:20])}{more}); итог не подтверждён")
+    return out
 
 
 def fold(src: Source) -> tuple[TableSession, dict[int, dict[str, Any]]]:

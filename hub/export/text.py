@@ -42,6 +42,7 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "cue_ball": ("биток", "cue ball"),
     "by_referee": ("судья", "referee"),
     "verified": ("Проверено повторным расчётом", "Replay-verified"),
+    "incomplete": ("Доказательства неполные", "Evidence incomplete"),
     "verified_ok": ("партия заново рассчитана по журналу ({n} записей) движком правил; итог совпадает с "
                     "состоянием, сохранённым хабом.",
                     "the match was re-derived from its log ({n} entries) by the rules engine; the result equals "
