@@ -18,6 +18,11 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Strict mode: an internal error while a table folds an input is raised (and fails the test) instead of holding
+# the table with an alert, as the hub does in service (hub/reconcile/table.py). Hubs started as child processes
+# inherit it.
+os.environ.setdefault("LUZA_STRICT", "1")
+
 
 @pytest.fixture
 def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:

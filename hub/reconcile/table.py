@@ -5,57 +5,53 @@ Hub inputs (sensor events and referee actions) are folded in time order (`at_ms`
 interference, concede, decide). Closed steps are *committed*: played on `self.match`, the rules engine. The open
 shot is *provisional*: played on top of the committed match for the scoreboard, then taken back.
 
-- In-order inputs cost one assembler step, plus one engine play when a shot closes (the common path).
+- An input in order costs one assembler step, plus one engine play when a shot closes (the common path).
 - An input older than one already applied (a node's outbox after an outage), a removed strike, or a late drop
-  the referee calls a new shot, changes how shots are cut: the whole match is re-derived from the log.
+  the referee calls a new shot, changes how shots are cut from its own time on: the fold is taken back to that
+  point (hub/reconcile/trail.py) and played forward again. The cost is the inputs after it, not the match.
 - A correction to a committed shot (an identified ball, a foul, a ball that fell within 5 s of the close)
   rewinds the engine to that shot and plays on from there.
 - A shot the engine refuses holds scoring there (an alert says why) until the referee corrects it; later
-  steps wait, nothing is dropped. A stored referee action that no longer fits after a re-derivation is
+  steps wait, nothing is dropped. A stored referee action that no longer fits after a late input is
   skipped with an alert.
+- An internal error (a bug) while folding an input leaves that input out, holds scoring with an `internal_error`
+  alert naming the shot, and is counted (`errors`); the input is tried again whenever the fold passes it. With
+  `LUZA_STRICT=1` in the environment (the tests) the error is raised instead.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.reconcile.assembler import (
-    PocketEvidence,
-    ShotAssembler,
-    ShotEvidence,
-    ShotTiming,
-    StrikeEvidence,
-    amend,
-)
+from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
+from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS, Fold, HubInput, item_of
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
-from hub.reconcile.questions import (
-    Alert,
-    Question,
-    check_answer,
-    collect_alerts,
-    collect_questions,
-    shot_dict,
-)
-from hub.reconcile.referee import ENGINE_ACTIONS, RefereeInputError, validate
-from hub.reconcile.timeline import Provisional, Step, Timeline, engine_input
+from hub.reconcile.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
+from hub.reconcile.referee import RefereeInputError, validate
+from hub.reconcile.timeline import Provisional, Step
+from hub.reconcile.trail import Mark
 from shared_rules import Match
-from shared_rules.model import Colour, Pocket
 
-__all__ = ["HubInput", "ShotTiming", "Step", "TableSession"]
+__all__ = ["ITEM_TARGETED", "SHOT_AMENDMENTS", "HubInput", "ShotTiming", "Step", "TableSession", "rederived", "strict"]
 
-HubInput = SensorInput | RefereeAction
-SHOT_AMENDMENTS = ("declare", "foul", "fact", "identify", "add_ball", "jumped", "remove", "confirm")
-ITEM_TARGETED = ("identify", "remove", "confirm")
-# Engine inputs that answer a need of the committed position: entered late, they go before the waiting shot.
-NEED_KINDS = {"lag": "lag", "choose": "choice", "decide": "referee_decision"}
+log = logging.getLogger("luza.table")
+
+
+def strict() -> bool:
+    """Re-raise internal errors instead of holding the table (LUZA_STRICT=1: the test suite sets it)."""
+    return os.environ.get("LUZA_STRICT", "") not in ("", "0")
+
+
+def _order(m: Mark) -> tuple[int, int]:
+    return m.order
 
 
 class TableSession:
     """One live match on one table; the same inputs always give the same state."""
-
-    _prov: Provisional | None
-    _prov_valid: bool
 
     def __init__(self, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
                  settle: ShotTiming | None = None, match_id: int | str | None = None) -> None:
@@ -65,13 +61,17 @@ class TableSession:
         self.options = dict(options)
         self.timing = settle or ShotTiming()
         self.match_id = match_id
-        Match.new(variant, players=self.players, options=self.options)  # fails early on a bad variant/option
+        self._fold = Fold(variant, self.players, self.options, self.timing)  # a bad variant/option fails here
         self._log: list[HubInput] = []
         self._keys: set[tuple[object, ...]] = set()
+        self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
+        self._cuts: dict[str, str] = {}  # item -> "remove" / "new_shot": accepted actions that re-cut the shots
+        self._faults: dict[int, tuple[int, str]] = {}  # log index -> (shot number, error) of inputs left out
         self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
-        self.rederivations = 0  # how many times the whole match was re-derived (for tests and the bench)
-        self._reset()
+        self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
+        self.refolded = 0  # inputs folded again after a rewind
+        self.errors = 0  # internal errors met while folding (the service counts them)
 
     # ------------------------------------------------------------ public
 
@@ -88,18 +88,14 @@ class TableSession:
                                         "новую партию начинает сервис: завершите эту партию и начните новую",
                                         "kind")
         index = len(self._log)
-        in_order = (inp.at_ms, index) > self._last_order
+        in_order = bisect_right(self._trail, (inp.at_ms, index), key=_order) == len(self._trail)
         if in_order and isinstance(inp, RefereeAction):
-            self._precheck(inp)  # the plain refusals, before anything changes (no re-derivation needed)
+            self._fold.precheck(inp)  # the plain refusals, before anything changes
         self._log.append(inp)
         try:
-            if not in_order or self._structural(inp):
-                self._rederive()
-            else:
-                self._feed(index, inp, live=True)
+            self._place(index, inp, in_order)
         except RefereeInputError:
             self._log.pop()
-            self._rederive()
             raise
         if key is not None:
             self._keys.add(key)
@@ -116,15 +112,17 @@ class TableSession:
     @property
     def match(self) -> Match:
         """The committed engine match (every closed step that the engine accepted)."""
-        return self._tl.match
+        return self._fold.tl.match
 
     @property
     def status(self) -> str:
-        """live | held (a shot waits for the referee: refused, or unplayable until a need is answered) | ended."""
-        if self._ended:
+        """live | held (a shot waits for the referee: refused, unplayable until a need is answered, or an
+        internal error) | ended."""
+        if self._fold.ended:
             return "ended"
         prov = self.provisional()
-        return "held" if self._tl.held() is not None or (prov is not None and prov.error) else "live"
+        held = self._fold.tl.held() is not None or (prov is not None and prov.error) or self._faults
+        return "held" if held else "live"
 
     @property
     def questions(self) -> tuple[Question, ...]:
@@ -134,26 +132,32 @@ class TableSession:
     @property
     def alerts(self) -> tuple[Alert, ...]:
         """Disagreements and health problems, minus the ones the referee dismissed."""
-        return collect_alerts(self)
+        faults = tuple(a for a in self._fault_alerts() if a.id not in self._fold.dismissed)
+        return (*collect_alerts(self), *faults)
 
     @property
     def assembler(self) -> ShotAssembler:
-        return self._asm
+        return self._fold.asm
 
     @property
     def refused(self) -> tuple[tuple[int, str, str, str], ...]:
-        """Stored referee actions that no longer fit after a re-derivation: (log index, kind, en, ru)."""
-        engine = [(s.log_index, s.action.kind, *(s.error or ("", ""))) for s in self._tl.rejected if s.action]
-        return tuple(sorted([*engine, *self._refused]))
+        """Stored referee actions that no longer fit after a late input: (log index, kind, en, ru)."""
+        engine = [(s.log_index, s.action.kind, *(s.error or ("", ""))) for s in self._fold.tl.rejected if s.action]
+        return tuple(sorted([*engine, *self._fold.refused]))
+
+    @property
+    def faults(self) -> dict[int, tuple[int, str]]:
+        """Inputs left out by an internal error: log index -> (shot number, error)."""
+        return dict(self._faults)
 
     @property
     def jams(self) -> dict[tuple[str, int | None], int]:
-        return dict(self._jams)
+        return dict(self._fold.jams)
 
     @property
     def jam_beams(self) -> dict[tuple[str, int | None], tuple[int, ...]]:
         """The jammed beams (0 upper, 1 lower) of each jammed pocket, when its node names them."""
-        return {k: tuple(sorted(b for b in v if b is not None)) for k, v in self._jam_beams.items()}
+        return {k: tuple(sorted(b for b in v if b is not None)) for k, v in self._fold.jam_beams.items()}
 
     @property
     def offline(self) -> dict[str, str]:
@@ -161,15 +165,15 @@ class TableSession:
 
     @property
     def dismissed(self) -> frozenset[str]:
-        return frozenset(self._dismissed)
+        return frozenset(self._fold.dismissed)
 
     @property
     def amendments(self) -> dict[int, list[dict[str, Any]]]:
-        return self._amended
+        return self._fold.amended
 
     @property
     def ended(self) -> bool:
-        return self._ended
+        return self._fold.ended
 
     @property
     def log(self) -> tuple[HubInput, ...]:
@@ -178,26 +182,26 @@ class TableSession:
 
     @property
     def shots(self) -> tuple[ShotEvidence, ...]:
-        return tuple(self._asm.shots)
+        return tuple(self._fold.asm.shots)
 
     @property
     def steps(self) -> tuple[Step, ...]:
-        return tuple(self._tl.steps)
+        return tuple(self._fold.tl.steps)
 
     def scoreboard(self) -> dict[str, Any]:
         """JSON-able: the engine's summary (provisional if a shot is open) + the shot, questions, alerts."""
         prov = self.provisional()
-        board = dict(prov.summary if prov is not None and prov.error is None else self._tl.match.summary())
-        open_shot = self._asm.open
-        shown = open_shot or self._asm.last()
+        tl, asm = self._fold.tl, self._fold.asm
+        board = dict(prov.summary if prov is not None and prov.error is None else tl.match.summary())
+        shown = asm.open or asm.last()
         board.update({
             "table": self.table_id,
             "match_id": self.match_id,
             "status": self.status,
             "provisional": prov is not None and prov.error is None,
-            "committed_scores": list(self._tl.match.state.scores),
+            "committed_scores": list(tl.match.state.scores),
             "shot": shot_dict(self, shown) if shown is not None else None,
-            "shot_count": sum(1 for s in self._asm.shots if not s.voided),
+            "shot_count": sum(1 for s in asm.shots if not s.voided),
             "questions": [q.to_dict() for q in self.questions],
             "alerts": [a.to_dict() for a in self.alerts],
         })
@@ -205,207 +209,118 @@ class TableSession:
 
     def provisional(self) -> Provisional | None:
         """The open shot played on top of the committed match (cached until the next change)."""
-        if self._prov_valid:
-            return self._prov
-        self._prov, self._prov_valid = self._tl.evaluate(self._asm.open), True
-        return self._prov
+        return self._fold.provisional()
 
     def step_of(self, shot: ShotEvidence) -> Step | None:
-        return self._tl.shot_steps.get(shot.number)
+        return self._fold.tl.shot_steps.get(shot.number)
 
-    # ------------------------------------------------------------ fold state
+    # ------------------------------------------------------------ placing an input in time order
 
-    def _reset(self) -> None:
-        voided = {str(a.args["item"]) for a in self._log if isinstance(a, RefereeAction) and a.kind == "remove"}
-        new_shot = {str(a.args["question"]).partition(":")[2] for a in self._log
-                    if isinstance(a, RefereeAction) and a.kind == "confirm" and a.args["answer"] == "new_shot"}
-        self._asm = ShotAssembler(self.timing, voided, new_shot)
-        self._tl = Timeline(self.variant, self.players, self.options, self.timing)
-        self._jams: dict[tuple[str, int | None], int] = {}
-        self._jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
-        self._dismissed: set[str] = set()
-        self._refused: list[tuple[int, str, str, str]] = []
-        self._strikes: set[str] = set()
-        self._amended: dict[int, list[dict[str, Any]]] = {}  # shot number -> who entered what, when
-        self._ended = False
-        self._last_order: tuple[int, int] = (-(2**62), -1)
-        self._prov = None
-        self._prov_valid = False
+    def _place(self, index: int, inp: HubInput, in_order: bool) -> None:
+        """Fold `inp` at its place: take back what sorts after it (or after the item it re-cuts), fold it, and
+        fold the taken-back inputs again."""
+        cuts = len(self._cuts)
+        at = self._recut(inp)
+        pos = bisect_right(self._trail, (inp.at_ms, index), key=_order)
+        if at is not None:
+            pos = min(pos, bisect_left(self._trail, (at, -1), key=_order))
+        todo = [(inp.at_ms, index)]
+        if pos < len(self._trail):
+            self.rewinds += 1
+            todo += [m.order for m in self._take_back(pos)]
+            todo.sort()
+        try:
+            for order in todo:
+                live = in_order and order[1] == index
+                self.refolded += not live and order[1] != index
+                self._feed(order[1], self._log[order[1]], live)
+        except RefereeInputError:
+            if isinstance(inp, RefereeAction) and len(self._cuts) > cuts:
+                self._uncut(inp, at)
+            raise
 
-    def _rederive(self) -> None:
-        self.rederivations += 1
-        self._reset()
-        order = sorted(range(len(self._log)), key=lambda i: (self._log[i].at_ms, i))
-        for i in order:
-            try:
-                self._feed(i, self._log[i], live=False)
-            except RefereeInputError:  # cannot happen with live=False; kept so a re-derivation never stops
-                continue
+    def _recut(self, inp: HubInput) -> int | None:
+        """If this input changes how shots are cut (a strike removed, a late drop made a new shot): note it in the
+        assembler and return the time of the item it names (the fold is taken back to there). A strike or a ball
+        arriving after the action that names it is cut as the action says."""
+        asm = self._fold.asm
+        if isinstance(inp, SensorInput):
+            e = inp.event
+            item = f"{e.device}/{e.boot}/{e.seq}"
+            cut = self._cuts.get(item)
+            if cut == "remove" and e.kind == "strike":
+                asm.voided = asm.voided | {item}
+            elif cut == "new_shot" and e.kind == "pocket":
+                asm.new_shot = asm.new_shot | {item}
+            return None
+        item = item_of(inp)
+        cut = {"remove": "remove", "confirm": "new_shot" if inp.args.get("answer") == "new_shot" else ""}.get(inp.kind)
+        if not cut or item in self._cuts:
+            return None
+        self._cuts[item] = cut
+        shot = asm.find_item(item)
+        if shot is None:
+            return None
+        if cut == "remove":
+            if item not in self._fold.strikes or item in asm.voided:
+                return None
+            asm.voided = asm.voided | {item}
+        else:
+            asm.new_shot = asm.new_shot | {item}
+        return _time_of(shot, item)
 
-    def _precheck(self, a: RefereeAction) -> None:
-        """Refuse an in-order action that cannot apply, with the same message the fold would give."""
-        if self._ended and a.kind != "dismiss_alert":
-            raise _refuse("the match has ended", "партия завершена")
-        if a.kind == "close_shot" and self._asm.open is None:
-            raise _refuse("no shot is open to close", "нет открытого удара")
-        if a.kind == "undo" and not any(not st.voided for st in self._tl.steps):
-            raise _refuse("there is nothing to undo", "отменять нечего")
-        if a.kind in ITEM_TARGETED:
-            item = _item_of(a)
-            if self._asm.find_item(item) is None and item not in self._asm.voided | self._strikes:
-                raise _missing(item)
-            if a.kind == "confirm":
-                check_answer(str(a.args["question"]), str(a.args["answer"]))
+    def _uncut(self, inp: RefereeAction, at: int | None) -> None:
+        """The action that re-cut the shots is refused: cut them as before."""
+        asm, item = self._fold.asm, item_of(inp)
+        self._cuts.pop(item, None)
+        if at is None:
+            return
+        asm.voided, asm.new_shot = asm.voided - {item}, asm.new_shot - {item}
+        marks = self._take_back(bisect_left(self._trail, (at, -1), key=_order))
+        for m in marks:
+            self._feed(m.order[1], self._log[m.order[1]], False)
 
-    def _structural(self, inp: HubInput) -> bool:
-        """Does this action change how shots are cut (so the match must be re-derived)?"""
-        if not isinstance(inp, RefereeAction):
-            return False
-        if inp.kind == "remove":
-            return str(inp.args["item"]) in self._strikes
-        return inp.kind == "confirm" and inp.args["answer"] == "new_shot"
-
-    # ------------------------------------------------------------ feeding one input (in time order)
+    def _take_back(self, pos: int) -> list[Mark]:
+        marks = self._trail[pos:]
+        del self._trail[pos:]
+        self._fold.give_back(marks)
+        return marks
 
     def _feed(self, index: int, inp: HubInput, live: bool) -> None:
-        self._last_order = max(self._last_order, (inp.at_ms, index))
-        self._prov_valid = False
-        if isinstance(inp, SensorInput):
-            if not self._ended:
-                self._sensor(inp)
-            return
+        mark = self._fold.mark((inp.at_ms, index))
+        self._trail.append(mark)
         try:
-            if self._ended and inp.kind != "dismiss_alert":
-                raise _refuse("the match has ended", "партия завершена")
-            self._referee(index, inp, live)
-        except RefereeInputError as exc:
-            if live:
+            self._fold.feed(index, inp, live, mark)
+        except RefereeInputError:
+            self._take_back(len(self._trail) - 1)
+            raise
+        except Exception as exc:
+            if strict():
                 raise
-            self._refused.append((index, inp.kind, exc.en, exc.ru))
+            self._fault(index, inp, exc)
             return
-        finally:
-            self._prov_valid = False
+        self._faults.pop(index, None)
 
-    def _sensor(self, inp: SensorInput) -> None:
-        e = inp.event
-        item = f"{e.device}/{e.boot}/{e.seq}"
-        if e.kind == "strike":
-            self._strikes.add(item)
-            shot = self._asm.strike(StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap")))
-        elif e.kind == "pocket":
-            colour = Colour(e.get("colour")) if e.get("colour") else None
-            shot = self._asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,
-                                                   e.get("conf")))
-        elif e.kind == "out":
-            shot = self._asm.ball_out(item, int(e.get("pocket")), inp.at_ms)
-        elif e.kind == "flag":
-            shot = self._asm.flag(item, int(e.get("pocket")), inp.at_ms, str(e.get("why")), e.get("beam"))
-        else:
-            key = (e.device, e.get("pocket"))
-            if e.kind == "jam":
-                self._jams.setdefault(key, inp.at_ms)
-                self._jam_beams.setdefault(key, set()).add(e.get("beam"))
-            elif e.kind == "clear":
-                jammed = self._jam_beams.get(key, set())
-                jammed.discard(e.get("beam"))
-                if not jammed or e.get("beam") is None:  # every jammed beam cleared (an old node names none)
-                    self._jams.pop(key, None)
-                    self._jam_beams.pop(key, None)
-            return  # calibration readings are not match evidence
-        if shot is not None:
-            self._touched(shot)
+    def _fault(self, index: int, inp: HubInput, exc: Exception) -> None:
+        """An internal error on one input: leave it out (kept in the log and the trail), hold, count, log."""
+        self._take_back(len(self._trail) - 1)
+        mark = self._fold.mark((inp.at_ms, index))
+        mark.fault = repr(exc)
+        self._trail.append(mark)
+        last = self._fold.asm.last()
+        self._faults[index] = (last.number if last is not None else 0, f"{type(exc).__name__}: {exc}")
+        self.errors += 1
+        log.exception("table %s: internal error on input %d (%s); scoring is held there", self.table_id, index,
+                      type(inp).__name__)
 
-    def _referee(self, index: int, a: RefereeAction, live: bool) -> None:
-        k = a.kind
-        if k in ENGINE_ACTIONS:
-            self._engine_action(index, a, live)
-        elif k in SHOT_AMENDMENTS:
-            self._amend(a, live)
-        elif k == "close_shot":
-            if self._asm.close(a.at_ms, "referee") is None:
-                raise _refuse("no shot is open to close", "нет открытого удара")
-            self._tl.sync()
-        elif k == "open_shot":
-            self._touched(self._asm.open_by_referee(a.at_ms))
-        elif k == "undo":
-            self._undo(live)
-        elif k == "dismiss_alert":
-            self._dismissed.add(str(a.args["alert"]))
-        elif k == "end_match":
-            self._asm.close(a.at_ms, "end_match")
-            self._tl.sync()
-            self._ended = True
-
-    def _touched(self, shot: ShotEvidence) -> None:
-        self._tl.touched(shot)
-
-    # ------------------------------------------------------------ referee actions
-
-    def _engine_action(self, index: int, a: RefereeAction, live: bool) -> None:
-        step = Step(action=a, played=engine_input(a), log_index=index)
-        need = NEED_KINDS.get(a.kind)
-        tl = self._tl
-        late = need is not None and tl.fed < len(tl.steps) and any(n.kind == need for n in tl.match.needs())
-        closed = None if late else self._asm.close(a.at_ms, a.kind)  # an action after a shot ends it
-        tl.add_action(step, before_waiting=late)  # a late answer goes before the shot that waits for it
-        if step.status == "rejected":  # refused now: as if it had never been entered
-            tl.drop(step)
-            if closed is not None:
-                closed.closed_at = closed.closed_by = None
-                tl.touched(closed)
-            en, ru = step.error or ("refused", "отклонено")
-            raise RefereeInputError(en, ru, "kind")
-
-    def _amend(self, a: RefereeAction, live: bool) -> None:
-        args = a.args
-        if a.kind in ITEM_TARGETED:
-            item = _item_of(a)
-            if a.kind == "remove" and item in self._asm.voided:
-                return  # a removed strike: already left out when the shots were cut
-            shot = self._asm.find_item(item)
-            if shot is None:
-                raise _missing(item)
-            if a.kind == "confirm":
-                check_answer(str(a.args["question"]), str(a.args["answer"]))
-        elif args.get("shot_number") is not None:  # a shot already played, by its number
-            n = args["shot_number"]
-            shot = next((s for s in self._asm.shots if s.number == n and not s.voided), None)  # type: ignore[assignment]
-            if shot is None:
-                raise _refuse(f"there is no shot {n} in this match", f"в партии нет удара {n}")
-        elif args.get("shot") == "next":
-            self._asm.pending_next.append((a.kind, args))
-            return
-        else:
-            shot = self._asm.open or self._asm.last()
-            if shot is None:
-                raise _refuse("no shot has been played yet; open one first (open_shot)",
-                                   "ещё не было ни одного удара; сначала откройте удар (open_shot)")
-        before = self._shot_problem(shot) if live else None
-        amend(shot, a.kind, args, a.at_ms)
-        self._amended.setdefault(shot.number, []).append({"kind": a.kind, "at_ms": a.at_ms, "by": args.get("by")})
-        self._touched(shot)
-        after = self._shot_problem(shot) if live else None
-        if after is not None and before is None:  # this entry itself makes the shot unplayable: refuse it
-            raise RefereeInputError(*after)
-
-    def _undo(self, live: bool) -> None:
-        if self._tl.void_last() is None:
-            raise _refuse("there is nothing to undo", "отменять нечего")
-
-    def _shot_problem(self, shot: ShotEvidence) -> tuple[str, str] | None:
-        """Why the engine refuses this shot now (held there, or its provisional play fails), or None."""
-        step = self._tl.shot_steps.get(shot.number)
-        if step is None:
-            return None
-        if step.status == "blocked":
-            return step.error
-        if shot.closed_at is None:
-            self._prov_valid = False
-            prov = self.provisional()
-            return prov.error if prov is not None else None
-        return None
-
-    # ------------------------------------------------------------ the engine
+    def _fault_alerts(self) -> list[Alert]:
+        out = []
+        for index, (shot, why) in sorted(self._faults.items()):
+            out.append(Alert(f"internal:{index}", "internal_error",
+                             f"Scoring held at shot {shot}: internal error — the referee can correct or undo. ({why})",
+                             f"Подсчёт остановлен на ударе {shot}: внутренняя ошибка — судья может исправить или "
+                             f"отменить. ({why})", shot or None, None, "error"))
+        return out
 
     @classmethod
     def replay(cls, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
@@ -420,16 +335,26 @@ class TableSession:
         return session
 
 
-def _refuse(en: str, ru: str) -> RefereeInputError:
-    return RefereeInputError(en, ru)
+def rederived(session: TableSession) -> TableSession:
+    """A new session folding `session`'s log from the start, in time order, as one pass (what a refold must
+    equal: the tests compare them). Stored actions that do not fit are refused with an alert, as in a refold."""
+    s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
+                     session.match_id)
+    s._log, s._keys = list(session._log), set(session._keys)
+    refs = [a for a in s._log if isinstance(a, RefereeAction)]
+    strikes = {"{}/{}/{}".format(*i.event.key) for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
+    s._fold.asm.voided = frozenset(item_of(a) for a in refs if a.kind == "remove") & strikes
+    s._fold.asm.new_shot = frozenset(item_of(a) for a in refs if a.kind == "confirm" and a.args["answer"] == "new_shot")
+    for i in sorted(range(len(s._log)), key=lambda i: (s._log[i].at_ms, i)):
+        s._feed(i, s._log[i], False)
+    return s
 
 
-def _item_of(a: RefereeAction) -> str:
-    """The evidence item an item-targeted action names (a question id is `<kind>:<item>`)."""
-    return str(a.args.get("item") or str(a.args.get("question", "")).partition(":")[2])
-
-
-def _missing(item: str) -> RefereeInputError:
-    return _refuse(f"there is no ball, strike or question {item!r} in this match",
-                   f"в партии нет шара, удара или вопроса {item!r}")
-
+def _time_of(shot: ShotEvidence | None, item: str) -> int:
+    """When the evidence item was seen (the fold goes back to there), or the shot's opening."""
+    if shot is None:
+        return -(2**62)
+    for ev in (shot.strike, *shot.extra_strikes, *shot.pockets, *shot.late):
+        if ev is not None and ev.id == item:
+            return ev.at_ms
+    return shot.opened_at

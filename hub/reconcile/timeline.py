@@ -147,7 +147,7 @@ class Timeline:
             if step.status == "ok":
                 self.match.undo()
             if step.status != "void":
-                step.status = "pending"
+                step.status, step.error = "pending", None
         self.fed = idx
 
     def context(self) -> ShotContext:

@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
-from hub.reconcile.table import ShotTiming, TableSession
+from hub.reconcile.table import ShotTiming, TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
 
@@ -54,6 +54,7 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
     session = TableSession(match.table_id, match.variant, match.players, match.options, timing(settle),
                            match_id=match.id)
     out = Replay(session)
+    rows: list[int] = []
     for row in store.inputs(match_id=match.id):
         if row.record.get("type") == UNREADABLE:
             out.unreadable.append((row.id, str(row.record.get("error"))))
@@ -72,9 +73,17 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
             session.apply(inp)
         except RefereeInputError as exc:
             out.refused.append((row.id, exc.en))
-        except Exception as exc:  # the log must always be re-derivable; a session bug is reported, not fatal
+        except Exception as exc:  # a bug the session could not hold itself: listed and logged (raised if strict)
+            if strict():
+                raise
             log.exception("match %d: input %d failed in the session", match.id, row.id)
             out.refused.append((row.id, f"session error: {exc!r}"))
+            session.errors += 1
+        finally:
+            if len(rows) < len(session.log):
+                rows.append(row.id)  # the session's log index -> the stored row
+    for index, (shot, why) in sorted(session.faults.items()):  # held with an alert in the session itself
+        out.refused.append((rows[index], f"internal error at shot {shot} (scoring held there): {why}"))
     for cursor, why in out.refused:
         log.warning("match %d: stored input %d not applied on replay: %s", match.id, cursor, why)
     return out

@@ -33,11 +33,12 @@ from hub.reconcile.inputs import (
     parse_referee_action,
 )
 from hub.reconcile.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
-from hub.reconcile.table import TableSession
+from hub.reconcile.table import TableSession, strict
 from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
 from hub.service.snapshot import settings_snapshot
 from hub.store import conflicts, gaps
 from hub.store.database import ActionUid, MatchRow, Store
+from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")
 
@@ -102,6 +103,7 @@ class Router:
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
         self.suspects = SuspectBalls()  # ... and the referee's questions about the balls among them
         self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
+        self.errors = 0  # internal errors of sessions rebuilt outside a batch (start-up), counted with the next
 
     # ------------------------------------------------------------ payloads
 
@@ -185,11 +187,26 @@ class Router:
             self._evidence(table, "impossible_time", timecheck.alert(self.store, live.match.id))
             self.suspects.add(table, inp, suspect)
             return
+        self._apply(table, live, inp, batch)
+
+    def _apply(self, table: str, live: Live, inp: SensorInput | RefereeAction, batch: Batch) -> None:
+        """Fold one input into a live session. An internal error there holds the table with an alert and is
+        counted (the session does it; in strict mode it raises). One that escapes the session (a bug in its
+        own recovery) is counted and the session is rebuilt from the log; a referee's refusal passes through."""
+        session = live.session
+        before = session.errors
         try:
-            live.session.apply(inp)
-        except Exception:  # a sensor input never raises by contract; if one does, the log stays the truth
-            log.exception("table %s: session failed on %s; rebuilding it from the log", table, inp.event)
+            session.apply(inp)
+        except RefereeInputError:
+            raise
+        except Exception:
+            if strict():
+                raise
+            log.exception("table %s: session failed on an input; rebuilding it from the log", table)
+            batch.counts["session_errors"] += 1
             batch.broken.add(table)
+        finally:
+            batch.counts["session_errors"] += session.errors - before
 
     def _duplicate(self, table: str, live: Live | None, inp: SensorInput, raw: RawMessage, batch: Batch) -> None:
         """A key already stored: a conflict if the content differs (kept, counted, alerted; see hub.store.conflicts)."""
@@ -249,7 +266,7 @@ class Router:
                 elif action.kind == "dismiss_alert" and str(action.args["alert"]) in live.session.dismissed:
                     batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
                 else:
-                    live.session.apply(action)  # refuses an impossible action before anything is stored
+                    self._apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
                     self.cursor = self.store.append_action(item.table_id, match_id, now, now,
                                                            input_to_record(action))
         except RefereeInputError as exc:
@@ -288,11 +305,9 @@ class Router:
         assert isinstance(players, list) and isinstance(options, Mapping)
         try:
             session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
-        except (ValueError, KeyError) as exc:  # RulesError is a ValueError: unknown variant, bad option
-            en = getattr(exc, "en", str(exc))
-            raise RefereeInputError(f"cannot start the match: {en}",
-                                    f"нельзя начать партию: {getattr(exc, 'ru', en)}", "variant",
-                                    MALFORMED) from exc
+        except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
+            raise RefereeInputError(f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}",
+                                    "variant", MALFORMED) from exc
         self.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
         match_id = self.store.new_match(table_id, variant, players, options, now, snap)
@@ -385,6 +400,7 @@ class Router:
 
     def session(self, match: MatchRow) -> TableSession:
         session = rebuild_session(self.store, match, self.config.settle)
+        self.errors += session.errors  # counted with the next batch
         self.health(match.table_id, session)
         return session
 
@@ -407,6 +423,8 @@ class Router:
         """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
         if batch.broken:
             self.rebuild(batch.broken)
+        batch.counts["session_errors"] += self.errors
+        self.errors = 0
         for dev in batch.devices:
             self.store.save_device(dev, self.registry.row(dev))
             d = self.config.device(dev)

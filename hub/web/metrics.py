@@ -31,7 +31,9 @@ class _HubCollector(Collector):
                 ("luza_referee_actions", "referee", "referee actions stored"),
                 ("luza_referee_refused", "referee_refused", "referee actions refused"),
                 ("luza_commit_failures", "commit_failures", "store commits that failed and were retried"),
-                ("luza_worker_errors", "worker_errors", "batches the worker failed on (and survived)")):
+                ("luza_worker_errors", "worker_errors", "batches the worker failed on (and survived)"),
+                ("luza_session_errors", "session_errors",
+                 "internal errors while a table folded an input (the table is held with an alert)")):
             yield CounterMetricFamily(name, doc, value=stats.get(key, 0))
         rejected = CounterMetricFamily("luza_events_rejected", "payloads rejected, by reason code", labels=["code"])
         by_code: Counter[str] = Counter()

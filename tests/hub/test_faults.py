@@ -214,7 +214,7 @@ def test_sixty_second_outage_replayed_late_lands_in_the_right_shot(
     assert session is not None
     by_shot = {s.number: [p.id for p in s.pockets] for s in session.shots}
     assert by_shot == {i + 1: [f"p-head/1/{i + 1}"] for i in range(6)}
-    assert session.rederivations >= 1  # the late events re-derived the match
+    assert session.rewinds >= 1  # the late events took the fold back to their place
     in_order = [p for pair in zip(strikes, drops, strict=True) for p in pair]
     facts_in_order = [sensor_input(p, "cue" if k % 2 == 0 else "pocket", 0 if k % 2 == 0 else None)
                       for k, p in enumerate(in_order)]

@@ -61,13 +61,13 @@ def test_an_input_given_twice_is_applied_once() -> None:
     assert json.dumps(s.scoreboard(), sort_keys=True) == once and len(s.log) == len(live) + len(late)
 
 
-def test_in_order_inputs_do_not_re_derive() -> None:
+def test_in_order_inputs_do_not_rewind_and_a_late_one_refolds_only_what_follows() -> None:
     k = Kit()
     live, late = outage_script(k)
     s = session("free", sorted([*live, *late], key=lambda i: i.at_ms))
-    assert s.rederivations == 0
-    s.apply(k.pocket(50000, 6))  # older than what was applied: placed by re-deriving
-    assert s.rederivations == 1 and [p.pocket for p in s.shots[2].pockets] == [3, 4, 6]
+    assert s.rewinds == 0 and s.refolded == 0
+    s.apply(k.pocket(50000, 6))  # older than what was applied: the fold goes back to 50 s and forward again
+    assert s.rewinds == 1 and s.refolded == 3 and [p.pocket for p in s.shots[2].pockets] == [3, 4, 6]
 
 
 # ---------------------------------------------------------------- any arrival order, same state

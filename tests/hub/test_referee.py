@@ -181,9 +181,9 @@ def test_removing_a_strike_rejoins_the_shots_it_cut() -> None:
     bump = k.strike(5000)  # someone leaned on the cue
     s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), bump, k.pocket(6000, 1)])
     assert s.match.state.shots == 1  # the bump closed shot 1
-    n = s.rederivations
+    n = s.rewinds
     s.apply(k.ref("remove", 7000, item=item(bump)))
-    assert s.rederivations == n + 1 and len([x for x in s.shots if not x.voided]) == 1
+    assert s.rewinds == n + 1 and s.refolded == 2 and len([x for x in s.shots if not x.voided]) == 1
     assert s.match.state.shots == 0 and s.scoreboard()["scores"] == [1, 0]
 
 

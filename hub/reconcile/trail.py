@@ -1,0 +1,126 @@
+"""The trail of a table's fold: for each input folded, what it changed, so the fold can be taken back to any
+point in time order and played forward from there (a late input lands in its place; nothing before it is redone).
+
+A `Mark` is taken before an input is fed. Sensor evidence only appends to the latest shot's lists, opens a shot or
+closes one, so the mark keeps the number of shots and the latest shot's list lengths and closing. Everything else
+an input changes (a referee amendment to any shot, a jam, a dismissed alert, an undone step, an engine action's
+step) is recorded on the mark as it happens, with what it replaced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.reconcile.assembler import ShotAssembler, ShotEvidence
+from hub.reconcile.timeline import Step, Timeline
+
+_LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
+_FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))
+
+
+def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
+    """What sensor evidence may change on the latest shot: its closing and its lists' lengths."""
+    return (shot.number, shot.closed_at, shot.closed_by, *(len(getattr(shot, n)) for n in _LISTS))
+
+
+def restore_mark(shot: ShotEvidence, mark: tuple[Any, ...]) -> None:
+    shot.closed_at, shot.closed_by = mark[1], mark[2]
+    for name, n in zip(_LISTS, mark[3:], strict=True):
+        del getattr(shot, name)[n:]
+
+
+def image(shot: ShotEvidence) -> dict[str, Any]:
+    """A shot's evidence as it is now (containers copied): taken before a referee amendment changes it."""
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        v = getattr(shot, name)
+        out[name] = v.copy() if isinstance(v, list | dict | set) else v
+    return out
+
+
+def restore_image(shot: ShotEvidence, img: dict[str, Any]) -> None:
+    for name, v in img.items():
+        setattr(shot, name, v.copy() if isinstance(v, list | dict | set) else v)
+
+
+@dataclass
+class Affected:
+    """What taking marks back touched: the timeline must be re-judged from the earliest of these."""
+
+    shots: set[int] = field(default_factory=set)
+    steps: list[Step] = field(default_factory=list)  # steps that are gone (an undone engine action)
+    revived: list[Step] = field(default_factory=list)  # steps an undone `undo` had voided
+
+
+Undo = Callable[[Affected], None]
+
+
+@dataclass(slots=True)
+class Mark:
+    """One folded input: its place in time order and how to take it back."""
+
+    order: tuple[int, int]  # (at_ms, arrival index)
+    shots: int = 0
+    last: tuple[tuple[Any, ...], ...] = ()  # the latest two shots (a doubled strike may join the one before)
+    pending: tuple[Any, ...] = ()
+    refused: int = 0
+    ended: bool = False
+    undo: list[Undo] | None = None
+    fault: str | None = None  # the input raised an internal error: left out of the fold until a refold succeeds
+
+    def on_undo(self, fn: Undo) -> None:
+        if self.undo is None:
+            self.undo = []
+        self.undo.append(fn)
+
+
+def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
+    """Fill a mark with the state sensor evidence may change."""
+    mark.shots = len(asm.shots)
+    mark.last = tuple(shot_mark(s) for s in asm.shots[-2:])
+    mark.pending = tuple(asm.pending_next)
+    mark.refused, mark.ended = refused, ended
+    return mark
+
+
+def give_back(mark: Mark, asm: ShotAssembler, aff: Affected) -> None:
+    """Take one mark back (the later marks are already taken back)."""
+    for fn in reversed(mark.undo or ()):
+        fn(aff)
+    del asm.shots[mark.shots:]
+    for last in mark.last:
+        restore_mark(asm.shots[last[0] - 1], last)
+        aff.shots.add(last[0])
+    asm.pending_next[:] = list(mark.pending)
+
+
+def retime(tl: Timeline, shots: int, aff: Affected) -> None:
+    """After marks were taken back: drop the steps of shots that are gone and of undone engine actions, take the
+    engine back to the earliest step touched and judge forward again. Costs the steps after that point."""
+    gone: list[Step] = list(aff.steps)
+    n = shots + 1
+    while n in tl.shot_steps:
+        gone.append(tl.shot_steps.pop(n))
+        n += 1
+    targets = {id(s) for s in gone} | {id(s) for s in aff.revived}
+    targets |= {id(tl.shot_steps[k]) for k in aff.shots if k in tl.shot_steps}
+    idx0 = len(tl.steps)
+    found = 0
+    for i in range(len(tl.steps) - 1, -1, -1):
+        if found == len(targets):
+            break
+        if id(tl.steps[i]) in targets:
+            idx0, found = i, found + 1
+    if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == "blocked":  # held there: judge it again
+        tl.steps[tl.fed].status, tl.steps[tl.fed].error = "pending", None
+    if idx0 < tl.fed:
+        tl.rewind(idx0)
+    dead = {id(s) for s in gone}
+    if dead:
+        tl.steps[idx0:] = [s for s in tl.steps[idx0:] if id(s) not in dead]
+        tl.rejected = [s for s in tl.rejected if id(s) not in dead]
+    tl.fed = min(tl.fed, len(tl.steps))
+    tl.sync()
