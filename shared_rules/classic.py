@@ -70,11 +70,13 @@ from .model import (
 )
 from .outcome import EffectKind, Need, NeedKind
 from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
-from .state import LAG, OVER, REFEREE, Mode, State
+from .state import LAG, OVER, REFEREE, Key, Mode, State
 from .variant import ShotFacts, Variant, register
 
-DECIDER = Mode.DECIDER  # mode of the 70:70 decider (5.7); also the `extra` key holding the decider ball
-BONUS = "bonus"  # extra key: the last-ball +10 has been awarded (A-C3: once)
+DECIDER = Mode.DECIDER  # mode of the 70:70 decider (5.7)
+# Classic's extra state (typed keys of State.extra):
+DECIDER_BALL: Key[int] = Key("decider")  # 5.7: the ball put back on the foot spot for the 70:70 decider
+BONUS: Key[bool] = Key("bonus")  # A-C3: the last-ball +10 has been awarded (once)
 CUE = 0
 
 # §3: the fixed rack, apex (row 1) on the foot spot, the base (row 5) parallel to the foot rail.
@@ -284,7 +286,7 @@ class Classic(Variant):
         for b in balls:
             d.to_shelf(shooter, b, reason if b == called or called < 0 else R_WITH_CALLED, points=0)
             d.add_score(shooter, VALUES[b], R_ACE if b == 1 else R_VALUE)
-        if not d.extra.get(BONUS) and not any(b != CUE for b in d.on_table):
+        if not d.get(BONUS) and not any(b != CUE for b in d.on_table):
             d.add_score(shooter, LAST_BALL_BONUS, R_LAST_BALL)  # A-C3: once, to the shooter
             d.set_extra(BONUS, True)
         d.keep_turn(reason)
@@ -338,7 +340,7 @@ class Classic(Variant):
         if CUE in d.on_table:
             d.on_table.remove(CUE)
             d.to_hand(CUE, InHand.HOUSE, p, R_DECIDER)
-        d.set_extra(DECIDER, ball)
+        d.set_extra(DECIDER_BALL, ball)
         d.mode = LAG
         d.is_break = False
         d.emit(EffectKind.MODE, R_DECIDER, detail=LAG)
@@ -346,7 +348,7 @@ class Classic(Variant):
     # -- the decider's lag and re-racks (5.7) --------------------------------------------------------------
 
     def lag(self, state: State, inp: Lag) -> Draft:
-        if state.get(DECIDER) is None:
+        if state.get(DECIDER_BALL) is None:
             return g.lag(state, inp)
         if state.mode != LAG:
             raise IllegalInputError("no lag is due now", "розыгрыш сейчас не проводится")
@@ -361,7 +363,7 @@ class Classic(Variant):
 
     def interference(self, state: State, inp: Interference) -> Draft:
         d = g.interference(state, inp, self.SPECIAL)
-        if not inp.restore and state.get(DECIDER) is not None:
+        if not inp.restore and state.get(DECIDER_BALL) is not None:
             d.is_break = False
             d.emit(EffectKind.NOTE, R_DECIDER_RERACK)
         return d
@@ -377,13 +379,13 @@ class Classic(Variant):
 
     def board_facts(self, state: State) -> dict[str, Any] | None:
         """5.7 and A-C3: the decider and its ball, and whether the last-ball bonus was paid."""
-        ball = state.get(DECIDER)
+        ball = state.get(DECIDER_BALL)
         return {"decider": ball is not None, "decider_ball": ball, "bonus_given": bool(state.get(BONUS))}
 
     def needs(self, state: State) -> tuple[Need, ...]:
         if state.over:
             return ()
-        if state.mode == LAG and state.get(DECIDER) is not None:
+        if state.mode == LAG and state.get(DECIDER_BALL) is not None:
             return (
                 Need(NeedKind.LAG, None, "classic 5.7: 70:70 — lag for the decider: who won?",
                      "classic 5.7: 70:70 — розыгрыш права удара: кто выиграл?", options=("0", "1"), blocking=True),

@@ -6,10 +6,14 @@ Rules code (general.py and the variants) changes a `Draft` and records each chan
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from .errors import IllegalInputError
 from .model import InHand
 from .outcome import Effect, EffectKind, Reason
-from .state import OVER, Held, Mode, Pending, State
+from .state import OVER, Held, Key, Mode, Pending, State
+
+T = TypeVar("T")
 
 # Effects are immutable values and repeat a lot (same kind, reason, player, ball): share them. Bounded, so a
 # long-running hub keeps a few MB at most; past the bound effects are simply built each time.
@@ -198,9 +202,17 @@ class Draft:
         self.held = None
         self.emit(EffectKind.WON, reason, player=player)
 
-    def set_extra(self, key: str, value: object) -> None:
+    def set_extra(self, key: Key[T], value: T | None) -> None:
         """Set a variant-specific value (hashable); None removes it."""
         if value is None:
             self.extra.pop(key, None)
         else:
             self.extra[key] = value
+
+    def get(self, key: Key[T]) -> T | None:
+        """A variant-specific value (None if not set)."""
+        return self.extra.get(key)  # type: ignore[return-value]
+
+    def take(self, key: Key[T]) -> T | None:
+        """A variant-specific value, removed (None if it was not set)."""
+        return self.extra.pop(key, None)  # type: ignore[return-value]

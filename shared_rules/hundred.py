@@ -15,7 +15,7 @@ supplement §5, §10 and the §15/§17 restriction apply only to balls the refer
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from . import general as g
 from .draft import Draft, effect
@@ -23,7 +23,6 @@ from .errors import MalformedInputError
 from .hundred_input import (
     CENTRE,
     CUE,
-    FOOT_RAIL,
     LAST_BALL,
     NUMBERED,
     OFF_SPOT,
@@ -37,19 +36,16 @@ from .hundred_input import (
     illegal,
     shot_needs,
 )
+from .hundred_ten import ControlBallMixin, value
 from .hundred_text import (
     FOUL_REASONS,
     PARAGRAPHS,
-    R_BONUS,
     R_BREAK,
     R_BREAK_CALLED,
     R_BREAK_UNCALLED,
     R_CAROM,
     R_CONCEDE,
     R_COUNT,
-    R_CUE_AGAINST,
-    R_CUE_CALLED,
-    R_CUE_DIRECT,
     R_CUE_NOT_CALLED,
     R_DEBT,
     R_DEBT_PAID,
@@ -59,9 +55,7 @@ from .hundred_text import (
     R_FOUL_TURN,
     R_GENTLEMAN,
     R_GOAL,
-    R_HAND_DOUBLE,
     R_HAND_FREE,
-    R_HAND_OWN,
     R_IDENTIFY,
     R_JUMP,
     R_LAST,
@@ -75,16 +69,12 @@ from .hundred_text import (
     R_SERIES,
     R_SPOT_RAIL,
     R_SPOT_TEN,
-    R_TEN_BACK,
     R_TEN_ILLEGAL,
     R_TEN_POTTED,
-    R_TEN_WAITS,
     SECTION19,
 )
 from .model import (
-    DeclarationKind,
     Foul,
-    InHand,
     Interference,
     Lag,
     ShotReport,
@@ -97,13 +87,8 @@ from .variant import ShotFacts, Variant, register
 __all__ = ["CUE", "LAST_BALL", "RESTRICTED", "TEN", "TOTAL", "Hundred", "value"]
 
 
-def value(ball: int) -> int:
-    """Points a ball is worth on a shelf: its number; the yellow cue ball 0 (§3, A-100-1)."""
-    return 0 if ball == CUE else ball
-
-
 @register
-class Hundred(Variant):
+class Hundred(ControlBallMixin, Variant):
     """100 points with a control ball: balls 0 (yellow cue ball) and 5..15; #10 is the control ball."""
 
     name = "hundred"
@@ -202,74 +187,11 @@ class Hundred(Variant):
             return []
         return sorted(found, key=g.FOUL_ORDER.__getitem__)
 
-    def _ten_touched(self, d: Draft, s: ShotReport, f: ShotFacts) -> bool:
-        """§12 (A-100-3): the cue ball touched #10 while other numbered balls are on the table, not excused."""
-        if d.mode == LAST_BALL or d.extra.get(PRIVILEGE):
-            return False  # §20; the privilege of §11/§12(b)
-        # a carom on #10 is the cue ball hitting #10: a touch whether or not `touched_ten` was also set
-        touched = s.touched_ten or s.carom_on_ten or s.first_contact == TEN
-        if not touched and TEN in f.pocketed:
-            touched = s.pocketed[f.pocketed.index(TEN)].direct is True  # driven in by the cue ball
-        if not touched or (s.carom_on_ten and f.hand_rule != RESTRICTED):
-            return False  # §12(a): inside a productive called carom (from §15/§17 hand it is not productive)
-        return any(b != CUE and b != TEN for b in (*d.on_table, *f.pocketed, *f.jumped))
-
-    # -- spotting -----------------------------------------------------------------------------------------
-
-    def spot(self, d: Draft, balls: Sequence[int]) -> None:
-        """§2/§4: numbered balls by the foot rail behind the pyramid; #10 to the centre spot."""
-        for b in balls:
-            if b == TEN:
-                self._ten_home(d, R_SPOT_TEN, False)
-            else:
-                d.on_table.append(b)
-                d.placed.append((b, FOOT_RAIL))
-                d.emit(EffectKind.SPOT, R_SPOT_RAIL, ball=b, spot=FOOT_RAIL)
-
-    def _ten_home(self, d: Draft, reason: Reason, taken: bool) -> None:
-        """#10 (off the table) to the centre spot; §14: while the spot is taken it waits in the pocket."""
-        if taken and d.mode != LAST_BALL:
-            d.pocketed.append(TEN)
-            d.emit(EffectKind.NOTE, R_TEN_WAITS, ball=TEN)
-            return
-        d.on_table.append(TEN)
-        d.placed.append((TEN, CENTRE))
-        d.set_extra(OFF_SPOT, None)  # back on its spot: nothing waits any more (§14)
-        d.emit(EffectKind.SPOT, reason, ball=TEN, spot=CENTRE)
-
-    def _spot_shot(self, d: Draft, s: ShotReport, balls: Sequence[int], reason: Reason) -> None:
-        for b in balls:
-            if b == TEN:
-                d.emit(EffectKind.NOTE, reason, ball=b)
-                self._ten_home(d, R_SPOT_TEN, s.centre_spot_taken)
-            elif b != CUE:
-                d.emit(EffectKind.NOTE, reason, ball=b)
-                self.spot(d, (b,))
-
-    def _settle_ten(self, d: Draft, s: ShotReport) -> None:
-        """§14 after every shot: #10 knocked off, or waiting, goes back when the centre spot is free."""
-        if d.mode == LAST_BALL or TEN not in d.on_table:
-            d.set_extra(OFF_SPOT, None)  # §14 waits only while #10 lies on the table off its spot
-        if d.mode == LAST_BALL:
-            return
-        if TEN in d.on_table and (s.ten_off_spot or d.extra.get(OFF_SPOT)) and not any(p[0] == TEN for p in d.placed):
-            if s.centre_spot_taken:
-                if not d.extra.get(OFF_SPOT):
-                    d.emit(EffectKind.NOTE, R_TEN_WAITS, ball=TEN)
-                d.set_extra(OFF_SPOT, True)
-            else:
-                d.set_extra(OFF_SPOT, None)
-                d.placed.append((TEN, CENTRE))
-                d.emit(EffectKind.SPOT, R_TEN_BACK, ball=TEN, spot=CENTRE)
-        elif TEN in d.pocketed and not s.centre_spot_taken and TEN not in d.on_table:
-            d.pocketed.remove(TEN)
-            self._ten_home(d, R_TEN_BACK, False)
-
     # -- a legal shot -------------------------------------------------------------------------------------
 
     def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
         """What counts (§2, §4-§17) and who plays next (§7)."""
-        priv = bool(d.extra.pop(PRIVILEGE, False))
+        priv = bool(d.take(PRIVILEGE))
         if f.was_break and d.effects and d.effects[-1].reason is g.R_BREAK_OK:
             d.effects[-1] = effect(EffectKind.NOTE, R_BREAK)  # §2: the safety rule is the break's only requirement
         if f.jumped:
@@ -347,56 +269,6 @@ class Hundred(Variant):
             return
         d.to_shelf(player, ball, reason, points=value(ball))
 
-    def _cue_in(self, d: Draft, s: ShotReport, f: ShotFacts, priv: bool) -> None:
-        """The cue ball fell (§5, §6, §8, §9, §10, §15, §17)."""
-        shooter = s.shooter
-        i = f.pocketed.index(CUE)
-        direct = s.pocketed[i].direct is True
-        objects = [b for b in f.pocketed if b != CUE]
-        cue_called = any(c.kind is DeclarationKind.CUE_BALL for c in s.declarations)
-        if cue_called and self._calls_made(s, f):
-            called = {c.ball for c in s.declarations}
-            self._spot_shot(d, s, [b for b in objects if b not in called], R_EXTRA)
-            self._credit_all(d, s, f, [b for b in objects if b in called], R_COUNT, priv)
-            d.emit(EffectKind.NOTE, R_CUE_CALLED, player=shooter)
-            if not direct:
-                self._bonus(d, shooter)
-            self._cue_to(d, shooter, R_SERIES, R_HAND_OWN, RESTRICTED)
-        elif cue_called and s.as_called is not False and f.pockets[i] == next(
-            c.pocket for c in s.declarations if c.kind is DeclarationKind.CUE_BALL
-        ):
-            self._spot_shot(d, s, objects, R_DOUBLE_FAILED)  # §6/§17: the cue ball as called, the other call failed
-            self._cue_to(d, 1 - shooter, R_DOUBLE_FAILED, R_HAND_DOUBLE, RESTRICTED)
-        elif direct and not s.declarations and not (s.carom_on_ten or s.rokambol_on_ten) and not f.was_break:
-            good = [b for b in objects if s.pocketed[f.pocketed.index(b)].direct is True]
-            self._spot_shot(d, s, [b for b in objects if b not in good], R_NOT_CALLED)
-            self._credit_all(d, s, f, good, R_GENTLEMAN, priv)
-            d.emit(EffectKind.NOTE, R_CUE_DIRECT, player=shooter)
-            self._cue_to(d, shooter, R_SERIES, R_HAND_OWN, RESTRICTED)
-        else:
-            reason = R_CUE_AGAINST if direct and s.declarations else R_CUE_NOT_CALLED
-            self._spot_shot(d, s, objects, reason)
-            self._cue_to(d, 1 - shooter, reason, R_HAND_FREE, "")
-
-    def _cue_to(self, d: Draft, player: int, turn: Reason, hand: Reason, rule: str) -> None:
-        """The cue ball (off the table) in hand anywhere for `player`, who plays next."""
-        if player == d.to_play:
-            d.keep_turn(turn)
-        else:
-            d.pass_turn(player, turn)
-        d.to_hand(CUE, InHand.ANYWHERE, player, hand, rule)
-
-    def _bonus(self, d: Draft, player: int) -> None:
-        """§9 (A-100-5): the lowest-value numbered ball on the table to the shelf; #10 only if alone (or option)."""
-        pool = [b for b in d.on_table if b != CUE and (b != TEN or self.bonus_ten)]
-        if not pool and TEN in d.on_table:
-            pool = [TEN]
-        if not pool:
-            return
-        b = min(pool)
-        d.on_table.remove(b)
-        d.to_shelf(player, b, R_BONUS, points=value(b))
-
     # -- a foul -------------------------------------------------------------------------------------------
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
@@ -405,7 +277,7 @@ class Hundred(Variant):
         for i, e in enumerate(effects):  # cite §19/§12 instead of the general paragraphs the base recorded
             if e.kind is EffectKind.FOUL and e.detail in FOUL_REASONS:
                 effects[i] = effect(EffectKind.FOUL, FOUL_REASONS[e.detail], e.player, e.ball, e.amount, e.spot, e.detail)
-        d.extra.pop(PRIVILEGE, None)
+        d.take(PRIVILEGE)
         last = d.mode == LAST_BALL
         self._spot_shot(d, s, f.pocketed, R_FOUL_POTTED)
         self._spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
@@ -460,7 +332,7 @@ class Hundred(Variant):
 
     def lag(self, state: State, inp: Lag) -> Draft:
         d = super().lag(state, inp)
-        resume = d.extra.pop(RESUME, None)
+        resume = d.take(RESUME)
         if resume == LAST_BALL:
             d.mode = LAST_BALL
         return d
@@ -477,8 +349,8 @@ class Hundred(Variant):
         if TEN in d.on_table:
             d.placed.append((TEN, CENTRE))
             d.emit(EffectKind.SPOT, R_RERACK_TEN, ball=TEN, spot=CENTRE)
-        d.extra.pop(PRIVILEGE, None)
-        d.extra.pop(OFF_SPOT, None)
+        d.take(PRIVILEGE)
+        d.take(OFF_SPOT)
         if state.mode == LAST_BALL:
             d.set_extra(RESUME, LAST_BALL)
         return d
@@ -488,24 +360,3 @@ class Hundred(Variant):
     def shot_needs(self, state: State) -> tuple[Need, ...]:
         """The call (§4), the placement from hand (§2, §15-§17): see hundred_input."""
         return shot_needs(state)
-
-    # -- what the hub and the screens read (profile.py) ----------------------------------------------------------
-
-    def ball_value(self, ball: int) -> int:
-        return value(ball)
-
-    def board_facts(self, state: State) -> dict[str, Any] | None:
-        """§14 where #10 is, §11 the privilege, §20 the last-ball mode, §15/§17 the restricted hand."""
-        place = state.place_of(TEN)
-        if place == "table" and state.get(OFF_SPOT):
-            place = "off_spot"  # §14: #10 waits off its spot for the centre spot
-        privilege = bool(state.get(PRIVILEGE))
-        return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
-                "last_ball": state.mode == LAST_BALL, "restricted": state.hand_rule == RESTRICTED}
-
-    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
-        """§12: #10 only once no other numbered ball is on the table (or in last-ball mode, §20)."""
-        balls = [b for b in state.on_table if b != CUE]
-        if any(b != TEN for b in balls):
-            balls = [b for b in balls if b != TEN]
-        return tuple(balls)

@@ -24,7 +24,7 @@ from .model import (
     Spot,
 )
 from .outcome import Need, NeedKind
-from .state import Mode, State
+from .state import Key, Mode, State
 
 TEN = 10  # the control ball (§2)
 CUE = 0  # the yellow ball, the only cue ball (§1)
@@ -32,9 +32,10 @@ NUMBERED = tuple(range(5, 16))
 TOTAL = sum(NUMBERED)  # 110: the pyramid's 100 plus #10 (A-100-1)
 LAST_BALL = Mode.LAST_BALL  # mode of §20
 RESTRICTED = "restricted"  # hand rule of §15/§17: single directly-struck balls do not count, no carom privilege
-PRIVILEGE = "privilege"  # extra: the §11 privilege holds for this shot (A-100-4)
-OFF_SPOT = "ten_off_spot"  # extra: #10 lies off its spot on the table, waiting for the centre spot (§14)
-RESUME = "resume_mode"  # extra: the mode to resume after a re-rack's lag (general 27)
+# 100 points' extra state (typed keys of State.extra):
+PRIVILEGE: Key[bool] = Key("privilege")  # the §11 privilege holds for this shot (A-100-4)
+OFF_SPOT: Key[bool] = Key("ten_off_spot")  # #10 lies off its spot on the table, waiting for the centre spot (§14)
+RESUME: Key[Mode] = Key("resume_mode")  # the mode to resume after a re-rack's lag (general 27)
 FOOT_RAIL = Spot.FOOT_RAIL.value
 CENTRE = Spot.CENTRE.value
 _POCKETS = frozenset(int(p) for p in Pocket)

@@ -17,7 +17,7 @@ Star and 100 points can keep their own counters without changing this class.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar, overload
 
 from .model import InHand, ShotReport
 from .outcome import NeedKind
@@ -36,6 +36,18 @@ class Mode(StrEnum):
 
 
 LAG, PLAY, REFEREE, HELD, OVER = Mode.LAG, Mode.PLAY, Mode.REFEREE, Mode.HELD, Mode.OVER
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Key(str, Generic[T_co]):
+    """A typed key of `State.extra`, declared by the variant that owns it: `BONUS: Key[bool] = Key("bonus")`.
+
+    It is a `str` (the stored key and the log stay the same), and `State.get` / `Draft.get` / `Draft.set_extra`
+    read and write it with its value type, so each variant's extra state is typed (mypy checks its uses)."""
+
+    __slots__ = ()
 
 
 class Held(NamedTuple):
@@ -97,8 +109,14 @@ class State(NamedTuple):
         """True once the match has a winner or is drawn."""
         return self.winner is not None or self.draw
 
+    @overload
+    def get(self, key: Key[T]) -> T | None: ...
+
+    @overload
+    def get(self, key: str, default: object = None) -> object: ...
+
     def get(self, key: str, default: object = None) -> object:
-        """A variant-specific value from `extra`."""
+        """A variant-specific value from `extra` (typed for a `Key`)."""
         for k, v in self.extra:
             if k == key:
                 return v

@@ -8,7 +8,6 @@ and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3, 
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -26,16 +25,14 @@ from .model import (
     InHand,
     Input,
     Interference,
-    JumpedBall,
     Lag,
-    Pocket,
-    PocketedBall,
     RefereeDecision,
     ShotReport,
     Spot,
 )
 from .outcome import EffectKind, Outcome, Reason
 from .profile import Profile, ProfileMixin
+from .resolve import ResolveMixin, ShotFacts
 from .state import HELD, LAG, PLAY, REFEREE, State
 
 VARIANTS: dict[str, type[Variant]] = {}
@@ -62,23 +59,7 @@ def find_variant(name: str) -> type[Variant]:
         ) from None
 
 
-class ShotFacts:
-    """What the pipeline worked out about one shot, handed to the hooks."""
-
-    __slots__ = ("cue", "from_hand", "hand_rule", "jumped", "pockets", "pocketed", "was_break", "wrong_ball")
-
-    def __init__(self, state: State) -> None:
-        self.was_break = state.is_break
-        self.from_hand = state.in_hand
-        self.hand_rule = state.hand_rule
-        self.cue: int | None = None  # the ball struck with the cue, if known
-        self.wrong_ball = False  # a ball other than the designated cue ball was struck (general 15)
-        self.pocketed: tuple[int, ...] = ()  # in the order reported
-        self.pockets: tuple[Pocket, ...] = ()
-        self.jumped: tuple[int, ...] = ()
-
-
-class Variant(HeldShotMixin, ChoicesMixin, ProfileMixin):
+class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
     """Base of every variant. One instance per match, holding that match's options.
 
     The shot pipeline is here; choices, referee decisions and needs are in `ChoicesMixin` (choices.py); a shot
@@ -277,96 +258,6 @@ class Variant(HeldShotMixin, ChoicesMixin, ProfileMixin):
         else:
             f.cue = designated
             f.wrong_ball = cue is not None and cue != designated
-
-    def resolve(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
-        """Name every pocketed and jumped ball (picking fitting ones where not given) and lift them off.
-
-        Named balls are taken first, so an unnamed ball never takes the number of a named one.
-        """
-        if s.pocketed or s.jumped:
-            self._resolve_balls(d, s, f)
-        fc = s.first_contact
-        if fc is not None and not (
-            type(fc) is int and fc != f.cue and (fc in d.on_table or fc in f.pocketed or fc in f.jumped)
-        ):
-            raise IllegalInputError(
-                f"first_contact: ball {fc!r} is not an object ball on the table",
-                f"first_contact: шар {fc!r} — не прицельный шар на столе",
-            )
-
-    def _resolve_balls(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
-        reports: list[tuple[str, int | None, Colour | None]] = []
-        pockets: list[Pocket] = []
-        for i, pb in enumerate(s.pocketed):
-            if type(pb) is not PocketedBall:
-                raise MalformedInputError(f"pocketed[{i}]: not a PocketedBall: {pb!r}")
-            pocket = pb.pocket
-            if type(pocket) is not Pocket:
-                try:
-                    pocket = Pocket(pocket)
-                except ValueError:
-                    raise MalformedInputError(
-                        f"pocketed[{i}].pocket: {pocket!r} is not a pocket (1..6)",
-                        f"pocketed[{i}].pocket: {pocket!r} — нет такой лузы (1..6)",
-                    ) from None
-            pockets.append(pocket)
-            reports.append((f"pocketed[{i}]", pb.ball, pb.colour))
-        for i, jb in enumerate(s.jumped):
-            if type(jb) is not JumpedBall:
-                raise MalformedInputError(f"jumped[{i}]: not a JumpedBall: {jb!r}")
-            reports.append((f"jumped[{i}]", jb.ball, jb.colour))
-        ids: list[int | None] = [None] * len(reports)
-        named: list[int] = []
-        for i, (field, ball, colour) in enumerate(reports):
-            if ball is not None:
-                ids[i] = self.pick_ball(d, ball, colour, f.cue, named, field)
-                named.append(ids[i])  # type: ignore[arg-type]
-        for i, (field, ball, colour) in enumerate(reports):
-            if ball is None:
-                ids[i] = self.pick_ball(d, None, colour, f.cue, named, field)
-                named.append(ids[i])  # type: ignore[arg-type]
-        taken = typing.cast(list[int], ids)
-        n = len(pockets)
-        f.pockets = tuple(pockets)
-        f.pocketed = tuple(taken[:n])
-        f.jumped = tuple(taken[n:])
-        for b in taken:
-            d.on_table.remove(b)
-
-    def pick_ball(
-        self, d: Draft, ball: int | None, colour: Colour | None, cue: int | None, taken: list[int], field: str
-    ) -> int:
-        """The reported ball, checked; or, if not named, the lowest fitting object ball (then the cue ball)."""
-        if ball is not None:
-            if type(ball) is not int:
-                raise MalformedInputError(f"{field}.ball: {ball!r} is not a ball number")
-            if ball not in d.on_table:
-                raise IllegalInputError(f"{field}: ball {ball} is not on the table", f"{field}: шара {ball} нет на столе")
-            if ball in taken:
-                raise IllegalInputError(f"{field}: ball {ball} is reported twice", f"{field}: шар {ball} указан дважды")
-            if colour is not None and self.colour_of(ball) is not colour:
-                raise IllegalInputError(
-                    f"{field}: ball {ball} is not {colour.value}", f"{field}: шар {ball} не цвета {colour.value}"
-                )
-            return ball
-        best: int | None = None
-        fallback: int | None = None
-        for b in d.on_table:
-            if b in taken or (colour is not None and self.colour_of(b) is not colour):
-                continue
-            if b == cue or (b == self.SPECIAL and colour is None):
-                if fallback is None or b < fallback:
-                    fallback = b
-            elif best is None or b < best:
-                best = b
-        if best is None:
-            best = fallback
-        if best is None:
-            what = f"{colour.value} " if colour is not None else ""
-            raise IllegalInputError(
-                f"{field}: no {what}ball left on the table to match", f"{field}: на столе не осталось такого шара"
-            )
-        return best
 
     def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
         """The shot's fouls: the reported ones plus those the facts prove (general 12, 15, 20, 24.3)."""
