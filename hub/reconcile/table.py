@@ -35,6 +35,7 @@ from hub.reconcile.referee import RefereeInputError, validate
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark
 from shared_rules import Match
+from shared_rules.state import Mode
 
 __all__ = ["ITEM_TARGETED", "SHOT_AMENDMENTS", "HubInput", "ShotTiming", "Step", "TableSession", "rederived", "strict"]
 
@@ -122,7 +123,8 @@ class TableSession:
             return "ended"
         prov = self.provisional()
         held = self._fold.tl.held() is not None or (prov is not None and prov.error) or self._faults
-        return "held" if held else "live"
+        waits = self.match.state.mode == Mode.HELD or (prov is not None and prov.summary.get("mode") == Mode.HELD)
+        return "held" if held or waits else "live"  # waits: the engine holds a shot for a ball's number or colour
 
     @property
     def questions(self) -> tuple[Question, ...]:

@@ -26,7 +26,7 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
     assert q.item == extra.id and q.cite == "hundred 3" and "5" in q.options
     assert any(a.kind == "pocket_mismatch" for a in s.alerts)  # pocket 5 was not called
     board = s.scoreboard()  # the engine holds the open shot for the number (all balls are white, hundred 3)
-    assert board["mode"] == "held" and board["scores"] == [0, 7]
+    assert board["mode"] == "held" and board["scores"] == [0, 7] and s.status == "held"
     assert [n["kind"] for n in board["needs"]] == ["ball_number"] and board["needs"][0]["pocket"] == 5
     assert not any(a.kind == "engine_error" for a in s.alerts)  # the question says it
     for inp in [

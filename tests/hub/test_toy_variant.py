@@ -63,6 +63,7 @@ def test_the_session_asks_and_cites_what_the_toy_profile_says(toy: type) -> None
     assert mismatch.cite == "toy 3" and not any(a.kind == "engine_error" for a in s.alerts)
     board = s.scoreboard()
     assert board["mode"] == "held" and board["needs"][0]["kind"] == "ball_number"  # the engine holds the shot
+    assert s.status == "held"
     s.apply(k.ref("identify", 22000, item=item(unknown), ball=1))
     s.apply(k.ref("close_shot", 30000))
     want = engine(ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6),)),
@@ -105,6 +106,8 @@ def test_virtual_nodes_play_the_toy_to_the_engines_result(toy: type, mosquitto: 
         await table.stop()
 
     asyncio.run(run())
+    wait_for(lambda: hub.stats["accepted"] >= 5)  # two strikes and three balls: every sensor event is in
+    assert hub.wait_idle(5)
     wait_for(lambda: any(q["action"] == "identify" for q in questions()))
     q = next(q for q in questions() if q["action"] == "identify")
     assert q["cite"] == "toy 2" and "1" in q["options"]
