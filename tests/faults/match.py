@@ -95,16 +95,24 @@ def stored_events(db: Path) -> int:
         conn.close()
 
 
-def hub_config(broker_url: str, db: Path, client_id: str = "luza-hub-faults") -> config.Config:
+SECOND_TABLE = {"id": "t2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}}  # a table with no virtual nodes
+SECOND_TOML = """
+[[tables]]
+id = "t2"
+pockets = { t2-p = [1, 2, 3, 4, 5, 6] }
+"""
+
+
+def hub_config(broker_url: str, db: Path, client_id: str = "luza-hub-faults", t2: bool = False) -> config.Config:
     return config.parse({
         "broker": {"url": broker_url, "client_id": client_id, "reconnect_min_s": 1, "reconnect_max_s": 1},
         "store": {"path": str(db)},
         "tables": [{"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                    "cues": {"cue-a": 0, "cue-b": 1}}],
+                    "cues": {"cue-a": 0, "cue-b": 1}}, *([SECOND_TABLE] if t2 else [])],
     })
 
 
-def write_toml(path: Path, broker_url: str, db: Path, client_id: str = "luza-hub-faults") -> Path:
+def write_toml(path: Path, broker_url: str, db: Path, client_id: str = "luza-hub-faults", t2: bool = False) -> Path:
     path.write_text(f"""
 [broker]
 url = "{broker_url}"
@@ -119,7 +127,7 @@ path = "{db}"
 id = "t1"
 pockets = {{ pockets-123 = [1, 2, 3], pockets-456 = [4, 5, 6] }}
 cues = {{ cue-a = 0, cue-b = 1 }}
-""")
+""" + (SECOND_TOML if t2 else ""))
     return path
 
 
