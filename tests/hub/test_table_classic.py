@@ -66,3 +66,19 @@ def test_a_shot_held_for_a_ball_number_resumes_when_the_referee_names_it() -> No
     shot2 = s.match.history[2]
     assert isinstance(shot2, ShotReport) and [b.ball for b in shot2.pocketed] == [6, 9]
     assert s.match.state.scores == (0, 15)  # classic 5.3: with the called ball, every ball counts
+
+
+def test_classic_5_4_a_shot_without_a_call_is_recorded_not_refused() -> None:
+    """classic 5.4: a safety or a miss is struck with no call. The hub records it as a shot without a call (a ball
+    that falls is uncalled and spotted, nothing scores, the turn passes): no engine error, nothing held, and the
+    panel never has to invent a call to go on."""
+    k = Kit()
+    s = session("classic", [k.ref("lag", 500, winner=0), k.strike(1000), k.ref("close_shot", 9000),  # an empty break
+                            k.strike(20000, seat=1), k.pocket(21000, 4), k.ref("close_shot", 30000)])  # no call
+    assert s.status == "live" and not any(a.kind == "engine_error" for a in s.alerts)
+    m = Match.new("classic", players=("Ivan", "Petr"))
+    for inp in [Lag(0), ShotReport(0), ShotReport(1, pocketed=(PocketedBall(Pocket(4)),))]:
+        m.play(inp)
+    assert s.match.state.on_table == m.state.on_table and len(m.state.on_table) == 16
+    assert s.match.state.scores == (0, 0) and s.match.state.to_play == 0 and s.match.state.shots == 2
+    assert any("classic 5.4" in r["en"] for r in s.scoreboard()["last_reasons"])
