@@ -63,7 +63,7 @@ class Delivery:
 
     def next(self, n):
         """Up to `n` (oid, entry) to publish now, in outbox order; the cursor moves past them."""
-        out = []
+        out = []  # type: list
         while len(out) < n:
             batch = self.outbox.after(self._cursor, n - len(out))
             if not batch:

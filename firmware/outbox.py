@@ -297,7 +297,7 @@ class Outbox:
         """Up to `n` unacknowledged entries with an oid above `oid`, oldest first, as [(oid, entry)]: the link's
         send cursor walks the outbox with it (entries waiting for the hub's confirmation stay, for a re-send)."""
         self._load_front()
-        out = []
+        out = []  # type: list
         if self._front is not None:
             if not _take(out, self._front, oid, n):
                 return out

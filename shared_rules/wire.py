@@ -25,6 +25,7 @@ from shared_rules.wire_frame import (
     _num_field,
     valid_id,
 )
+from shared_rules.wire_frame import Answer as Answer  # a type: re-exported by name
 
 # Re-exported from the framing half, so that callers import `wire` only.
 MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX_PAYLOAD, _frame.STATE_VERSION, \
@@ -32,7 +33,7 @@ MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX
 encode_serial, parse_serial, restamp_event, event_key = (_frame.encode_serial, _frame.parse_serial,
                                                          _frame.restamp_event, _frame.event_key)
 encode_state, encode_hub_status, runs = _frame.encode_state, _frame.encode_hub_status, _frame.runs
-Answer, encode_answer, parse_answer = _frame.Answer, _frame.encode_answer, _frame.parse_answer
+encode_answer, parse_answer = _frame.encode_answer, _frame.parse_answer
 MAX_GONE, MAX_RESEND = _frame.MAX_GONE, _frame.MAX_RESEND
 
 CHANNELS = ("status", "evt", "tele", "cmd", "ans")

@@ -40,6 +40,7 @@ class Mosquitto:
         users: dict[str, str] | None = None,
         acl: str | None = None,
         locked: tuple[Config, Credentials] | None = None,
+        persistence: bool = True,
     ) -> None:
         exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not os.path.exists(exe):
@@ -50,6 +51,7 @@ class Mosquitto:
         self.port = port or free_port()
         self.users = users
         self.acl = acl
+        self.persistence = persistence  # False: a restart (or SIGKILL) forgets every session and queued message
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.workdir / "mosquitto.conf"
         self.config: Config | None = None
@@ -112,7 +114,7 @@ class Mosquitto:
         lines = [
             "user root",
             f"listener {self.port} 127.0.0.1",
-            "persistence true",
+            f"persistence {'true' if self.persistence else 'false'}",
             f"persistence_location {data}/",
             "autosave_interval 1",
             f"log_dest file {self.workdir / 'mosquitto.log'}",

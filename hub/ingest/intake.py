@@ -8,6 +8,7 @@ no clock for, or older than `late_window`). The result is a plain value; the hub
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from hub.config import Config, DeviceConfig
@@ -25,6 +26,15 @@ class Rejected:
     code: str
     reason: str
     device: str | None
+    key: tuple[str, int, int] | None = None  # a readable event refused for what it says: settled all the same
+
+
+@dataclass(frozen=True)
+class AnswerIn:
+    """A node's answer to a command (wire.Answer: which seqs of a `resend` it no longer holds)."""
+
+    device: DeviceConfig
+    answer: wire.Answer
 
 
 @dataclass(frozen=True)
@@ -45,11 +55,11 @@ class EventIn:
     input: SensorInput
 
 
-Intake = Rejected | StatusIn | TeleIn | EventIn
+Intake = Rejected | StatusIn | TeleIn | EventIn | AnswerIn
 
 
 def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockMap, late_window_ms: int) -> Intake:
-    if raw.error is not None:
+    if raw.error is not None and not raw.topic:  # a serial line that is not an envelope
         return Rejected(raw.error[0], raw.error[1], None)
     topic = wire.parse_topic(raw.topic)
     if isinstance(topic, wire.Rejection):
@@ -63,6 +73,8 @@ def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockM
                                        f"{topic.table!r}; fix the node's table setting or luza.toml", dev.id)
     if topic.channel not in wire.NODE_CHANNELS:
         return Rejected("bad_channel", f"channel {topic.channel!r} is not a node -> hub channel", dev.id)
+    if raw.error is not None:  # cut by the ingest queue (hub.service.inbox): counted for its device
+        return Rejected(raw.error[0], raw.error[1], dev.id)
     msg = wire.parse(topic.channel, raw.payload, topic.device)
     if isinstance(msg, wire.Rejection):
         return Rejected(msg.code, msg.reason, dev.id)
@@ -70,8 +82,11 @@ def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockM
         return StatusIn(dev, msg)
     if isinstance(msg, wire.Telemetry):
         return TeleIn(dev, msg)
+    if isinstance(msg, wire.Answer):
+        return AnswerIn(dev, msg)
     assert isinstance(msg, wire.Event)
-    return _event(raw, dev, msg, registry, clocks, late_window_ms)
+    result = _event(raw, dev, msg, registry, clocks, late_window_ms)
+    return dataclasses.replace(result, key=msg.key) if isinstance(result, Rejected) else result
 
 
 def _event(raw: RawMessage, dev: DeviceConfig, ev: wire.Event, registry: Registry, clocks: ClockMap,

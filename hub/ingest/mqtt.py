@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import socket
 import threading
@@ -37,7 +36,7 @@ from shared_rules import wire
 log = logging.getLogger("luza.mqtt")
 
 RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
-HUB_STATUS_TOPIC = wire.PREFIX + "/hub/status"
+HUB_STATUS_TOPIC = wire.HUB_STATUS_TOPIC
 
 
 def hub_version() -> str:
@@ -51,8 +50,7 @@ def hub_version() -> str:
 
 def hub_status(state: str, boot: str, t_ms: int) -> bytes:
     """The payload of luza/v1/hub/status: {"v": 1, "st": online|offline|lost, "boot": …, "ver": …, "t": ms}."""
-    return json.dumps({"v": wire.VERSION, "st": state, "boot": boot, "ver": hub_version(), "t": t_ms},
-                      separators=(",", ":")).encode()
+    return wire.encode_hub_status(state, boot, hub_version(), t_ms)
 
 
 def now_ms() -> int:
@@ -70,6 +68,7 @@ class RawMessage:
     ack: Callable[[], None] | None = None
     error: tuple[str, str] | None = None  # framing error found by the transport: (code, reason)
     link: Any = field(default=None, repr=False)  # the transport it came by, for replies (serial)
+    size: int | None = None  # the payload's size as received, when `payload` is a cut sample (hub.service.inbox)
 
 
 class MqttIngest:
@@ -86,6 +85,7 @@ class MqttIngest:
         self.connected = threading.Event()
         self.subscribed = threading.Event()  # the broker's SUBACK for this connection: nothing can pass us by
         self.connects = 0
+        self.session_present = False  # whether the broker kept our session at the last connect
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=cfg.client_id,
                                   protocol=mqtt.MQTTv5, manual_ack=True)
         if cfg.username is not None:
@@ -144,7 +144,8 @@ class MqttIngest:
         # Re-subscribing is harmless with a present session and needed without one (first start, expired).
         client.subscribe([(f, 1) for f in wire.subscriptions()])
         client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
-        log.info("connected to %s (session present: %s)", self.cfg.url, getattr(flags, "session_present", "?"))
+        self.session_present = bool(getattr(flags, "session_present", False))
+        log.info("connected to %s (session present: %s)", self.cfg.url, self.session_present)
         self.connected.set()
         if self._on_link:
             self._on_link(True)

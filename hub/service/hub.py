@@ -25,12 +25,12 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, InvalidStateError
-from dataclasses import dataclass
 from typing import Any
 
 from hub.config import Config
 from hub.errors import disk_full_alert
 from hub.ingest.clockmap import ClockMap, time_command_args
+from hub.ingest.delivery import Outgoing
 from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.resync import Resync
@@ -38,6 +38,8 @@ from hub.ingest.serial import SerialIngest
 from hub.reconcile.inputs import RefereeInputError
 from hub.reconcile.referee import UNAVAILABLE
 from hub.reconcile.table import TableSession
+from hub.service.changes import Change, Subscribers
+from hub.service.inbox import Inbox
 from hub.service.router import Batch, RefereeRequest, Replayed, Router
 from hub.steadyclock import SteadyClock
 from hub.store.database import Store
@@ -47,20 +49,8 @@ from shared_rules import wire
 log = logging.getLogger("luza.hub")
 
 
-@dataclass(frozen=True)
-class Change:
-    """A table's new scoreboard, as published: given to every subscriber after each commit that changed it."""
-
-    table_id: str
-    cursor: int  # the last input row id (global cursor) at this state
-    state: dict[str, Any]  # the table state envelope (docs/web-api.md), with `rev`, `boot`, `hub_ms`
-
-    @property
-    def rev(self) -> int:
-        return int(self.state["rev"])
-
-
 _STOP = object()
+_RECONNECTED = object()  # the broker lost the hub's session: ask the nodes to re-send (hub.ingest.delivery)
 
 
 class Hub:
@@ -71,11 +61,10 @@ class Hub:
         self.clock = clock = clock if clock is not None else SteadyClock()  # a wall-clock step moves nothing
         # received, accepted, duplicates, rejected, updates (status/tele), referee, referee_refused, batches, …
         self.stats: Counter[str] = Counter()
-        self._queue: queue.Queue[object] = queue.Queue()
+        self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
         self._router: Router | None = None
         self._states: dict[str, Change] = {}
-        self._subscribers: list[Callable[[Change], None]] = []
-        self._sub_lock = threading.Lock()
+        self._subscribers = Subscribers()
         self._idle = threading.Condition()
         self._pending = 0
         self._stopping = threading.Event()
@@ -89,7 +78,7 @@ class Hub:
         self._dblock: DbLock | None = None
         self.registry = Registry(config)
         self.clocks = ClockMap()
-        self.mqtt = MqttIngest(config.broker, self.feed, clock=clock) if mqtt else None
+        self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, clock) if mqtt else None
         self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, clock)
                        for url in config.ingest.serial]
 
@@ -154,7 +143,15 @@ class Hub:
         """Hand over one received payload (any thread)."""
         with self._idle:
             self._pending += 1
-        self._queue.put(raw)
+        if not self._queue.offer(raw):  # shed (counted, logged): no longer pending
+            with self._idle:
+                self._pending -= 1
+                self._idle.notify_all()
+
+    def _link_changed(self, up: bool) -> None:
+        """The broker connection is up again; if the broker lost our session, nodes are asked to re-send."""
+        if up and self.mqtt is not None and not self.mqtt.session_present:
+            self._queue.put(_RECONNECTED)
 
     def submit_async(self, table_id: str, action: Mapping[str, object]) -> Future[dict[str, Any]]:
         """Queue a referee action; the future gives the table's state once it is committed, or the
@@ -197,30 +194,12 @@ class Hub:
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
         """Call `callback(change)` on the worker thread after each commit that changes a table; keep it quick.
         Returns the function that unsubscribes."""
-        with self._sub_lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._sub_lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def changes(self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
                 ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
         """An asyncio queue on `loop` fed with every Change (oldest dropped when full), and its unsubscribe."""
-        q: asyncio.Queue[Change] = asyncio.Queue(maxsize)
-
-        def put(change: Change) -> None:
-            if q.full():
-                q.get_nowait()  # a slow reader gets the newest state; states are whole, not deltas
-            q.put_nowait(change)
-
-        def forward(change: Change) -> None:
-            loop.call_soon_threadsafe(put, change)
-
-        return q, self.subscribe(forward)
+        return self._subscribers.queue(loop, maxsize)
 
     def devices(self) -> list[dict[str, Any]]:
         return self.registry.snapshot()
@@ -250,19 +229,31 @@ class Hub:
     # ------------------------------------------------------------ the worker
 
     def _run(self) -> None:
+        marks = self._router.marks if self._router else None
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(marks.due_in() if marks else None)
+            except queue.Empty:  # a stored mark held back by its rate limit is due
+                self._deliver(marks.flush() if marks else [])
+                continue
+            if first is _RECONNECTED:
+                self._reconnected()
+                continue
             items = [first]
             wait = self.config.store.group_commit_ms / 1000
             deadline = time.monotonic() + wait
             while len(items) < self.config.store.max_batch and items[-1] is not _STOP:
                 try:
                     left = deadline - time.monotonic()
-                    items.append(self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait())
+                    items.append(self._queue.get(max(left, 0.0)))
                 except queue.Empty:
                     break
             stop = items[-1] is _STOP
-            work = [i for i in items if i is not _STOP]
+            work = [i for i in items if i is not _STOP and i is not _RECONNECTED]
+            if len(work) + stop < len(items):
+                self._reconnected()
+            for kind, n in self._queue.shed.items():
+                self.stats["shed_" + kind] = n
             if work:
                 self._commit_safely(work)
                 with self._idle:
@@ -407,10 +398,25 @@ class Hub:
             self._links[device] = link
             self.resync.sent(device)
             self._send(table_id, device, link, "time", **time_command_args(self.clock()))
+        if self._router is not None and self.store is not None and (batch.events or batch.dups):
+            self._deliver(self._router.marks.after_commit(self.store, batch.events, batch.dups))
         for device in self.resync.due(d for d in batch.devices if self.config.device(d) is not None):
             dev = self.config.device(device)
             if dev is not None:
                 self._send(dev.table, device, self._links.get(device), "time", **time_command_args(self.clock()))
+
+    def _deliver(self, commands: list[Outgoing]) -> None:
+        """Send the delivery commands (`stored`, `resend`) to their nodes."""
+        for o in commands:
+            dev = self.config.device(o.device)
+            if dev is not None:
+                self._send(dev.table, o.device, self._links.get(o.device), o.name, **o.args)
+
+    def _reconnected(self) -> None:
+        router, store = self._router, self.store
+        if router is not None and store is not None:
+            boots = ((d.id, self.registry.current_boot(d.id)) for t in self.config.tables for d in t.devices)
+            self._deliver(router.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
 
     def _reply(self, result: str | Replayed) -> dict[str, Any]:
         """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
@@ -422,13 +428,7 @@ class Hub:
     def _publish(self, change: Change) -> None:
         if self.mqtt:
             self.mqtt.publish(wire.state_topic(change.table_id), _json(change.state), qos=1, retain=True)
-        with self._sub_lock:
-            subs = list(self._subscribers)
-        for cb in subs:
-            try:
-                cb(change)
-            except Exception:  # one broken subscriber must not stop the others or the hub
-                log.exception("state subscriber %r failed", cb)
+        self._subscribers.notify(change)
 
     def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
         """One command to a node: back over its serial link, else over MQTT; False if neither is there."""

@@ -19,8 +19,9 @@ from typing import Any
 from hub.config import Config
 from hub.ingest import timecheck
 from hub.ingest.clockmap import ClockMap
+from hub.ingest.delivery import Marks
 from hub.ingest.devices import table_devices
-from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
+from hub.ingest.intake import AnswerIn, EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
@@ -87,6 +88,8 @@ class Batch:
     broken: set[str] = field(default_factory=set)
     counts: Counter[str] = field(default_factory=Counter)
     latencies: list[int] = field(default_factory=list)  # received_ms of the sensor events applied
+    events: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) whose events were settled
+    dups: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) that sent one again
 
 
 class Router:
@@ -100,6 +103,7 @@ class Router:
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
         self.holes = gaps.Holes()  # seqs of a node never stored (hub.store.gaps)
+        self.marks = Marks()  # end-to-end delivery: stored marks, re-send requests, gone seqs (hub.ingest.delivery)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
         self.suspects = SuspectBalls()  # ... and the referee's questions about the balls among them
         self.evidence: dict[str, dict[str, dict[str, Any]]] = {}  # table -> kind -> alert (conflicts, times)
@@ -134,6 +138,8 @@ class Router:
             batch.counts["updates"] += 1
         elif isinstance(result, EventIn):
             self._sensor(item, result, batch)
+        elif isinstance(result, AnswerIn):
+            self._answer(item, result, batch)
 
     def _status(self, raw: RawMessage, s: StatusIn, batch: Batch) -> None:
         st, dev = s.status, s.device
@@ -149,8 +155,12 @@ class Router:
     def _reject(self, raw: RawMessage, r: Rejected, batch: Batch) -> None:
         known = r.device if r.device and self.config.device(r.device) else None  # strangers counted as one
         self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload,
+                          size=raw.size,
                           counted_as=known or "")
         batch.counts["rejected"] += 1
+        if r.key is not None:  # refused for what it says: it would be refused again, so it is settled
+            self.marks.settle(*r.key)
+            batch.events.add(r.key[:2])
         if self.registry.on_rejected(r.device, r.code):
             log.warning("rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",
                         raw.source, r.device or "unknown device", raw.topic, r.reason, r.code)
@@ -168,7 +178,9 @@ class Router:
                                        inp.at_ms, inp.received_ms, record)
         self.registry.on_event(e.device.id, inp.event.boot, raw.received_ms)
         batch.devices.add(e.device.id)
+        batch.events.add((e.device.id, inp.event.boot))
         if row is None:
+            batch.dups.add((e.device.id, inp.event.boot))
             batch.counts["duplicates"] += 1
             self._duplicate(table, live, inp, raw, batch)
             return
@@ -179,7 +191,7 @@ class Router:
             return  # kept in the log (nothing accepted is lost), but there is no match to count it in
         batch.touched.add(table)
         if self.holes.update(self.store, table, live.match.id, inp.event.device, inp.event.boot):
-            self._evidence(table, "missing_events", self.holes.alert(table, live.match.id))
+            self._evidence(table, "missing_events", self.holes.alert(table, live.match.id, self.marks.gone))
         if suspect is not None:  # stored, never folded into play (hub.ingest.timecheck)
             batch.counts["suspect_time"] += 1
             log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
@@ -207,6 +219,22 @@ class Router:
             batch.broken.add(table)
         finally:
             batch.counts["session_errors"] += session.errors - before
+
+    def _answer(self, raw: RawMessage, a: AnswerIn, batch: Batch) -> None:
+        """A node's answer to `resend`: the seqs it no longer holds are kept as gone, and their holes are final."""
+        dev, ans = a.device, a.answer
+        batch.counts["answers"] += 1
+        batch.events.add((dev.id, ans.boot))
+        new = self.marks.record_gone(self.store, dev.id, ans, raw.received_ms)
+        if not new:
+            return
+        batch.counts["gone"] += sum(b - f + 1 for f, b in new)
+        log.warning("%s boot %d: seqs %s are gone from the node (it can no longer send them); the hole is final",
+                    dev.id, ans.boot, ", ".join(f"{f}-{b}" for f, b in new))
+        live = self.live.get(dev.table)
+        if live is not None:
+            self._evidence(dev.table, "missing_events", self.holes.alert(dev.table, live.match.id, self.marks.gone))
+            batch.touched.add(dev.table)
 
     def _duplicate(self, table: str, live: Live | None, inp: SensorInput, raw: RawMessage, batch: Batch) -> None:
         """A key already stored: a conflict if the content differs (kept, counted, alerted; see hub.store.conflicts)."""
@@ -361,6 +389,7 @@ class Router:
     def load(self) -> None:
         """Rebuild every live match of a configured table from the log (hub start). A match with a row that
         cannot be read is set aside (quarantined): its table shows an alert and may start a new match."""
+        self.marks.load(self.store)
         for m in self.store.matches(live_only=True):
             if self.config.table(m.table_id) is None:
                 log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
@@ -390,7 +419,7 @@ class Router:
             self.suspects.load(self.store, m.table_id, m.id)
             found = {"conflicting_event": conflicts.alert(self.store, m.id),
                      "impossible_time": timecheck.alert(self.store, m.id),
-                     "missing_events": self.holes.alert(m.table_id, m.id)}
+                     "missing_events": self.holes.alert(m.table_id, m.id, self.marks.gone)}
             self.evidence[m.table_id] = {k: a for k, a in found.items() if a is not None}
         except UnreadableMatch as exc:
             log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",

@@ -269,10 +269,11 @@ class Store:
     # ------------------------------------------------------------ rejected payloads
 
     def reject(self, received_ms: int, source: str, topic: str | None, device: str | None, code: str, reason: str,
-               payload: bytes, counted_as: str | None = None) -> int | None:
+               payload: bytes, counted_as: str | None = None, size: int | None = None) -> int | None:
         """Count a rejected payload under (counted_as or device, code); keep it as a sample (returns its id) only
         while that kind has fewer than REJECTED_SAMPLES_PER_KIND, the oldest sample giving way beyond
-        MAX_REJECTED_SAMPLES rows. A flood of bad payloads costs one counter update each, not a row."""
+        MAX_REJECTED_SAMPLES rows. A flood of bad payloads costs one counter update each, not a row. `size`: the
+        payload's size as received, when `payload` is already a cut sample of it."""
         key = (counted_as if counted_as is not None else device) or ""
         (n,) = self.conn.execute(
             "INSERT INTO rejected_counts(device, code, count, last_ms) VALUES (?, ?, 1, ?) ON CONFLICT(device, code) "
@@ -285,7 +286,8 @@ class Store:
         cur = self.conn.execute(
             "INSERT INTO rejected(received_ms, source, topic, device, code, reason, size, payload) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (received_ms, source, topic, device, code, reason, len(payload), bytes(payload[:MAX_REJECTED_PAYLOAD])))
+            (received_ms, source, topic, device, code, reason, size if size is not None else len(payload),
+             bytes(payload[:MAX_REJECTED_PAYLOAD])))
         return cur.lastrowid
 
     def rejected(self, device: str | None = None, limit: int = 1000) -> list[RejectedRow]:

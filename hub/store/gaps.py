@@ -11,6 +11,7 @@ A loss after a node's last stored event cannot be seen here (the node's high-wat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hub.store.database import Store
@@ -61,19 +62,41 @@ def describe(gap: Gap, lang: str = "en") -> str:
     return f"{d} загрузка {b} № {seqs}" if lang == "ru" else f"{d} boot {b} seq {seqs}"
 
 
-def alert(match_id: int, gaps: list[Gap]) -> dict[str, Any] | None:
-    """The table alert for a match's holes (None when there are none)."""
+def is_final(gap: Gap, gone: Mapping[tuple[str, int], list[tuple[int, int]]]) -> bool:
+    """True if the node answered that every seq of the hole is gone (it can never be filled)."""
+    d, b, first, last = gap
+    seq = first
+    for a, z in sorted(gone.get((d, b), ())):
+        if a <= seq <= z:
+            seq = z + 1
+    return seq > last
+
+
+def alert(match_id: int, gaps: list[Gap],
+          gone: Mapping[tuple[str, int], list[tuple[int, int]]] | None = None) -> dict[str, Any] | None:
+    """The table alert for a match's holes (None when there are none). A hole the node answered gone is final;
+    the others are being asked for again (hub.ingest.delivery)."""
     if not gaps:
         return None
     n = sum(last - first + 1 for _, _, first, last in gaps)
+    final = [g for g in gaps if is_final(g, gone or {})]
     more = ", ..." if len(gaps) > SHOWN else ""
     en = ", ".join(describe(g) for g in gaps[:SHOWN]) + more
     ru = ", ".join(describe(g, "ru") for g in gaps[:SHOWN]) + more
+    if final and len(final) == len(gaps):
+        en_state, ru_state = "final: the node no longer has them", "окончательно: у датчика их больше нет"
+    elif final:
+        en_state = f"{len(final)} of {len(gaps)} hole(s) final, the rest asked for again"
+        ru_state = f"{len(final)} из {len(gaps)} пропусков окончательны, остальные запрошены снова"
+    else:
+        en_state, ru_state = "asked for again", "запрошены снова"
     return {"kind": "missing_events", "match_id": match_id, "severity": "error", "count": n,
             "devices": sorted({g[0] for g in gaps}), "ranges": [list(g) for g in gaps[:SHOWN]],
-            "en": f"{n} event(s) never reached the hub ({en}): the evidence of this match is incomplete; check the "
-                  "balls on the table",
-            "ru": f"{n} событ. не дошло до хаба ({ru}): доказательства партии неполные — проверьте шары на столе"}
+            "final": [list(g) for g in final[:SHOWN]],
+            "en": f"{n} event(s) never reached the hub ({en}; {en_state}): the evidence of this match is incomplete; "
+                  "check the balls on the table",
+            "ru": f"{n} событ. не дошло до хаба ({ru}; {ru_state}): доказательства партии неполные — проверьте "
+                  "шары на столе"}
 
 
 class Holes:
@@ -101,6 +124,7 @@ class Holes:
             by.pop((device, boot), None)
         return True
 
-    def alert(self, table: str, match_id: int) -> dict[str, Any] | None:
-        """The table's `missing_events` alert now (None: no holes)."""
-        return alert(match_id, sorted(g for gs in self._by_table.get(table, {}).values() for g in gs))
+    def alert(self, table: str, match_id: int,
+              gone: Mapping[tuple[str, int], list[tuple[int, int]]] | None = None) -> dict[str, Any] | None:
+        """The table's `missing_events` alert now (None: no holes); `gone`: the ranges nodes answered gone."""
+        return alert(match_id, sorted(g for gs in self._by_table.get(table, {}).values() for g in gs), gone)

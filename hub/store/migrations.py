@@ -142,6 +142,17 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX conflicts_by_match ON conflicts(match_id, id);
     """,
+    # 6: end-to-end delivery — seqs a node answered it no longer holds (a `resend` it cannot fill): final holes
+    """
+    CREATE TABLE gone_events (
+        device TEXT NOT NULL,
+        boot INTEGER NOT NULL,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,           -- when the node said so
+        PRIMARY KEY (device, boot, first_seq)
+    );
+    """,
 )
 
 LATEST = len(MIGRATIONS)

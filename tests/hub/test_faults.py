@@ -245,6 +245,10 @@ def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_rig
         await table.start()
         await table.synced()  # births, and the hub's time exchange
         await table.play(shots_[:2])
+        deadline = asyncio.get_running_loop().time() + 10
+        while any(n.node is None or n.node.outbox.depth for n in table.nodes):  # the hub has confirmed them
+            assert asyncio.get_running_loop().time() < deadline, "the hub did not confirm the first shots"
+            await asyncio.sleep(0.02)
         await asyncio.to_thread(mosquitto.stop)
         await table.play(shots_[2:8])  # 60 s of play with no broker: all of it goes to the outboxes
         await asyncio.sleep(0.05)

@@ -1,0 +1,126 @@
+"""The hub's ingest queue (MQTT and serial -> the worker), bounded by a fixed memory budget.
+
+Each queued payload costs its bytes plus a fixed overhead for the objects around it. Under a flood:
+
+- a payload over the wire limit is cut to a short sample at once and carries an `oversized` framing error (it
+  can only be rejected, and a hostile 64 KB message must not sit in memory as it came);
+- telemetry (`tele`, any QoS) is shed first: once the queue holds half the budget;
+- anything else the broker cannot redeliver (QoS 0, serial lines) is shed at the full budget;
+- events and other QoS 1 messages are never shed. The broker holds back what the hub has not acknowledged (the
+  hub acks only after the commit, and its MQTT session allows at most `RECEIVE_MAXIMUM` unacknowledged
+  messages in flight), so their share is bounded by that window times the largest item, and it is part of the
+  budget. Stop acking is the back-pressure: the broker keeps the rest, nothing is dropped.
+
+A shed QoS 1 message (telemetry) is acknowledged at once, so it does not hold a slot of the broker's window.
+Shedding is counted per class (`shed`, in the hub's stats) and logged at most once per `log_every_s` with the
+counts since the last line. Referee requests and control items are small and always queued.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
+from hub.store.database import MAX_REJECTED_PAYLOAD
+from shared_rules import wire
+
+log = logging.getLogger("luza.hub")
+
+OVERHEAD = 600  # bytes around each queued payload (RawMessage, its ack closure, the queue's slot)
+SAMPLE = MAX_REJECTED_PAYLOAD  # bytes kept of an oversized payload (what the store keeps of a rejected one)
+TOPIC_MAX = 256  # characters of a topic kept (a real one is under 70)
+MAX_ITEM = SAMPLE + TOPIC_MAX + OVERHEAD
+EVENT_SHARE = RECEIVE_MAXIMUM * MAX_ITEM  # what the broker's window can have queued here at most
+BUDGET = EVENT_SHARE + 2 * 1024 * 1024  # bytes: the event share plus 2 MiB for everything that can be shed
+
+
+def cost(raw: RawMessage) -> int:
+    return len(raw.payload) + len(raw.topic) + OVERHEAD
+
+
+def trimmed(raw: RawMessage) -> RawMessage:
+    """An oversized payload (or topic) cut to a sample, with the `oversized` error the wire would give it."""
+    if len(raw.payload) <= wire.MAX_PAYLOAD and len(raw.topic) <= TOPIC_MAX:
+        return raw
+    if len(raw.topic) > TOPIC_MAX:
+        error = ("bad_topic", f"topic of {len(raw.topic)} characters (not luza/v1/<table>/<device>/<channel>)")
+    else:
+        error = ("oversized", f"payload is {len(raw.payload)} bytes; the limit is {wire.MAX_PAYLOAD}")
+    return RawMessage(raw.source, raw.topic[:TOPIC_MAX], raw.payload[:SAMPLE], raw.received_ms, raw.ack,
+                      raw.error or error, raw.link, len(raw.payload))
+
+
+def _class(raw: RawMessage) -> str:
+    """'tele' (shed first), 'kept' (QoS 1 over MQTT: the broker redelivers, never shed), or 'best' (the rest)."""
+    if raw.topic.endswith("/tele"):
+        return "tele"
+    return "kept" if raw.ack is not None else "best"
+
+
+class Inbox:
+    """A FIFO of the worker's items with the memory budget above. Thread-safe."""
+
+    def __init__(self, budget: int = BUDGET, log_every_s: float = 10.0,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.budget, self.log_every_s, self.monotonic = budget, log_every_s, monotonic
+        self.bytes = 0
+        self.peak = 0
+        self.shed: Counter[str] = Counter()  # per class, since start
+        self._q: queue.Queue[object] = queue.Queue()
+        self._lock = threading.Lock()
+        self._unlogged: Counter[str] = Counter()
+        self._logged_at = -1e9
+
+    def offer(self, raw: RawMessage) -> bool:
+        """Queue a received payload, or shed it (False): acknowledged if it has an ack, counted, logged."""
+        if not isinstance(raw, RawMessage):  # a bug elsewhere: the worker reports it and goes on
+            self._q.put(raw)
+            return True
+        raw = trimmed(raw)
+        kind, size = _class(raw), cost(raw)
+        limit = {"tele": self.budget // 2, "best": self.budget}.get(kind)
+        with self._lock:
+            if limit is not None and self.bytes + size > limit:
+                self.shed[kind] += 1
+                self._unlogged[kind] += 1
+                shed = True
+            else:
+                self.bytes += size
+                self.peak = max(self.peak, self.bytes)
+                shed = False
+        if shed:
+            if raw.ack is not None:
+                raw.ack()  # telemetry the broker would otherwise keep in its window
+            self._log_shed()
+            return False
+        self._q.put(raw)
+        return True
+
+    def put(self, item: object) -> None:
+        """Queue a referee request or a control item (never shed)."""
+        self._q.put(item)
+
+    def get(self, timeout: float | None = None) -> object:
+        """The next item (queue.Empty after `timeout` seconds; 0 = do not wait)."""
+        item = self._q.get(timeout=timeout) if timeout != 0 else self._q.get_nowait()
+        if isinstance(item, RawMessage):
+            with self._lock:
+                self.bytes -= cost(item)
+        return item
+
+    def qsize(self) -> int:
+        return self._q.qsize()
+
+    def _log_shed(self) -> None:
+        now = self.monotonic()
+        with self._lock:
+            if now - self._logged_at < self.log_every_s:
+                return
+            self._logged_at, counts, self._unlogged = now, dict(self._unlogged), Counter()
+        log.warning("ingest queue over its memory budget (%d of %d bytes): shed %s; events are never shed",
+                    self.bytes, self.budget, ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))

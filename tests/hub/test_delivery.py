@@ -1,0 +1,150 @@
+"""End-to-end delivery, the hub's side (hub.ingest.delivery): stored marks per (device, boot), rate-limited;
+`resend` for a hole, with backoff; a node's `gone` answer makes the hole final (kept across restarts); a re-sent
+duplicate brings the mark again. Unit tests on a real store, then the whole loop through Mosquitto."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub import config
+from hub.ingest.delivery import Marks, Outgoing
+from hub.service.hub import Hub
+from hub.store.database import Store
+from shared_rules import wire
+from tests.hub.nodes import Clock, Node
+from tests.hub.test_service import T0, start_free_match, wait_for
+from tests.support.broker import Mosquitto
+
+
+class Tick:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def store_seqs(store: Store, device: str, boot: int, seqs: list[int]) -> None:
+    with store.transaction():
+        for s in seqs:
+            store.append_sensor("t1", None, "mqtt", (device, boot, s), T0 + s, T0 + s, {"type": "sensor", "s": s})
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "luza.db")
+    with s.transaction():
+        s.ensure_table("t1", "Table 1", T0)
+    return s
+
+
+def test_the_mark_is_contiguous_and_a_hole_is_asked_for(store: Store) -> None:
+    tick = Tick()
+    marks = Marks(monotonic=tick)
+    store_seqs(store, "p1", 1, [1, 2, 3, 5, 6])
+    out = marks.after_commit(store, [("p1", 1)], [])
+    assert out == [Outgoing("p1", "resend", {"b": 1, "lo": 4, "hi": 4}), Outgoing("p1", "stored", {"b": 1, "s": 3})]
+    store_seqs(store, "p1", 1, [4])
+    assert marks.after_commit(store, [("p1", 1)], []) == []  # moved to 6, but told less than a second ago
+    assert marks.due_in() == pytest.approx(1.0)
+    tick.t += 1.0
+    assert marks.flush() == [Outgoing("p1", "stored", {"b": 1, "s": 6})]
+    assert marks.due_in() is None and marks.flush() == []
+
+
+def test_a_duplicate_brings_the_mark_again_and_refused_events_are_settled(store: Store) -> None:
+    tick = Tick()
+    marks = Marks(monotonic=tick)
+    store_seqs(store, "p1", 2, [1, 2])
+    assert marks.after_commit(store, [("p1", 2)], []) == [Outgoing("p1", "stored", {"b": 2, "s": 2})]
+    tick.t += 5
+    assert marks.after_commit(store, [("p1", 2)], [("p1", 2)]) == [Outgoing("p1", "stored", {"b": 2, "s": 2})]
+    marks.settle("p1", 2, 3)  # refused (wrong pocket): it would be refused again
+    store_seqs(store, "p1", 2, [4])
+    tick.t += 5
+    assert marks.after_commit(store, [("p1", 2)], []) == [Outgoing("p1", "stored", {"b": 2, "s": 4})]
+
+
+def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(store: Store, tmp_path: Path) -> None:
+    tick = Tick()
+    marks = Marks(monotonic=tick)
+    store_seqs(store, "p1", 1, [1, 5])
+    resend = Outgoing("p1", "resend", {"b": 1, "lo": 2, "hi": 4})
+    asked = []
+    for dt in (0, 4, 1, 9, 1, 19, 1):  # 5 s, then 10 s, then 20 s
+        tick.t += dt
+        asked.append(resend in marks.after_commit(store, [("p1", 1)], []))
+    assert asked == [True, False, True, False, True, False, True]
+    answer = wire.parse_answer(wire.encode_answer("resend", 0, 1, 2, 4, [(2, 3)], 1))
+    assert isinstance(answer, wire.Answer)
+    with store.transaction():
+        assert marks.record_gone(store, "p1", answer, T0) == [(2, 3)]
+        assert marks.record_gone(store, "p1", answer, T0) == []  # said twice: kept once
+    store_seqs(store, "p1", 1, [4])  # the one the node still had
+    tick.t += 5
+    assert marks.after_commit(store, [("p1", 1)], []) == [Outgoing("p1", "stored", {"b": 1, "s": 5})]
+    again = Marks(monotonic=tick)
+    again.load(store)  # a restarted hub knows the gone ranges
+    assert again.final("p1", 1) == [(2, 3)]
+    assert again.after_commit(store, [("p1", 1)], []) == [Outgoing("p1", "stored", {"b": 1, "s": 5})]
+
+
+def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_above_its_mark(store: Store) -> None:
+    store_seqs(store, "p1", 3, [1, 2])
+    out = Marks().reconnected(store, [("p1", 3), ("p2", 1)])
+    assert out == [Outgoing("p1", "stored", {"b": 3, "s": 2}),
+                   Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + wire.MAX_RESEND}),
+                   Outgoing("p2", "stored", {"b": 1, "s": 0}),
+                   Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": wire.MAX_RESEND})]
+
+
+# ------------------------------------------------------------------ through Mosquitto and the hub
+
+
+def commands(node: Node, name: str) -> list[dict[str, Any]]:
+    return [c for c in list(node.commands) if c.get("c") == name]
+
+
+def missing(hub: Hub) -> dict[str, Any] | None:
+    return next((a for a in hub.state("t1")["alerts"] if a["kind"] == "missing_events"), None)
+
+
+@pytest.mark.mosquitto
+def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_gone(
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    clock = Clock(T0)
+    hub = hubs(cfg, clock=clock)
+    start_free_match(hub, clock)
+    head = Node(mosquitto.port, "t1", "p-head", "pocket")
+    try:
+        ev = [head.event("pocket", T0 + 1000 + 1000 * i, p=1, c="ivory") for i in range(5)]
+        for i in (0, 1, 3):  # seq 3 lost on the way
+            head.send(ev[i])
+        wait_for(lambda: bool(commands(head, "resend")) and bool(commands(head, "stored")))
+        assert commands(head, "resend")[0] == {"v": 1, "c": "resend", "id": commands(head, "resend")[0]["id"],
+                                               "b": 1, "lo": 3, "hi": 3}
+        assert commands(head, "stored")[0]["b"] == 1 and commands(head, "stored")[0]["s"] in (1, 2)
+        wait_for(lambda: commands(head, "stored")[-1]["s"] == 2)
+        alert = missing(hub)
+        assert alert is not None and "asked for again" in alert["en"] and alert["final"] == []
+        head.raw("ans", wire.encode_answer("resend", 1, 1, 3, 3, [(3, 3)], 0))  # the node no longer has it
+        wait_for(lambda: hub.stats["gone"] == 1)
+        assert hub.wait_idle(5)
+        alert = missing(hub)
+        assert alert is not None and alert["final"] == [["p-head", 1, 3, 3]]
+        assert "final: the node no longer has them" in alert["en"] and "окончательно" in alert["ru"]
+        head.send(ev[4])
+        wait_for(lambda: commands(head, "stored")[-1]["s"] == 5)  # past the gone seq
+        hub.stop()
+        again = hubs(cfg, clock=clock)  # after a restart the hole is still final
+        alert = missing(again)
+        assert alert is not None and alert["final"] == [["p-head", 1, 3, 3]]
+        head.send(ev[4])  # a re-sent duplicate: the node did not hear the mark, so it comes again
+        wait_for(lambda: again.stats["duplicates"] == 1)
+        wait_for(lambda: commands(head, "stored")[-1]["s"] == 5 and len(commands(head, "stored")) >= 3)
+    finally:
+        head.close()
