@@ -50,6 +50,11 @@ class _HubCollector(Collector):
         yield GaugeMetricFamily("luza_websocket_clients", "WebSocket clients connected", value=self.ws_clients())
         yield GaugeMetricFamily("luza_queue_depth", "items waiting for the hub's worker",
                                 value=self.hub.queue_depth())
+        shed = CounterMetricFamily("luza_ingest_shed", "payloads shed by the ingest queue's memory budget, by class "
+                                   "(tele first, best = other QoS 0; QoS 1 events never)", labels=["class"])
+        for kind in ("tele", "best"):
+            shed.add_metric([kind], stats.get("shed_" + kind, 0))
+        yield shed
         yield GaugeMetricFamily("luza_worker_alive", "1 while the hub's worker thread runs",
                                 value=1 if self.hub.worker_alive else 0)
 

@@ -174,6 +174,7 @@ def test_healthz_and_metrics(client: TestClient, table: Table) -> None:
     text = client.get("/metrics").text
     assert "luza_events_accepted_total 2.0" in text and "luza_devices_online 5.0" in text
     assert "luza_event_commit_seconds_count 2.0" in text and "luza_websocket_clients 0.0" in text
+    assert 'luza_ingest_shed_total{class="tele"} 0.0' in text  # the ingest queue's budget (hub.service.inbox)
 
 
 def test_pages_and_qr(client: TestClient) -> None:
