@@ -38,7 +38,7 @@ from shared_rules.profile import BallIdentity
 from shared_rules.variant import Variant, find_variant
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PocketEvidence:
     """A ball seen going into a pocket (sensor), or added by the referee (`source="referee"`)."""
 
@@ -50,7 +50,7 @@ class PocketEvidence:
     source: str = "sensor"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StrikeEvidence:
     id: str
     at_ms: int
@@ -81,7 +81,7 @@ class Finding:
     other: int | None = None  # e.g. the declared pocket
 
 
-@dataclass
+@dataclass(slots=True)  # a long match keeps a thousand of them
 class ShotEvidence:
     """Everything gathered for one shot. Mutable, owned by the assembler and the session that feeds it."""
 
@@ -279,6 +279,7 @@ def _fresh_id(shot: ShotEvidence, base: str) -> str:
 
 # ---------------------------------------------------------------- evidence -> provisional ShotReport
 
+NO_FOULS: frozenset[Foul] = frozenset()  # one shared empty set: most shots have no foul
 HINT_FOULS = {"double_hit": Foul.DOUBLE_HIT, "early_start": Foul.EARLY_START, "out_of_turn": Foul.INTERFERENCE}
 
 
@@ -342,7 +343,7 @@ def build_report(shot: ShotEvidence, ctx: ShotContext) -> Assembly:
         snookered=bool(f.get("snookered", False)),
         ten_off_spot=bool(f.get("ten_off_spot", False)),
         centre_spot_taken=bool(f.get("centre_spot_taken", False)),
-        fouls=frozenset(fouls),
+        fouls=frozenset(fouls) if fouls else NO_FOULS,
         offender=fouls.get(Foul.INTERFERENCE),
     )
     return Assembly(report, tuple(findings))

@@ -71,9 +71,11 @@ def sections() -> tuple[str, ...]:
 def _history(session: Any) -> list[dict[str, Any]]:
     match = session.match
     ok = [st for st in session.steps if st.status == "ok"]
-    scores = [0, 0]
+    outcomes = match.outcomes
+    start = max(0, min(len(ok), len(outcomes)) - HISTORY)  # only the rows shown are built: flat in the match's length
+    scores = list(session.scores_before(start, _deltas))
     rows: list[dict[str, Any]] = []
-    for st, out in zip(ok, match.outcomes, strict=False):
+    for st, out in zip(ok[start:], outcomes[start:], strict=False):
         d = _deltas(out)
         scores = [scores[0] + d[0], scores[1] + d[1]]
         shooter = getattr(st.played, "shooter", None)

@@ -23,7 +23,7 @@ from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.questions import check_answer
 from hub.reconcile.referee import ENGINE_ACTIONS, RefereeInputError
 from hub.reconcile.timeline import Provisional, Step, Timeline, engine_input
-from hub.reconcile.trail import Affected, Mark, give_back, image, restore_image, retime, take
+from hub.reconcile.trail import Affected, Mark, freeze, give_back, image, restore_image, retime, take, thaw
 from shared_rules.model import Colour, Pocket
 
 SHOT_AMENDMENTS = ("declare", "foul", "fact", "identify", "add_ball", "jumped", "remove", "confirm")
@@ -32,6 +32,7 @@ ITEM_TARGETED = ("identify", "remove", "confirm")
 NEED_KINDS = {"lag": "lag", "choose": "choice", "decide": "referee_decision"}
 
 HubInput = SensorInput | RefereeAction
+FREEZE_AFTER = 3  # shots this far behind the latest share their empty containers (hub/reconcile/trail.py)
 
 
 class Fold:
@@ -60,7 +61,7 @@ class Fold:
         """Take these marks back, latest first (they are the latest of the trail), and re-judge."""
         aff = Affected()
         for m in reversed(marks):
-            give_back(m, self.asm, aff)
+            give_back(m, self.asm, self.strikes, aff)
             del self.refused[m.refused:]
             self.ended = m.ended
         retime(self.tl, len(self.asm.shots), aff)
@@ -107,7 +108,7 @@ class Fold:
         if e.kind == "strike":
             if item not in self.strikes:
                 self.strikes.add(item)
-                mark.on_undo(lambda aff: self.strikes.discard(item))
+                mark.strike = item
             shot = self.asm.strike(StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap")))
         elif e.kind == "pocket":
             colour = Colour(e.get("colour")) if e.get("colour") else None
@@ -122,6 +123,9 @@ class Fold:
             return  # calibration readings are not match evidence
         if shot is not None:
             self.tl.touched(shot)
+            shots = self.asm.shots
+            if shot.number > FREEZE_AFTER and shot is shots[-1] and any(s.strike for s in shots[-FREEZE_AFTER:]):
+                freeze(shots[-1 - FREEZE_AFTER])  # an old shot keeps still (a doubled strike joins a later one)
 
     def _jam(self, inp: SensorInput, mark: Mark) -> None:
         e = inp.event
@@ -219,6 +223,7 @@ class Fold:
             self.asm.pending_next.append((a.kind, a.args))
             return
         before = self.shot_problem(shot) if live else None
+        thaw(shot)
         img, number = image(shot), shot.number
         log = self.amended.setdefault(number, [])
 

@@ -17,7 +17,7 @@ __all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "
            "input_key", "input_to_record", "parse_referee_action"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SensorInput:
     """An accepted sensor event. `event.key` = (device, boot, seq) is its identity."""
 

@@ -264,7 +264,7 @@ LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two"})  
 def _recent_assemblies(s: Any) -> list[tuple[Any, bool]]:
     """(assembly, recent) for every judged shot, plus the open shot's provisional one."""
     out: list[tuple[Any, bool]] = []
-    live = [st for st in s.steps if st.shot is not None and not st.voided]
+    live = s.shot_steps_shown()  # the last two shots and those with findings: flat in the match's length
     recent = {st.shot.number for st in live[-2:]}
     for st in live:
         if st.assembly is not None and st.shot.closed_at is not None:
@@ -299,7 +299,7 @@ def _findings(s: Any, questions: bool) -> list[Question | Alert]:
 def _needs(s: Any) -> list[Question]:
     asm = s.assembler
     open_shot = asm.open
-    blocked = next((st.shot.number for st in s.steps if st.status == "blocked" and st.shot is not None), None)
+    blocked = next((st.shot.number for st in s.blocked_steps() if st.shot is not None), None)
     held = blocked is not None
     nxt = len(asm.shots) + 1
     pending = {kind for kind, _ in asm.pending_next}
@@ -347,7 +347,7 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
     """Every alert of a session that the referee has not dismissed."""
     out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
     waiting = any(n.blocking for n in s.match.needs())  # held for a lag/choice/decision: the question says so
-    for st in s.steps:
+    for st in s.blocked_steps():
         if (st.status == "blocked" and st.shot is not None and st.error and not waiting
                 and not _asks_identity(st.assembly)):
             out.append(engine_error(st.shot.number, *st.error))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import os
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
@@ -35,11 +35,15 @@ from hub.reconcile.referee import RefereeInputError, validate
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark
 from shared_rules import Match
+from shared_rules.outcome import Outcome
 from shared_rules.state import Mode
 
 __all__ = ["ITEM_TARGETED", "SHOT_AMENDMENTS", "HubInput", "ShotTiming", "Step", "TableSession", "rederived", "strict"]
 
 log = logging.getLogger("luza.table")
+
+
+RUNNING = 32  # scores_before keeps a sum every this many outcomes
 
 
 def strict() -> bool:
@@ -73,6 +77,7 @@ class TableSession:
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
         self.refolded = 0  # inputs folded again after a rewind
         self.errors = 0  # internal errors met while folding (the service counts them)
+        self._running: list[tuple[Outcome, tuple[int, int]]] = []  # (outcome, score sums up to it): scores_before
 
     # ------------------------------------------------------------ public
 
@@ -212,6 +217,49 @@ class TableSession:
     def provisional(self) -> Provisional | None:
         """The open shot played on top of the committed match (cached until the next change)."""
         return self._fold.provisional()
+
+    def shot_steps_shown(self) -> list[Step]:
+        """In order: the steps of the last two shots not undone, and of earlier ones whose evidence has findings
+        (a question asked until it is answered). The questions and alerts need no others."""
+        tl, last = self._fold.tl, []
+        for i in range(len(tl.steps) - 1, -1, -1):
+            st = tl.steps[i]
+            if st.shot is not None and not st.voided:
+                last.append(st)
+                if len(last) == 2:
+                    break
+        shown = {st.shot.number: st for st in tl.noted.values() if st.shot is not None and not st.voided}
+        shown.update((st.shot.number, st) for st in last if st.shot is not None)
+        return [shown[n] for n in sorted(shown)]
+
+    def blocked_steps(self) -> list[Step]:
+        """The step the engine refused, where the timeline waits (there is at most one)."""
+        held = self._fold.tl.held()
+        return [] if held is None else [self._fold.tl.steps[held]]
+
+    def scores_before(self, k: int, deltas: Callable[[Outcome], Sequence[int]]) -> tuple[int, int]:
+        """The sum of `deltas` over the first `k` committed outcomes. Sums are kept every `RUNNING` outcomes and
+        checked by identity: a rewind changes only a suffix of the engine's outcomes, so only that is summed again."""
+        outs, cache = self.match.outcomes, self._running
+        n = min(len(cache), len(outs) // RUNNING)
+        while n and cache[n - 1][0] is not outs[n * RUNNING - 1]:
+            n -= 1
+        del cache[n:]
+        while len(cache) < k // RUNNING:
+            at = len(cache) * RUNNING
+            total = self._sum(cache[-1][1] if cache else (0, 0), outs[at:at + RUNNING], deltas)
+            cache.append((outs[at + RUNNING - 1], total))
+        done = k // RUNNING
+        return self._sum(cache[done - 1][1] if done else (0, 0), outs[done * RUNNING:k], deltas)
+
+    @staticmethod
+    def _sum(start: tuple[int, int], outs: Sequence[Outcome],
+             deltas: Callable[[Outcome], Sequence[int]]) -> tuple[int, int]:
+        a, b = start
+        for out in outs:
+            d = deltas(out)
+            a, b = a + d[0], b + d[1]
+        return a, b
 
     def step_of(self, shot: ShotEvidence) -> Step | None:
         return self._fold.tl.shot_steps.get(shot.number)

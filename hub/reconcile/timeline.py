@@ -19,7 +19,7 @@ from shared_rules.errors import RulesError
 from shared_rules.model import Choose, Colour, Concede, Input, Interference, Lag, RefereeDecision
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One engine input in the making: a shot (evidence) or a referee engine action."""
 
@@ -60,6 +60,14 @@ class Timeline:
         self.shot_steps: dict[int, Step] = {}
         self.fed = 0  # steps before this index have been judged by the engine
         self.rejected: list[Step] = []
+        self.noted: dict[int, Step] = {}  # shot number -> its step, for shots whose evidence has findings
+
+    def index(self, step: Step) -> int:
+        """Where a step is (searched from the end: the steps touched are nearly always the latest)."""
+        for i in range(len(self.steps) - 1, -1, -1):
+            if self.steps[i] is step:
+                return i
+        raise ValueError("not a step of this timeline")
 
     def held(self) -> int | None:
         """The index of the shot the engine refused, where the timeline waits for the referee."""
@@ -75,7 +83,7 @@ class Timeline:
             self.shot_steps[shot.number] = step
             self.steps.append(step)
         elif step.status != "pending":
-            idx = self.steps.index(step)
+            idx = self.index(step)
             if idx < self.fed:
                 self.rewind(idx)
         self.sync()
@@ -100,7 +108,7 @@ class Timeline:
         step = next((s for s in reversed(self.steps) if not s.voided), None)
         if step is None:
             return None
-        idx = self.steps.index(step)
+        idx = self.index(step)
         if idx < self.fed:
             self.rewind(idx)
         if step.shot is not None:
@@ -121,6 +129,10 @@ class Timeline:
                 if step.shot.closed_at is None:
                     return
                 step.assembly = build_report(step.shot, self.context())
+                if step.assembly.findings:
+                    self.noted[step.shot.number] = step  # the questions and alerts look only at these
+                else:
+                    self.noted.pop(step.shot.number, None)
                 if not self._play(step, step.assembly.report):
                     return  # held here until the referee corrects the shot
             else:
@@ -159,7 +171,7 @@ class Timeline:
         if shot is None:
             return None
         step = self.shot_steps.get(shot.number)
-        if step is None or self.steps.index(step) != self.fed or self.match.state.over:
+        if step is None or self.fed >= len(self.steps) or self.steps[self.fed] is not step or self.match.state.over:
             return None  # an earlier shot is held (the open shot waits), or the match is decided
         assembly = build_report(shot, self.context())
         try:

@@ -19,6 +19,7 @@ from hub.reconcile.timeline import Step, Timeline
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
 _FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))
+_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory in (list, dict, set))
 
 
 def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
@@ -27,9 +28,30 @@ def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
 
 
 def restore_mark(shot: ShotEvidence, mark: tuple[Any, ...]) -> None:
+    thaw(shot)  # it may be the latest shot again: its evidence grows
     shot.closed_at, shot.closed_by = mark[1], mark[2]
     for name, n in zip(_LISTS, mark[3:], strict=True):
         del getattr(shot, name)[n:]
+
+
+_EMPTY: dict[type, Any] = {list: [], dict: {}, set: set()}  # shared by old shots, never changed in place
+
+
+def freeze(shot: ShotEvidence) -> None:
+    """An old shot's empty containers are replaced by shared ones (a long match keeps a thousand shots; their
+    empty lists, dicts and sets were most of their memory). `thaw` before anything changes the shot."""
+    for name in _CONTAINERS:
+        v = getattr(shot, name)
+        if not v:
+            setattr(shot, name, _EMPTY[type(v)])
+
+
+def thaw(shot: ShotEvidence) -> None:
+    """Give a shot its own containers again (before evidence or an amendment changes it)."""
+    for name in _CONTAINERS:
+        v = getattr(shot, name)
+        if v is _EMPTY[type(v)]:
+            setattr(shot, name, type(v)())
 
 
 def image(shot: ShotEvidence) -> dict[str, Any]:
@@ -68,6 +90,7 @@ class Mark:
     pending: tuple[Any, ...] = ()
     refused: int = 0
     ended: bool = False
+    strike: str | None = None  # a strike id this input added to the fold's strikes
     undo: list[Undo] | None = None
     fault: str | None = None  # the input raised an internal error: left out of the fold until a refold succeeds
 
@@ -80,16 +103,21 @@ class Mark:
 def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
     """Fill a mark with the state sensor evidence may change."""
     mark.shots = len(asm.shots)
-    mark.last = tuple(shot_mark(s) for s in asm.shots[-2:])
+    shots = asm.shots
+    # A doubled strike joins the latest shot with a strike, which is the latest shot unless pockets opened one.
+    mark.last = (shot_mark(shots[-1]),) if shots and (shots[-1].strike or len(shots) == 1) else \
+        tuple(shot_mark(s) for s in shots[-3:])
     mark.pending = tuple(asm.pending_next)
     mark.refused, mark.ended = refused, ended
     return mark
 
 
-def give_back(mark: Mark, asm: ShotAssembler, aff: Affected) -> None:
+def give_back(mark: Mark, asm: ShotAssembler, strikes: set[str], aff: Affected) -> None:
     """Take one mark back (the later marks are already taken back)."""
     for fn in reversed(mark.undo or ()):
         fn(aff)
+    if mark.strike is not None:
+        strikes.discard(mark.strike)
     del asm.shots[mark.shots:]
     for last in mark.last:
         restore_mark(asm.shots[last[0] - 1], last)
@@ -104,6 +132,7 @@ def retime(tl: Timeline, shots: int, aff: Affected) -> None:
     n = shots + 1
     while n in tl.shot_steps:
         gone.append(tl.shot_steps.pop(n))
+        tl.noted.pop(n, None)
         n += 1
     targets = {id(s) for s in gone} | {id(s) for s in aff.revived}
     targets |= {id(tl.shot_steps[k]) for k in aff.shots if k in tl.shot_steps}
