@@ -61,9 +61,12 @@ class SuspectBalls:
 
     def questions(self, table: str, session: Any) -> list[dict[str, Any]]:
         """The open questions (as the scoreboard's `questions` entries) for a table's live `session`."""
+        balls = self._by_table.get(table)
+        if not balls:
+            return []  # the usual case: no cost per published state
         out = []
         shots = [s for s in (*session.shots, session.assembler.open) if s is not None]
-        for ball in self._by_table.get(table, ()):
+        for ball in balls:
             qid = f"suspect:{ball.item}"
             shot = shot_at(shots, ball.received_ms)
             if qid in session.dismissed or added(shot, ball.pocket):
