@@ -32,12 +32,13 @@ class HubProcess:
     def __init__(self, toml: Path, vt: VirtualTime, timeout: float = 30.0) -> None:
         self.lines: list[str] = []
         self._ready = threading.Event()
+        self.refused = False
         args = [sys.executable, "-m", "tests.faults.hubproc", str(toml), repr(vt.ms()), repr(time.monotonic()),
                 repr(vt.speed)]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
         threading.Thread(target=self._read, daemon=True).start()
-        if not self._ready.wait(timeout) or self.proc.poll() is not None:
+        if not self._ready.wait(timeout) or (self.proc.poll() is not None and not self.refused):
             self.kill()
             raise AssertionError("the hub process did not start:\n" + "".join(self.lines[-30:]))
 
@@ -50,6 +51,9 @@ class HubProcess:
         for line in self.proc.stdout:
             self.lines.append(line)
             if line.startswith("HUB READY"):
+                self._ready.set()
+            elif line.startswith("HUB REFUSED"):
+                self.refused = True
                 self._ready.set()
 
     def kill(self) -> None:
@@ -79,7 +83,13 @@ def main(argv: list[str]) -> int:
     done = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: done.set())
-    hub = Hub(config.load(toml), clock=vt.hub_ms).start(connect_timeout=10)
+    from hub.store.dblock import InUse
+
+    try:
+        hub = Hub(config.load(toml), clock=vt.hub_ms).start(connect_timeout=10)
+    except InUse as exc:  # a second hub on the same database: refused, as `luza serve` refuses it (exit 3)
+        print(f"HUB REFUSED {exc}", flush=True)
+        return 3
     print("HUB READY", os.getpid(), flush=True)
     done.wait()
     hub.stop()

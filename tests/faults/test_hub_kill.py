@@ -1,9 +1,11 @@
-"""Fault: the hub is SIGKILLed four times during a match, twice while a shot is open, and restarted each time.
+"""Fault: the hub is SIGKILLed four times during a match, twice while a shot is open, and restarted each time;
+and once, mid-match, a second hub is started on the same database.
 
 The hub runs in a child process (tests/faults/hubproc.py: the `Hub` of `luza serve`, on the virtual clock).
 While it is down the nodes play on; the broker queues their events for the hub's persistent session. Each new
 hub rebuilds the match from the log and takes the queued events. Promise: nothing lost, nothing counted twice,
-the final score equals the same match played without the fault, and `luza replay` verifies the match.
+the final score equals the same match played without the fault, and `luza replay` verifies the match; the
+second hub is refused (exit 3, naming the running one's pid) and changes nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tests.support.broker import Mosquitto
 pytestmark = pytest.mark.mosquitto
 SEED = 23
 KILLS = ((2, "strike"), (4, "balls"), (6, "strike"), (8, "balls"))  # (shot, after which phase)
+SECOND = 5  # after this shot's balls a second hub tries the same database
 
 
 def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_path: Path,
@@ -47,11 +50,16 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
     referee.stop()
     hubs = [HubProcess(toml, table.vt)]
     restarts: list[asyncio.Task[HubProcess]] = []
+    second: list[HubProcess] = []
+    running: list[int] = []
     down_s: list[float] = []
 
     async def kill(k: int, phase: str) -> None:
         if restarts and phase == "balls":  # a restart may take a while: wait between shots, never mid-shot
             hubs.append(await restarts.pop())
+        if (k, phase) == (SECOND, "balls"):  # the running hub is hubs[-1] (its restart awaited above)
+            second.append(await asyncio.to_thread(HubProcess, toml, table.vt))
+            running.append(hubs[-1].pid)
         if (k, phase) not in KILLS:
             return
         if restarts:
@@ -81,6 +89,8 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
         for p in hubs:
             p.stop()
     assert len(hubs) == 1 + len(KILLS)
+    assert second[0].refused and second[0].proc.wait(10) == 3
+    assert f"pid {running[0]} " in "".join(second[0].lines)  # names the hub that runs
     assert stored_events(db) == events_made(table)  # every event stored once (the log's key is unique)
     after = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
     try:
