@@ -8,6 +8,8 @@ Runs on MicroPython and CPython (the hub's `luza firmware flash` validates node.
 
 import json
 
+from shared_rules import wire
+
 DEFAULTS = {  # type: dict
     "role": "pocket",  # "pocket" (beams, optional colour sensors) or "cue" (accelerometer)
     "table": "table-1",
@@ -56,11 +58,11 @@ DEFAULTS = {  # type: dict
     "outbox": {"max": 200, "flash": True},
 }
 
-ROLES = ("pocket", "cue")
+ROLES = wire.ROLES  # one definition of roles, colours and ids: the wire protocol's
 SENSORS = ("adxl345", "lis3dh")
 GAINS = (1, 4, 16, 60)
 ODRS = (100, 200, 400, 800, 1600, 3200)
-COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
+COLOURS = wire.COLOURS
 ESP32_PINS = tuple(range(0, 40))
 _INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # no pull-ups: need an external resistor (fine for beam inputs)
 
@@ -160,15 +162,6 @@ def _default(sect, name):
     return DEFAULTS[name] if sect is None else DEFAULTS[sect][name]
 
 
-def _valid_id(s):
-    if not isinstance(s, str) or not 1 <= len(s) <= 32:
-        return False
-    for ch in s:
-        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-"):
-            return False
-    return True
-
-
 def validate(cfg):
     """Every problem with a merged config, as strings 'key: problem; fix'. Empty list = valid."""
     if not isinstance(cfg, dict):
@@ -179,7 +172,7 @@ def validate(cfg):
             c.fail(key, "unknown setting", "known: " + ", ".join(sorted(DEFAULTS)))
     c.choice(None, "role", ROLES)
     for name in ("table", "device"):
-        if not _valid_id(cfg.get(name)):
+        if not wire.valid_id(cfg.get(name)):
             c.fail(name, "must be 1-32 of a-z, 0-9 and '-', got %r" % (cfg.get(name),), "e.g. %r" % DEFAULTS[name])
     _check_link(c)
     if cfg.get("role") == "cue":

@@ -27,6 +27,8 @@ stale `cmd` (an old time exchange) is never delivered after a reconnect.
 
 import time
 
+from shared_rules import wire
+
 # ---------------------------------------------------------------- Wi-Fi
 
 
@@ -256,8 +258,7 @@ class SerialTransport:
     def publish(self, topic, payload, retain=False, qos=1):
         if not self.connected:
             raise OSError("serial port closed")
-        body = payload.decode() if isinstance(payload, (bytes, bytearray)) else payload
-        self._write('{"topic": "%s", "payload": %s}\n' % (topic, body))
+        self._write(wire.encode_serial(topic, payload))
         self._token += 1
         self._acks.append(("ack", self._token))
         return self._token
@@ -279,23 +280,16 @@ class SerialTransport:
         return out
 
     def _decode(self, line):
-        import json
-
         if len(line) > self.MAX_LINE:
             self.bad_lines += 1
             return ("msg", self._topic, b"")  # wire.parse_command rejects it: counted where cmds are counted
-        try:
-            obj = json.loads(line)
-            topic = obj["topic"]
-            payload = obj["payload"]
-        except (ValueError, KeyError, TypeError):
+        got = wire.parse_serial(line)
+        if isinstance(got, wire.Rejection):
             self.bad_lines += 1
             return ("msg", self._topic, line.encode() if isinstance(line, str) else bytes(line))
-        if topic != self._topic:
+        if got[0] != self._topic:
             return None
-        if isinstance(payload, str):
-            return ("msg", topic, payload.encode())
-        return ("msg", topic, json.dumps(payload).encode())
+        return ("msg", got[0], got[1])
 
     def disconnect(self):
         self.connected = False

@@ -30,6 +30,7 @@ from shared_rules.wire_frame import Answer as Answer  # a type: re-exported by n
 # Re-exported from the framing half, so that callers import `wire` only.
 MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX_PAYLOAD, _frame.STATE_VERSION, \
     _frame.HUB_STATUS_TOPIC
+MAX_SERIAL_LINE = _frame.MAX_SERIAL_LINE
 encode_serial, parse_serial, restamp_event, event_key = (_frame.encode_serial, _frame.parse_serial,
                                                          _frame.restamp_event, _frame.event_key)
 encode_state, encode_hub_status, runs = _frame.encode_state, _frame.encode_hub_status, _frame.runs

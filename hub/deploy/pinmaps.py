@@ -17,8 +17,9 @@ from xml.sax.saxutils import escape
 
 from firmware.config import DEFAULTS
 from hub.virtual.table import PINS as SLOT_PINS
+from shared_rules import wire
 
-ROLES = ("pocket", "cue")
+ROLES = wire.ROLES
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ unplugged) the reader reopens it every second until stopped.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -22,26 +21,19 @@ from typing import Any
 import serial
 
 from hub.ingest.mqtt import RawMessage, now_ms
+from shared_rules import wire
 
 log = logging.getLogger("luza.serial")
 
-MAX_LINE = 4096  # bytes; a wire payload is at most 1 KiB, the envelope adds little
+MAX_LINE = wire.MAX_SERIAL_LINE  # bytes; a wire payload is at most 1 KiB, the envelope adds little
 
 
 def parse_line(line: bytes) -> tuple[str, bytes] | tuple[None, tuple[str, str]]:
-    """A JSON line -> (topic, payload bytes), or (None, (code, reason)) for a framing error."""
-    try:
-        obj = json.loads(line)
-    except (ValueError, UnicodeError):
-        return None, ("malformed", "serial line is not valid JSON")
-    if not isinstance(obj, dict) or not isinstance(obj.get("topic"), str) or "payload" not in obj:
-        return None, ("malformed", 'serial line must be {"topic": "luza/v1/...", "payload": {...}}')
-    payload = obj["payload"]
-    if isinstance(payload, str):
-        data = payload.encode()
-    else:
-        data = json.dumps(payload, separators=(",", ":")).encode()
-    return obj["topic"], data
+    """A JSON line -> (topic, payload bytes), or (None, (code, reason)) for a framing error (wire.parse_serial)."""
+    got = wire.parse_serial(line)
+    if isinstance(got, wire.Rejection):
+        return None, (got.code, got.reason)
+    return got
 
 
 class SerialIngest:
@@ -74,7 +66,7 @@ class SerialIngest:
 
     def send(self, topic: str, payload: bytes) -> None:
         """Write a command line to the node; a port that is gone is logged, not raised."""
-        line = json.dumps({"topic": topic, "payload": json.loads(payload)}, separators=(",", ":")) + "\n"
+        line = wire.encode_serial(topic, payload)
         with self._write_lock:
             try:
                 if self._port is not None:

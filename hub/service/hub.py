@@ -15,7 +15,6 @@ On start every live match is rebuilt by feeding its stored inputs, in cursor ord
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import queue
 import sqlite3
@@ -427,7 +426,7 @@ class Hub:
 
     def _publish(self, change: Change) -> None:
         if self.mqtt:
-            self.mqtt.publish(wire.state_topic(change.table_id), _json(change.state), qos=1, retain=True)
+            self.mqtt.publish(wire.state_topic(change.table_id), wire.encode_state(change.state), qos=1, retain=True)
         self._subscribers.notify(change)
 
     def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
@@ -455,6 +454,3 @@ def _answer(fut: Future[dict[str, Any]], result: object) -> None:
     except InvalidStateError:  # cancelled between the check and the answer
         pass
 
-
-def _json(obj: object) -> bytes:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()

@@ -39,11 +39,11 @@ from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
 from hub.service.snapshot import settings_snapshot
 from hub.store import conflicts, gaps
 from hub.store.database import ActionUid, MatchRow, Store
+from shared_rules import wire
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")
 
-STATE_VERSION = 1
 
 
 @dataclass
@@ -479,7 +479,7 @@ class Router:
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
         alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
-        return {"v": STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
+        return {"v": wire.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
                 "match": board, "last_match": self.last.get(table_id), "alerts": alerts,
                 "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,
