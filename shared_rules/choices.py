@@ -13,15 +13,15 @@ from .draft import Draft
 from .errors import IllegalInputError
 from .model import Choose, Colour, Concede, InHand, RefereeDecision
 from .outcome import EffectKind, Need, NeedKind, Reason
-from .state import HELD, LAG, OVER, REFEREE, Pending, State
+from .state import HELD, LAG, OVER, REFEREE, ChoiceKind, Pending, State
 
-_CHOICE_TEXT: dict[str, tuple[str, str]] = {
-    "penalty_ball": ("take a penalty ball from the table onto your shelf", "снимите штрафной шар со стола на свою полку"),
-    "cue_ball_ball": (
+_CHOICE_TEXT: dict[ChoiceKind, tuple[str, str]] = {
+    ChoiceKind.PENALTY_BALL: ("take a penalty ball from the table onto your shelf", "снимите штрафной шар со стола на свою полку"),
+    ChoiceKind.CUE_BALL_BALL: (
         "the cue ball was pocketed: take an object ball from the table onto your shelf",
         "биток забит: снимите прицельный шар со стола на свою полку",
     ),
-    "penalty_option": (
+    ChoiceKind.PENALTY_OPTION: (
         "foul: take a ball from the table and play on, or take a penalty shot in hand anywhere",
         "штраф: снимите шар со стола и продолжайте, или штрафной удар с руки с любого места",
     ),
@@ -49,7 +49,7 @@ class ChoicesMixin:
 
     # -- choices and decisions --------------------------------------------------------------------------
 
-    def offer(self, d: Draft, player: int, kind: str, options: tuple[str, ...], reason: Reason, balls: bool = True) -> None:
+    def offer(self, d: Draft, player: int, kind: ChoiceKind, options: tuple[str, ...], reason: Reason, balls: bool = True) -> None:
         """Give `player` a choice (answered with `Choose`); `balls`: the balls they may take, if any."""
         pool = tuple(sorted(b for b in d.on_table if self.takeable(b))) if balls else ()
         d.pending = Pending(player, kind, options, pool, reason.paragraph)

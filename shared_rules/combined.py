@@ -15,7 +15,7 @@ from .errors import MalformedInputError
 from .model import Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
-from .state import Pending
+from .state import ChoiceKind, Pending
 from .variant import ShotFacts, Variant, register
 
 
@@ -106,7 +106,7 @@ class CueBallVariant(Variant):
     def cue_ball_potted(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
         """5.2: the shooter takes an object ball (the cue ball's point) and gets a premium shot from hand."""
         if any(b != self.CUE_BALL for b in d.on_table):
-            self.offer(d, s.shooter, "cue_ball_ball", ("take_ball",), self.R_CUE_POT)
+            self.offer(d, s.shooter, ChoiceKind.CUE_BALL_BALL, ("take_ball",), self.R_CUE_POT)
         self.premium(d, s)
         d.keep_turn(self.R_CUE_POT)
 
@@ -151,7 +151,7 @@ class Combined(CueBallVariant):
         opponent = 1 - offender
         cue_out = self.spot_objects(d, f)
         if any(b != self.CUE_BALL for b in d.on_table):
-            self.offer(d, opponent, "penalty_ball", ("take_ball",), R_PENALTY)
+            self.offer(d, opponent, ChoiceKind.PENALTY_BALL, ("take_ball",), R_PENALTY)
         if cue_out:
             # 7: the penalty shot from hand from the house follows the penalty ball.
             d.to_hand(self.CUE_BALL, InHand.HOUSE, opponent, R_PENALTY_SHOT)

@@ -15,7 +15,7 @@ from .draft import Draft
 from .model import Choose, Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
-from .state import Pending
+from .state import ChoiceKind, Pending
 from .variant import ShotFacts, Variant, register
 
 OBJECTS_ONLY = "objects_only"  # 5.2, 7(2): only object balls may be pocketed on this shot
@@ -132,11 +132,11 @@ class Dynamic(CueBallVariant):
             d.to_hand(self.CUE_BALL, InHand.ANYWHERE, opponent, R_CUE_OUT)  # A-D2
         has_ball = any(b != self.CUE_BALL for b in d.on_table)
         options = ("take_ball", "penalty_shot") if has_ball else ("penalty_shot",)
-        self.offer(d, opponent, "penalty_option", options, R_PENALTY)
+        self.offer(d, opponent, ChoiceKind.PENALTY_OPTION, options, R_PENALTY)
         d.pass_turn(opponent, g.R_FOUL_TURN)
 
     def on_choice(self, d: Draft, c: Choose, p: Pending) -> None:
-        if p.kind != "penalty_option" or c.option == "take_ball":
+        if p.kind != ChoiceKind.PENALTY_OPTION or c.option == "take_ball":
             super().on_choice(d, c, p)
             return
         # 7(2): the penalty shot; the cue ball comes into hand wherever it is.

@@ -14,7 +14,7 @@ from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
 from .outcome import EffectKind, Need, NeedKind, Reason
 from .profile import GENERAL_FACTS, Fact, Profile
-from .state import LAG, OVER, REFEREE, Pending, State
+from .state import LAG, OVER, REFEREE, ChoiceKind, Pending, State
 from .variant import ShotFacts, Variant, register
 
 
@@ -98,7 +98,7 @@ class Free(Variant):
         self.spot(d, f.jumped)
         opponent = 1 - offender
         if d.on_table:
-            self.offer(d, opponent, "penalty_ball", ("take_ball",), R_PENALTY)
+            self.offer(d, opponent, ChoiceKind.PENALTY_BALL, ("take_ball",), R_PENALTY)
         d.pass_turn(opponent, g.R_FOUL_TURN)
 
     def choice_reason(self, p: Pending) -> Reason:

@@ -10,7 +10,7 @@ from typing import Any
 from .model import Colour, InHand
 from .outcome import Need, NeedKind
 from .star_text import R_PENALTY, RU_COLOUR
-from .state import LAG, OVER, PLAY, Key, State
+from .state import LAG, OVER, PLAY, ChoiceKind, Key, State
 from .variant import Variant
 
 B, Y, K, G, R, IVORY = Colour.BLUE, Colour.YELLOW, Colour.BLACK, Colour.GREEN, Colour.RED, Colour.IVORY
@@ -26,7 +26,7 @@ TAIL_FIRST = (B, Y, K)  # 4.1: the player who completed the five first
 TAIL_OTHER = (R, G, K)  # 4.1: the other player
 SEQUENCE_LENGTH = 8
 FIRST5: Key[int] = Key("star_first5")  # extra state: the seat that completed the five first (A-S8); unset before
-PENALTY = "star_penalty"  # the kind of the 5.1 choice
+PENALTY = ChoiceKind.STAR_PENALTY  # the kind of the 5.1 choice
 TAKE, GIVE_BACK = "take_ball", "give_back"
 
 PANEL_ORDER = (IVORY, B, Y, K, G, R)  # the order colours are offered in (the sequence's)

@@ -50,6 +50,15 @@ class Key(str, Generic[T_co]):
     __slots__ = ()
 
 
+class ChoiceKind(StrEnum):
+    """What a pending choice is for (`Pending.kind`). A `str`, like `Mode`; a new variant adds its own here."""
+
+    PENALTY_BALL = "penalty_ball"  # Free 7, Combined 7: take a penalty ball
+    CUE_BALL_BALL = "cue_ball_ball"  # Combined/Dynamic 5.2: a ball for the pocketed cue ball
+    PENALTY_OPTION = "penalty_option"  # Dynamic 7: a ball and play on, or a penalty shot
+    STAR_PENALTY = "star_penalty"  # Star 5.1: take your next playing ball, or give the shot back
+
+
 class Held(NamedTuple):
     """A shot held for one missing fact (the one protocol for a fact the evidence cannot settle).
 
@@ -69,7 +78,7 @@ class Pending(NamedTuple):
     """A choice the rules give a player; it is answered with `Choose` before the next shot."""
 
     player: int
-    kind: str  # what the choice is for: "penalty_ball", "cue_ball_ball", "penalty_option", ...
+    kind: ChoiceKind  # what the choice is for
     options: tuple[str, ...]  # the `Choose.option` values accepted
     balls: tuple[int, ...] = ()  # the balls that may be taken with option "take_ball"
     paragraph: str = ""  # the variant paragraph that gives the choice (for the prompt)
