@@ -229,7 +229,7 @@ def workspace(path: str | None) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_demo(variant: str = "free", speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
+def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
              out: Callable[[str], None] = print, stop: threading.Event | None = None) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
     stop = stop or threading.Event()

@@ -1,7 +1,7 @@
 """`luza demo` on a screen: the locked-down broker, the hub, the web app and a virtual table playing match after
 match until Ctrl-C, refereed by a script through the referee panel's own REST API.
 
-    result = run_web_demo(["classic"], port=8000, matches=0)   # 0: until Ctrl-C (or `stop` is set)
+    result = run_web_demo(list(VARIANTS), port=8000, matches=0)   # 0: until Ctrl-C (or `stop` is set)
 
 What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins (hub.deploy.broker,
 hub.deploy), the hub (hub.service.hub) with its SQLite store, the web app (hub.web) on http://127.0.0.1:<port>,
