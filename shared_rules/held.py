@@ -74,7 +74,8 @@ class HeldShotMixin:
         identity = self.PROFILE.identity
         if identity is BallIdentity.NONE:
             return s, None
-        for slot, (ball, colour) in enumerate(reported(s)):
+        for slot, b in enumerate((*s.pocketed, *s.jumped)):  # (the fold's hot path: no list of pairs built)
+            ball, colour = getattr(b, "ball", 0), getattr(b, "colour", None)
             if ball is not None:
                 continue
             if identity is BallIdentity.COLOUR and colour is None:
