@@ -26,7 +26,9 @@ from shared_rules.model import Colour, Lag, Pocket, PocketedBall, ShotReport
 PLAYERS = ("Ivan", "Petr")
 SPEED = 10.0  # virtual ms per wall ms: a minute of play takes six seconds
 SHOT_MS = 4000.0  # a shot every 4 s of virtual time
-BALL_MS = 300.0  # the first ball drops this long after the strike phase ended (~900 ms after the strike)
+# The first ball drops this long after the strike phase ended (~1.7 s after the strike, the next at ~2.1 s): node
+# clocks may trail one another by the time exchange's transit x SPEED on a busy machine; this leaves room both ways.
+BALL_MS = 1100.0
 SCORE_KEYS = ("scores", "to_play", "on_table", "winner", "over", "shelves", "shot_count")
 
 Fault = Callable[[int, str], Awaitable[None]]
