@@ -397,8 +397,10 @@ class Hub:
             self._links[device] = link
             self.resync.sent(device)
             self._send(table_id, device, link, "time", **time_command_args(self.clock()))
-        if self._router is not None and self.store is not None and (batch.events or batch.dups):
-            self._deliver(self._router.marks.after_commit(self.store, batch.events, batch.dups))
+        if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
+            marks = self._router.marks
+            self._deliver(marks.after_commit(self.store, batch.events, batch.dups) if batch.events or batch.dups
+                          else marks.flush())
         for device in self.resync.due(d for d in batch.devices if self.config.device(d) is not None):
             dev = self.config.device(device)
             if dev is not None:
