@@ -11,15 +11,12 @@ from typing import Any
 
 import pytest
 
-from firmware.clock import Clock
-from firmware.link import Link
-from firmware.outbox import DirStore, Outbox
-from shared_rules import wire
 from tests.firmware import delivery_vectors as vectors
-from tests.firmware import mp
-from tests.firmware.node_scenario import LoopTransport
+from tests.firmware import link_delivery_scenario, mp
 
 VECTORS_SRC = (Path(__file__).parent / "delivery_vectors.py").read_text()
+LINK_SRC = (Path(__file__).parent / "link_delivery_scenario.py").read_text()
+NODE_SRC = (Path(__file__).parent / "node_scenario.py").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -84,60 +81,18 @@ def test_delivery_vectors_identical_under_real_micropython(results: dict[str, An
 
 # ------------------------------------------------------------------ the link, on a loopback transport
 
-
-async def _until(pred: Any, timeout: float = 3.0) -> bool:
-    for _ in range(int(timeout / 0.005)):
-        if pred():
-            return True
-        await asyncio.sleep(0.005)
-    return bool(pred())
+LINK_EXPECTED = {"kept": 5, "after_mark": 2, "evts": [1, 2, 3, 4, 5, 4, 5], "depth": 0, "gone": [[1, 3]], "held": 2,
+                 "rejected": 0, "released": 5, "downs": 1}
 
 
 def test_link_keeps_pubacked_events_until_stored_and_resends_them_after_a_reconnect(tmp_path: Path) -> None:
-    tr = LoopTransport(confirm=False)  # the broker PUBACKs; the hub says nothing yet
-    clock = Clock()
-    ob = Outbox(DirStore(str(tmp_path / "ob")), now=clock.uptime)
-    link = Link(tr, _Net(), ob, clock, "t1", "n1", 1, log=lambda _m: None, backoff_min=10, backoff_max=20)
-    cmd = wire.topic("t1", "n1", "cmd")
-    evt_seqs = lambda: [json.loads(p)["s"] for t, p, _r in tr.sent if t.endswith("/evt")]  # noqa: E731
-
-    async def scenario() -> dict[str, Any]:
-        task = asyncio.create_task(link.run())
-        assert await _until(lambda: link.up)
-        for s in range(1, 6):
-            ob.put(wire.encode_event("pocket", "n1", 1, s, 100 + s, p=1))
-        link.kick()
-        assert await _until(lambda: evt_seqs() == [1, 2, 3, 4, 5])
-        assert await _until(lambda: not link._inflight)  # every PUBACK is in ...
-        kept = ob.depth  # ... and still nothing left the outbox
-        tr.inbox.append(("msg", cmd, wire.encode_command("stored", 1, b=1, s=3)))
-        assert await _until(lambda: ob.depth == 2)
-        tr.up = False  # the broker dies with 4 and 5
-        assert await _until(lambda: not link.up)
-        tr.up = True
-        assert await _until(lambda: link.up and evt_seqs()[5:] == [4, 5])
-        tr.inbox.append(("msg", cmd, wire.encode_command("resend", 2, b=1, lo=1, hi=5)))
-        assert await _until(lambda: any(t.endswith("/ans") for t, _p, _r in tr.sent))
-        tr.inbox.append(("msg", cmd, wire.encode_command("stored", 3, b=1, s=5)))
-        assert await _until(lambda: ob.depth == 0)
-        link.stop()
-        await asyncio.wait_for(task, 3)
-        answer = next(wire.parse_answer(p) for t, p, _r in tr.sent if t.endswith("/ans"))
-        return {"kept": kept, "answer": answer, "rejected": link.rejected, "released": link.delivery.released}
-
-    r = asyncio.run(scenario())
-    assert r["kept"] == 5
-    assert isinstance(r["answer"], wire.Answer) and r["answer"].gone == [(1, 3)] and r["answer"].sent == 2
-    assert r["rejected"] == 0 and r["released"] == 5
-    assert evt_seqs()[:7] == [1, 2, 3, 4, 5, 4, 5]
+    assert asyncio.run(link_delivery_scenario.scenario(str(tmp_path))) == LINK_EXPECTED
 
 
-class _Net:
-    def up(self) -> bool:
-        return True
-
-    def connect(self) -> None:
-        pass
-
-    def ip(self) -> str:
-        return "127.0.0.1"
+@pytest.mark.micropython
+def test_link_delivery_identical_under_real_micropython() -> None:
+    mp.require()
+    code = "import json, link_delivery_scenario\nr = await link_delivery_scenario.scenario('/ld')\nprint(json.dumps(r))"
+    got = mp.run_json(code, mp.FIRMWARE, extra={"link_delivery_scenario.py": LINK_SRC, "node_scenario.py": NODE_SRC},
+                      async_=True)
+    assert got == LINK_EXPECTED
