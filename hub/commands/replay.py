@@ -47,9 +47,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"  input {cursor} not applied: {why}")
     for cursor, code in result.suspect:
         print(f"  input {cursor} stored but not folded into play: impossible time ({code})")
-    holes = gaps.of_match(store, match.id)
+    holes, gone = gaps.of_match(store, match.id), gaps.gone(store)
     for gap in holes:
-        print(f"  missing: {gaps.describe(gap)} never reached the hub")
+        final = " (final: the node no longer has them)" if gaps.is_final(gap, gone) else ""
+        print(f"  missing: {gaps.describe(gap)} never reached the hub{final}")
     if args.json:
         print(json.dumps(state, ensure_ascii=False, indent=2))
     if match.last_state is None:

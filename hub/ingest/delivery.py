@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from hub.store import gaps
 from hub.store.database import Store
 from shared_rules import wire
 
@@ -67,10 +68,7 @@ class Marks:
 
     def load(self, store: Store) -> None:
         """The gone ranges kept in the store (hub start)."""
-        self.gone = {}
-        for dev, boot, a, b in store.conn.execute(
-                "SELECT device, boot, first_seq, last_seq FROM gone_events ORDER BY device, boot, first_seq"):
-            self.gone.setdefault((dev, boot), []).append((a, b))
+        self.gone = gaps.gone(store)
 
     def settle(self, device: str, boot: int, seq: int) -> None:
         """An event refused for what it says (wrong pocket, stale boot): it will not be stored, so it is settled."""

@@ -62,6 +62,15 @@ def describe(gap: Gap, lang: str = "en") -> str:
     return f"{d} загрузка {b} № {seqs}" if lang == "ru" else f"{d} boot {b} seq {seqs}"
 
 
+def gone(store: Store) -> dict[tuple[str, int], list[tuple[int, int]]]:
+    """The seq ranges nodes answered they no longer hold (`gone_events`, hub.ingest.delivery), by (device, boot)."""
+    out: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for dev, boot, a, b in store.conn.execute(
+            "SELECT device, boot, first_seq, last_seq FROM gone_events ORDER BY device, boot, first_seq"):
+        out.setdefault((dev, boot), []).append((a, b))
+    return out
+
+
 def is_final(gap: Gap, gone: Mapping[tuple[str, int], list[tuple[int, int]]]) -> bool:
     """True if the node answered that every seq of the hole is gone (it can never be filled)."""
     d, b, first, last = gap

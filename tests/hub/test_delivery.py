@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from hub import config
+from hub.cli import main
 from hub.ingest.delivery import Marks, Outgoing
 from hub.service.hub import Hub
 from hub.store.database import Store
@@ -115,10 +116,10 @@ def missing(hub: Hub) -> dict[str, Any] | None:
 
 @pytest.mark.mosquitto
 def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_gone(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
-    start_free_match(hub, clock)
+    match_id, _ = start_free_match(hub, clock)
     head = Node(mosquitto.port, "t1", "p-head", "pocket")
     try:
         ev = [head.event("pocket", T0 + 1000 + 1000 * i, p=1, c="ivory") for i in range(5)]
@@ -137,6 +138,11 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
         alert = missing(hub)
         assert alert is not None and alert["final"] == [["p-head", 1, 3, 3]]
         assert "final: the node no longer has them" in alert["en"] and "окончательно" in alert["ru"]
+        capsys.readouterr()
+        assert main(["replay", cfg.store.path, "--match", str(match_id)]) == 1  # the evidence stays incomplete
+        out = capsys.readouterr().out
+        assert "missing: p-head boot 1 seq 3 never reached the hub (final: the node no longer has them)" in out
+        assert "INCOMPLETE" in out
         head.send(ev[4])
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 5)  # past the gone seq
         hub.stop()
