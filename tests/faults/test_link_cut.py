@@ -39,6 +39,7 @@ def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
     node.transport.port = proxy.port  # this node (only) reaches the broker through the proxy
     cut_at: list[float] = []
     seqs: list[int] = []  # the node's seq when the link was cut, and when it came back
+    offline: list[str] = []
     dropped_during = [0]
 
     async def cut(k: int, phase: str) -> None:
@@ -56,6 +57,8 @@ def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
     async def restore() -> None:
         assert node.node is not None
         seqs.append(node.node.seq)
+        board = hub.state("t1")["match"]  # meanwhile the referee saw the node go (its Last Will)
+        offline.extend(a["item"] for a in board["alerts"] if a["kind"] == "node_offline")
         proxy.restore()
 
     async def drained() -> None:
@@ -72,6 +75,7 @@ def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
     buffered = seqs[1] - seqs[0]  # numbered while cut off: they waited in the node's outbox
     assert dropped_during[0] >= 1 and buffered >= dropped_during[0]
     assert proxy.refused >= 1  # the node tried to come back while cut
+    assert offline == [node.device]
     state = hub.state("t1")
     session = hub.session("t1")
     assert session is not None
