@@ -47,6 +47,7 @@ class Delivery:
         self._keys = {}  # oid -> (boot, seq): sent, not yet confirmed
         self._marks = {}  # boot -> the hub's stored mark
         self._cursor = 0  # the highest oid handed out in this pass
+        self._top = 0  # the highest oid ever sent: past it, only new entries
         self._wait = confirm_ms
         self._since = clock.uptime()  # when the last mark moved (or the wait began)
 
@@ -64,6 +65,8 @@ class Delivery:
     def next(self, n):
         """Up to `n` (oid, entry) to publish now, in outbox order; the cursor moves past them."""
         out = []  # type: list
+        if len(self._keys) >= self.max_unconfirmed and self._cursor >= self._top:
+            return out  # nothing to re-send and no room for new ones: do not even read the outbox (flash)
         while len(out) < n:
             batch = self.outbox.after(self._cursor, n - len(out))
             if not batch:
@@ -98,6 +101,8 @@ class Delivery:
         if not self._keys:
             self._since = self.clock.uptime()  # the wait for a confirmation starts with the first one out
         self._keys[oid] = key
+        if oid > self._top:
+            self._top = oid
         return _SEND
 
     def reconnected(self):
