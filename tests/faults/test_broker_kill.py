@@ -34,10 +34,6 @@ SEED = 31
 HUB_AWAY = 5  # the hub stops after this shot; two shots are played with the hub away, then the broker dies
 
 
-def outboxes(table: VirtualTable) -> int:
-    return sum(n.node.outbox.depth for n in table.nodes if n.node is not None)
-
-
 def pubacked(table: VirtualTable) -> bool:
     """The broker has acknowledged every event (the nodes still hold them until the hub confirms)."""
     return all(not n.node.link._inflight for n in table.nodes if n.node is not None)
