@@ -1,187 +1,222 @@
 """Every referee action, defined once: one typed model per kind, discriminated on `kind`.
 
-The REST API takes `RefereeActionBody` (so the OpenAPI document lists each action with its fields), the control
-socket and `hub.reconcile.referee.validate` take the same kinds and fields: `validate` refuses a kind or a field that is not
-here, then checks each value with its bilingual message. docs/web-api.md and docs/reconciliation.md describe them.
+Each model carries its schema (the REST API takes `RefereeActionBody`, so the OpenAPI document lists each action
+with its fields; the control socket and the store take the same kinds and fields), its bilingual check
+(`check`: the values a person can get wrong, normalised for the store), its category (a shot amendment, an input
+of the rules engine, or match control) and how it applies: `amend` a shot's evidence (hub/reconcile/amendments.py),
+the `engine_input` it becomes, or what it does to the session (`control`). `hub.reconcile.referee.parse` checks an
+action and builds its model; the session dispatches on the category. docs/web-api.md and docs/reconciliation.md
+describe them.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-Seat = Annotated[int, Field(ge=0, le=1, description="player seat 0 or 1")]
-Ball = Annotated[int, Field(ge=0, le=15, description="ball number 0..15 (0 = the special ball)")]
-PocketNo = Annotated[int, Field(ge=1, le=6, description="1, 2 head corners; 3, 4 middle; 5, 6 foot corners")]
-ColourName = Literal["ivory", "yellow", "blue", "black", "green", "red"]
-ShotTarget = Literal["current", "next"]
-ShotNumber = Annotated[int, Field(ge=1, le=100_000, description="a shot already played, by its number")]
-Text = Annotated[str, Field(min_length=1, max_length=200)]
-ItemId = Annotated[str, Field(min_length=1, max_length=80, description="an evidence item id (shot.pocketed[].item)")]
-FACT_NAMES = ("cue_ball", "cue_colour", "first_contact", "first_contact_colour", "cushions", "centre_crossing",
-              "break_balls_to_cushion", "as_called", "carom_on_ten", "rokambol_on_ten", "touched_ten", "snookered",
-              "ten_off_spot", "centre_spot_taken")
+from hub.reconcile import checks as c
+from hub.reconcile.action_types import (
+    FACT_NAMES,
+    FACTS,
+    Args,
+    Ball,
+    BaseAction,
+    Category,
+    ColourName,
+    Controls,
+    EngineAction,
+    MatchControl,
+    PocketNo,
+    Seat,
+    ShotAmendment,
+    colour_of,
+)
+from hub.reconcile.amendments import (
+    AddBallAction,
+    Call,
+    ConfirmAction,
+    DeclareAction,
+    FactAction,
+    FoulAction,
+    IdentifyAction,
+    JumpedAction,
+    RemoveAction,
+)
+from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
+from shared_rules.outcome import NeedKind
+
+__all__ = ["ACTION_MODELS", "FACTS", "FACT_NAMES", "Action", "AddBallAction", "BaseAction", "Call", "Category",
+           "ColourName", "ConfirmAction", "DeclareAction", "EngineAction", "FactAction", "FoulAction",
+           "IdentifyAction", "JumpedAction", "MatchControl", "NewMatchAction", "PocketNo", "RefereeActionBody",
+           "RemoveAction", "ShotAmendment", "action_for_need", "fields_of", "kinds_of", "to_request"]
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    uid: Annotated[str | None, Field(min_length=1, max_length=80,
-                                     description="makes a retry harmless: the same uid is applied once")] = None
-
-
-class Call(BaseModel):
-    """One call (заказ): a ball into a pocket; `kind` cue_ball = свояк (the cue ball into the pocket)."""
-
-    model_config = ConfigDict(extra="forbid")
-    ball: Ball | None = None
-    pocket: PocketNo
-    kind: Literal["object", "cue_ball"] = "object"
-    method: Annotated[str, Field(max_length=200)] = ""
-
-
-class LagAction(_Action):
+class LagAction(EngineAction):
     """The lag's winner (general 11)."""
     kind: Literal["lag"]
     winner: Seat
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.LAG,)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"winner": c.seat(a, "winner")}
+
+    def engine_input(self) -> Input:
+        return Lag(self.winner)
 
 
-class DeclareAction(_Action):
-    """A call for the next (or current) shot: `ball`+`pocket`, or `calls` (at most two; [] clears)."""
-    kind: Literal["declare"]
-    ball: Ball | None = None
-    pocket: PocketNo | None = None
-    method: Annotated[str | None, Field(max_length=200)] = None
-    calls: Annotated[list[Call] | None, Field(max_length=2)] = None
-    shot: ShotTarget = "next"
-
-
-class IdentifyAction(_Action):
-    """Name a pocketed ball (number, colour, or directly struck)."""
-    kind: Literal["identify"]
-    item: ItemId
-    ball: Ball | None = None
-    colour: ColourName | None = None
-    direct: bool | None = None
-
-
-class AddBallAction(_Action):
-    """A ball the sensors missed."""
-    kind: Literal["add_ball"]
-    pocket: PocketNo
-    ball: Ball | None = None
-    colour: ColourName | None = None
-    direct: bool | None = None
-    shot: ShotTarget = "current"
-    shot_number: ShotNumber | None = None
-
-
-class JumpedAction(_Action):
-    """A ball that jumped off the table."""
-    kind: Literal["jumped"]
-    ball: Ball | None = None
-    colour: ColourName | None = None
-    shot: ShotTarget = "current"
-    shot_number: ShotNumber | None = None
-
-
-class RemoveAction(_Action):
-    """Take a sensed ball or strike out of the match (a false detection)."""
-    kind: Literal["remove"]
-    item: ItemId
-
-
-class FoulAction(_Action):
-    """A foul only the referee sees (code such as `miss`, or its paragraph such as `5.3`); `on`=false withdraws it."""
-    kind: Literal["foul"]
-    foul: Annotated[str, Field(min_length=1, max_length=40)]
-    on: bool = True
-    offender: Seat | None = None
-    shot: ShotTarget = "current"
-    shot_number: ShotNumber | None = None
-
-
-class FactAction(_Action):
-    """A fact about a shot that only the referee sees (hub/reconcile/referee.py FACTS gives each one's type)."""
-    kind: Literal["fact"]
-    name: Literal[FACT_NAMES]  # type: ignore[valid-type]
-    value: bool | int | ColourName | None = None
-    shot: ShotTarget = "current"
-    shot_number: ShotNumber | None = None
-
-
-class ConfirmAction(_Action):
-    """Answer a question (its id) with one of its options."""
-    kind: Literal["confirm"]
-    question: Annotated[str, Field(min_length=1, max_length=120)]
-    answer: Annotated[str, Field(min_length=1, max_length=40)]
-
-
-class ChooseAction(_Action):
+class ChooseAction(EngineAction):
     """A player's choice the rules give (penalty ball, Dynamic/Star options)."""
     kind: Literal["choose"]
     player: Seat
     option: Annotated[str, Field(min_length=1, max_length=60)]
     ball: Ball | None = None
     colour: ColourName | None = None
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.CHOICE,)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"player": c.seat(a, "player"), "option": c.text(a, "option", limit=60), "ball": c.ball(a, "ball"),
+                "colour": c.colour(a)}
+
+    def engine_input(self) -> Input:
+        return Choose(self.player, self.option, self.ball, colour_of(self.colour))
 
 
-class DecideAction(_Action):
+class DecideAction(EngineAction):
     """The referee's decision where the rules call for one."""
     kind: Literal["decide"]
     option: Annotated[str, Field(min_length=1, max_length=60)]
     winner: Seat | None = None
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.REFEREE_DECISION,)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"option": c.text(a, "option", limit=60), "winner": c.seat(a, "winner", required=False)}
+
+    def engine_input(self) -> Input:
+        return RefereeDecision(self.option, self.winner)
 
 
-class OpenShotAction(_Action):
-    """Open a shot whose strike the cue sensor missed."""
-    kind: Literal["open_shot"]
-
-
-class CloseShotAction(_Action):
-    """Close the open shot now."""
-    kind: Literal["close_shot"]
-
-
-class UndoAction(_Action):
-    """Undo the latest step (the scoreboard's `undo` names it)."""
-    kind: Literal["undo"]
-
-
-class InterferenceAction(_Action):
+class InterferenceAction(EngineAction):
     """Outside interference (general 27): restore the position, or re-rack."""
     kind: Literal["interference"]
     restore: bool = True
 
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"restore": c.flag(a, "restore", True)}
 
-class ConcedeAction(_Action):
+    def engine_input(self) -> Input:
+        return Interference(self.restore)
+
+
+class ConcedeAction(EngineAction):
     """A player concedes."""
     kind: Literal["concede"]
     player: Seat
 
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"player": c.seat(a, "player")}
 
-class DismissAlertAction(_Action):
+    def engine_input(self) -> Input:
+        return Concede(self.player)
+
+
+class OpenShotAction(MatchControl):
+    """Open a shot whose strike the cue sensor missed."""
+    kind: Literal["open_shot"]
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.open_shot(at_ms)
+
+
+class CloseShotAction(MatchControl):
+    """Close the open shot now."""
+    kind: Literal["close_shot"]
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.close_shot(at_ms)
+
+
+class UndoAction(MatchControl):
+    """Undo the latest step (the scoreboard's `undo` names it)."""
+    kind: Literal["undo"]
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.undo()
+
+
+class DismissAlertAction(MatchControl):
     """Hide an alert (its id)."""
     kind: Literal["dismiss_alert"]
     alert: Annotated[str, Field(min_length=1, max_length=120)]
 
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"alert": c.text(a, "alert", limit=120)}
 
-class NewMatchAction(_Action):
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.dismiss(self.alert)
+
+
+class NewMatchAction(MatchControl):
     """Start a match (REST: POST /api/tables/{table}/match)."""
     kind: Literal["new_match"]
     variant: Annotated[str, Field(min_length=1, max_length=20)]
     players: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=2, max_length=2)]
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     cues: Annotated[dict[str, Seat], Field(max_length=8)] = Field(default_factory=dict)
+    routed: ClassVar[bool] = True
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        players = a.get("players")
+        if (not isinstance(players, list | tuple) or len(players) != 2
+                or not all(isinstance(p, str) and p.strip() and len(p) <= 60 for p in players)):
+            raise c.err("players", "must be two player names (1..60 characters each)",
+                        "нужны два имени игроков (от 1 до 60 символов)")
+        options = a.get("options", {})
+        if not isinstance(options, Mapping):
+            raise c.err("options", "must be an object of variant parameters, e.g. {\"target\": 71}",
+                        "нужен объект параметров партии, напр. {\"target\": 71}")
+        cues = a.get("cues") or {}
+        if (not isinstance(cues, Mapping) or len(cues) > 8
+                or not all(isinstance(d, str) and c.is_int(s) and s in (0, 1) for d, s in cues.items())):
+            raise c.err("cues", "must pair cue nodes with seats, e.g. {\"cue-a\": 0, \"cue-b\": 1}",
+                        "нужны пары датчик кия — место игрока, напр. {\"cue-a\": 0, \"cue-b\": 1}")
+        out = {"variant": c.text(a, "variant", limit=20), "players": list(players), "options": dict(options)}
+        if cues:
+            out["cues"] = dict(cues)
+        return out
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        raise c.RefereeInputError("new_match is handled by the service: end this match, then start one",
+                                  "новую партию начинает сервис: завершите эту партию и начните новую", "kind")
 
 
-class EndMatchAction(_Action):
+class EndMatchAction(MatchControl):
     """End the match (its final board stays as `last_match`)."""
     kind: Literal["end_match"]
     reason: Annotated[str, Field(max_length=200)] = ""
 
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"reason": c.text(a, "reason", required=False)}
 
-ACTION_MODELS: dict[str, type[_Action]] = {
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.end(at_ms)
+
+
+Action = (LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
+          | FactAction | ConfirmAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
+          | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NewMatchAction | EndMatchAction)
+"""Any referee action, typed."""
+
+ACTION_MODELS: dict[str, type[BaseAction]] = {
     m.model_fields["kind"].annotation.__args__[0]: m  # type: ignore[union-attr]
     for m in (LagAction, DeclareAction, IdentifyAction, AddBallAction, JumpedAction, RemoveAction, FoulAction,
               FactAction, ConfirmAction, ChooseAction, OpenShotAction, CloseShotAction, UndoAction,
@@ -201,6 +236,16 @@ RefereeActionBody = Annotated[
 def fields_of(kind: str) -> tuple[str, ...]:
     """The argument names an action of `kind` may carry (not `kind` or `uid`)."""
     return tuple(n for n in ACTION_MODELS[kind].model_fields if n not in ("kind", "uid"))
+
+
+def kinds_of(category: Category) -> tuple[str, ...]:
+    """The action kinds of one category."""
+    return tuple(k for k, m in ACTION_MODELS.items() if m.category is category)
+
+
+def action_for_need(need: str) -> str | None:
+    """The action kind that answers the engine's need of this kind (a question names it)."""
+    return next((k for k, m in ACTION_MODELS.items() if need in m.answers), None)
 
 
 def to_request(action: BaseModel, by: str | None = None) -> dict[str, Any]:

@@ -17,10 +17,10 @@ How evidence becomes shots (docs/reconciliation.md has the full table):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hub.config import ShotTiming
 from hub.reconcile.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
@@ -36,6 +36,9 @@ from shared_rules.model import (
 )
 from shared_rules.profile import BallIdentity
 from shared_rules.variant import Variant, find_variant
+
+if TYPE_CHECKING:  # the actions (hub.reconcile.actions) amend the evidence defined here
+    from hub.reconcile.action_types import ShotAmendment
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +135,7 @@ class ShotAssembler:
         self.voided = frozenset(voided)
         self.new_shot = frozenset(new_shot)
         self.shots: list[ShotEvidence] = []
-        self.pending_next: list[tuple[str, Mapping[str, object]]] = []  # amendments for the next shot
+        self.pending_next: list[ShotAmendment] = []  # amendments for the next shot (hub.reconcile.actions)
 
     # ------------------------------------------------------------ queries
 
@@ -221,60 +224,13 @@ class ShotAssembler:
         shot = ShotEvidence(number=len(self.shots) + 1, opened_at=at_ms, opened_by=by)
         self.shots.append(shot)
         pending, self.pending_next = self.pending_next, []
-        for kind, args in pending:
-            amend(shot, kind, args, at_ms)
+        for action in pending:
+            action.amend(shot, at_ms)
         return shot
-
-
-# ---------------------------------------------------------------- referee amendments to a shot
 
 
 def _colour(x: object) -> Colour | None:
     return Colour(x) if isinstance(x, str) else None
-
-
-def amend(shot: ShotEvidence, kind: str, args: Mapping[str, object], at_ms: int) -> None:
-    """Apply one shot-level referee action (already validated by hub.reconcile.referee) to a shot's evidence."""
-    if kind == "declare":
-        calls: list[Any] = list(args.get("calls") or [])  # type: ignore[call-overload]
-        shot.declarations = tuple(
-            Declaration(int(c["ball"]), Pocket(int(c["pocket"])), DeclarationKind(c["kind"]), str(c["method"]))
-            for c in calls)
-    elif kind == "foul":
-        foul = Foul[str(args["foul"]).upper()]
-        if args.get("on", True):
-            shot.fouls[foul] = args.get("offender")  # type: ignore[assignment]
-        else:
-            shot.fouls.pop(foul, None)
-    elif kind == "fact":
-        shot.facts[str(args["name"])] = args.get("value")
-    elif kind == "identify":
-        shot.identities[str(args["item"])] = Identity(
-            args.get("ball"), _colour(args.get("colour")), args.get("direct"))  # type: ignore[arg-type]
-    elif kind == "add_ball":
-        item = _fresh_id(shot, f"ref-{at_ms}")
-        shot.pockets.append(PocketEvidence(item, Pocket(int(args["pocket"])), at_ms,  # type: ignore[call-overload]
-                                           _colour(args.get("colour")), None, "referee"))
-        if args.get("ball") is not None or args.get("direct") is not None:
-            shot.identities[item] = Identity(args.get("ball"), _colour(args.get("colour")),  # type: ignore[arg-type]
-                                             args.get("direct"))  # type: ignore[arg-type]
-    elif kind == "jumped":
-        shot.jumped.append((_fresh_id(shot, f"jump-{at_ms}"), args.get("ball"),  # type: ignore[arg-type]
-                            _colour(args.get("colour"))))
-    elif kind == "remove":
-        shot.removed.add(str(args["item"]))
-    elif kind == "confirm":
-        shot.answers[str(args["question"])] = str(args["answer"])
-    else:
-        raise ValueError(f"not a shot amendment: {kind}")
-
-
-def _fresh_id(shot: ShotEvidence, base: str) -> str:
-    ids, n, item = shot.items(), 1, base
-    while item in ids:
-        n += 1
-        item = f"{base}-{n}"
-    return item
 
 
 # ---------------------------------------------------------------- evidence -> provisional ShotReport

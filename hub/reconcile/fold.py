@@ -11,25 +11,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.reconcile.assembler import (
-    PocketEvidence,
-    ShotAssembler,
-    ShotEvidence,
-    ShotTiming,
-    StrikeEvidence,
-    amend,
+from hub.reconcile.actions import (
+    ACTION_MODELS,
+    Category,
+    CloseShotAction,
+    ConfirmAction,
+    DismissAlertAction,
+    EngineAction,
+    RemoveAction,
+    ShotAmendment,
+    UndoAction,
+    kinds_of,
 )
+from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, ShotTiming, StrikeEvidence
 from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.questions import check_answer
-from hub.reconcile.referee import ENGINE_ACTIONS, RefereeInputError
-from hub.reconcile.timeline import Provisional, Step, Timeline, engine_input
+from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.timeline import Provisional, Step, Timeline
 from hub.reconcile.trail import Affected, Mark, freeze, give_back, image, restore_image, retime, take, thaw
 from shared_rules.model import Colour, Pocket
 
-SHOT_AMENDMENTS = ("declare", "foul", "fact", "identify", "add_ball", "jumped", "remove", "confirm")
-ITEM_TARGETED = ("identify", "remove", "confirm")
-# Engine inputs that answer a need of the committed position: entered late, they go before the waiting shot.
-NEED_KINDS = {"lag": "lag", "choose": "choice", "decide": "referee_decision"}
+SHOT_AMENDMENTS = kinds_of(Category.SHOT)
+ITEM_TARGETED = tuple(k for k in SHOT_AMENDMENTS
+                      if getattr(ACTION_MODELS[k], "item_named", None) is not ShotAmendment.item_named)
 
 HubInput = SensorInput | RefereeAction
 FREEZE_AFTER = 3  # shots this far behind the latest share their empty containers (hub/reconcile/trail.py)
@@ -51,6 +55,7 @@ class Fold:
         self.ended = False
         self.prov: Provisional | None = None
         self.prov_valid = False
+        self._mark: Mark | None = None  # the mark of the input being fed (match control records on it)
 
     # ------------------------------------------------------------ taking back
 
@@ -77,7 +82,7 @@ class Fold:
                 self._sensor(inp, mark)
             return
         try:
-            if self.ended and inp.kind != "dismiss_alert":
+            if self.ended and not isinstance(inp.action, DismissAlertAction):
                 raise _refuse("the match has ended", "партия завершена")
             self._referee(index, inp, live, mark)
         except RefereeInputError as exc:
@@ -89,18 +94,19 @@ class Fold:
 
     def precheck(self, a: RefereeAction) -> None:
         """Refuse an in-order action that cannot apply, with the same message the fold would give."""
-        if self.ended and a.kind != "dismiss_alert":
+        act = a.action
+        if self.ended and not isinstance(act, DismissAlertAction):
             raise _refuse("the match has ended", "партия завершена")
-        if a.kind == "close_shot" and self.asm.open is None:
+        if isinstance(act, CloseShotAction) and self.asm.open is None:
             raise _refuse("no shot is open to close", "нет открытого удара")
-        if a.kind == "undo" and not any(not st.voided for st in reversed(self.tl.steps)):
+        if isinstance(act, UndoAction) and not any(not st.voided for st in reversed(self.tl.steps)):
             raise _refuse("there is nothing to undo", "отменять нечего")
-        if a.kind in ITEM_TARGETED:
-            item = item_of(a)
+        item = item_of(a)
+        if item is not None:
             if self.asm.find_item(item) is None and item not in self.asm.voided | self.strikes:
                 raise missing(item)
-            if a.kind == "confirm":
-                check_answer(str(a.args["question"]), str(a.args["answer"]))
+            if isinstance(act, ConfirmAction):
+                check_answer(act.question, act.answer)
 
     def _sensor(self, inp: SensorInput, mark: Mark) -> None:
         e = inp.event
@@ -154,34 +160,55 @@ class Fold:
             self.jam_beams.pop(key, None)
 
     def _referee(self, index: int, a: RefereeAction, live: bool, mark: Mark) -> None:
-        k = a.kind
-        if k in ENGINE_ACTIONS:
-            self._engine_action(index, a, mark)
-        elif k in SHOT_AMENDMENTS:
-            self._amend(a, live, mark)
-        elif k == "close_shot":
-            if self.asm.close(a.at_ms, "referee") is None:
-                raise _refuse("no shot is open to close", "нет открытого удара")
-            self.tl.sync()
-        elif k == "open_shot":
-            self.tl.touched(self.asm.open_by_referee(a.at_ms))
-        elif k == "undo":
-            self._undo(mark)
-        elif k == "dismiss_alert":
-            alert = str(a.args["alert"])
-            if alert not in self.dismissed:
-                self.dismissed.add(alert)
-                mark.on_undo(lambda aff: self.dismissed.discard(alert))
-        elif k == "end_match":
-            self.asm.close(a.at_ms, "end_match")
-            self.tl.sync()
-            self.ended = True
+        act = a.action
+        if isinstance(act, EngineAction):
+            self._engine_action(index, a, act, mark)
+        elif isinstance(act, ShotAmendment):
+            self._amend(a, act, live, mark)
+        else:
+            self._mark = mark
+            act.control(self, a.at_ms)
 
-    def _engine_action(self, index: int, a: RefereeAction, mark: Mark) -> None:
-        step = Step(action=a, played=engine_input(a), log_index=index)
-        need = NEED_KINDS.get(a.kind)
+    # ------------------------------------------------------------ match control (hub.reconcile.actions.Controls)
+
+    def open_shot(self, at_ms: int) -> None:
+        self.tl.touched(self.asm.open_by_referee(at_ms))
+
+    def close_shot(self, at_ms: int) -> None:
+        if self.asm.close(at_ms, "referee") is None:
+            raise _refuse("no shot is open to close", "нет открытого удара")
+        self.tl.sync()
+
+    def undo(self) -> None:
+        step = self.tl.void_last()
+        if step is None:
+            raise _refuse("there is nothing to undo", "отменять нечего")
+
+        def back(aff: Affected) -> None:
+            step.status = "pending"
+            if step.shot is not None:
+                step.shot.voided = False
+            aff.revived.append(step)
+        assert self._mark is not None
+        self._mark.on_undo(back)
+
+    def dismiss(self, alert: str) -> None:
+        if alert not in self.dismissed:
+            self.dismissed.add(alert)
+            assert self._mark is not None
+            self._mark.on_undo(lambda aff: self.dismissed.discard(alert))
+
+    def end(self, at_ms: int) -> None:
+        self.asm.close(at_ms, "end_match")
+        self.tl.sync()
+        self.ended = True
+
+    # ------------------------------------------------------------ engine inputs and shot amendments
+
+    def _engine_action(self, index: int, a: RefereeAction, act: EngineAction, mark: Mark) -> None:
+        step = Step(action=a, played=act.engine_input(), log_index=index)
         tl = self.tl
-        late = need is not None and tl.fed < len(tl.steps) and any(n.kind == need for n in tl.match.needs())
+        late = bool(act.answers) and tl.fed < len(tl.steps) and any(n.kind in act.answers for n in tl.match.needs())
         if not late:
             self.asm.close(a.at_ms, a.kind)  # an action after a shot ends it
         mark.on_undo(lambda aff: aff.steps.append(step))
@@ -190,24 +217,23 @@ class Fold:
             en, ru = step.error or ("refused", "отклонено")
             raise RefereeInputError(en, ru, "kind")
 
-    def _target(self, a: RefereeAction) -> ShotEvidence | None:
+    def _target(self, act: ShotAmendment) -> ShotEvidence | None:
         """The shot an amendment is for (None: the next shot, kept pending until it opens)."""
-        args = a.args
-        if a.kind in ITEM_TARGETED:
-            item = item_of(a)
+        item = act.item_named()
+        if item is not None:
             shot = self.asm.find_item(item)
             if shot is None:
                 raise missing(item)
-            if a.kind == "confirm":
-                check_answer(str(args["question"]), str(args["answer"]))
+            if isinstance(act, ConfirmAction):
+                check_answer(act.question, act.answer)
             return shot
-        if args.get("shot_number") is not None:  # a shot already played, by its number
-            n = args["shot_number"]
-            found = next((s for s in reversed(self.asm.shots) if s.number == n and not s.voided), None)
+        wanted = act.shot_wanted()
+        if isinstance(wanted, int):  # a shot already played, by its number
+            found = next((s for s in reversed(self.asm.shots) if s.number == wanted and not s.voided), None)
             if found is None:
-                raise _refuse(f"there is no shot {n} in this match", f"в партии нет удара {n}")
+                raise _refuse(f"there is no shot {wanted} in this match", f"в партии нет удара {wanted}")
             return found
-        if args.get("shot") == "next":
+        if wanted == "next":
             return None
         shot = self.asm.open or self.asm.last()
         if shot is None:
@@ -215,12 +241,12 @@ class Fold:
                           "ещё не было ни одного удара; сначала откройте удар (open_shot)")
         return shot
 
-    def _amend(self, a: RefereeAction, live: bool, mark: Mark) -> None:
-        if a.kind == "remove" and item_of(a) in self.asm.voided:
+    def _amend(self, a: RefereeAction, act: ShotAmendment, live: bool, mark: Mark) -> None:
+        if isinstance(act, RemoveAction) and act.item in self.asm.voided:
             return  # a removed strike: already left out when the shots were cut
-        shot = self._target(a)
+        shot = self._target(act)
         if shot is None:
-            self.asm.pending_next.append((a.kind, a.args))
+            self.asm.pending_next.append(act)
             return
         before = self.shot_problem(shot) if live else None
         thaw(shot)
@@ -232,24 +258,12 @@ class Fold:
             log.pop()
             aff.shots.add(number)
         mark.on_undo(back)
-        amend(shot, a.kind, a.args, a.at_ms)
-        log.append({"kind": a.kind, "at_ms": a.at_ms, "by": a.args.get("by")})
+        act.amend(shot, a.at_ms)
+        log.append({"kind": a.kind, "at_ms": a.at_ms, "by": a.by})
         self.tl.touched(shot)
         after = self.shot_problem(shot) if live else None
         if after is not None and before is None:  # this entry itself makes the shot unplayable: refuse it
             raise RefereeInputError(*after)
-
-    def _undo(self, mark: Mark) -> None:
-        step = self.tl.void_last()
-        if step is None:
-            raise _refuse("there is nothing to undo", "отменять нечего")
-
-        def back(aff: Affected) -> None:
-            step.status = "pending"
-            if step.shot is not None:
-                step.shot.voided = False
-            aff.revived.append(step)
-        mark.on_undo(back)
 
     def shot_problem(self, shot: ShotEvidence) -> tuple[str, str] | None:
         """Why the engine refuses this shot now (held there, or its provisional play fails), or None."""
@@ -275,9 +289,10 @@ def _refuse(en: str, ru: str) -> RefereeInputError:
     return RefereeInputError(en, ru)
 
 
-def item_of(a: RefereeAction) -> str:
-    """The evidence item an item-targeted action names (a question id is `<kind>:<item>`)."""
-    return str(a.args.get("item") or str(a.args.get("question", "")).partition(":")[2])
+def item_of(a: RefereeAction) -> str | None:
+    """The evidence item an action names (its shot is the one it amends), if it names one."""
+    act = a.action
+    return act.item_named() if isinstance(act, ShotAmendment) else None
 
 
 def missing(item: str) -> RefereeInputError:

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.reconcile.referee import MALFORMED, RefereeInputError, validate
+from hub.reconcile.actions import Action
+from hub.reconcile.referee import MALFORMED, RefereeInputError, parse, validate
 from shared_rules import wire
 
 __all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "input_from_record",
@@ -30,7 +31,8 @@ class SensorInput:
 
 @dataclass(frozen=True)
 class RefereeAction:
-    """Any referee input. `args` are normalised by `parse_referee_action` (plain JSON values).
+    """Any referee input. `args` are checked and normalised when it is made (plain JSON values, as stored);
+    `action` is the typed model of its kind (hub.reconcile.actions), built from them. Raises RefereeInputError.
 
     `uid`, if the panel sends one, makes a retried request idempotent: a session ignores a second action
     with the same uid.
@@ -40,6 +42,18 @@ class RefereeAction:
     args: Mapping[str, object] = field(default_factory=dict)
     at_ms: int = 0
     uid: str | None = None
+    action: Action = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        action, args = parse(self.kind, self.args)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "action", action)
+
+    @property
+    def by(self) -> str | None:
+        """Who entered it (the panel's token label), if known."""
+        by = self.args.get("by")
+        return by if isinstance(by, str) else None
 
 
 class RecordError(ValueError):
@@ -64,7 +78,9 @@ def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
     if uid is not None and (not isinstance(uid, str) or not 1 <= len(uid) <= 80):
         raise RefereeInputError("uid: must be a text of 1..80 characters", "uid: нужен текст от 1 до 80 символов",
                                 "uid", MALFORMED)
-    return RefereeAction(str(kind), validate(kind, raw), int(at_ms), uid)
+    if not isinstance(kind, str):
+        validate(kind, raw)  # refuses it, naming what was sent
+    return RefereeAction(str(kind), raw, int(at_ms), uid)
 
 
 def input_key(inp: SensorInput | RefereeAction) -> tuple[object, ...] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from hub.reconcile.actions import action_for_need
 from hub.reconcile.assembler import Finding, question_id, rules_of
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.throat import TWO_ANSWERS
@@ -47,12 +48,8 @@ SENSOR_FLAGS = {
              "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
              "сбит или загрязнён; если шары упали, добавьте их вручную."),
 }
-# The referee action that answers each kind of engine need (shared_rules.outcome.NeedKind).
-NEED_ACTIONS: dict[str, str] = {
-    NeedKind.LAG: "lag", NeedKind.DECLARATION: "declare", NeedKind.CHOICE: "choose",
-    NeedKind.BALL_NUMBER: "identify", NeedKind.BALL_COLOUR: "identify", NeedKind.CUE_BALL: "fact",
-    NeedKind.CUE_COLOUR: "fact", NeedKind.REFEREE_DECISION: "decide",
-}
+# The referee action that answers each kind of engine need (each action model says what it answers).
+NEED_ACTIONS: dict[str, str] = {k: a for k in NeedKind if (a := action_for_need(k)) is not None}
 
 
 @dataclass(frozen=True)
@@ -302,7 +299,7 @@ def _needs(s: Any) -> list[Question]:
     blocked = next((st.shot.number for st in s.blocked_steps() if st.shot is not None), None)
     held = blocked is not None
     nxt = len(asm.shots) + 1
-    pending = {kind for kind, _ in asm.pending_next}
+    pending = {a.kind for a in asm.pending_next}
     out: list[Question] = []
     prov = s.provisional()
     if held or open_shot is None or prov is None:

@@ -27,11 +27,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from hub.reconcile.actions import ConfirmAction, MatchControl, RemoveAction
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS, Fold, HubInput, item_of
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
-from hub.reconcile.referee import RefereeInputError, validate
+from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark
 from shared_rules import Match
@@ -87,12 +88,9 @@ class TableSession:
         key = input_key(inp)
         if key is not None and key in self._keys:
             return
-        if isinstance(inp, RefereeAction):
-            inp = RefereeAction(inp.kind, validate(inp.kind, inp.args), inp.at_ms, inp.uid)
-            if inp.kind == "new_match":
-                raise RefereeInputError("new_match is handled by the service: end this match, then start one",
-                                        "новую партию начинает сервис: завершите эту партию и начните новую",
-                                        "kind")
+        if isinstance(inp, RefereeAction) and isinstance(inp.action, MatchControl) and inp.action.routed:
+            raise RefereeInputError("new_match is handled by the service: end this match, then start one",
+                                    "новую партию начинает сервис: завершите эту партию и начните новую", "kind")
         index = len(self._log)
         in_order = bisect_right(self._trail, (inp.at_ms, index), key=_order) == len(self._trail)
         if in_order and isinstance(inp, RefereeAction):
@@ -303,10 +301,12 @@ class TableSession:
             elif cut == "new_shot" and e.kind == "pocket":
                 asm.new_shot = asm.new_shot | {item}
             return None
-        item = item_of(inp)
-        cut = {"remove": "remove", "confirm": "new_shot" if inp.args.get("answer") == "new_shot" else ""}.get(inp.kind)
-        if not cut or item in self._cuts:
+        named, act = item_of(inp), inp.action
+        cut = "remove" if isinstance(act, RemoveAction) else \
+            "new_shot" if isinstance(act, ConfirmAction) and act.answer == "new_shot" else ""
+        if not cut or named is None or named in self._cuts:
             return None
+        item = named
         self._cuts[item] = cut
         shot = asm.find_item(item)
         if shot is None:
@@ -322,6 +322,8 @@ class TableSession:
     def _uncut(self, inp: RefereeAction, at: int | None) -> None:
         """The action that re-cut the shots is refused: cut them as before."""
         asm, item = self._fold.asm, item_of(inp)
+        if item is None:
+            return
         self._cuts.pop(item, None)
         if at is None:
             return
@@ -391,10 +393,11 @@ def rederived(session: TableSession) -> TableSession:
     s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
                      session.match_id)
     s._log, s._keys = list(session._log), set(session._keys)
-    refs = [a for a in s._log if isinstance(a, RefereeAction)]
+    acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
     strikes = {"{}/{}/{}".format(*i.event.key) for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
-    s._fold.asm.voided = frozenset(item_of(a) for a in refs if a.kind == "remove") & strikes
-    s._fold.asm.new_shot = frozenset(item_of(a) for a in refs if a.kind == "confirm" and a.args["answer"] == "new_shot")
+    s._fold.asm.voided = frozenset(a.item for a in acts if isinstance(a, RemoveAction)) & strikes
+    s._fold.asm.new_shot = frozenset(a.item_named() or "" for a in acts
+                                     if isinstance(a, ConfirmAction) and a.answer == "new_shot")
     for i in sorted(range(len(s._log)), key=lambda i: (s._log[i].at_ms, i)):
         s._feed(i, s._log[i], False)
     return s

@@ -16,7 +16,7 @@ from hub.reconcile.assembler import Assembly, ShotContext, ShotEvidence, ShotTim
 from hub.reconcile.inputs import RefereeAction
 from shared_rules import Match
 from shared_rules.errors import RulesError
-from shared_rules.model import Choose, Colour, Concede, Input, Interference, Lag, RefereeDecision
+from shared_rules.model import Input
 
 
 @dataclass(slots=True)
@@ -182,19 +182,3 @@ class Timeline:
             return Provisional(self.match.summary(), tuple(self.match.needs()), assembly, None, tuple(out.explain()))
         finally:
             self.match.undo()
-
-
-def engine_input(a: RefereeAction) -> Input:
-    """The rules-engine input of a referee engine action (lag, choose, interference, concede, decide)."""
-    g = a.args.get
-    if a.kind == "lag":
-        return Lag(int(g("winner")))  # type: ignore[call-overload]
-    if a.kind == "choose":
-        colour = g("colour")
-        return Choose(int(g("player")), str(g("option")), g("ball"),  # type: ignore[call-overload, arg-type]
-                      Colour(colour) if isinstance(colour, str) else None)
-    if a.kind == "interference":
-        return Interference(bool(g("restore", True)))
-    if a.kind == "concede":
-        return Concede(int(g("player")))  # type: ignore[call-overload]
-    return RefereeDecision(str(g("option")), g("winner"))  # type: ignore[arg-type]

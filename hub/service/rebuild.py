@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.ingest.timecheck import suspect_of
+from hub.reconcile.actions import MatchControl
 from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
 from hub.reconcile.table import ShotTiming, TableSession, strict
 from hub.service.snapshot import stored_settle
@@ -19,7 +20,6 @@ from hub.store.database import UNREADABLE, MatchRow, Store
 
 log = logging.getLogger("luza.rebuild")
 
-ROUTED = ("new_match",)
 
 
 def timing(settle: Mapping[str, float]) -> ShotTiming:
@@ -63,7 +63,7 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
         except RecordError as exc:
             out.refused.append((row.id, f"unreadable record: {exc}"))
             continue
-        if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
+        if isinstance(inp, RefereeAction) and isinstance(inp.action, MatchControl) and inp.action.routed:
             continue
         if (code := suspect_of(row.record)) is not None:  # stored, never folded into play (hub.ingest.timecheck)
             out.suspect.append((row.id, code))

@@ -25,6 +25,7 @@ from hub.ingest.intake import AnswerIn, EventIn, Rejected, StatusIn, TeleIn, cla
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
+from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
 from hub.reconcile.board import enrich
 from hub.reconcile.inputs import (
     RefereeAction,
@@ -284,14 +285,15 @@ class Router:
                 raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
                                         f"table: стола {item.table_id!r} нет в luza.toml", "table", UNKNOWN_TABLE)
             action = parse_referee_action(item.action, now)
-            if action.kind == "new_match":
-                match_id = self._new_match(item.table_id, action, now)
+            act = action.action
+            if isinstance(act, NewMatchAction):
+                match_id = self._new_match(item.table_id, action, act, now)
             else:
                 live = self._require_live(item.table_id)
                 match_id = live.match.id
-                if action.kind == "end_match":
+                if isinstance(act, EndMatchAction):
                     self._end_match(item.table_id, action, now)
-                elif action.kind == "dismiss_alert" and str(action.args["alert"]) in live.session.dismissed:
+                elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
                     batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
                 else:
                     self._apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
@@ -319,7 +321,7 @@ class Router:
                                     NO_MATCH)
         return live
 
-    def _new_match(self, table_id: str, action: RefereeAction, now: int) -> int:
+    def _new_match(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
         old = self.live.get(table_id)
         if old is not None:
             if not old.session.match.state.over:
@@ -327,10 +329,8 @@ class Router:
                     f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
                     f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
             self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
-        a = action.args
-        variant, players, options = str(a["variant"]), a["players"], a.get("options") or {}
-        cues = self._cues(table_id, a.get("cues") or {})
-        assert isinstance(players, list) and isinstance(options, Mapping)
+        variant, players, options = act.variant, act.players, dict(act.options)
+        cues = self._cues(table_id, act.cues)
         try:
             session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
         except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
@@ -351,11 +351,10 @@ class Router:
         self.suspects.load(self.store, table_id, match_id)
         return match_id
 
-    def _cues(self, table_id: str, cues: object) -> dict[str, int]:
+    def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
         t = self.config.table(table_id)
         known = [d.id for d in t.devices if d.role == "cue"] if t else []
-        assert isinstance(cues, Mapping)
         for dev in cues:
             if dev not in known:
                 raise RefereeInputError(

@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-import hub.service.hub  # noqa: F401  (the service's modules: the RSS baseline is the hub's, not a bare Python)
+import hub.service.hub
 import hub.web.app  # noqa: F401
 from hub.reconcile.board import enrich
 from hub.reconcile.table import HubInput, TableSession

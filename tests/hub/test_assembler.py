@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+from hub.reconcile.action_types import ShotAmendment
 from hub.reconcile.assembler import (
     PocketEvidence,
     ShotAssembler,
     ShotContext,
+    ShotEvidence,
     ShotTiming,
     StrikeEvidence,
-    amend,
     build_report,
     question_id,
 )
+from hub.reconcile.inputs import RefereeAction
 from shared_rules.model import Colour, Declaration, DeclarationKind, Foul, Pocket, PocketedBall
 
 T = ShotTiming()
+
+
+def amendment(kind: str, args: dict[str, object]) -> ShotAmendment:
+    """The typed action (hub.reconcile.actions) of a shot amendment, checked as the panel's would be."""
+    action = RefereeAction(kind, args).action
+    assert isinstance(action, ShotAmendment)
+    return action
+
+
+def amend(shot: ShotEvidence, kind: str, args: dict[str, object], at_ms: int) -> None:
+    amendment(kind, args).amend(shot, at_ms)
 
 
 def strike(i: int, t: int, seat: int | None = 0, double: bool = False) -> StrikeEvidence:
@@ -123,7 +136,7 @@ def test_a_removed_strike_cuts_nothing() -> None:
 
 def test_amendments_for_the_next_shot_wait_for_it() -> None:
     asm = ShotAssembler()
-    asm.pending_next.append(("declare", {"calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}]}))
+    asm.pending_next.append(amendment("declare", {"calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}]}))
     shot = asm.strike(strike(1, 1000))
     assert shot is not None and shot.declarations == (Declaration(5, Pocket(3)),) and asm.pending_next == []
 

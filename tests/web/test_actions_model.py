@@ -1,19 +1,33 @@
-"""hub.reconcile.actions is the one definition of the referee actions: the validators take exactly its kinds and fields,
-and an unexpected error in a route is a bilingual 503, never a 500."""
+"""hub.reconcile.actions is the one definition of the referee actions: each kind's model checks its own fields, has a
+category and says how it applies; and an unexpected error in a route is a bilingual 503, never a 500."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.reconcile.actions import ACTION_MODELS, FACT_NAMES, fields_of
+from hub.reconcile.actions import (
+    ACTION_MODELS,
+    FACT_NAMES,
+    FACTS,
+    Category,
+    EngineAction,
+    MatchControl,
+    ShotAmendment,
+    fields_of,
+    kinds_of,
+)
 from hub.reconcile.inputs import RefereeInputError
-from hub.reconcile.referee import ACTION_KINDS, FACTS, VALIDATORS, validate
+from hub.reconcile.referee import ACTION_KINDS, validate
 
 
-def test_the_kinds_are_the_models() -> None:
-    assert tuple(ACTION_MODELS) == ACTION_KINDS and set(VALIDATORS) == set(ACTION_MODELS)
-    assert tuple(FACTS) == FACT_NAMES
+def test_the_kinds_are_the_models_each_in_one_category() -> None:
+    assert tuple(ACTION_MODELS) == ACTION_KINDS and tuple(FACTS) == FACT_NAMES
+    bases = {Category.SHOT: ShotAmendment, Category.ENGINE: EngineAction, Category.MATCH: MatchControl}
+    for category, base in bases.items():
+        assert all(issubclass(ACTION_MODELS[k], base) for k in kinds_of(category))
+    assert sorted(k for c in Category for k in kinds_of(c)) == sorted(ACTION_KINDS)
+    assert kinds_of(Category.ENGINE) == ("lag", "choose", "interference", "concede", "decide")
 
 
 @pytest.mark.parametrize("kind", list(ACTION_MODELS))

@@ -1,0 +1,213 @@
+"""The shot amendments: referee actions that change one shot's evidence (the shot is judged again)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hub.reconcile import checks as c
+from hub.reconcile.action_types import (
+    FACT_NAMES,
+    FACTS,
+    Args,
+    Ball,
+    ColourName,
+    ItemId,
+    PocketNo,
+    Seat,
+    ShotAmendment,
+    ShotNumber,
+    ShotTarget,
+    colour_of,
+    fresh_id,
+)
+from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
+from shared_rules.outcome import NeedKind
+
+
+class Call(BaseModel):
+    """One call (заказ): a ball into a pocket; `kind` cue_ball = свояк (the cue ball into the pocket)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ball: Ball | None = None
+    pocket: PocketNo
+    kind: Literal["object", "cue_ball"] = "object"
+    method: Annotated[str, Field(max_length=200)] = ""
+
+
+class DeclareAction(ShotAmendment):
+    """A call for the next (or current) shot: `ball`+`pocket`, or `calls` (at most two; [] clears)."""
+    kind: Literal["declare"]
+    ball: Ball | None = None
+    pocket: PocketNo | None = None
+    method: Annotated[str | None, Field(max_length=200)] = None
+    calls: Annotated[list[Call] | None, Field(max_length=2)] = None
+    shot: ShotTarget = "next"
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.DECLARATION,)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        if "calls" in a:
+            calls = a["calls"]
+            if not isinstance(calls, list) or len(calls) > 2:
+                raise c.err("calls", "must be a list of at most two calls (a double call); [] clears the call",
+                            "нужен список не более чем из двух заказов (двойной заказ); [] снимает заказ")
+            out = [c.call(x, f"calls[{i}]") for i, x in enumerate(calls)]
+        else:
+            out = [c.call(a, "call")]
+        return {"calls": out, "shot": c.target(a, "next")}
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.declarations = tuple(Declaration(x.ball or 0, Pocket(x.pocket), DeclarationKind(x.kind), x.method)
+                                  for x in self.calls or ())
+
+
+class IdentifyAction(ShotAmendment):
+    """Name a pocketed ball (number, colour, or directly struck)."""
+    kind: Literal["identify"]
+    item: ItemId
+    ball: Ball | None = None
+    colour: ColourName | None = None
+    direct: bool | None = None
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.BALL_NUMBER, NeedKind.BALL_COLOUR)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        ball, colour = c.ball(a, "ball"), c.colour(a)
+        if ball is None and colour is None and "direct" not in a:
+            raise c.err("ball", "give the ball number, its colour, or 'direct'",
+                        "укажите номер шара, его цвет или 'direct'")
+        return {"item": c.text(a, "item", limit=80), "ball": ball, "colour": colour, "direct": c.flag(a, "direct")}
+
+    def item_named(self) -> str | None:
+        return self.item
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.identities[self.item] = Identity(self.ball, colour_of(self.colour), self.direct)
+
+
+class AddBallAction(ShotAmendment):
+    """A ball the sensors missed."""
+    kind: Literal["add_ball"]
+    pocket: PocketNo
+    ball: Ball | None = None
+    colour: ColourName | None = None
+    direct: bool | None = None
+    shot: ShotTarget = "current"
+    shot_number: ShotNumber | None = None
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return c.shot_number(a, {"pocket": c.pocket(a), "ball": c.ball(a, "ball"), "colour": c.colour(a),
+                                 "direct": c.flag(a, "direct"), "shot": c.target(a, "current")})
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        item = fresh_id(shot, f"ref-{at_ms}")
+        shot.pockets.append(PocketEvidence(item, Pocket(self.pocket), at_ms, colour_of(self.colour), None, "referee"))
+        if self.ball is not None or self.direct is not None:
+            shot.identities[item] = Identity(self.ball, colour_of(self.colour), self.direct)
+
+
+class JumpedAction(ShotAmendment):
+    """A ball that jumped off the table."""
+    kind: Literal["jumped"]
+    ball: Ball | None = None
+    colour: ColourName | None = None
+    shot: ShotTarget = "current"
+    shot_number: ShotNumber | None = None
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return c.shot_number(a, {"ball": c.ball(a, "ball"), "colour": c.colour(a), "shot": c.target(a, "current")})
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.jumped.append((fresh_id(shot, f"jump-{at_ms}"), self.ball, colour_of(self.colour)))
+
+
+class RemoveAction(ShotAmendment):
+    """Take a sensed ball or strike out of the match (a false detection)."""
+    kind: Literal["remove"]
+    item: ItemId
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"item": c.text(a, "item", limit=80)}
+
+    def item_named(self) -> str | None:
+        return self.item
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.removed.add(self.item)
+
+
+class FoulAction(ShotAmendment):
+    """A foul only the referee sees (code such as `miss`, or its paragraph such as `5.3`); `on`=false withdraws it."""
+    kind: Literal["foul"]
+    foul: Annotated[str, Field(min_length=1, max_length=40)]
+    on: bool = True
+    offender: Seat | None = None
+    shot: ShotTarget = "current"
+    shot_number: ShotNumber | None = None
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return c.shot_number(a, {"foul": c.foul_name(a.get("foul")), "on": c.flag(a, "on", True),
+                                 "offender": c.seat(a, "offender", required=False), "shot": c.target(a, "current")})
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        foul = Foul[c.foul_name(self.foul).upper()]
+        if self.on:
+            shot.fouls[foul] = self.offender
+        else:
+            shot.fouls.pop(foul, None)
+
+
+class FactAction(ShotAmendment):
+    """A fact about a shot that only the referee sees (`FACTS` gives each one's type)."""
+    kind: Literal["fact"]
+    name: Literal[FACT_NAMES]  # type: ignore[valid-type]
+    value: bool | int | ColourName | None = None
+    shot: ShotTarget = "current"
+    shot_number: ShotNumber | None = None
+    answers: ClassVar[tuple[str, ...]] = (NeedKind.CUE_BALL, NeedKind.CUE_COLOUR)
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        name = a.get("name")
+        if name not in FACTS:
+            raise c.err("name", f"unknown fact {name!r}; one of {', '.join(FACTS)}",
+                        f"неизвестный факт {name!r}; один из {', '.join(FACTS)}")
+        kind = FACTS[str(name)]
+        value: object
+        if kind == "ball":
+            value = c.ball(a, "value")
+        elif kind == "colour":
+            value = c.colour(a, "value")
+        elif kind == "count":
+            value = c.count(a, "value")
+        else:
+            value = c.flag(a, "value", None if kind == "bool" else False)
+        return c.shot_number(a, {"name": name, "value": value, "shot": c.target(a, "current")})
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.facts[str(self.name)] = self.value
+
+
+class ConfirmAction(ShotAmendment):
+    """Answer a question (its id) with one of its options."""
+    kind: Literal["confirm"]
+    question: Annotated[str, Field(min_length=1, max_length=120)]
+    answer: Annotated[str, Field(min_length=1, max_length=40)]
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"question": c.text(a, "question", limit=120), "answer": c.text(a, "answer", limit=40)}
+
+    def item_named(self) -> str | None:
+        return self.question.partition(":")[2]  # a question id is `<kind>:<item>`
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        shot.answers[self.question] = self.answer
