@@ -33,6 +33,7 @@ from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS, Fold, HubInput, i
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
 from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.running import RunningScores
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark
 from shared_rules import Match
@@ -42,9 +43,6 @@ from shared_rules.state import Mode
 __all__ = ["ITEM_TARGETED", "SHOT_AMENDMENTS", "HubInput", "ShotTiming", "Step", "TableSession", "rederived", "strict"]
 
 log = logging.getLogger("luza.table")
-
-
-RUNNING = 32  # scores_before keeps a sum every this many outcomes
 
 
 def strict() -> bool:
@@ -78,7 +76,7 @@ class TableSession:
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
         self.refolded = 0  # inputs folded again after a rewind
         self.errors = 0  # internal errors met while folding (the service counts them)
-        self._running: list[tuple[Outcome, tuple[int, int]]] = []  # (outcome, score sums up to it): scores_before
+        self._running = RunningScores()
 
     # ------------------------------------------------------------ public
 
@@ -236,28 +234,9 @@ class TableSession:
         return [] if held is None else [self._fold.tl.steps[held]]
 
     def scores_before(self, k: int, deltas: Callable[[Outcome], Sequence[int]]) -> tuple[int, int]:
-        """The sum of `deltas` over the first `k` committed outcomes. Sums are kept every `RUNNING` outcomes and
-        checked by identity: a rewind changes only a suffix of the engine's outcomes, so only that is summed again."""
-        outs, cache = self.match.outcomes, self._running
-        n = min(len(cache), len(outs) // RUNNING)
-        while n and cache[n - 1][0] is not outs[n * RUNNING - 1]:
-            n -= 1
-        del cache[n:]
-        while len(cache) < k // RUNNING:
-            at = len(cache) * RUNNING
-            total = self._sum(cache[-1][1] if cache else (0, 0), outs[at:at + RUNNING], deltas)
-            cache.append((outs[at + RUNNING - 1], total))
-        done = k // RUNNING
-        return self._sum(cache[done - 1][1] if done else (0, 0), outs[done * RUNNING:k], deltas)
-
-    @staticmethod
-    def _sum(start: tuple[int, int], outs: Sequence[Outcome],
-             deltas: Callable[[Outcome], Sequence[int]]) -> tuple[int, int]:
-        a, b = start
-        for out in outs:
-            d = deltas(out)
-            a, b = a + d[0], b + d[1]
-        return a, b
+        """The sum of `deltas` over the first `k` committed outcomes (hub/reconcile/running.py: kept every 32
+        outcomes, so a long match's board history costs the rows shown)."""
+        return self._running.before(self.match.outcomes, k, deltas)
 
     def step_of(self, shot: ShotEvidence) -> Step | None:
         return self._fold.tl.shot_steps.get(shot.number)

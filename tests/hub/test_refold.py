@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.reconcile import fold as fold_module
+from hub.reconcile.board import enrich
 from hub.reconcile.inputs import RefereeAction, RefereeInputError, SensorInput
 from hub.reconcile.table import HubInput, TableSession, rederived
 from tests.hub.tablekit import Kit, item
@@ -81,6 +82,22 @@ def test_a_late_ball_at_shot_400_refolds_only_what_follows() -> None:
     assert (s.rewinds, s.refolded) == (1, 4)
     assert [p.id for p in s.shots[395].pockets] == [item(late)]
     assert state(s) == state(rederived(s))
+
+
+def test_the_board_history_of_a_long_match_is_the_same_after_a_late_ball() -> None:
+    """The screens' history rows carry running scores kept every 32 outcomes: a rewind makes them again."""
+    k = Kit()
+    inputs: list[HubInput] = []
+    for n in range(120):
+        inputs.append(k.strike(1000 + 30000 * n, seat=None))
+        if n % 7 == 3 and n < 90:
+            inputs.append(k.pocket(1000 + 30000 * n + 900, 1 + n % 6))
+    s = arrive(inputs)
+    before = enrich(s.scoreboard(), s)["history"]
+    s.apply(k.pocket(1000 + 30000 * 40 + 900, 2))  # a ball of shot 41, late: every running sum after it changes
+    history = enrich(s.scoreboard(), s)["history"]
+    assert history == enrich(rederived(s).scoreboard(), rederived(s))["history"]
+    assert history[-1]["scores"] == list(s.match.state.scores) and history != before
 
 
 def _broken_sensor(monkeypatch: pytest.MonkeyPatch) -> None:
