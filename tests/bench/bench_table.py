@@ -2,7 +2,7 @@
 
 Measures, for a long Free match played as hub inputs (strikes, balls, fouls, penalty choices):
 - `apply` of one in-order input, and `apply` + `scoreboard()` (what the service does per event);
-- re-deriving after a late input (a node's outbox after an outage), as a function of match length;
+- a late input landing mid-match (a node's outbox after an outage): the fold goes back to it and forward again;
 - rebuilding a whole match from its log (the hub's start-up).
 """
 
@@ -71,14 +71,15 @@ def main() -> None:
     for shots in (25, 50, 100, 200):
         part = free_match(shots)
         s, _ = timed_fold(part, False)
-        late = Kit(boot=9).pocket(part[len(part) // 2].at_ms + 300, 1)  # lands mid-match: re-derive
+        late = Kit(boot=9).pocket(part[len(part) // 2].at_ms + 300, 1)  # mid-match: rewind to it, refold the rest
         t0 = time.perf_counter()
         s.apply(late)
         dt = (time.perf_counter() - t0) * 1e3
         t0 = time.perf_counter()
         TableSession.replay("t1", "free", ("Ivan", "Petr"), {"target": 1000}, part)
         rebuild = (time.perf_counter() - t0) * 1e3
-        print(f"{shots:4d} shots ({len(part)} inputs): late input re-derivation {dt:.2f} ms, rebuild from log "
+        print(f"{shots:4d} shots ({len(part)} inputs): late input mid-match (rewind + refold of what follows) "
+              f"{dt:.2f} ms, rebuild from log "
               f"{rebuild:.2f} ms")
 
 
