@@ -69,7 +69,7 @@ from .model import (
     Spot,
 )
 from .outcome import EffectKind, Need, NeedKind
-from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
 from .state import LAG, OVER, REFEREE, Key, Mode, State
 from .variant import ShotFacts, Variant, register
 
@@ -138,6 +138,7 @@ class Classic(Variant):
         identity=BallIdentity.NUMBER,
         calls=True,
         facts=GENERAL_FACTS | {Fact.CUE_BALL, Fact.DECLARATIONS},
+        fouls=(*GENERAL_FOULS, Foul.CUE_BALL_POCKETED),  # 5.5
         identity_rule=R_IDENTIFY,
         call_mismatch_rule=R_UNCALLED,
         cue_ball_pocketed_rule=R_CUE_POCKETED,

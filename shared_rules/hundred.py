@@ -80,7 +80,7 @@ from .model import (
     ShotReport,
 )
 from .outcome import EffectKind, Need, Reason
-from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
 from .state import PLAY, State
 from .variant import ShotFacts, Variant, register
 
@@ -116,6 +116,7 @@ class Hundred(ControlBallMixin, Variant):
             Fact.CUE_BALL, Fact.DECLARATIONS, Fact.DIRECT, Fact.AS_CALLED, Fact.CAROM_ON_TEN, Fact.ROKAMBOL_ON_TEN,
             Fact.TOUCHED_TEN, Fact.TEN_OFF_SPOT, Fact.CENTRE_SPOT_TAKEN,
         },
+        fouls=(*GENERAL_FOULS, Foul.TEN_TOUCHED),  # §12
         identity_rule=R_IDENTIFY,
         call_mismatch_rule=R_NOT_CALLED,
         cue_ball_pocketed_rule=R_CUE_NOT_CALLED,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from .model import Foul
 from .outcome import NeedKind, Reason
 from .state import State
 
@@ -60,6 +61,17 @@ GENERAL_FACTS: frozenset[Fact] = frozenset(
 )
 
 
+# The fouls a referee may call in every variant (МКП §29.1 and the cue ball in hand, general 21), in the order a
+# panel lists them; a variant adds its own (`Profile.fouls`). EARLY_START, DOUBLE_HIT, JUMPED and INTERFERENCE
+# reach the engine otherwise (the cue sensor, the jumped action, the interference input).
+GENERAL_FOULS: tuple[Foul, ...] = (
+    Foul.MISS, Foul.BAD_BREAK, Foul.BAD_CUE_STRIKE, Foul.TOUCH, Foul.PUSH, Foul.NOT_COMPLETED, Foul.PLACEMENT,
+    Foul.OUTSIDE_HOUSE, Foul.HOUSE_BALL_STRUCK, Foul.BOTH_FEET_OFF, Foul.SLOW_PLAY,
+)
+# Facts a referee does not set one by one: calls come with `declare`, a ball's directness with the ball.
+_NOT_REFEREE_FACTS = frozenset({Fact.DECLARATIONS, Fact.DIRECT})
+
+
 @dataclass(frozen=True)
 class Profile:
     """What the hub must know about a variant, declared once on the variant (`Variant.PROFILE`)."""
@@ -68,9 +80,15 @@ class Profile:
     fixed_cue_ball: bool = True  # one ball (`Variant.CUE_BALL`) is always the cue ball; False: any ball may be
     calls: bool = False  # shots carry calls (declarations) made before the shot
     facts: frozenset[Fact] = GENERAL_FACTS  # the facts its shots may need
+    fouls: tuple[Foul, ...] = GENERAL_FOULS  # the fouls its referee may call, in a panel's order
     identity_rule: Reason | None = None  # cited when a ball's identity decides the result
     call_mismatch_rule: Reason | None = None  # cited when a ball falls into a pocket that was not called
     cue_ball_pocketed_rule: Reason | None = None  # cited when the (fixed) cue ball is seen going into a pocket
+
+    @property
+    def referee_facts(self) -> tuple[Fact, ...]:
+        """The facts a referee sets one by one on a shot, in the order of `Fact` (what a panel offers)."""
+        return tuple(f for f in Fact if f in self.facts and f not in _NOT_REFEREE_FACTS)
 
     def cite(self, rule: Reason | None) -> str:
         """`classic 5.4` for a rule, "" for none."""
@@ -102,4 +120,4 @@ class ProfileMixin:
         return tuple(b for b in state.on_table if b != self.CUE_BALL)
 
 
-__all__ = ["GENERAL_FACTS", "BallIdentity", "Fact", "Profile", "ProfileMixin"]
+__all__ = ["GENERAL_FACTS", "GENERAL_FOULS", "BallIdentity", "Fact", "Profile", "ProfileMixin"]

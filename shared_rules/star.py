@@ -94,6 +94,9 @@ class Star(StarView):
         identity=BallIdentity.COLOUR,
         fixed_cue_ball=False,
         facts=GENERAL_FACTS | {Fact.CUE_BALL, Fact.CUE_COLOUR, Fact.FIRST_CONTACT_COLOUR, Fact.SNOOKERED},
+        # 4.3: the wrong own ball; no cue ball in hand from the house, so no house fouls (general 21)
+        fouls=(Foul.MISS, Foul.WRONG_OWN_BALL, Foul.BAD_BREAK, Foul.BAD_CUE_STRIKE, Foul.TOUCH, Foul.PUSH,
+               Foul.NOT_COMPLETED, Foul.BOTH_FEET_OFF, Foul.SLOW_PLAY),
         identity_rule=R_IDENTIFY,
     )
     PARAGRAPHS: ClassVar[dict[str, str]] = {

@@ -3,29 +3,12 @@
 import { t, pick, colourName, FOUL_LABELS, FACT_LABELS, lang } from "./i18n.js";
 import { h, ball, ballInfo } from "./dom.js";
 import { pickBall, pickPocket, pickOption } from "./sheet.js";
+import { profileOf } from "./variants.js";
 
 const COLOURS = ["ivory", "yellow", "blue", "black", "green", "red"];
-const CALLED = new Set(["classic", "hundred"]);
-const VARIANT_FOULS = {
-  classic: ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "cue_ball_pocketed",
-    "placement", "outside_house", "house_ball_struck", "both_feet_off", "slow_play"],
-  hundred: ["miss", "bad_break", "ten_touched", "bad_cue_strike", "touch", "push", "not_completed", "placement",
-    "outside_house", "house_ball_struck", "both_feet_off", "slow_play"],
-  star: ["miss", "wrong_own_ball", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "both_feet_off",
-    "slow_play"],
-};
-const DEFAULT_FOULS = ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed", "placement",
-  "outside_house", "house_ball_struck", "both_feet_off", "slow_play"];
-const VARIANT_FACTS = {
-  classic: ["first_contact", "cushions", "break_balls_to_cushion"],
-  hundred: ["as_called", "touched_ten", "carom_on_ten", "rokambol_on_ten", "ten_off_spot", "centre_spot_taken"],
-  star: ["cue_colour", "first_contact_colour", "snookered"],
-};
-const DEFAULT_FACTS = ["cue_ball", "first_contact", "cushions", "break_balls_to_cushion"];
-const FACT_TYPES = {
-  cue_ball: "ball", first_contact: "ball", cue_colour: "colour", first_contact_colour: "colour",
-  cushions: "count", break_balls_to_cushion: "count", centre_crossing: "bool", as_called: "bool",
-};
+const GENERAL_FOULS = ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed"];  // until loaded
+
+const takesCalls = (board) => Boolean(profileOf(board.variant)?.calls);
 
 const card = (cls, title, ...body) => h(`section.card.${cls}`, {}, title ? h("h2", {}, title) : null, ...body);
 const btn = (label, onclick, cls = "") => h(`button.btn.act${cls ? "." + cls : ""}`, { type: "button", onclick }, label);
@@ -96,7 +79,7 @@ function questionCard(ctx, board, q) {
 
 export function questionsCard(ctx, board) {
   // a called variant's "call before the shot" is the call card's business, not a question
-  const qs = (board.questions || []).filter((q) => !(CALLED.has(board.variant) && q.action === "declare"));
+  const qs = (board.questions || []).filter((q) => !(takesCalls(board) && q.action === "declare"));
   if (!qs.length) return null;
   return card("questions", `${t("questions")} (${qs.length})`, qs.map((q) => questionCard(ctx, board, q)));
 }
@@ -119,7 +102,7 @@ export async function declareFlow(ctx, board) {
 }
 
 export function declareCard(ctx, board) {
-  if (!CALLED.has(board.variant)) return null;
+  if (!takesCalls(board)) return null;
   const calls = (board.shot && board.shot.status === "open" && board.shot.declarations) || [];
   const asked = (board.questions || []).find((q) => q.action === "declare");
   return card("declare", null, h("button.btn.act.primary.huge", { type: "button", id: "declare",
@@ -172,26 +155,29 @@ function stepLabel(kind) {
   return known[kind] ? t(known[kind]) : kind;
 }
 
-function foulLabel(code) {
+function foulLabel(code, paragraph) {
   const f = FOUL_LABELS[code];
-  return f ? `${/^\d/.test(f[0]) ? "§" : ""}${f[0]} ${lang === "en" ? f[1] : f[2]}` : code;
+  const where = paragraph || (f && f[0]) || "";
+  const name = f ? (lang === "en" ? f[1] : f[2]) : code;
+  return `${/^\d/.test(where) ? "§" : ""}${where} ${name}`.trim();
 }
 
 export function foulsCard(ctx, board) {
   const on = new Set((board.shot && board.shot.fouls) || []);
-  const codes = VARIANT_FOULS[board.variant] || DEFAULT_FOULS;
-  const facts = VARIANT_FACTS[board.variant] || DEFAULT_FACTS;
+  const profile = profileOf(board.variant);
+  const fouls = profile ? profile.fouls : GENERAL_FOULS.map((code) => ({ code }));
+  const facts = profile ? profile.referee_facts : [];
   return card("fouls", t("fouls"),
-    h("div.foul-grid", {}, codes.map((c) => h(`button.btn.act.foul${on.has(c) ? ".on" : ""}`, { type: "button",
-      dataset: { foul: c }, onclick: () => ctx.send("foul", { foul: c, on: !on.has(c), ...target(ctx) }) }, foulLabel(c)))),
-    h("h2", {}, t("facts")),
-    h("div.foul-grid", {}, facts.map((name) => factButton(ctx, board, name))));
+    h("div.foul-grid", {}, fouls.map(({ code: c, paragraph }) => h(`button.btn.act.foul${on.has(c) ? ".on" : ""}`, {
+      type: "button", dataset: { foul: c }, onclick: () => ctx.send("foul", { foul: c, on: !on.has(c), ...target(ctx) }) },
+    foulLabel(c, paragraph)))),
+    facts.length ? h("h2", {}, t("facts")) : null,
+    h("div.foul-grid", {}, facts.map((f) => factButton(ctx, board, f.name, f.type))));
 }
 
-function factButton(ctx, board, name) {
+function factButton(ctx, board, name, kind) {
   const label = FACT_LABELS[name] ? FACT_LABELS[name][lang === "en" ? 0 : 1] : name;
   const value = board.shot && board.shot.facts ? board.shot.facts[name] : undefined;
-  const kind = FACT_TYPES[name] || "flag";
   const shown = value == null ? "" : ` · ${value === true ? t("on") : value === false ? t("off") : kind === "colour" ? colourName(value) : value}`;
   return btn(`${label}${shown}`, async () => {
     let v;

@@ -1,9 +1,7 @@
 // The referee panel's start form: variant, names, the variant's labelled options, cue pairing, the lag.
 import { t, pick } from "./i18n.js";
 import { h } from "./dom.js";
-import { getJson } from "./api.js";
-
-let variants = null;
+import { loadVariants } from "./variants.js";
 
 function optionInput(o) {
   const id = `opt-${o.name}`;
@@ -31,7 +29,7 @@ function readOption(form, o) {
 
 /** The form; `ctx.api.startMatch` then (if the lag is known) a `lag` action. */
 export async function startCard(ctx, env) {
-  if (!variants) variants = await getJson("/api/variants").catch(() => []);
+  const variants = await loadVariants();
   const cues = (env.devices || []).filter((d) => d.role === "cue");
   const optionsBox = h("div.options");
   const select = h("select", { name: "variant", id: "variant" }, variants.map((v) => h("option", { value: v.id },

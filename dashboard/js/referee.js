@@ -6,6 +6,7 @@ import { live } from "./ws.js";
 import { TableApi, ApiError } from "./api.js";
 import { questionsCard, alertsCard, declareCard, shotCard, foulsCard, historyCard } from "./panel-cards.js";
 import { startCard } from "./panel-start.js";
+import { loadVariants } from "./variants.js";
 import { pickOption, confirmSheet } from "./sheet.js";
 
 const table = tableFromPath();
@@ -144,6 +145,8 @@ async function render(force = false) {
     if (mode === "start") { fill(main, form); main.scrollTop = 0; }
     return;
   }
+  await loadVariants(); // the cards offer what the variant's profile says
+  if (mode !== "match" || !env.match) return;
   const m = env.match;
   const ids = (m.questions || []).map((q) => q.id);
   const fresh = ids.some((id) => !shownQuestions.has(id)); // a new question: back to the top, where it is

@@ -82,6 +82,16 @@ class VariantOption(BaseModel):
     choices: list[OptionChoice] | None = None
 
 
+class RefereeFoul(BaseModel):
+    code: str  # the foul action's `foul` (e.g. `miss`)
+    paragraph: str  # where it is defined (e.g. `5.3`, `classic 5.5`)
+
+
+class RefereeFact(BaseModel):
+    name: str  # the fact action's `name`
+    type: Literal["ball", "colour", "count", "bool", "flag"]
+
+
 class VariantProfile(BaseModel):
     """What a screen must know about a variant (shared_rules.profile.Profile): no variant names in the UI."""
 
@@ -89,6 +99,8 @@ class VariantProfile(BaseModel):
     fixed_cue_ball: bool
     calls: bool  # shots carry a call made before the shot
     facts: list[str]  # the ShotReport facts its shots may need
+    fouls: list[RefereeFoul] = []  # the fouls the referee may call, in the panel's order
+    referee_facts: list[RefereeFact] = []  # the facts the referee sets one by one, in the panel's order
 
 
 class VariantOut(BaseModel):

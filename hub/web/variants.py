@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import shared_rules  # noqa: F401  (registers every variant)
+from hub.reconcile.action_types import FACTS
 from hub.reconcile.options import option_label
 from shared_rules.variant import VARIANTS
 
@@ -24,5 +25,9 @@ def variants() -> list[dict[str, Any]]:
                     "target": int(cls.OPTIONS["target"]),  # type: ignore[call-overload]
                     "options": [_option(k, v) for k, v in cls.OPTIONS.items()],
                     "profile": {"identity": p.identity.value, "fixed_cue_ball": p.fixed_cue_ball, "calls": p.calls,
-                                "facts": sorted(f.value for f in p.facts)}})
+                                "facts": sorted(f.value for f in p.facts),
+                                # what the referee panel offers: the fouls it may call and the facts it sets
+                                "fouls": [{"code": f.name.lower(), "paragraph": f.value} for f in p.fouls],
+                                "referee_facts": [{"name": f.value, "type": FACTS.get(f.value, "flag")}
+                                                  for f in p.referee_facts]}})
     return out

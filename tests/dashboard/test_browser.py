@@ -173,6 +173,9 @@ def test_panel_declares_and_confirms_a_classic_shot(browser: Any, web: WebHub, v
     wait_text(board, "#p0 .score", "29")  # provisional until the shot is closed
     assert board.locator("#p0 .score.pending").count() == 1 and board.locator(".provmark").count() == 1
     panel.wait_for_selector("#close-shot:not([disabled])")
+    # the fouls offered are the variant's (its profile from /api/variants): Classic's own cue-ball foul, cited
+    assert "classic 5.5" in text(panel, 'button[data-foul="cue_ball_pocketed"]')
+    assert panel.locator('button[data-foul="wrong_own_ball"]').count() == 0  # a Star foul is not offered
     shoot(panel, "panel-shot-ru")
     panel.click("#close-shot")
     board.wait_for_selector(".provmark", state="detached")

@@ -48,6 +48,15 @@ def test_variants(client: TestClient) -> None:
     target = next(o for o in classic["options"] if o["name"] == "target")
     assert target == {"name": "target", "label": {"en": "Points (balls) to win", "ru": "Очков (шаров) для победы"},
                       "type": "int", "default": 71, "choices": None}
+    # the panel offers what the variant's profile says: Classic's own foul (5.5) with its paragraph, Star's colours
+    fouls = {f["code"]: f["paragraph"] for f in classic["profile"]["fouls"]}
+    assert fouls["cue_ball_pocketed"] == "classic 5.5" and fouls["miss"] == "5.3"
+    assert "cue_ball_pocketed" not in {f["code"] for f in variants["free"]["profile"]["fouls"]}
+    star = variants["star"]["profile"]
+    assert "wrong_own_ball" in {f["code"] for f in star["fouls"]} and "placement" not in {f["code"] for f in star["fouls"]}
+    assert {"name": "cue_colour", "type": "colour"} in star["referee_facts"]
+    assert "declarations" not in {f["name"] for f in variants["classic"]["profile"]["referee_facts"]}
+    assert {"name": "touched_ten", "type": "flag"} in variants["hundred"]["profile"]["referee_facts"]
 
 
 def test_start_a_match_and_act(client: TestClient, hub: Hub) -> None:
