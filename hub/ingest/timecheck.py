@@ -5,7 +5,8 @@ An event is dated impossibly when, on the hub clock, it is
 - `future`: later than the hub's time of receipt plus `FAR_FUTURE_MS` (a stamp from 2255), or, within one
   boot of a node, ahead of that node's last trusted event by more than the hub's own clock advanced since,
   plus `STEP_TOLERANCE_MS` (a node clock stepped forward mid-boot: its events stay flagged until it is
-  re-synced);
+  re-synced); a node's first event of a boot is held against the latest trusted event of any node the same
+  way (a clock that jumped before its node reported anything: tests/faults/test_clock_jump.py);
 - `before_match`: earlier than the start of the match it would count in, minus `BEFORE_MATCH_TOLERANCE_MS`
   (a node clock stepped back, a stamp from 1970).
 
@@ -16,8 +17,8 @@ the reasons until a new match starts.
 
 The absolute bound is generous on purpose (a node's synced clock is the hub's, so anything far ahead is
 wrong, but tests of other parts date their matches in 2027 against the real clock); the per-node step check
-is what catches a clock that jumps. A hub restart forgets the last trusted events: the first event of a
-node after it is judged by the absolute bounds only.
+is what catches a clock that jumps. A hub restart forgets the last trusted events: the first event the hub
+receives after it is judged by the absolute bounds only.
 """
 
 from __future__ import annotations
@@ -40,10 +41,12 @@ REASONS = {
 
 
 class TimeCheck:
-    """Judges event times; remembers each (device, boot)'s last trusted event as (at_ms, received_ms)."""
+    """Judges event times; remembers each (device, boot)'s last trusted event as (at_ms, received_ms), and the
+    latest trusted event of any node (what a node's first event of a boot is judged against)."""
 
     def __init__(self) -> None:
         self._last: dict[tuple[str, int], tuple[int, int]] = {}
+        self._latest: tuple[int, int] | None = None
 
     def verdict(self, inp: SensorInput, match_started_ms: int | None) -> str | None:
         """The reason code if this event's time is impossible, else None (it may become the last trusted)."""
@@ -51,12 +54,15 @@ class TimeCheck:
         last = self._last.get(key)
         if inp.at_ms > inp.received_ms + FAR_FUTURE_MS:
             return "future"
-        if last is not None and inp.at_ms - last[0] > max(0, inp.received_ms - last[1]) + STEP_TOLERANCE_MS:
+        ref = last if last is not None else self._latest  # a first event: against the other nodes' clocks
+        if ref is not None and inp.at_ms - ref[0] > max(0, inp.received_ms - ref[1]) + STEP_TOLERANCE_MS:
             return "future"
         if match_started_ms is not None and inp.at_ms < match_started_ms - BEFORE_MATCH_TOLERANCE_MS:
             return "before_match"
         if last is None or inp.at_ms > last[0]:
             self._last[key] = (inp.at_ms, inp.received_ms)
+        if self._latest is None or inp.at_ms > self._latest[0]:
+            self._latest = (inp.at_ms, inp.received_ms)
         return None
 
 

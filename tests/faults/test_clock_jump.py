@@ -1,4 +1,5 @@
-"""Fault: a pocket node's clock jumps an hour ahead mid-match (after a strike, before the shot's balls drop).
+"""Fault: a pocket node's clock jumps an hour ahead mid-match (after a strike, before the shot's balls drop),
+before that node has reported anything.
 
 Its events are dated impossibly (`future`: the node's clock ran an hour ahead of the hub's within one boot), so
 the hub stores them flagged and folds none into play (hub.ingest.timecheck). Each of its balls raises a
@@ -32,8 +33,8 @@ def suspect_questions(hub: Hub) -> list[dict[str, Any]]:
 
 
 def seen_before(steps: list[Step], k: int, groups: list[tuple[int, ...]]) -> bool:
-    """Did the node of shot k's first ball report a ball before? (The hub judges a jump against the node's last
-    trusted event of its boot; a node's very first event is judged by the absolute bounds only.)"""
+    """Did the node of shot k's first ball report a ball before? The scenario jumps a node that has not: its
+    first event of the boot is judged against the other nodes' clocks (hub.ingest.timecheck)."""
     group = next(g for g in groups if steps[k].balls[0][0] in g)
     return any(p in group for st in steps[:k] for p, _ in st.balls)
 
@@ -42,7 +43,7 @@ def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_s
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
     table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    k0 = next(k for k, st in enumerate(steps) if k >= 2 and st.balls and seen_before(steps, k, table.groups))
+    k0 = next(k for k, st in enumerate(steps) if k >= 2 and st.balls and not seen_before(steps, k, table.groups))
     hub = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)
     begin_match(hub)
     node, group = next((n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True)
