@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,55 +25,25 @@ from hub.ingest.intake import AnswerIn, EventIn, Rejected, StatusIn, TeleIn, cla
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
-from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
 from hub.reconcile.board import enrich
 from hub.reconcile.inputs import (
     RefereeAction,
     RefereeInputError,
     SensorInput,
     input_to_record,
-    parse_referee_action,
 )
-from hub.reconcile.referee import MALFORMED, NO_MATCH, UNAVAILABLE, UNKNOWN_TABLE
+from hub.reconcile.referee import UNAVAILABLE
 from hub.reconcile.table import TableSession, strict
-from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
-from hub.service.snapshot import settings_snapshot
+from hub.service.matches import Live, MatchDesk, RefereeRequest, Replayed
+from hub.service.rebuild import UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
-from hub.store.database import ActionUid, MatchRow, Store
+from hub.store.database import MatchRow, Store
 from shared_rules import wire
-from shared_rules.errors import RulesError
+
+__all__ = ["Batch", "Live", "RefereeRequest", "Replayed", "Router", "quarantine_alert"]
 
 log = logging.getLogger("luza.hub")
 
-
-
-@dataclass
-class RefereeRequest:
-    table_id: str
-    action: Mapping[str, object]
-    future: Future[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """The answer to a referee action sent again with a uid already stored: where the first one went."""
-
-    table_id: str
-    cursor: int | None
-    match_id: int | None
-
-
-def _uid_of(action: object) -> str | None:
-    """The action's uid if it is a valid one (a bad uid is refused later by parse_referee_action)."""
-    uid = action.get("uid") if isinstance(action, Mapping) else None
-    return uid if isinstance(uid, str) and 1 <= len(uid) <= 80 else None
-
-
-@dataclass
-class Live:
-    match: MatchRow
-    session: TableSession
-    cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
 
 
 @dataclass
@@ -93,7 +63,9 @@ class Batch:
     dups: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) that sent one again
 
 
-class Router:
+class Router(MatchDesk):
+    """Routes one item of a batch: payloads to the store and the sessions (referee actions: `MatchDesk`)."""
+
     def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap,
                  clock: Callable[[], int]) -> None:
         self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
@@ -268,120 +240,6 @@ class Router:
         if item.ack:
             batch.acks.append(item.ack)
         self._reject(item, Rejected("store_error", f"the store refused this payload: {exc}", None), batch)
-
-    # ------------------------------------------------------------ referee actions
-
-    def _referee(self, item: RefereeRequest, batch: Batch) -> None:
-        now = self.clock()
-        uid = _uid_of(item.action) if self.config.table(item.table_id) is not None else None
-        first = self.store.action_uid(item.table_id, uid) if uid else None
-        if first is not None:  # sent again (a retry): the first answer, nothing applied twice
-            batch.counts["referee_resent"] += 1
-            batch.replies.append((item.future, RefereeInputError(**first.refusal) if first.refusal else
-                                  Replayed(item.table_id, first.cursor, first.match_id)))
-            return
-        try:
-            if self.config.table(item.table_id) is None:
-                raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
-                                        f"table: стола {item.table_id!r} нет в luza.toml", "table", UNKNOWN_TABLE)
-            action = parse_referee_action(item.action, now)
-            act = action.action
-            if isinstance(act, NewMatchAction):
-                match_id = self._new_match(item.table_id, action, act, now)
-            else:
-                live = self._require_live(item.table_id)
-                match_id = live.match.id
-                if isinstance(act, EndMatchAction):
-                    self._end_match(item.table_id, action, now)
-                elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
-                    batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
-                else:
-                    self._apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
-                    self.cursor = self.store.append_action(item.table_id, match_id, now, now,
-                                                           input_to_record(action))
-        except RefereeInputError as exc:
-            log.info("table %s: referee action refused: %s", item.table_id, exc.en)
-            batch.counts["referee_refused"] += 1
-            batch.replies.append((item.future, exc))
-            if uid:
-                refusal = {"en": exc.en, "ru": exc.ru, "field": exc.field, "code": exc.code}
-                self.store.remember_uid(item.table_id, uid, ActionUid(None, None, refusal), now)
-            return
-        if uid:
-            self.store.remember_uid(item.table_id, uid, ActionUid(match_id, self.cursor, None), now)
-        batch.counts["referee"] += 1
-        batch.touched.add(item.table_id)
-        batch.replies.append((item.future, item.table_id))
-
-    def _require_live(self, table_id: str) -> Live:
-        live = self.live.get(table_id)
-        if live is None:
-            raise RefereeInputError(f"no match is being played on table {table_id!r}; start one (new_match)",
-                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table",
-                                    NO_MATCH)
-        return live
-
-    def _new_match(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
-        old = self.live.get(table_id)
-        if old is not None:
-            if not old.session.match.state.over:
-                raise RefereeInputError(
-                    f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
-                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
-            self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
-        variant, players, options = act.variant, act.players, dict(act.options)
-        cues = self._cues(table_id, act.cues)
-        try:
-            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
-        except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
-            raise RefereeInputError(f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}",
-                                    "variant", MALFORMED) from exc
-        self.health(table_id, session)
-        snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
-        match_id = self.store.new_match(table_id, variant, players, options, now, snap)
-        session.match_id = match_id
-        self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
-        match = self.store.match(match_id)
-        assert match is not None
-        self.live[table_id] = Live(match, session, cues)
-        self.last.pop(table_id, None)
-        self.quarantined.pop(table_id, None)
-        self.evidence.pop(table_id, None)
-        self.holes.load(self.store, table_id, match_id)
-        self.suspects.load(self.store, table_id, match_id)
-        return match_id
-
-    def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
-        """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
-        t = self.config.table(table_id)
-        known = [d.id for d in t.devices if d.role == "cue"] if t else []
-        for dev in cues:
-            if dev not in known:
-                raise RefereeInputError(
-                    f"cues: {dev!r} is not a cue node of table {table_id!r} (its cue nodes: {', '.join(known) or 'none'})",
-                    f"cues: {dev!r} — не датчик кия стола {table_id!r} (датчики кия: {', '.join(known) or 'нет'})",
-                    "cues", MALFORMED)
-        return {str(d): int(seat) for d, seat in cues.items()}
-
-    def _cues_of(self, match: MatchRow) -> dict[str, int]:
-        """The cue pairing a stored match was started with (its new_match action)."""
-        for row in self.store.inputs(match_id=match.id):
-            rec = row.record
-            if rec.get("type") == "referee" and rec.get("kind") == "new_match":
-                cues = (rec.get("args") or {}).get("cues") or {}
-                return {str(d): int(s) for d, s in cues.items()} if isinstance(cues, dict) else {}
-            break
-        return {}
-
-    def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
-        live = self._require_live(table_id)
-        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
-        self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        board = live.session.scoreboard()
-        self.store.save_state(live.match.id, board)
-        self.store.end_match(live.match.id, now)
-        del self.live[table_id]
-        self.last[table_id] = enrich(board, live.session, live.match.started_ms, now)
 
     # ------------------------------------------------------------ sessions and state
 
