@@ -35,7 +35,7 @@ from hub.reconcile.questions import Alert, Question, collect_alerts, collect_que
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.running import RunningScores
 from hub.reconcile.timeline import Provisional, Step
-from hub.reconcile.trail import Mark
+from hub.reconcile.trail import Mark, shared_intact
 from shared_rules import Match
 from shared_rules.outcome import Outcome
 from shared_rules.state import Mode
@@ -331,6 +331,8 @@ class TableSession:
             self._fault(index, inp, exc)
             return
         self._faults.pop(index, None)
+        if strict() and not shared_intact():
+            raise AssertionError("an old shot's shared empty container was changed in place (hub/reconcile/trail.py)")
 
     def _fault(self, index: int, inp: HubInput, exc: Exception) -> None:
         """An internal error on one input: leave it out (kept in the log and the trail), hold, count, log."""

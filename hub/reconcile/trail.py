@@ -19,7 +19,9 @@ from hub.reconcile.timeline import Step, Timeline
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
 _FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))
-_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory in (list, dict, set))
+# A doubled strike may join an older shot than the latest (ShotAssembler.strike): its list is never shared.
+_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence)
+                    if f.default_factory in (list, dict, set) and f.name != "extra_strikes")
 
 
 def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
@@ -44,6 +46,11 @@ def freeze(shot: ShotEvidence) -> None:
         v = getattr(shot, name)
         if not v:
             setattr(shot, name, _EMPTY[type(v)])
+
+
+def shared_intact() -> bool:
+    """The shared empty containers are still empty (strict mode checks it after every input)."""
+    return not any(_EMPTY.values())
 
 
 def thaw(shot: ShotEvidence) -> None:
