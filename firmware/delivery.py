@@ -44,7 +44,7 @@ class Delivery:
         self.resent = 0  # entries published again (reconnect, timeout, resend)
         self.timeouts = 0
         self.gone = 0  # seqs reported gone to a `resend`
-        self._keys = {}  # oid -> (boot, seq): sent, not yet confirmed
+        self._keys = {}  # oid -> (boot, seq, clock offset at the first send): sent, not yet confirmed
         self._marks = {}  # boot -> the hub's stored mark
         self._cursor = 0  # the highest oid handed out in this pass
         self._top = 0  # the highest oid ever sent: past it, only new entries
@@ -63,7 +63,9 @@ class Delivery:
     # ------------------------------------------------------------ sending
 
     def next(self, n):
-        """Up to `n` (oid, entry) to publish now, in outbox order; the cursor moves past them."""
+        """Up to `n` (oid, payload) to publish now, in outbox order; the cursor moves past them. An event recorded
+        before the time sync goes out restamped onto the hub clock (`wire.restamp_event`) with the offset of its
+        first send, every time: a re-send carries the same bytes, so the hub sees a duplicate, not a conflict."""
         out = []  # type: list
         if len(self._keys) >= self.max_unconfirmed and self._cursor >= self._top:
             return out  # nothing to re-send and no room for new ones: do not even read the outbox (flash)
@@ -74,6 +76,7 @@ class Delivery:
             for oid, entry in batch:
                 if oid in self._keys:
                     self.resent += 1
+                    entry = wire.restamp_event(entry, self.boot, self._keys[oid][2])
                 else:
                     verdict = self._admit(oid, entry)
                     if verdict == _WAIT:
@@ -81,6 +84,8 @@ class Delivery:
                     if verdict == _SKIP:
                         self._cursor = oid
                         continue
+                    if oid in self._keys:
+                        entry = wire.restamp_event(entry, self.boot, self._keys[oid][2])
                 self._cursor = oid
                 out.append((oid, entry))
         return out
@@ -100,7 +105,7 @@ class Delivery:
             return _SKIP
         if not self._keys:
             self._since = self.clock.uptime()  # the wait for a confirmation starts with the first one out
-        self._keys[oid] = key
+        self._keys[oid] = (key[0], key[1], self.clock.offset)  # the offset of its first send, for every re-send
         if oid > self._top:
             self._top = oid
         return _SEND
@@ -144,8 +149,8 @@ class Delivery:
                 del self._marks[min(self._marks)]
         n = 0
         for oid in list(self._keys):
-            b, s = self._keys[oid]
-            if b == boot and s <= mark:
+            k = self._keys[oid]
+            if k[0] == boot and k[1] <= mark:
                 del self._keys[oid]
                 self.outbox.ack(oid)
                 n += 1

@@ -179,8 +179,7 @@ class Link:
         room = self.window - len(self._inflight)
         if room <= 0:
             return
-        for oid, entry in self.delivery.next(room):
-            payload = self.clock.restamp(entry, self.boot)
+        for oid, payload in self.delivery.next(room):  # restamped onto the hub clock if recorded before the sync
             token = self.transport.publish(self.topic_evt, payload, False, 1)
             self._inflight[token] = oid
             self.published += 1

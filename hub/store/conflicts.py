@@ -26,6 +26,12 @@ def content(record: Mapping[str, Any]) -> dict[str, Any]:
             "fields": record.get("fields") or {}}
 
 
+def restamped(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """The same event, once on the node's uptime clock and once moved onto the hub clock (a node re-sends an event
+    recorded before its time sync as it first sent it; after a reboot it can no longer restamp the old boot's)."""
+    return a["synced"] != b["synced"] and a["kind"] == b["kind"] and a["fields"] == b["fields"]
+
+
 def _canonical(obj: object) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -56,7 +62,7 @@ def check(store: Store, table_id: str, match_id: int | None, key: tuple[str, int
     except ValueError:
         first = {}
     new = _canonical(content(record))
-    if isinstance(first, Mapping) and _canonical(content(first)) == new:
+    if isinstance(first, Mapping) and (_canonical(content(first)) == new or restamped(content(first), content(record))):
         return None
     if match_id is not None and count(store, match_id) >= MAX_PER_MATCH:
         return False

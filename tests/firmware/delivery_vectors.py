@@ -147,12 +147,30 @@ def old_boot_from_flash(root):
     return {"sent": sent, "after_old": after_old, "depth": again.ob.depth, "mark1": again.d.mark(1)}
 
 
+def restamp_pinned_to_the_first_send(root):
+    """An event recorded before the time sync: restamped when first sent after it, and a re-send after a
+    resync carries the very same bytes (a duplicate to the hub, not a conflict)."""
+    r = Rig(root, "restamp")
+    r.ob.put(wire.encode_event("pocket", "n1", 1, 1, 250, synced=False, p=1))
+    r.ob.put(wire.encode_event("pocket", "n1", 1, 2, 300, synced=False, p=1))
+    unsynced = [e for _, e in r.d.next(1)]  # sent before any sync: uptime and u: 1
+    r.clock.sync(1700000000000)
+    first = [e for _, e in r.d.next(10)]
+    r.advance(60000)
+    r.clock.sync(1700000061234)  # a resync moves the offset
+    r.d.reconnected()
+    again = [e for _, e in r.d.next(10)]
+    t = [json.loads(e)["t"] for e in first]
+    return {"unsynced_u": json.loads(unsynced[0]).get("u"), "first_t": t, "same_bytes": again == unsynced + first,
+            "resent": r.d.resent}
+
+
 def run_all(root):
     out = {}
     for name, case in (("mark", released_on_mark_not_on_send), ("reconnect", reconnect_resends_unconfirmed_in_order),
                        ("timeout", timeout_with_backoff), ("resend", resend_answers_gone),
                        ("bounded", window_of_unconfirmed_is_bounded),
                        ("presorted", confirmed_before_sending_is_released_unsent), ("flash", across_flash_segments),
-                       ("reboot", old_boot_from_flash)):
+                       ("reboot", old_boot_from_flash), ("restamp", restamp_pinned_to_the_first_send)):
         out[name] = case(root)
     return json.loads(json.dumps(out))

@@ -71,6 +71,12 @@ def test_an_earlier_boots_events_reloaded_from_flash_are_released_by_that_boots_
     assert r["after_old"] == 2 and r["depth"] == 0 and r["mark1"] == 8
 
 
+def test_a_resent_event_carries_the_bytes_of_its_first_send(results: dict[str, Any]) -> None:
+    r = results["restamp"]
+    assert r["unsynced_u"] == 1 and r["first_t"] == [1_700_000_000_300]  # recorded at uptime 300, synced at uptime 0
+    assert r["same_bytes"] is True and r["resent"] == 2
+
+
 @pytest.mark.micropython
 def test_delivery_vectors_identical_under_real_micropython(results: dict[str, Any]) -> None:
     mp.require()

@@ -14,6 +14,7 @@ from hub import config
 from hub.cli import main
 from hub.ingest.delivery import Marks, Outgoing
 from hub.service.hub import Hub
+from hub.store import conflicts
 from hub.store.database import Store
 from shared_rules import wire
 from tests.hub.nodes import Clock, Node
@@ -101,6 +102,16 @@ def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_ab
                    Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + wire.MAX_RESEND}),
                    Outgoing("p2", "stored", {"b": 1, "s": 0}),
                    Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": wire.MAX_RESEND})]
+
+
+def test_a_resent_event_moved_onto_the_hub_clock_is_a_duplicate_not_a_conflict(store: Store) -> None:
+    first = {"type": "sensor", "kind": "pocket", "t": 250, "synced": False, "fields": {"pocket": 1}}
+    with store.transaction():
+        store.append_sensor("t1", None, "mqtt", ("p1", 1, 1), T0, T0, first)
+        moved = {**first, "t": 1_700_000_000_250, "synced": True}  # the same event, restamped
+        assert conflicts.check(store, "t1", None, ("p1", 1, 1), moved, T0) is None
+        other = {**moved, "fields": {"pocket": 2}}  # another pocket: a real conflict
+        assert conflicts.check(store, "t1", None, ("p1", 1, 1), other, T0) is True
 
 
 # ------------------------------------------------------------------ through Mosquitto and the hub
