@@ -144,4 +144,4 @@ def test_luza_serve_rss_stays_bounded_under_a_flood_of_oversized_qos0_and_teleme
     offered = sum(len(p) for _t, p, _q in flood) / 1e6
     print(f"\nluza serve under a flood of {offered:.0f} MB (2,000 x 60 KB QoS 0 + 20,000 tele): peak RSS "
           f"{before:.0f} -> {peak:.0f} MB")
-    assert peak < before + 40, (before, peak)
+    assert peak < before + 12, (before, peak)  # the queue's budget is 7 MB; without it: 41 -> 57 MB here
