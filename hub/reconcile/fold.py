@@ -59,8 +59,8 @@ class Fold:
 
     # ------------------------------------------------------------ taking back
 
-    def mark(self, order: tuple[int, int]) -> Mark:
-        return take(Mark(order), self.asm, len(self.refused), self.ended)
+    def mark(self, index: int) -> Mark:
+        return take(Mark(index), self.asm, len(self.refused), self.ended)
 
     def give_back(self, marks: list[Mark]) -> None:
         """Take these marks back, latest first (they are the latest of the trail), and re-judge."""

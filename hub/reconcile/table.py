@@ -50,10 +50,6 @@ def strict() -> bool:
     return os.environ.get("LUZA_STRICT", "") not in ("", "0")
 
 
-def _order(m: Mark) -> tuple[int, int]:
-    return m.order
-
-
 class TableSession:
     """One live match on one table; the same inputs always give the same state."""
 
@@ -90,7 +86,7 @@ class TableSession:
             raise RefereeInputError("new_match is handled by the service: end this match, then start one",
                                     "новую партию начинает сервис: завершите эту партию и начните новую", "kind")
         index = len(self._log)
-        in_order = bisect_right(self._trail, (inp.at_ms, index), key=_order) == len(self._trail)
+        in_order = bisect_right(self._trail, (inp.at_ms, index), key=self._order) == len(self._trail)
         if in_order and isinstance(inp, RefereeAction):
             self._fold.precheck(inp)  # the plain refusals, before anything changes
         self._log.append(inp)
@@ -248,19 +244,19 @@ class TableSession:
         fold the taken-back inputs again."""
         cuts = len(self._cuts)
         at = self._recut(inp)
-        pos = bisect_right(self._trail, (inp.at_ms, index), key=_order)
+        pos = bisect_right(self._trail, (inp.at_ms, index), key=self._order)
         if at is not None:
-            pos = min(pos, bisect_left(self._trail, (at, -1), key=_order))
-        todo = [(inp.at_ms, index)]
+            pos = min(pos, bisect_left(self._trail, (at, -1), key=self._order))
+        todo = [index]
         if pos < len(self._trail):
             self.rewinds += 1
-            todo += [m.order for m in self._take_back(pos)]
-            todo.sort()
+            todo += [m.index for m in self._take_back(pos)]
+            todo.sort(key=lambda i: (self._log[i].at_ms, i))
         try:
-            for order in todo:
-                live = in_order and order[1] == index
-                self.refolded += not live and order[1] != index
-                self._feed(order[1], self._log[order[1]], live)
+            for i in todo:
+                live = in_order and i == index
+                self.refolded += i != index
+                self._feed(i, self._log[i], live)
         except RefereeInputError:
             if isinstance(inp, RefereeAction) and len(self._cuts) > cuts:
                 self._uncut(inp, at)
@@ -307,9 +303,13 @@ class TableSession:
         if at is None:
             return
         asm.voided, asm.new_shot = asm.voided - {item}, asm.new_shot - {item}
-        marks = self._take_back(bisect_left(self._trail, (at, -1), key=_order))
+        marks = self._take_back(bisect_left(self._trail, (at, -1), key=self._order))
         for m in marks:
-            self._feed(m.order[1], self._log[m.order[1]], False)
+            self._feed(m.index, self._log[m.index], False)
+
+    def _order(self, m: Mark) -> tuple[int, int]:
+        """Where a folded input sorts: (its time, its arrival)."""
+        return self._log[m.index].at_ms, m.index
 
     def _take_back(self, pos: int) -> list[Mark]:
         marks = self._trail[pos:]
@@ -318,7 +318,7 @@ class TableSession:
         return marks
 
     def _feed(self, index: int, inp: HubInput, live: bool) -> None:
-        mark = self._fold.mark((inp.at_ms, index))
+        mark = self._fold.mark(index)
         self._trail.append(mark)
         try:
             self._fold.feed(index, inp, live, mark)
@@ -337,7 +337,7 @@ class TableSession:
     def _fault(self, index: int, inp: HubInput, exc: Exception) -> None:
         """An internal error on one input: leave it out (kept in the log and the trail), hold, count, log."""
         self._take_back(len(self._trail) - 1)
-        mark = self._fold.mark((inp.at_ms, index))
+        mark = self._fold.mark(index)
         mark.fault = repr(exc)
         self._trail.append(mark)
         last = self._fold.asm.last()

@@ -24,16 +24,25 @@ _CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence)
                     if f.default_factory in (list, dict, set) and f.name != "extra_strikes")
 
 
+def lengths(shot: ShotEvidence) -> int:
+    """The lengths of a shot's lists, 16 bits each in one int (0 for a shot with empty lists: no allocation)."""
+    out = 0
+    for name in _LISTS:
+        out = (out << 16) | len(getattr(shot, name))
+    return out
+
+
 def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
-    """What sensor evidence may change on the latest shot: its closing and its lists' lengths."""
-    return (shot.number, shot.closed_at, shot.closed_by, *(len(getattr(shot, n)) for n in _LISTS))
+    """What sensor evidence may change on a shot: its closing and its lists' lengths."""
+    return (shot.number, shot.closed_at, shot.closed_by, lengths(shot))
 
 
-def restore_mark(shot: ShotEvidence, mark: tuple[Any, ...]) -> None:
+def restore_mark(shot: ShotEvidence, closed_at: int | None, closed_by: str | None, lens: int) -> None:
     thaw(shot)  # it may be the latest shot again: its evidence grows
-    shot.closed_at, shot.closed_by = mark[1], mark[2]
-    for name, n in zip(_LISTS, mark[3:], strict=True):
-        del getattr(shot, name)[n:]
+    shot.closed_at, shot.closed_by = closed_at, closed_by
+    for name in reversed(_LISTS):
+        del getattr(shot, name)[lens & 0xFFFF:]
+        lens >>= 16
 
 
 _EMPTY: dict[type, Any] = {list: [], dict: {}, set: set()}  # shared by old shots, never changed in place
@@ -91,9 +100,13 @@ Undo = Callable[[Affected], None]
 class Mark:
     """One folded input: its place in time order and how to take it back."""
 
-    order: tuple[int, int]  # (at_ms, arrival index)
+    index: int  # the input's arrival index (its time is the input's at_ms)
     shots: int = 0
-    last: tuple[tuple[Any, ...], ...] = ()  # the latest two shots (a doubled strike may join the one before)
+    last: int = 0  # the latest shot's number (0: none yet), its closing and its lists' lengths
+    closed_at: int | None = None
+    closed_by: str | None = None
+    lens: int = 0
+    more: tuple[tuple[Any, ...], ...] = ()  # the two before it, when it has no strike (a doubled strike joins one)
     pending: tuple[Any, ...] = ()
     refused: int = 0
     ended: bool = False
@@ -109,12 +122,16 @@ class Mark:
 
 def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
     """Fill a mark with the state sensor evidence may change."""
-    mark.shots = len(asm.shots)
     shots = asm.shots
-    # A doubled strike joins the latest shot with a strike, which is the latest shot unless pockets opened one.
-    mark.last = (shot_mark(shots[-1]),) if shots and (shots[-1].strike or len(shots) == 1) else \
-        tuple(shot_mark(s) for s in shots[-3:])
-    mark.pending = tuple(asm.pending_next)
+    mark.shots = len(shots)
+    if shots:
+        last = shots[-1]
+        mark.last, mark.closed_at, mark.closed_by, mark.lens = last.number, last.closed_at, last.closed_by, \
+            lengths(last)
+        if last.strike is None:  # a doubled strike joins the latest shot with a strike: keep the ones before too
+            mark.more = tuple(shot_mark(x) for x in shots[-3:-1])
+    if asm.pending_next:
+        mark.pending = tuple(asm.pending_next)
     mark.refused, mark.ended = refused, ended
     return mark
 
@@ -126,9 +143,12 @@ def give_back(mark: Mark, asm: ShotAssembler, strikes: set[str], aff: Affected) 
     if mark.strike is not None:
         strikes.discard(mark.strike)
     del asm.shots[mark.shots:]
-    for last in mark.last:
-        restore_mark(asm.shots[last[0] - 1], last)
-        aff.shots.add(last[0])
+    for number, closed_at, closed_by, lens in mark.more:
+        restore_mark(asm.shots[number - 1], closed_at, closed_by, lens)
+        aff.shots.add(number)
+    if mark.last:
+        restore_mark(asm.shots[mark.last - 1], mark.closed_at, mark.closed_by, mark.lens)
+        aff.shots.add(mark.last)
     asm.pending_next[:] = list(mark.pending)
 
 
