@@ -109,8 +109,7 @@ class Fold:
                 check_answer(act.question, act.answer)
 
     def _sensor(self, inp: SensorInput, mark: Mark) -> None:
-        e = inp.event
-        item = f"{e.device}/{e.boot}/{e.seq}"
+        e, item = inp.event, inp.item
         if e.kind == "strike":
             if item not in self.strikes:
                 self.strikes.add(item)

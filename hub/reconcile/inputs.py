@@ -27,6 +27,11 @@ class SensorInput:
     seat: int | None  # for a cue node: the seat it is paired with (0/1); None for pockets
     at_ms: int  # event time on the hub clock (device time mapped through the device's clock offset)
     received_ms: int  # hub receive time
+    item: str = field(init=False, compare=False, repr=False)  # "device/boot/seq": its id as evidence and as a key
+
+    def __post_init__(self) -> None:
+        e = self.event
+        object.__setattr__(self, "item", f"{e.device}/{e.boot}/{e.seq}")
 
 
 @dataclass(frozen=True)
@@ -83,10 +88,10 @@ def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
     return RefereeAction(str(kind), raw, int(at_ms), uid)
 
 
-def input_key(inp: SensorInput | RefereeAction) -> tuple[object, ...] | None:
-    """The identity used to ignore an input given twice: (device, boot, seq), or the action's uid (or None)."""
+def input_key(inp: SensorInput | RefereeAction) -> object:
+    """The identity used to ignore an input given twice: "device/boot/seq", or the action's ("r", uid) (or None)."""
     if isinstance(inp, SensorInput):
-        return ("s", *inp.event.key)
+        return inp.item
     return ("r", inp.uid) if inp.uid else None
 
 

@@ -63,7 +63,7 @@ class TableSession:
         self.match_id = match_id
         self._fold = Fold(variant, self.players, self.options, self.timing)  # a bad variant/option fails here
         self._log: list[HubInput] = []
-        self._keys: set[tuple[object, ...]] = set()
+        self._keys: set[object] = set()
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
         self._cuts: dict[str, str] = {}  # item -> "remove" / "new_shot": accepted actions that re-cut the shots
@@ -268,8 +268,7 @@ class TableSession:
         arriving after the action that names it is cut as the action says."""
         asm = self._fold.asm
         if isinstance(inp, SensorInput):
-            e = inp.event
-            item = f"{e.device}/{e.boot}/{e.seq}"
+            e, item = inp.event, inp.item
             cut = self._cuts.get(item)
             if cut == "remove" and e.kind == "strike":
                 asm.voided = asm.voided | {item}
@@ -375,7 +374,7 @@ def rederived(session: TableSession) -> TableSession:
                      session.match_id)
     s._log, s._keys = list(session._log), set(session._keys)
     acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
-    strikes = {"{}/{}/{}".format(*i.event.key) for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
+    strikes = {i.item for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
     s._fold.asm.voided = frozenset(a.item for a in acts if isinstance(a, RemoveAction)) & strikes
     s._fold.asm.new_shot = frozenset(a.item_named() or "" for a in acts
                                      if isinstance(a, ConfirmAction) and a.answer == "new_shot")
