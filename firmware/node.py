@@ -151,7 +151,8 @@ class Node:
         fields = {"up": self.clock.uptime(), "heap": self.board.heap(), "rssi": self.link.net.rssi(),
                   "bat": self.board.battery(), "ob": self.outbox.depth, "drop": self.outbox.dropped,
                   "flash": self.outbox.writes, "t": t if synced else None, "rej": self.link.rejected,
-                  "crej": self.config_rejected, "pub": self.link.published}
+                  "crej": self.config_rejected, "pub": self.link.published, "rsd": self.link.delivery.resent,
+                  "cto": self.link.delivery.timeouts, "gone": self.link.delivery.gone}
         if self.role is not None:
             fields.update(self.role.tele())
         return wire.encode_tele(self.boot, **fields)

@@ -304,11 +304,12 @@ def parse_status(payload):
 
 TELE_FIELDS = {"up": (0, MAX_T), "heap": (0, 2**32), "rssi": (-130, 0), "bat": (0, 10), "ob": (0, 2**32),
                "drop": (0, 2**32), "t": (0, MAX_T), "flash": (0, 2**32)}
-# Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes), pocket
+# Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes; delivery:
+# rsd events re-sent, cto confirmation timeouts, gone seqs answered gone to a resend), pocket
 # (rattle, jam, glitch chatter pulses, outs upward passages, lost repeated edges, flags raised, edrop edges the
 # ring dropped or detections overwritten, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket p), cue (strikes, doubles, knocks,
 # sleeps, err).
-_counters = ["rej", "crej", "pub", "rattle", "jam", "glitch", "outs", "lost", "flags", "edrop", "err", "strikes",
+_counters = ["rej", "crej", "pub", "rsd", "cto", "gone", "rattle", "jam", "glitch", "outs", "lost", "flags", "edrop", "err", "strikes",
              "doubles", "knocks", "sleeps"]
 for _p in range(1, 7):
     _counters.append("bu%d" % _p)

@@ -192,4 +192,5 @@ async def scenario(root):
     return {"events": events, "statuses": statuses, "rejected": node.link.rejected, "depth_in_outage": depth_in_outage,
             "ups": node.link.ups, "downs": node.link.downs, "connects": tr.connects, "will": json.loads(tr.will[1])["st"],
             "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0,
-            "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags")]}
+            "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags"),
+                     tele.get("rsd"), tele.get("gone")]}

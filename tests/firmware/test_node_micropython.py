@@ -24,7 +24,8 @@ EXPECTED = {
     "feeds": True,
     "boot": 1,
     "time_ok": True,
-    "tele": [3, 3, 0, 2, 0],  # per-beam block counts of pocket 4, edges dropped, rejected commands, flags
+    "tele": [3, 3, 0, 2, 0, 0, 0],  # per-beam block counts of pocket 4, edges dropped, rejected commands, flags,
+    # events re-sent and seqs answered gone (hub-confirmed delivery: the loop "hub" confirmed event 1 before the outage)
 }
 
 
