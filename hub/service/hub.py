@@ -23,22 +23,22 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from typing import Any
 
 from hub.config import Config
 from hub.errors import disk_full_alert
-from hub.ingest.clockmap import ClockMap, time_command_args
-from hub.ingest.delivery import Outgoing
+from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
-from hub.ingest.resync import Resync
 from hub.ingest.serial import SerialIngest
 from hub.reconcile.inputs import RefereeInputError
 from hub.reconcile.referee import UNAVAILABLE
 from hub.reconcile.table import TableSession
 from hub.service.changes import Change, Subscribers
 from hub.service.inbox import Inbox
+from hub.service.matches import answer_caller
+from hub.service.node_commands import NodeCommands
 from hub.service.router import Batch, RefereeRequest, Replayed, Router
 from hub.steadyclock import SteadyClock
 from hub.store.database import Store
@@ -70,8 +70,6 @@ class Hub:
         self._worker: threading.Thread | None = None
         self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
         self._revs: Counter[str] = Counter()  # per table, +1 on every published change (this boot)
-        self._links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
-        self.resync = Resync()  # the time again every RESYNC_S while a node talks (hub.ingest.resync)
         self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
         self._dblock: DbLock | None = None
@@ -80,6 +78,8 @@ class Hub:
         self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, clock) if mqtt else None
         self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, clock)
                        for url in config.ingest.serial]
+        self.nodes = NodeCommands(config, clock, self.mqtt)  # time, stored marks, resend, identify, …
+        self.resync = self.nodes.resync
 
     # ------------------------------------------------------------ lifecycle
 
@@ -213,10 +213,7 @@ class Hub:
     def command(self, device: str, name: str, **args: Any) -> bool:
         """Send a `cmd` (identify, calibrate, …; shared_rules.wire.COMMANDS) to a configured node, over the link
         it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
-        dev = self.config.device(device)
-        if dev is None:
-            raise KeyError(device)
-        return self._send(dev.table, device, self._links.get(device), name, **args)
+        return self.nodes.send(device, name, **args)
 
     def _change(self, table_id: str, state: dict[str, Any]) -> Change:
         """Stamp a new table state with its revision, the boot id and the hub time."""
@@ -233,7 +230,7 @@ class Hub:
             try:
                 first = self._queue.get(marks.due_in() if marks else None)
             except queue.Empty:  # a stored mark held back by its rate limit is due
-                self._deliver(marks.flush() if marks else [])
+                self.nodes.deliver(marks.flush() if marks else [])
                 continue
             if first is _RECONNECTED:
                 self._reconnected()
@@ -274,7 +271,7 @@ class Hub:
             if len(items) == 1:
                 item = items[0]
                 if isinstance(item, RefereeRequest):
-                    _answer(item.future, RefereeInputError(
+                    answer_caller(item.future, RefereeInputError(
                         f"internal error of the hub ({type(exc).__name__}); the action was not confirmed",
                         f"внутренняя ошибка хаба ({type(exc).__name__}); действие не подтверждено",
                         None, UNAVAILABLE))
@@ -360,7 +357,7 @@ class Hub:
                   len(items), exc)
         for item in items:
             if isinstance(item, RefereeRequest):
-                _answer(item.future, RefereeInputError(f"the hub stopped before storing this action ({exc})",
+                answer_caller(item.future, RefereeInputError(f"the hub stopped before storing this action ({exc})",
                                                             f"хаб остановлен до сохранения действия ({exc})",
                                                             None, UNAVAILABLE))
 
@@ -387,37 +384,25 @@ class Hub:
         for t in sorted(changed or ()):  # before the replies: a caller that is answered finds the state out
             self._publish(self._states[t])
         for fut, result in batch.replies:
-            _answer(fut, result if isinstance(result, BaseException) else self._reply(result))
+            answer_caller(fut, result if isinstance(result, BaseException) else self._reply(result))
         if batch.latencies and self.latency_observers:
             now = self.clock()
             for received in batch.latencies:
                 for observe in self.latency_observers:
                     observe(max(0, now - received) / 1000)
         for table_id, device, link in batch.births:
-            self._links[device] = link
-            self.resync.sent(device)
-            self._send(table_id, device, link, "time", **time_command_args(self.clock()))
+            self.nodes.born(table_id, device, link)
         if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
             marks = self._router.marks
-            self._deliver(marks.after_commit(self.store, batch.events, batch.dups) if batch.events or batch.dups
-                          else marks.flush())
-        for device in self.resync.due(d for d in batch.devices if self.config.device(d) is not None):
-            dev = self.config.device(device)
-            if dev is not None:
-                self._send(dev.table, device, self._links.get(device), "time", **time_command_args(self.clock()))
-
-    def _deliver(self, commands: list[Outgoing]) -> None:
-        """Send the delivery commands (`stored`, `resend`) to their nodes."""
-        for o in commands:
-            dev = self.config.device(o.device)
-            if dev is not None:
-                self._send(dev.table, o.device, self._links.get(o.device), o.name, **o.args)
+            self.nodes.deliver(marks.after_commit(self.store, batch.events, batch.dups)
+                               if batch.events or batch.dups else marks.flush())
+        self.nodes.resync_due(batch.devices)
 
     def _reconnected(self) -> None:
         router, store = self._router, self.store
         if router is not None and store is not None:
             boots = ((d.id, self.registry.current_boot(d.id)) for t in self.config.tables for d in t.devices)
-            self._deliver(router.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
+            self.nodes.deliver(router.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
 
     def _reply(self, result: str | Replayed) -> dict[str, Any]:
         """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
@@ -430,29 +415,3 @@ class Hub:
         if self.mqtt:
             self.mqtt.publish(wire.state_topic(change.table_id), wire.encode_state(change.state), qos=1, retain=True)
         self._subscribers.notify(change)
-
-    def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
-        """One command to a node: back over its serial link, else over MQTT; False if neither is there."""
-        payload = wire.encode_command(name, self.clock() % 2**31, **args)
-        topic = wire.topic(table_id, device, "cmd")
-        if isinstance(link, SerialIngest):
-            link.send(topic, payload)
-        elif self.mqtt:
-            self.mqtt.publish(topic, payload, qos=1)
-        else:
-            return False
-        return True
-
-
-def _answer(fut: Future[dict[str, Any]], result: object) -> None:
-    """Answer a referee caller; a future the caller cancelled or gave up on is left alone."""
-    if fut.done():
-        return
-    try:
-        if isinstance(result, BaseException):
-            fut.set_exception(result)
-        else:
-            fut.set_result(result)  # type: ignore[arg-type]
-    except InvalidStateError:  # cancelled between the check and the answer
-        pass
-

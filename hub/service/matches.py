@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,19 @@ class RefereeRequest:
     table_id: str
     action: Mapping[str, object]
     future: Future[dict[str, Any]]
+
+
+def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
+    """Answer a referee caller; a future the caller cancelled or gave up on is left alone."""
+    if fut.done():
+        return
+    try:
+        if isinstance(result, BaseException):
+            fut.set_exception(result)
+        else:
+            fut.set_result(result)  # type: ignore[arg-type]
+    except InvalidStateError:  # cancelled between the check and the answer
+        pass
 
 
 @dataclass(frozen=True)
