@@ -15,7 +15,7 @@ from typing import Any
 
 from hub.config import Config
 from hub.ingest.health import Health, NodeCounters
-from hub.reconcile.questions import Alert
+from hub.reconcile.notices import Alert
 from shared_rules.wire import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)

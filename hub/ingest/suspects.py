@@ -18,7 +18,7 @@ from typing import Any
 
 from hub.ingest.timecheck import REASONS
 from hub.reconcile.inputs import SensorInput
-from hub.reconcile.questions import Question, pocket_name
+from hub.reconcile.notices import Question, pocket_name
 from hub.store.database import Store
 
 KIND = "impossible_time"

@@ -1,4 +1,4 @@
-"""Questions for the referee and alerts, with English and Russian texts (the referee panel is bilingual).
+"""A session's questions for the referee and its alerts (hub.reconcile.notices), with English and Russian texts.
 
 A *question* is something the hub cannot settle from the evidence; it names the referee action that answers
 it (`action`) and the answers offered. An *alert* says that sensing and the rules (or two sensors) disagree, or
@@ -9,29 +9,29 @@ every kind with its trigger.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from hub.reconcile.actions import action_for_need
 from hub.reconcile.assembler import Finding, question_id, rules_of
+from hub.reconcile.notices import (
+    BEAMS,
+    Alert,
+    Question,
+    engine_error,
+    jam,
+    node_offline,
+    pocket_name,
+    rejected_action,
+)
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.outcome import Need, NeedKind
 from shared_rules.state import State
 
-POCKET_NAMES: dict[int, tuple[str, str]] = {
-    1: ("head left corner", "левая угловая у дома"),
-    2: ("head right corner", "правая угловая у дома"),
-    3: ("middle left", "левая средняя"),
-    4: ("middle right", "правая средняя"),
-    5: ("foot left corner", "левая дальняя угловая"),
-    6: ("foot right corner", "правая дальняя угловая"),
-}
 FOUL_ANSWERS = ("foul", "no_foul")
 LATE_ANSWERS = ("return", "count", "new_shot")
 CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
                    "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS}
-BEAMS = {0: ("upper beam", "верхний луч"), 1: ("lower beam", "нижний луч")}
 # A pocket node's flags (hub/reconcile/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
 SENSOR_FLAGS = {
     "edges": ("warning", "{p} lost sensor signals (interference overflowed the node): if a ball went in, add it.",
@@ -52,45 +52,6 @@ SENSOR_FLAGS = {
 NEED_ACTIONS: dict[str, str] = {k: a for k in NeedKind if (a := action_for_need(k)) is not None}
 
 
-@dataclass(frozen=True)
-class Question:
-    """Something only the referee can settle. Answer it with the referee action `action`."""
-
-    id: str
-    kind: str
-    action: str
-    en: str
-    ru: str
-    shot: int | None = None
-    item: str | None = None
-    player: int | None = None
-    options: tuple[str, ...] = ()
-    default: str | None = None  # what the provisional state assumes meanwhile
-    cite: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["options"] = list(self.options)
-        return d
-
-
-@dataclass(frozen=True)
-class Alert:
-    """A disagreement or a health problem. `severity`: info, warning or error (error = scoring is held)."""
-
-    id: str
-    kind: str
-    en: str
-    ru: str
-    shot: int | None = None
-    item: str | None = None
-    severity: str = "warning"
-    cite: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 def check_answer(question: str, answer: str) -> None:
     """Refuse an answer (`confirm`) that the question does not offer."""
     allowed = CONFIRM_ANSWERS.get(question.partition(":")[0], ())
@@ -99,11 +60,6 @@ def check_answer(question: str, answer: str) -> None:
             f"answer {answer!r} does not fit question {question!r} (answers: {', '.join(allowed) or 'none'})",
             f"ответ {answer!r} не подходит к вопросу {question!r} (ответы: {', '.join(allowed) or 'нет'})",
             "answer")
-
-
-def pocket_name(pocket: int | None) -> tuple[str, str]:
-    en, ru = POCKET_NAMES.get(pocket or 0, ("?", "?"))
-    return f"pocket {pocket} ({en})", f"луза {pocket} ({ru})"
 
 
 def _name(players: tuple[str, str], seat: int | None) -> str:
@@ -211,43 +167,6 @@ def from_need(need: Need, shot: int | None) -> Question:
     options = tuple(need.options)
     return Question(f"need:{need.kind}:{need.player}:{shot}", need.kind, NEED_ACTIONS.get(need.kind, need.kind),
                     need.en, need.ru, shot, None, need.player, options, None, "")
-
-
-def engine_error(shot: int, en: str, ru: str) -> Alert:
-    """The rules engine refused a shot: scoring is held at the shot before until the referee corrects it."""
-    return Alert(f"engine:{shot}", "engine_error",
-                 f"Shot {shot} cannot be scored: {en} Correct the shot (identify, remove, foul) to go on.",
-                 f"Удар {shot} не может быть засчитан: {ru} Исправьте удар, чтобы продолжить.",
-                 shot, None, "error")
-
-
-def rejected_action(index: int, kind: str, en: str, ru: str) -> Alert:
-    """A stored referee action that no longer fits after the match was re-derived (late events)."""
-    return Alert(f"rejected:{index}", "rejected_action",
-                 f"The referee's '{kind}' no longer fits after late events were placed: {en}",
-                 f"Действие судьи '{kind}' больше не подходит после учёта запоздавших событий: {ru}",
-                 None, None, "warning")
-
-
-def jam(device: str, pocket: int | None, since_ms: int, beams: tuple[int, ...] = ()) -> Alert:
-    pe, pr = pocket_name(pocket)
-    en = " and ".join(BEAMS[b][0] for b in beams) or "sensor"
-    ru = " и ".join(BEAMS[b][1] for b in beams) or "датчик"
-    return Alert(f"jam:{device}:{pocket}", "jam",
-                 f"The {en} of {pe} is blocked (jam): balls in that pocket are not being seen. Clear the pocket "
-                 f"(a full net, a stuck ball, something over the beam).",
-                 f"{ru[0].upper() + ru[1:]} лузы заблокирован ({pr}): шары в этой лузе не видны. Освободите лузу "
-                 f"(полная сетка, застрявший шар, что-то закрывает луч).", None, device, "warning")
-
-
-def node_offline(device: str, role: str) -> Alert:
-    what_en = "cue sensor" if role == "cue" else "pocket node"
-    what_ru = "датчик кия" if role == "cue" else "узел лузы"
-    return Alert(f"offline:{device}", "node_offline",
-                 f"The {what_en} '{device}' went offline during the match: its events will come late or not at "
-                 f"all; the referee enters what it misses.",
-                 f"{what_ru.capitalize()} '{device}' отключился во время партии: его события придут позже или не "
-                 f"придут; судья вводит пропущенное вручную.", None, device, "warning")
 
 
 # ---------------------------------------------------------------- collecting a session's questions and alerts

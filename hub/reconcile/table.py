@@ -31,7 +31,8 @@ from hub.reconcile.actions import ConfirmAction, MatchControl, RemoveAction
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS, Fold, HubInput, item_of
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
-from hub.reconcile.questions import Alert, Question, collect_alerts, collect_questions, shot_dict
+from hub.reconcile.notices import Alert, Question
+from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.running import RunningScores
 from hub.reconcile.timeline import Provisional, Step
