@@ -24,6 +24,7 @@ from tests.faults.match import (
 )
 from tests.faults.match import script as make_script
 from tests.support.broker import Mosquitto
+from tests.support.hubs import hub_starter
 
 Baseline = Callable[..., dict[str, Any]]
 
@@ -83,14 +84,5 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
 @pytest.fixture
 def hubs() -> Iterator[Callable[..., Hub]]:
     """Start in-process hubs with `hubs(cfg, clock=...)`; each one still running is stopped at the end."""
-    started: list[Hub] = []
-
-    def start(cfg: Any, **kw: Any) -> Hub:
-        h = Hub(cfg, **kw).start(connect_timeout=5)
-        started.append(h)
-        return h
-
-    yield start
-    for h in started:
-        if h.store is not None:
-            h.stop()
+    with hub_starter() as start:
+        yield start

@@ -11,6 +11,7 @@ import pytest
 from hub import config
 from hub.service.hub import Hub
 from tests.support.broker import Mosquitto
+from tests.support.hubs import hub_starter
 
 TABLES = [
     {"id": "t1", "name": "Table 1", "pockets": {"p-head": [1, 2], "p-mid": [3, 4], "p-foot": [5, 6]},
@@ -35,14 +36,5 @@ def cfg(mosquitto: Mosquitto, tmp_path: Path) -> config.Config:
 @pytest.fixture
 def hubs() -> Iterator[Callable[..., Hub]]:
     """Start hubs with `hubs(cfg, clock=...)`; every one still running is stopped at the end."""
-    started: list[Hub] = []
-
-    def start(c: config.Config, **kw: Any) -> Hub:
-        h = Hub(c, **kw).start(connect_timeout=5)
-        started.append(h)
-        return h
-
-    yield start
-    for h in started:
-        if h.store is not None:
-            h.stop()
+    with hub_starter() as start:
+        yield start

@@ -15,6 +15,7 @@ from hub.service.hub import Hub
 from hub.web import WebSettings, create_app
 from hub.web.auth import PinStore
 from tests.export.matchkit import Clock, Table
+from tests.support.hubs import hub_starter
 
 TABLES = [
     {"id": "t1", "name": "Стол 1", "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
@@ -38,17 +39,8 @@ def clock() -> Clock:
 @pytest.fixture
 def open_hub(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., Hub]]:
     """`open_hub()` starts a hub on this test's database (again after a stop: a restart); all are stopped."""
-    started: list[Hub] = []
-
-    def start(**kw: Any) -> Hub:
-        h = Hub(web_config(tmp_path / "luza.db"), clock=clock, mqtt=False, **kw).start()
-        started.append(h)
-        return h
-
-    yield start
-    for h in started:
-        if h.store is not None:
-            h.stop()
+    with hub_starter(clock=clock, mqtt=False) as start:
+        yield lambda **kw: start(web_config(tmp_path / "luza.db"), connect_timeout=0, **kw)
 
 
 @pytest.fixture
