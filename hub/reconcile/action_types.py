@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hub.reconcile.assembler import ShotEvidence
 from shared_rules.model import Colour, Input
+from shared_rules.profile import Profile
 
 Args = dict[str, Any]
 Seat = Annotated[int, Field(ge=0, le=1, description="player seat 0 or 1")]
@@ -94,6 +95,10 @@ class ShotAmendment(BaseAction):
         """A shot already played by its number, or "current" / "next"."""
         n = getattr(self, "shot_number", None)
         return n if n is not None else str(getattr(self, "shot", "current"))
+
+    def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
+        """Why this amendment has no place in `variant` (its profile says what its shots have), or None."""
+        return None
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         raise NotImplementedError

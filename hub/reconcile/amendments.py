@@ -26,6 +26,11 @@ from hub.reconcile.action_types import (
 from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
 from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
 from shared_rules.outcome import NeedKind
+from shared_rules.profile import GENERAL_FOULS, Fact, Profile
+from shared_rules.variant import VARIANTS
+
+# The fouls a variant adds to the general ones (shared_rules.profile); calling one in another variant is refused.
+OWN_FOULS = frozenset(f for v in VARIANTS.values() for f in v.PROFILE.fouls) - frozenset(GENERAL_FOULS)
 
 
 class Call(BaseModel):
@@ -157,6 +162,16 @@ class FoulAction(ShotAmendment):
         return c.shot_number(a, {"foul": c.foul_name(a.get("foul")), "on": c.flag(a, "on", True),
                                  "offender": c.seat(a, "offender", required=False), "shot": c.target(a, "current")})
 
+    def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
+        """Another variant's own foul (Star 4.3, 100 points §12, Classic 5.5) is not one of this variant's."""
+        foul = Foul[c.foul_name(self.foul).upper()]
+        if not self.on or foul in profile.fouls or foul not in OWN_FOULS:
+            return None
+        return (f"{foul.name.lower()} ({foul.value}) is not a foul of {variant}; its fouls: "
+                f"{', '.join(f.name.lower() for f in profile.fouls)}",
+                f"{foul.name.lower()} ({foul.value}) — не нарушение варианта {variant}; его нарушения: "
+                f"{', '.join(f.name.lower() for f in profile.fouls)}")
+
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         foul = Foul[c.foul_name(self.foul).upper()]
         if self.on:
@@ -191,6 +206,14 @@ class FactAction(ShotAmendment):
         else:
             value = c.flag(a, "value", None if kind == "bool" else False)
         return c.shot_number(a, {"name": name, "value": value, "shot": c.target(a, "current")})
+
+    def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
+        """A fact this variant's shots never need (its profile lists them); taking one back is always fine."""
+        if self.value in (None, False) or Fact(self.name) in profile.facts:
+            return None
+        names = ", ".join(f.value for f in profile.referee_facts)
+        return (f"fact {self.name!r} does not apply in {variant}; its facts: {names}",
+                f"факт {self.name!r} не относится к варианту {variant}; его факты: {names}")
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         shot.facts[str(self.name)] = self.value

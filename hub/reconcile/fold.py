@@ -18,6 +18,7 @@ from hub.reconcile.actions import (
     ConfirmAction,
     DismissAlertAction,
     EngineAction,
+    FactAction,
     RemoveAction,
     ShotAmendment,
     UndoAction,
@@ -27,9 +28,11 @@ from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence,
 from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.questions import check_answer
 from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
 from hub.reconcile.trail import Affected, Mark, freeze, give_back, image, restore_image, retime, take, thaw
 from shared_rules.model import Colour, Pocket
+from shared_rules.variant import VARIANTS
 
 SHOT_AMENDMENTS = kinds_of(Category.SHOT)
 ITEM_TARGETED = tuple(k for k in SHOT_AMENDMENTS
@@ -184,7 +187,7 @@ class Fold:
             raise _refuse("there is nothing to undo", "отменять нечего")
 
         def back(aff: Affected) -> None:
-            step.status = "pending"
+            step.status = StepStatus.PENDING
             if step.shot is not None:
                 step.shot.voided = False
             aff.revived.append(step)
@@ -212,7 +215,7 @@ class Fold:
             self.asm.close(a.at_ms, a.kind)  # an action after a shot ends it
         mark.on_undo(lambda aff: aff.steps.append(step))
         tl.add_action(step, before_waiting=late)  # a late answer goes before the shot that waits for it
-        if step.status == "rejected":  # refused now: as if it had never been entered
+        if step.status == StepStatus.REJECTED:  # refused now: as if it had never been entered
             en, ru = step.error or ("refused", "отклонено")
             raise RefereeInputError(en, ru, "kind")
 
@@ -243,6 +246,9 @@ class Fold:
     def _amend(self, a: RefereeAction, act: ShotAmendment, live: bool, mark: Mark) -> None:
         if isinstance(act, RemoveAction) and act.item in self.asm.voided:
             return  # a removed strike: already left out when the shots were cut
+        refusal = act.refusal_in(self.tl.variant, VARIANTS[self.tl.variant].PROFILE)
+        if refusal is not None:
+            raise RefereeInputError(*refusal, "name" if isinstance(act, FactAction) else "foul")
         shot = self._target(act)
         if shot is None:
             self.asm.pending_next.append(act)
@@ -269,7 +275,7 @@ class Fold:
         step = self.tl.shot_steps.get(shot.number)
         if step is None:
             return None
-        if step.status == "blocked":
+        if step.status == StepStatus.BLOCKED:
             return step.error
         if shot.closed_at is None:
             self.prov_valid = False

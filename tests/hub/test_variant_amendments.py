@@ -1,0 +1,42 @@
+"""A foul or fact the variant does not have is refused with a sentence naming what it has (its profile,
+shared_rules/profile.py), and changes nothing; the same action in its own variant is taken."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.reconcile.referee import RefereeInputError
+from tests.hub.tablekit import Kit, session
+
+
+def test_another_variants_own_foul_is_refused_and_changes_nothing() -> None:
+    k = Kit()
+    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000)])
+    before = s.scoreboard()
+    with pytest.raises(RefereeInputError) as refused:
+        s.apply(k.ref("foul", 2000, foul="ten_touched"))  # 100 points §12, not a foul of Free
+    assert refused.value.code == "refused" and refused.value.field == "foul"
+    assert "ten_touched (100 12) is not a foul of free" in refused.value.en and "miss" in refused.value.en
+    assert "не нарушение варианта free" in refused.value.ru
+    assert s.scoreboard()["shot"] == before["shot"]
+    s.apply(k.ref("foul", 2100, foul="miss"))  # a general foul is taken
+    assert "miss" in s.scoreboard()["shot"]["fouls"]
+
+
+def test_the_same_foul_in_its_own_variant_is_taken() -> None:
+    k = Kit()
+    s = session("hundred", [k.ref("lag", 500, winner=0), k.strike(1000)])
+    s.apply(k.ref("foul", 2000, foul="ten_touched"))
+    assert "ten_touched" in s.scoreboard()["shot"]["fouls"]
+
+
+def test_a_fact_the_variant_never_needs_is_refused_but_taking_one_back_is_not() -> None:
+    k = Kit()
+    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000)])
+    with pytest.raises(RefereeInputError) as refused:
+        s.apply(k.ref("fact", 2000, name="touched_ten", value=True))
+    assert refused.value.field == "name" and "fact 'touched_ten' does not apply in free" in refused.value.en
+    assert "cushions" in refused.value.en and "не относится к варианту free" in refused.value.ru
+    s.apply(k.ref("fact", 2100, name="touched_ten", value=False))  # withdrawing is always fine
+    s.apply(k.ref("fact", 2200, name="cushions", value=2))  # general 20: every variant
+    assert s.scoreboard()["shot"]["facts"].get("cushions") == 2
