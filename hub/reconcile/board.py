@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.reconcile.notices import POCKET_NAMES
+from hub.reconcile.statuses import StepStatus
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.state import State
 from shared_rules.variant import VARIANTS, Variant
@@ -70,7 +71,7 @@ def sections() -> tuple[str, ...]:
 
 def _history(session: Any) -> list[dict[str, Any]]:
     match = session.match
-    ok = [st for st in session.steps if st.status == "ok"]
+    ok = [st for st in session.steps if st.status == StepStatus.OK]
     outcomes = match.outcomes
     start = max(0, min(len(ok), len(outcomes)) - HISTORY)  # only the rows shown are built: flat in the match's length
     scores = list(session.scores_before(start, _deltas))

@@ -24,6 +24,7 @@ from hub.reconcile.notices import (
     rejected_action,
 )
 from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.statuses import StepStatus
 from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.outcome import Need, NeedKind
 from shared_rules.state import State
@@ -264,7 +265,7 @@ def collect_alerts(s: Any) -> tuple[Alert, ...]:
     out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
     waiting = any(n.blocking for n in s.match.needs())  # held for a lag/choice/decision: the question says so
     for st in s.blocked_steps():
-        if (st.status == "blocked" and st.shot is not None and st.error and not waiting
+        if (st.status == StepStatus.BLOCKED and st.shot is not None and st.error and not waiting
                 and not _asks_identity(st.assembly)):
             out.append(engine_error(st.shot.number, *st.error))
     prov = s.provisional()

@@ -35,6 +35,7 @@ from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.running import RunningScores
+from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark, shared_intact
 from shared_rules import Match
@@ -114,15 +115,15 @@ class TableSession:
         return self._fold.tl.match
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         """live | held (a shot waits for the referee: refused, unplayable until a need is answered, or an
         internal error) | ended."""
         if self._fold.ended:
-            return "ended"
+            return TableStatus.ENDED
         prov = self.provisional()
         held = self._fold.tl.held() is not None or (prov is not None and prov.error) or self._faults
         waits = self.match.state.mode == Mode.HELD or (prov is not None and prov.summary.get("mode") == Mode.HELD)
-        return "held" if held or waits else "live"  # waits: the engine holds a shot for a ball's number or colour
+        return TableStatus.HELD if held or waits else TableStatus.LIVE  # waits: the engine holds a shot for a ball's number or colour
 
     @property
     def questions(self) -> tuple[Question, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from hub.reconcile.assembler import Assembly, ShotContext, ShotEvidence, ShotTiming, build_report
 from hub.reconcile.inputs import RefereeAction
+from hub.reconcile.statuses import StepStatus
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Input
@@ -27,14 +28,14 @@ class Step:
     action: RefereeAction | None = None
     played: Input | None = None  # what was fed to the engine (status "ok"), or the action's input
     assembly: Assembly | None = None
-    status: str = "pending"  # pending | ok | blocked (shot refused) | rejected (action refused) | void
+    status: StepStatus = StepStatus.PENDING
     #                          | after_end (a shot after the match was decided: kept, not scored)
     error: tuple[str, str] | None = None
     log_index: int = -1
 
     @property
     def voided(self) -> bool:
-        return self.shot.voided if self.shot is not None else self.status == "void"
+        return self.shot.voided if self.shot is not None else self.status == StepStatus.VOID
 
 
 @dataclass
@@ -71,7 +72,7 @@ class Timeline:
 
     def held(self) -> int | None:
         """The index of the shot the engine refused, where the timeline waits for the referee."""
-        if self.fed < len(self.steps) and self.steps[self.fed].status == "blocked":
+        if self.fed < len(self.steps) and self.steps[self.fed].status == StepStatus.BLOCKED:
             return self.fed
         return None
 
@@ -82,7 +83,7 @@ class Timeline:
             step = Step(shot=shot)
             self.shot_steps[shot.number] = step
             self.steps.append(step)
-        elif step.status != "pending":
+        elif step.status != StepStatus.PENDING:
             idx = self.index(step)
             if idx < self.fed:
                 self.rewind(idx)
@@ -113,7 +114,7 @@ class Timeline:
             self.rewind(idx)
         if step.shot is not None:
             step.shot.voided = True
-        step.status = "void"
+        step.status = StepStatus.VOID
         self.sync()
         return step
 
@@ -122,9 +123,9 @@ class Timeline:
         while self.fed < len(self.steps):
             step = self.steps[self.fed]
             if step.voided:
-                step.status = "void"
+                step.status = StepStatus.VOID
             elif step.shot is not None and self.match.state.over:
-                step.status = "after_end"  # balls struck after the match was decided are not scored
+                step.status = StepStatus.AFTER_END  # balls struck after the match was decided are not scored
             elif step.shot is not None:
                 if step.shot.closed_at is None:
                     return
@@ -145,10 +146,10 @@ class Timeline:
         try:
             self.match.play(inp)
         except RulesError as exc:
-            step.status = "blocked" if step.shot is not None else "rejected"
+            step.status = StepStatus.BLOCKED if step.shot is not None else StepStatus.REJECTED
             step.error = (exc.en, exc.ru)
             return False
-        step.played, step.status, step.error = inp, "ok", None
+        step.played, step.status, step.error = inp, StepStatus.OK, None
         if step in self.rejected:
             self.rejected.remove(step)
         return True
@@ -156,10 +157,10 @@ class Timeline:
     def rewind(self, idx: int) -> None:
         """Take the engine back to before step `idx`."""
         for step in reversed(self.steps[idx:self.fed]):
-            if step.status == "ok":
+            if step.status == StepStatus.OK:
                 self.match.undo()
-            if step.status != "void":
-                step.status, step.error = "pending", None
+            if step.status != StepStatus.VOID:
+                step.status, step.error = StepStatus.PENDING, None
         self.fed = idx
 
     def context(self) -> ShotContext:

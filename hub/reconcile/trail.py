@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence
+from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Step, Timeline
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
@@ -170,8 +171,8 @@ def retime(tl: Timeline, shots: int, aff: Affected) -> None:
             break
         if id(tl.steps[i]) in targets:
             idx0, found = i, found + 1
-    if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == "blocked":  # held there: judge it again
-        tl.steps[tl.fed].status, tl.steps[tl.fed].error = "pending", None
+    if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == StepStatus.BLOCKED:  # held there: judge it again
+        tl.steps[tl.fed].status, tl.steps[tl.fed].error = StepStatus.PENDING, None
     if idx0 < tl.fed:
         tl.rewind(idx0)
     dead = {id(s) for s in gone}
