@@ -17,20 +17,9 @@ import pytest
 
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
+from tests.faults import match as m
 from tests.faults.conftest import Baseline, begin_match
 from tests.faults.hubproc import HubProcess
-from tests.faults.match import (
-    PLAYERS,
-    SPEED,
-    events_made,
-    hub_config,
-    run_table,
-    score,
-    script,
-    stored_events,
-    until,
-    write_toml,
-)
 from tests.hub.test_damage import damage
 from tests.support.broker import Mosquitto
 
@@ -42,11 +31,11 @@ AT = 4  # the hub goes down after this shot's balls
 def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
     db = tmp_path / "luza.db"
-    toml = write_toml(tmp_path / "luza.toml", mosquitto.url, db, t2=True)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    referee = Hub(hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms).start(connect_timeout=5)
+    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db, t2=True)
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
+    referee = Hub(m.hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms).start(connect_timeout=5)
     begin_match(referee)
-    other = int(referee.new_match("t2", "free", PLAYERS)["match_id"])
+    other = int(referee.new_match("t2", "free", m.PLAYERS)["match_id"])
     referee.submit("t2", {"kind": "lag", "winner": 1})
     referee.stop()
     hubs = [HubProcess(toml, table.vt)]
@@ -54,25 +43,25 @@ def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
     async def corrupt(k: int, phase: str) -> None:
         if (k, phase) != (AT, "balls"):
             return
-        await until(lambda: stored_events(db) >= events_made(table), 10, "the hub to catch up")
+        await m.until(lambda: m.stored_events(db) >= m.events_made(table), 10, "the hub to catch up")
         assert await asyncio.to_thread(hubs[-1].stop) == 0
         damage(db, "UPDATE inputs SET record = '{\"type\": \"referee\", \"ki' WHERE id = "
                    "(SELECT max(id) FROM inputs WHERE match_id = ?)", other)
         hubs.append(await asyncio.to_thread(HubProcess, toml, table.vt))
 
     async def settle() -> None:
-        await until(lambda: stored_events(db) >= events_made(table), 20, "every event stored")
+        await m.until(lambda: m.stored_events(db) >= m.events_made(table), 20, "every event stored")
 
     try:
-        run_table(table, script(SEED), corrupt, settle)
+        m.run_table(table, m.script(SEED), corrupt, settle)
     finally:
         for p in hubs:
             p.stop()
     assert len(hubs) == 2 and "set aside (quarantined)" in "".join(hubs[1].lines)
-    after = Hub(hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms, mqtt=False).start()
+    after = Hub(m.hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms, mqtt=False).start()
     try:
         t1, t2 = after.state("t1"), after.state("t2")
-        assert score(t1["match"]) == baseline(SEED)
+        assert m.score(t1["match"]) == baseline(SEED)
         assert [a["kind"] for a in t1["alerts"] if a["kind"] != "node_offline"] == []
         assert t2["match"] is None and [a["kind"] for a in t2["alerts"]] == ["match_quarantined"]
         assert t2["alerts"][0]["match_id"] == other

@@ -21,19 +21,9 @@ import pytest
 
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
+from tests.faults import match as m
 from tests.faults.conftest import Baseline, begin_match
 from tests.faults.hubproc import HubProcess
-from tests.faults.match import (
-    SPEED,
-    events_made,
-    hub_config,
-    run_table,
-    score,
-    script,
-    stored_events,
-    until,
-    write_toml,
-)
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -77,9 +67,9 @@ def db_size(db: Path) -> int:
 def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
     db = tmp_path / "luza.db"
-    toml = write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    referee = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
+    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
+    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
     begin_match(referee)
     referee.stop()
     proc = HubProcess(toml, table.vt)
@@ -88,30 +78,30 @@ def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
 
     async def disk(k: int, phase: str) -> None:
         if (k, phase) == (FULL, "balls"):
-            await until(lambda: stored_events(db) >= events_made(table), 10, "the hub to catch up")
-            figures["stored"], figures["limit"] = stored_events(db), db_size(db) + 1000
+            await m.until(lambda: m.stored_events(db) >= m.events_made(table), 10, "the hub to catch up")
+            figures["stored"], figures["limit"] = m.stored_events(db), db_size(db) + 1000
             resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (figures["limit"], resource.RLIM_INFINITY))
         elif (k, phase) == (FREED, "balls"):
-            await until(lambda: watch.seen("disk_error"), 10, "the disk_error alert on the table's state")
-            figures["held"] = events_made(table) - stored_events(db)
-            figures["stored_while_full"] = stored_events(db) - figures["stored"]
+            await m.until(lambda: watch.seen("disk_error"), 10, "the disk_error alert on the table's state")
+            figures["held"] = m.events_made(table) - m.stored_events(db)
+            figures["stored_while_full"] = m.stored_events(db) - figures["stored"]
             resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
     async def drained() -> None:
-        await until(lambda: stored_events(db) >= events_made(table), 20, "every event stored")
-        await until(lambda: watch.last() == [], 10, "the alert to clear")
+        await m.until(lambda: m.stored_events(db) >= m.events_made(table), 20, "every event stored")
+        await m.until(lambda: watch.last() == [], 10, "the alert to clear")
 
     try:
-        run_table(table, script(SEED), disk, drained)
+        m.run_table(table, m.script(SEED), disk, drained)
     finally:
         watch.close()
         assert proc.stop() == 0
     assert figures["held"] >= 3 and figures["stored_while_full"] == 0  # paused: nothing committed while full
-    assert stored_events(db) == events_made(table)
-    after = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
+    assert m.stored_events(db) == m.events_made(table)
+    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
     try:
         state = after.state("t1")
-        assert score(state["match"]) == baseline(SEED)
+        assert m.score(state["match"]) == baseline(SEED)
         assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
     finally:
         after.stop()

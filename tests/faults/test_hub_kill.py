@@ -19,18 +19,9 @@ import pytest
 from hub.cli import main
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
+from tests.faults import match as m
 from tests.faults.conftest import Baseline, begin_match
 from tests.faults.hubproc import HubProcess
-from tests.faults.match import (
-    SPEED,
-    events_made,
-    hub_config,
-    run_table,
-    score,
-    script,
-    stored_events,
-    write_toml,
-)
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -43,9 +34,9 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
                                                            baseline: Baseline,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "luza.db"
-    toml = write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    referee = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
+    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
+    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
     match_id = begin_match(referee)  # the referee's part, then the hub process runs the match
     referee.stop()
     hubs = [HubProcess(toml, table.vt)]
@@ -78,24 +69,24 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
         if restarts:
             hubs.append(await restarts.pop())
         deadline = asyncio.get_running_loop().time() + 20
-        while stored_events(db) < events_made(table):
-            assert asyncio.get_running_loop().time() < deadline, f"{stored_events(db)} of {events_made(table)} stored"
+        while m.stored_events(db) < m.events_made(table):
+            assert asyncio.get_running_loop().time() < deadline, f"{m.stored_events(db)} of {m.events_made(table)} stored"
             await asyncio.sleep(0.05)
 
-    steps = script(SEED)
+    steps = m.script(SEED)
     try:
-        run_table(table, steps, kill, settle)
+        m.run_table(table, steps, kill, settle)
     finally:
         for p in hubs:
             p.stop()
     assert len(hubs) == 1 + len(KILLS)
     assert second[0].refused and second[0].proc.wait(10) == 3
     assert f"pid {running[0]} " in "".join(second[0].lines)  # names the hub that runs
-    assert stored_events(db) == events_made(table)  # every event stored once (the log's key is unique)
-    after = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
+    assert m.stored_events(db) == m.events_made(table)  # every event stored once (the log's key is unique)
+    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
     try:
         state = after.state("t1")
-        assert score(state["match"]) == baseline(SEED)
+        assert m.score(state["match"]) == baseline(SEED)
         assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
     finally:
         after.stop()
@@ -103,4 +94,4 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
     assert main(["replay", str(db), "--match", str(match_id)]) == 0
     assert "verified" in capsys.readouterr().out
     print(f"\nhub SIGKILLed {len(KILLS)} times: down {min(down_s):.1f}-{max(down_s):.1f} s wall each "
-          f"(x{SPEED:.0f} virtual), {events_made(table)} events, all stored once")
+          f"(x{m.SPEED:.0f} virtual), {m.events_made(table)} events, all stored once")

@@ -20,19 +20,9 @@ import pytest
 
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
+from tests.faults import match as m
 from tests.faults.conftest import Baseline, begin_match
 from tests.faults.hubproc import HubProcess
-from tests.faults.match import (
-    SPEED,
-    events_made,
-    hub_config,
-    run_table,
-    score,
-    script,
-    stored_events,
-    until,
-    write_toml,
-)
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -77,9 +67,9 @@ def flood(port: int, sent: list[int]) -> None:
 def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
     db = tmp_path / "luza.db"
-    toml = write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    referee = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
+    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
+    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
+    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
     begin_match(referee)
     referee.stop()
     proc = HubProcess(toml, table.vt)
@@ -93,20 +83,20 @@ def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score
 
     async def settle() -> None:
         await asyncio.to_thread(flooder.join, 120)
-        await until(lambda: stored_events(db) >= events_made(table), 20, "every event stored")
-        await until(lambda: oversized_counted(db) >= COUNT, 60, "every oversized message counted")
+        await m.until(lambda: m.stored_events(db) >= m.events_made(table), 20, "every event stored")
+        await m.until(lambda: oversized_counted(db) >= COUNT, 60, "every oversized message counted")
 
     try:
-        run_table(table, script(SEED), start_flood, settle)
+        m.run_table(table, m.script(SEED), start_flood, settle)
         rss, grown = peak_rss_mb(proc.pid), db_bytes(db) - size_before
     finally:
         assert proc.stop() == 0
     assert sent[0] == COUNT and oversized_counted(db) == COUNT  # QoS 0 on loopback: none lost, all counted
     print(f"\n{COUNT} oversized messages ({SIZE // 1024} KB, QoS 0) during the match: hub peak RSS "
           f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB")
-    after = Hub(hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
+    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
     try:
-        assert score(after.state("t1")["match"]) == baseline(SEED)
+        assert m.score(after.state("t1")["match"]) == baseline(SEED)
         assert after.store is not None
         kept = after.store.conn.execute("SELECT count(*) FROM rejected WHERE code = 'oversized'").fetchone()[0]
     finally:
