@@ -52,6 +52,25 @@ SENSOR_FLAGS = {
 # The referee action that answers each kind of engine need (each action model says what it answers).
 NEED_ACTIONS: dict[str, str] = {k: a for k in NeedKind if (a := action_for_need(k)) is not None}
 
+# The yes/no questions a finding asks (answered with `confirm`): English, Russian ({n} the shot, {pe}/{pr} the
+# pocket), the answers, the default the provisional state assumes, the paragraph, whether it concerns the shooter.
+CONFIRM_QUESTIONS: dict[str, tuple[str, str, tuple[str, ...], str, str, bool]] = {
+    "late_drop": ("Shot {n}: a ball fell into {pe} long after the shot. A hanging ball (put it back, general §23), "
+                  "count it for shot {n}, or a new shot whose strike the cue sensor missed?",
+                  "Удар {n}: шар упал ({pr}) намного позже удара. Зависший шар (вернуть на место, общие правила "
+                  "§23), засчитать в удар {n} или это новый удар без отметки кия?",
+                  LATE_ANSWERS, "return", "general 23", False),
+    "maybe_two": ("Shot {n}: the sensor of {pe} saw something longer than one ball. One ball or two?",
+                  "Удар {n}: датчик ({pr}) видел что-то длиннее одного шара. Один шар или два?",
+                  TWO_ANSWERS, "one", "", False),
+    "double_hit": ("Shot {n}: the cue sensor felt two contacts. Was it a double hit (general §18)?",
+                   "Удар {n}: датчик кия отметил два касания. Двойной удар (общие правила §18)?",
+                   FOUL_ANSWERS, "no_foul", "general 18", True),
+    "early_start": ("Shot {n} was struck before the previous shot could have ended. Foul (general §14.2)?",
+                    "Удар {n} нанесён до завершения предыдущего. Штраф (общие правила §14.2)?",
+                    FOUL_ANSWERS, "no_foul", "general 14.2", True),
+}
+
 
 def check_answer(question: str, answer: str) -> None:
     """Refuse an answer (`confirm`) that the question does not offer."""
@@ -83,28 +102,11 @@ def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: in
         return Question(qid, f.kind, "identify", f"Shot {n}: what colour was the ball in {pe}?",
                         f"Удар {n}: какого цвета шар упал — {pr}?", n, f.item, None,
                         rules.colour_options(state), None, rules.PROFILE.cite(rules.PROFILE.identity_rule))
-    if f.kind == "late_drop":
-        return Question(qid, f.kind, "confirm",
-                        f"Shot {n}: a ball fell into {pe} long after the shot. A hanging ball (put it back, "
-                        f"general §23), count it for shot {n}, or a new shot whose strike the cue sensor missed?",
-                        f"Удар {n}: шар упал ({pr}) намного позже удара. Зависший шар (вернуть на место, "
-                        f"общие правила §23), засчитать в удар {n} или это новый удар без отметки кия?",
-                        n, f.item, None, LATE_ANSWERS, "return", "general 23")
-    if f.kind == "maybe_two":
-        return Question(qid, f.kind, "confirm",
-                        f"Shot {n}: the sensor of {pe} saw something longer than one ball. One ball or two?",
-                        f"Удар {n}: датчик ({pr}) видел что-то длиннее одного шара. Один шар или два?",
-                        n, f.item, None, TWO_ANSWERS, "one", "")
-    if f.kind == "double_hit":
-        return Question(qid, f.kind, "confirm",
-                        f"Shot {n}: the cue sensor felt two contacts. Was it a double hit (general §18)?",
-                        f"Удар {n}: датчик кия отметил два касания. Двойной удар (общие правила §18)?",
-                        n, f.item, shooter, FOUL_ANSWERS, "no_foul", "general 18")
-    if f.kind == "early_start":
-        return Question(qid, f.kind, "confirm",
-                        f"Shot {n} was struck before the previous shot could have ended. Foul (general §14.2)?",
-                        f"Удар {n} нанесён до завершения предыдущего. Штраф (общие правила §14.2)?",
-                        n, f.item, shooter, FOUL_ANSWERS, "no_foul", "general 14.2")
+    asked = CONFIRM_QUESTIONS.get(f.kind)
+    if asked is not None:
+        en, ru, answers, default, cite, by_shooter = asked
+        return Question(qid, f.kind, "confirm", en.format(n=n, pe=pe), ru.format(n=n, pr=pr), n, f.item,
+                        shooter if by_shooter else None, answers, default, cite)
     if f.kind == "out_of_turn":
         who, turn = _name(players, f.seat), _name(players, shooter)
         return Question(qid, f.kind, "confirm",
