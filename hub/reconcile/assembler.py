@@ -157,17 +157,25 @@ class ShotAssembler:
         """A cue strike: opens a shot (or is merged into the last one if within `double_strike_ms`)."""
         if ev.id in self.voided:
             return None
-        prev = next((s for s in reversed(self.shots) if s.strike and not s.voided), None)
-        if prev is not None and prev.strike is not None and (
-                0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms):
-                prev.extra_strikes.append(ev)
-                return prev
+        prev = self.same_stroke(ev)
+        if prev is not None:
+            prev.extra_strikes.append(ev)
+            return prev
         cur = self.open
         early = cur is not None and (ev.at_ms < cur.opened_at + self.timing.min_shot_ms or any(
             ev.at_ms < p.at_ms + self.timing.pocket_settle_ms for p in cur.pockets))
         shot = self._open_new(ev.at_ms, "strike")
         shot.strike, shot.early = ev, early
         return shot
+
+    def same_stroke(self, ev: StrikeEvidence) -> ShotEvidence | None:
+        """The shot whose strike this one repeats (within `double_strike_ms`: the same stroke seen twice), if any:
+        the latest shot not undone that has a strike, which need not be the latest shot."""
+        prev = next((s for s in reversed(self.shots) if s.strike and not s.voided), None)
+        if prev is not None and prev.strike is not None and (
+                0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms):
+            return prev
+        return None
 
     def pocket(self, ev: PocketEvidence) -> ShotEvidence:
         """A ball into a pocket: joins the shot it belongs to, opens one, or is flagged as a late drop."""

@@ -30,7 +30,18 @@ from hub.reconcile.questions import check_answer
 from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
-from hub.reconcile.trail import Affected, Mark, freeze, give_back, image, restore_image, retime, take, thaw
+from hub.reconcile.trail import (
+    Affected,
+    Mark,
+    freeze,
+    give_back,
+    image,
+    keep,
+    restore_image,
+    retime,
+    take,
+    thaw,
+)
 from shared_rules.model import Colour, Pocket
 from shared_rules.variant import VARIANTS
 
@@ -117,7 +128,11 @@ class Fold:
             if item not in self.strikes:
                 self.strikes.add(item)
                 mark.strike = item
-            shot = self.asm.strike(StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap")))
+            ev = StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap"))
+            stroke = None if item in self.asm.voided else self.asm.same_stroke(ev)
+            if stroke is not None:
+                keep(mark, stroke)  # a doubled strike joins its stroke's shot, which need not be the latest
+            shot = self.asm.strike(ev)
         elif e.kind == "pocket":
             colour = Colour(e.get("colour")) if e.get("colour") else None
             shot = self.asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,

@@ -68,7 +68,7 @@ class TableSession:
         self._keys: set[object] = set()
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
-        self._cuts: dict[str, str] = {}  # item -> "remove" / "new_shot": accepted actions that re-cut the shots
+        self._cuts: set[tuple[str, str]] = set()  # (item, "remove" / "new_shot"): accepted actions that re-cut
         self._faults: dict[int, tuple[int, str]] = {}  # log index -> (shot number, error) of inputs left out
         self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
@@ -271,19 +271,16 @@ class TableSession:
         asm = self._fold.asm
         if isinstance(inp, SensorInput):
             e, item = inp.event, inp.item
-            cut = self._cuts.get(item)
-            if cut == "remove" and e.kind == "strike":
+            if e.kind == "strike" and (item, "remove") in self._cuts:
                 asm.voided = asm.voided | {item}
-            elif cut == "new_shot" and e.kind == "pocket":
+            elif e.kind == "pocket" and (item, "new_shot") in self._cuts:
                 asm.new_shot = asm.new_shot | {item}
             return None
-        named, act = item_of(inp), inp.action
-        cut = "remove" if isinstance(act, RemoveAction) else \
-            "new_shot" if isinstance(act, ConfirmAction) and act.answer == "new_shot" else ""
-        if not cut or named is None or named in self._cuts:
+        named, cut = item_of(inp), _cut_of(inp)
+        if not cut or named is None or (named, cut) in self._cuts:  # one item may be named by both kinds
             return None
         item = named
-        self._cuts[item] = cut
+        self._cuts.add((item, cut))
         shot = asm.find_item(item)
         if shot is None:
             return None
@@ -297,13 +294,16 @@ class TableSession:
 
     def _uncut(self, inp: RefereeAction, at: int | None) -> None:
         """The action that re-cut the shots is refused: cut them as before."""
-        asm, item = self._fold.asm, item_of(inp)
+        asm, item, cut = self._fold.asm, item_of(inp), _cut_of(inp)
         if item is None:
             return
-        self._cuts.pop(item, None)
+        self._cuts.discard((item, cut))
         if at is None:
             return
-        asm.voided, asm.new_shot = asm.voided - {item}, asm.new_shot - {item}
+        if cut == "remove":
+            asm.voided = asm.voided - {item}
+        else:
+            asm.new_shot = asm.new_shot - {item}
         marks = self._take_back(bisect_left(self._trail, (at, -1), key=self._order))
         for m in marks:
             self._feed(m.index, self._log[m.index], False)
@@ -383,6 +383,15 @@ def rederived(session: TableSession) -> TableSession:
     for i in sorted(range(len(s._log)), key=lambda i: (s._log[i].at_ms, i)):
         s._feed(i, s._log[i], False)
     return s
+
+
+def _cut_of(inp: RefereeAction) -> str:
+    """How an action re-cuts the shots: "remove" (a strike that was a bump), "new_shot" (a late drop that opens a
+    shot of its own), or "" (it does not)."""
+    act = inp.action
+    if isinstance(act, RemoveAction):
+        return "remove"
+    return "new_shot" if isinstance(act, ConfirmAction) and act.answer == "new_shot" else ""
 
 
 def _time_of(shot: ShotEvidence | None, item: str) -> int:

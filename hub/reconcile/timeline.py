@@ -160,8 +160,15 @@ class Timeline:
             if step.status == StepStatus.OK:
                 self.match.undo()
             if step.status != StepStatus.VOID:
-                step.status, step.error = StepStatus.PENDING, None
+                self.unjudge(step)
         self.fed = idx
+
+    def unjudge(self, step: Step) -> None:
+        """A step waits to be judged again: its report and findings were made in a position that may be gone (a
+        fold in time order has none for a step it has not reached, say one behind a held shot)."""
+        step.status, step.error, step.assembly = StepStatus.PENDING, None, None
+        if step.shot is not None:
+            self.noted.pop(step.shot.number, None)
 
     def context(self) -> ShotContext:
         st = self.match.state

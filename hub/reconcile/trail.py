@@ -1,8 +1,9 @@
 """The trail of a table's fold: for each input folded, what it changed, so the fold can be taken back to any
 point in time order and played forward from there (a late input lands in its place; nothing before it is redone).
 
-A `Mark` is taken before an input is fed. Sensor evidence only appends to the latest shot's lists, opens a shot or
-closes one, so the mark keeps the number of shots and the latest shot's list lengths and closing. Everything else
+A `Mark` is taken before an input is fed. Sensor evidence only appends to a shot's lists, opens a shot or closes
+one, so the mark keeps the number of shots and the list lengths and closing of the shots it may change: the latest,
+the latest not undone when the ones after it were (`undo`: a ball joins it) and a doubled strike's shot. Everything else
 an input changes (a referee amendment to any shot, a jam, a dismissed alert, an undone step, an engine action's
 step) is recorded on the mark as it happens, with what it replaced.
 """
@@ -107,7 +108,7 @@ class Mark:
     closed_at: int | None = None
     closed_by: str | None = None
     lens: int = 0
-    more: tuple[tuple[Any, ...], ...] = ()  # the two before it, when it has no strike (a doubled strike joins one)
+    more: tuple[tuple[Any, ...], ...] = ()  # other shots the input may change, before it did (`keep`)
     pending: tuple[Any, ...] = ()
     refused: int = 0
     ended: bool = False
@@ -129,12 +130,21 @@ def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
         last = shots[-1]
         mark.last, mark.closed_at, mark.closed_by, mark.lens = last.number, last.closed_at, last.closed_by, \
             lengths(last)
-        if last.strike is None:  # a doubled strike joins the latest shot with a strike: keep the ones before too
-            mark.more = tuple(shot_mark(x) for x in shots[-3:-1])
+        latest = asm.last()
+        if latest is not None and latest is not last:  # the latest shots were undone: evidence joins this one
+            keep(mark, latest)
     if asm.pending_next:
         mark.pending = tuple(asm.pending_next)
     mark.refused, mark.ended = refused, ended
     return mark
+
+
+def keep(mark: Mark, shot: ShotEvidence) -> None:
+    """Before an input changes a shot that is not the latest (a ball joins the latest shot not undone, a doubled
+    strike joins the shot of its stroke): keep what sensor evidence may change on it, to take it back."""
+    if shot.number != mark.last and all(kept[0] != shot.number for kept in mark.more):
+        thaw(shot)  # an old shot may share its empty containers (`freeze`): it is about to get evidence
+        mark.more += (shot_mark(shot),)
 
 
 def give_back(mark: Mark, asm: ShotAssembler, strikes: set[str], aff: Affected) -> None:
@@ -172,7 +182,7 @@ def retime(tl: Timeline, shots: int, aff: Affected) -> None:
         if id(tl.steps[i]) in targets:
             idx0, found = i, found + 1
     if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == StepStatus.BLOCKED:  # held there: judge it again
-        tl.steps[tl.fed].status, tl.steps[tl.fed].error = StepStatus.PENDING, None
+        tl.unjudge(tl.steps[tl.fed])
     if idx0 < tl.fed:
         tl.rewind(idx0)
     dead = {id(s) for s in gone}

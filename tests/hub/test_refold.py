@@ -71,6 +71,59 @@ def test_a_refold_is_exactly_a_fold_in_time_order(data: st.DataObject) -> None:
     assert state(rederived(live)) == state(live)
 
 
+def test_a_late_strike_takes_back_a_ball_that_joined_the_shot_before_an_undone_one() -> None:
+    """Hypothesis found it: after `undo` voids shot 2, a ball joins shot 1 (the latest not undone), not the
+    latest shot. A late strike takes the fold back past that ball: its mark must take it out of shot 1 again,
+    or the refold puts it there twice."""
+    k = Kit()
+    s1, p1, p2, p3, s2 = k.strike(1000), k.pocket(1700, 1), k.pocket(2600, 1), k.pocket(3500, 1), k.strike(2500)
+    arrivals: list[HubInput] = [s1, p1, Kit.ref("undo", 3500), p3, s2, Kit.ref("foul", 1300, foul="miss"),
+                                Kit.ref("foul", 2800, foul="miss"), p2]
+    live = arrive(arrivals)
+    assert [p.id for p in live.shots[0].pockets] == [item(p1), item(p3)]
+    assert live.shots[1].voided and [p.id for p in live.shots[1].pockets] == [item(p2)]
+    assert state(live) == state(rederived(live))
+    assert live.scoreboard() == rederived(live).scoreboard()
+
+
+def test_a_ball_after_four_undone_shots_joins_the_old_shot_without_touching_the_shared_empty_lists() -> None:
+    """An old shot shares its empty lists with other old shots (hub/reconcile/trail.py `freeze`); when the shots
+    after it are undone, a ball joins it: it gets its own lists first (strict mode checks the shared ones)."""
+    k = Kit()
+    inputs: list[HubInput] = [k.strike(1000 + 30000 * n) for n in range(6)]
+    inputs += [Kit.ref("undo", 200000 + n) for n in range(5)]
+    late, hanging = k.pocket(200100, 2), k.pocket(200200, 3)
+    live = arrive([*inputs, late, hanging])
+    assert [p.id for p in live.shots[0].late] == [item(late), item(hanging)]
+    assert all(not s.pockets and not s.late and not s.outs for s in live.shots[1:])
+    live.apply(k.pocket(199000, 4))  # a ball of shot 6 before it was undone: the fold goes back past the undos
+    assert [p.id for p in live.shots[0].late] == [item(late), item(hanging)]
+    assert state(live) == state(rederived(live))
+
+
+def test_a_ball_the_referee_removed_can_still_be_called_a_new_shot() -> None:
+    """`remove` and a `new_shot` answer may name the same ball: the first must not hide the second's re-cut."""
+    k = Kit()
+    s1, p1, p2 = k.strike(1000), k.pocket(1700, 1), k.pocket(2600, 2)
+    live = arrive([s1, p1, p2, Kit.ref("remove", 5000, item=item(p1)),
+                   Kit.ref("confirm", 21700, question=f"late_drop:{item(p1)}", answer="new_shot")])
+    assert [[p.id for p in s.pockets] for s in live.shots] == [[], [item(p1), item(p2)]]
+    assert state(live) == state(rederived(live))
+
+
+def test_a_shot_behind_a_held_one_keeps_no_findings_from_before_the_rewind() -> None:
+    """A late foul on shot 2 holds shot 3 (a penalty ball to choose): shot 4, judged before, now waits unjudged.
+    Its old report (an out-of-turn strike, in the position before the foul) must not ask or alert any more."""
+    k = Kit()
+    p1, s2, p3, s3, s4, s5 = (k.pocket(1700, 1), k.strike(2500), k.pocket(3200, 1), k.strike(4000), k.strike(30000),
+                              k.strike(56000))
+    live = arrive([p1, s2, p3, s3, s4, s5, Kit.ref("confirm", 42500, question=f"early_start:{item(s2)}", answer="foul")])
+    fourth = live.step_of(live.shots[3])
+    assert live.status == "held" and fourth is not None and fourth.status == "pending" and fourth.assembly is None
+    assert not [q for q in live.questions if q.shot == 4] and not [a for a in live.alerts if a.shot == 4]
+    assert state(live) == state(rederived(live))
+
+
 def test_a_late_ball_at_shot_400_refolds_only_what_follows() -> None:
     k = Kit()
     inputs: list[HubInput] = [Kit.ref("lag", 0, winner=0)]
