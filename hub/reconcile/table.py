@@ -68,7 +68,7 @@ class TableSession:
         self._keys: set[object] = set()
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
-        self._cuts: set[tuple[str, str]] = set()  # (item, "remove" / "new_shot"): accepted actions that re-cut
+        self._cuts: dict[tuple[str, str], int] = {}  # (item, "remove" / "new_shot") -> the earliest action's time
         self._faults: dict[int, tuple[int, str]] = {}  # log index -> (shot number, error) of inputs left out
         self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
@@ -244,7 +244,7 @@ class TableSession:
     def _place(self, index: int, inp: HubInput, in_order: bool) -> None:
         """Fold `inp` at its place: take back what sorts after it (or after the item it re-cuts), fold it, and
         fold the taken-back inputs again."""
-        cuts = len(self._cuts)
+        cuts = dict(self._cuts) if isinstance(inp, RefereeAction) else None
         at = self._recut(inp)
         pos = bisect_right(self._trail, (inp.at_ms, index), key=self._order)
         if at is not None:
@@ -260,27 +260,33 @@ class TableSession:
                 self.refolded += i != index
                 self._feed(i, self._log[i], live)
         except RefereeInputError:
-            if isinstance(inp, RefereeAction) and len(self._cuts) > cuts:
-                self._uncut(inp, at)
+            if isinstance(inp, RefereeAction) and cuts is not None and cuts != self._cuts:
+                self._uncut(inp, at, cuts)
             raise
 
     def _recut(self, inp: HubInput) -> int | None:
         """If this input changes how shots are cut (a strike removed, a late drop made a new shot): note it in the
         assembler and return the time of the item it names (the fold is taken back to there). A strike or a ball
-        arriving after the action that names it is cut as the action says."""
+        arriving after the action that names it is cut as the action says, and the fold goes back to the action
+        (refused for want of the item when it was folded, it fits now)."""
         asm = self._fold.asm
         if isinstance(inp, SensorInput):
             e, item = inp.event, inp.item
             if e.kind == "strike" and (item, "remove") in self._cuts:
                 asm.voided = asm.voided | {item}
-            elif e.kind == "pocket" and (item, "new_shot") in self._cuts:
+                return self._cuts[item, "remove"]
+            if e.kind == "pocket" and (item, "new_shot") in self._cuts:
                 asm.new_shot = asm.new_shot | {item}
+                return self._cuts[item, "new_shot"]
             return None
         named, cut = item_of(inp), _cut_of(inp)
-        if not cut or named is None or (named, cut) in self._cuts:  # one item may be named by both kinds
+        if not cut or named is None:
             return None
         item = named
-        self._cuts.add((item, cut))
+        if (item, cut) in self._cuts:  # named again (one item may also be named by the other kind)
+            self._cuts[item, cut] = min(self._cuts[item, cut], inp.at_ms)
+            return None
+        self._cuts[item, cut] = inp.at_ms
         shot = asm.find_item(item)
         if shot is None:
             return None
@@ -292,13 +298,11 @@ class TableSession:
             asm.new_shot = asm.new_shot | {item}
         return _time_of(shot, item)
 
-    def _uncut(self, inp: RefereeAction, at: int | None) -> None:
+    def _uncut(self, inp: RefereeAction, at: int | None, cuts: dict[tuple[str, str], int]) -> None:
         """The action that re-cut the shots is refused: cut them as before."""
         asm, item, cut = self._fold.asm, item_of(inp), _cut_of(inp)
-        if item is None:
-            return
-        self._cuts.discard((item, cut))
-        if at is None:
+        self._cuts = cuts
+        if item is None or at is None:
             return
         if cut == "remove":
             asm.voided = asm.voided - {item}

@@ -124,6 +124,16 @@ def test_a_shot_behind_a_held_one_keeps_no_findings_from_before_the_rewind() -> 
     assert state(live) == state(rederived(live))
 
 
+def test_a_strike_removed_before_it_arrives_is_left_out_and_the_removal_fits() -> None:
+    """A `remove` dated before the strike it names arrives before it (after a later one: the strike's node was
+    offline). When the strike comes, the fold goes back to the removal, which now finds it, as one pass does."""
+    k = Kit()
+    s1, s2 = k.strike(1000), k.strike(20000)
+    live = arrive([s2, Kit.ref("remove", 500, item=item(s1)), s1])
+    assert not live.refused and [s.strike.id if s.strike else None for s in live.shots] == [item(s2)]
+    assert state(live) == state(rederived(live))
+
+
 def test_a_late_ball_at_shot_400_refolds_only_what_follows() -> None:
     k = Kit()
     inputs: list[HubInput] = [Kit.ref("lag", 0, winner=0)]
