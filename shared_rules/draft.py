@@ -45,6 +45,7 @@ class Draft:
     """The state being built for one input. Fields mirror `State`; sequences are lists here."""
 
     __slots__ = (
+        "_base",
         "breaker",
         "debts",
         "decision",
@@ -74,6 +75,7 @@ class Draft:
     )
 
     def __init__(self, s: State) -> None:
+        self._base = s  # what freeze() shares its unchanged parts with
         self.variant = s.variant
         self.on_table = list(s.on_table)
         self.shelves = [list(s.shelves[0]), list(s.shelves[1])]
@@ -102,12 +104,15 @@ class Draft:
         self.effects: list[Effect] = []
 
     def freeze(self) -> State:
-        """The new immutable state."""
+        """The new immutable state. Parts equal to the state the draft started from are that state's own tuples,
+        so a long match's states share what did not change (memory, not meaning: the values are the same)."""
+        b = self._base
+        shelves = (_same(tuple(self.shelves[0]), b.shelves[0]), _same(tuple(self.shelves[1]), b.shelves[1]))
         return State(
             self.variant,
-            tuple(sorted(self.on_table)),
-            (tuple(self.shelves[0]), tuple(self.shelves[1])),
-            (self.scores[0], self.scores[1]),
+            _same(tuple(sorted(self.on_table)), b.on_table),
+            _same(shelves, b.shelves),
+            _same((self.scores[0], self.scores[1]), b.scores),
             self.to_play,
             self.hand,
             self.in_hand,
@@ -115,10 +120,10 @@ class Draft:
             self.is_break,
             self.mode,
             self.pending,
-            (self.debts[0], self.debts[1]),
-            tuple(self.placed),
-            tuple(self.pocketed),
-            tuple(self.off_table),
+            _same((self.debts[0], self.debts[1]), b.debts),
+            _same(tuple(self.placed), b.placed),
+            _same(tuple(self.pocketed), b.pocketed),
+            _same(tuple(self.off_table), b.off_table),
             self.winner,
             self.draw,
             self.decision,
@@ -127,7 +132,7 @@ class Draft:
             self.run,
             self.shots,
             self.frame,
-            tuple(sorted(self.extra.items())) if self.extra else (),
+            _same(tuple(sorted(self.extra.items())), b.extra) if self.extra else (),
             self.held,
         )
 
@@ -216,3 +221,8 @@ class Draft:
     def take(self, key: Key[T]) -> T | None:
         """A variant-specific value, removed (None if it was not set)."""
         return self.extra.pop(key, None)  # type: ignore[return-value]
+
+
+def _same(new: T, old: T) -> T:
+    """`old` if it equals `new` (share the unchanged tuple), else `new`."""
+    return old if new == old else new

@@ -92,7 +92,7 @@ class DeclarationKind(Enum):
     CUE_BALL = "cue_ball"  # the cue ball off a ball into a pocket («свояк»)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Declaration:
     """A call made before the shot (Classic 5.2, 100 points §4-§6). Two declarations = a double call."""
 
@@ -102,7 +102,7 @@ class Declaration:
     method: str = ""  # 100 points: free text «how» (A-100-10); the referee judges `as_called`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PocketedBall:
     """A ball that went into a pocket and stayed there (a rim-out is not reported, §22.5)."""
 
@@ -112,7 +112,7 @@ class PocketedBall:
     direct: bool | None = None  # 100 points: directly-struck («прямо-летящий»); None = not known
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JumpedBall:
     """A ball that left the table (§24)."""
 
@@ -120,7 +120,7 @@ class JumpedBall:
     colour: Colour | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShotReport:
     """Everything known about one shot, from the sensors and the referee.
 
@@ -150,14 +150,14 @@ class ShotReport:
     offender: int | None = None  # for §28 interference: the non-shooter; None = the shooter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lag:
     """The lag («розыгрыш») result: who breaks (§11)."""
 
     winner: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Choose:
     """A choice the rules give a player: a penalty ball, a ball for a pocketed cue ball, an option.
 
@@ -170,19 +170,19 @@ class Choose:
     colour: Colour | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Interference:
     """Outside interference (§27): balls restored (no effect but an audit entry), or a re-rack."""
 
     restore: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Concede:
     player: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RefereeDecision:
     """A ruling where the rules call for the referee (Free 7:7 dead end, A-F1): `option` as offered."""
 
@@ -190,7 +190,7 @@ class RefereeDecision:
     winner: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Identify:
     """The answer to a held shot (mode HELD): the number (`BALL_NUMBER`) or colour (`BALL_COLOUR`) of the reported
     ball the need asks about (`Need.slot`). The held shot is then folded as if it had carried the fact."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """The rule behind a decision: `classic 5.6: foul, −5 to the player, +5 to the opponent`.
 
@@ -51,7 +51,7 @@ class EffectKind(Enum):
     DRAWN = "drawn"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Effect:
     kind: EffectKind
     reason: Reason
@@ -62,7 +62,7 @@ class Effect:
     detail: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The ordered effects of one input."""
 
@@ -126,7 +126,7 @@ _ANSWERS: dict[NeedKind, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Need:
     """Something that must be supplied before (or after) the next shot, for the referee panel to prompt.
 
