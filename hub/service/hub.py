@@ -7,7 +7,7 @@ stores rejections, device updates and clock offsets, and folds the inputs into t
 commit are the MQTT messages acknowledged, referee calls answered, states published (retained
 luza/v1/<table>/state) and subscribers called. While a commit is under way the next batch queues up, so one
 fsync covers many events under load (group commit) and costs no wait when idle. If a commit fails, nothing is
-acknowledged, the sessions are rebuilt from the store, and the batch is tried again.
+acknowledged, the sessions are rebuilt from the store, and the batch is tried again (hub.service.commit).
 
 On start every live match is rebuilt by feeding its stored inputs, in cursor order, into a new TableSession.
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
-import sqlite3
 import threading
 import time
 import uuid
@@ -27,15 +26,13 @@ from concurrent.futures import Future
 from typing import Any
 
 from hub.config import Config
-from hub.errors import disk_full_alert
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.serial import SerialIngest
-from hub.reconcile.inputs import RefereeInputError
-from hub.reconcile.referee import UNAVAILABLE
 from hub.reconcile.table import TableSession
 from hub.service.changes import Change, Subscribers
+from hub.service.commit import Committer
 from hub.service.inbox import Inbox
 from hub.service.matches import answer_caller
 from hub.service.node_commands import NodeCommands
@@ -62,6 +59,7 @@ class Hub:
         self.stats: Counter[str] = Counter()
         self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
         self._router: Router | None = None
+        self._committer: Committer | None = None  # the worker's batches into the store (hub.service.commit)
         self._states: dict[str, Change] = {}
         self._subscribers = Subscribers()
         self._idle = threading.Condition()
@@ -99,6 +97,7 @@ class Hub:
         self.clocks = ClockMap(store.clocks())
         router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock)
         router.load()
+        self._committer = Committer(router, store, self.stats, self._stopping, self._hub_alert, self._committed)
         for t in self.config.tables:
             self._states[t.id] = self._change(t.id, router.table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
@@ -251,79 +250,23 @@ class Hub:
             for kind, n in self._queue.shed.items():
                 self.stats["shed_" + kind] = n
             if work:
-                self._commit_safely(work)
+                assert self._committer is not None
+                self._committer.commit(work)
                 with self._idle:
                     self._pending -= len(work)
                     self._idle.notify_all()
             if stop:
                 return
 
-    def _commit_safely(self, items: list[object]) -> None:
-        """Commit a batch; if that raises (a bug, not a store error), the sessions are rebuilt from the store and
-        the items are tried one by one, so only the item at fault is lost (its caller is answered)."""
-        try:
-            self._commit_batch(items)
+    def _committed(self, batch: Batch, states: dict[str, dict[str, Any]] | None) -> None:
+        """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the hub
+        alert is cleared, the batch counted, its states stamped, and it is acted on (hub.service.commit)."""
+        self.stats.update(batch.counts)
+        if states is None:
+            self._after_commit(batch)
             return
-        except Exception as exc:
-            log.exception("the worker failed on a batch of %d item(s); going on", len(items))
-            self.stats["worker_errors"] += 1
-            self._recover()
-            if len(items) == 1:
-                item = items[0]
-                if isinstance(item, RefereeRequest):
-                    answer_caller(item.future, RefereeInputError(
-                        f"internal error of the hub ({type(exc).__name__}); the action was not confirmed",
-                        f"внутренняя ошибка хаба ({type(exc).__name__}); действие не подтверждено",
-                        None, UNAVAILABLE))
-                return
-        for item in items:
-            self._commit_safely([item])
-
-    def _recover(self) -> None:
-        """After a failed batch (rolled back): the cursor and every table's session as the store has them."""
-        router, store = self._router, self.store
-        assert router is not None and store is not None
-        router.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
-        router.rebuild({t.id for t in self.config.tables})
-
-    def _commit_batch(self, items: list[object]) -> None:
-        """Handle `items` in one transaction and act on them after its commit. A failed commit leaves nothing
-        acknowledged; the sessions are rebuilt from the log and the batch is tried again with backoff. An error
-        that is not operational (locked, I/O, full) and repeats is narrowed to its item, which is quarantined."""
-        delay, failures = 0.05, 0
-        router, store = self._router, self.store
-        assert router is not None and store is not None
-        while True:
-            batch, cursor = Batch(), router.cursor
-            states: dict[str, dict[str, Any]] = {}
-            try:
-                with store.transaction():
-                    for item in items:
-                        router.handle(item, batch)
-                    router.save(batch, states)
-                break
-            except sqlite3.Error as exc:
-                failures += 1
-                self.stats["commit_failures"] += 1
-                router.cursor = cursor
-                router.rebuild(batch.touched | set(router.live))
-                self._hub_alert(disk_full_alert(exc))  # on every screen until a commit goes through
-                if self._stopping.is_set():
-                    self._abandon(items, exc)
-                    return
-                if not isinstance(exc, sqlite3.OperationalError) and failures >= 3:
-                    if len(items) > 1:
-                        for item in items:  # find the one the store refuses; the others go through
-                            self._commit_batch([item])
-                        return
-                    self._quarantine(items[0], exc)
-                    return
-                log.error("commit failed (%s); nothing acknowledged, retrying in %.2f s", exc, delay)
-                time.sleep(delay)
-                delay = min(delay * 2, 2.0)
         self._hub_alert(None, states)
         self.clocks.saved(batch.clocks)
-        self.stats.update(batch.counts)
         self.stats["batches"] += 1
         for t, state in states.items():
             self._states[t] = self._change(t, state)
@@ -349,31 +292,6 @@ class Hub:
             else:
                 change = self._states[t.id] = self._change(t.id, router.table_state(t.id))
                 self._publish(change)
-
-    def _abandon(self, items: list[object], exc: Exception) -> None:
-        """Stopping with a batch that cannot be committed: it stays unacknowledged, so the broker redelivers it
-        to the next hub; referee callers are told it was not stored."""
-        log.error("stopping with %d uncommitted input(s) (%s); MQTT ones are redelivered on the next start",
-                  len(items), exc)
-        for item in items:
-            if isinstance(item, RefereeRequest):
-                answer_caller(item.future, RefereeInputError(f"the hub stopped before storing this action ({exc})",
-                                                            f"хаб остановлен до сохранения действия ({exc})",
-                                                            None, UNAVAILABLE))
-
-    def _quarantine(self, item: object, exc: Exception) -> None:
-        router, store = self._router, self.store
-        assert router is not None and store is not None
-        log.error("the store refuses an input every time (%s); keeping it as a rejection", exc)
-        batch = Batch()
-        try:
-            with store.transaction():
-                router.quarantine(item, exc, batch)
-        except sqlite3.Error as again:
-            log.error("could not store the rejection either (%s); the input stays unacknowledged", again)
-            return
-        self.stats.update(batch.counts)
-        self._after_commit(batch)
 
     def _after_commit(self, batch: Batch, changed: set[str] | None = None) -> None:
         for ack in batch.acks:
