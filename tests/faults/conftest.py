@@ -11,29 +11,12 @@ from typing import Any
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
-from tests.faults.match import (
-    PLAYERS,
-    SPEED,
-    engine_part,
-    engine_score,
-    events_made,
-    hub_config,
-    run_table,
-    score,
-)
+from tests.faults.match import engine_part, engine_score, events_made, prepare, run_table, score
 from tests.faults.match import script as make_script
 from tests.support.broker import Mosquitto
 from tests.support.hubs import hub_starter
 
 Baseline = Callable[..., dict[str, Any]]
-
-
-def begin_match(hub: Hub) -> int:
-    """The referee starts a Free match and records the lag (seat 0 breaks)."""
-    match_id = int(hub.new_match("t1", "free", PLAYERS)["match_id"])
-    hub.submit("t1", {"kind": "lag", "winner": 0})
-    return match_id
 
 
 def wait_stored(hub: Hub, n: int, timeout: float = 20.0) -> None:
@@ -51,19 +34,14 @@ def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
     """The script of `seed` through a fresh broker and hub, no fault: the final score every fault run must match."""
     broker = Mosquitto(workdir / "broker").start()
     try:
-        table = VirtualTable(("127.0.0.1", broker.port), workdir / "nodes", table="t1", speed=SPEED, seed=seed)
-        hub = Hub(hub_config(broker.url, workdir / "luza.db", "luza-hub-baseline"), clock=table.vt.hub_ms)
-        hub.start(connect_timeout=5)
-        try:
-            begin_match(hub)
+        with hub_starter() as start:
+            sc = prepare(broker, workdir, seed, start, client_id="luza-hub-baseline")
             steps = make_script(seed, shots)
-            run_table(table, steps)
-            wait_stored(hub, events_made(table))
-            board = hub.state("t1")["match"]
+            run_table(sc.table, steps)
+            wait_stored(sc.hub, events_made(sc.table))
+            board = sc.hub.state("t1")["match"]
             assert engine_part(board) == engine_score(steps), "the faultless run disagrees with the rules engine"
             return json.loads(json.dumps(score(board)))
-        finally:
-            hub.stop()
     finally:
         broker.stop()
 

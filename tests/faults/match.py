@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
+from hub.service.hub import Hub
 from hub.virtual import traces
 from hub.virtual.table import Shot, VirtualTable
 from shared_rules import Match
 from shared_rules.model import Colour, Lag, Pocket, PocketedBall, ShotReport
+from tests.faults.hubproc import HubProcess
+from tests.support.broker import Mosquitto
 
 PLAYERS = ("Ivan", "Petr")
 SPEED = 10.0  # virtual ms per wall ms: a minute of play takes six seconds
@@ -131,6 +134,48 @@ pockets = {{ pockets-123 = [1, 2, 3], pockets-456 = [4, 5, 6] }}
 cues = {{ cue-a = 0, cue-b = 1 }}
 """ + (SECOND_TOML if t2 else ""))
     return path
+
+
+def begin_match(hub: Hub) -> int:
+    """The referee starts a Free match and records the lag (seat 0 breaks)."""
+    match_id = int(hub.new_match("t1", "free", PLAYERS)["match_id"])
+    hub.submit("t1", {"kind": "lag", "winner": 0})
+    return match_id
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What `prepare` set up: the virtual table, the hub's database, its config in process and as a file, the
+    in-process hub that started the match (still running, unless handed over) and the match's id."""
+
+    table: VirtualTable
+    db: Path
+    toml: Path
+    cfg: config.Config
+    hub: Hub
+    match_id: int | None
+
+    def hand_over(self) -> HubProcess:
+        """Stop the in-process hub and start the hub process on the same database, which plays the match."""
+        self.hub.stop()
+        return HubProcess(self.toml, self.table.vt)
+
+    def rebuilt(self) -> Hub:
+        """A hub without MQTT on the database (start it with `with`): the match as the log rebuilds it."""
+        return Hub(self.cfg, clock=self.table.vt.hub_ms, mqtt=False)
+
+
+def prepare(broker: Mosquitto, workdir: Path, seed: int, start: Callable[..., Hub], t2: bool = False,
+            begin: bool = True, client_id: str = "luza-hub-faults") -> Scenario:
+    """Every scenario's preamble: the hub's config (in `workdir`, with the spare table t2 if asked), the virtual
+    table of `seed` on `broker`, a hub started by `start` (the `hubs` fixture) on the table's clock, and, unless
+    `begin` is false, the referee's start of the Free match (`begin_match`). The nodes are not started yet."""
+    db = workdir / "luza.db"
+    toml = write_toml(workdir / "luza.toml", broker.url, db, client_id, t2)
+    table = VirtualTable(("127.0.0.1", broker.port), workdir / "nodes", table="t1", speed=SPEED, seed=seed)
+    cfg = hub_config(broker.url, db, client_id, t2)
+    hub = start(cfg, clock=table.vt.hub_ms)
+    return Scenario(table, db, toml, cfg, hub, begin_match(hub) if begin else None)
 
 
 async def no_fault(k: int, phase: str) -> None:

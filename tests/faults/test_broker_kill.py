@@ -24,8 +24,8 @@ import pytest
 
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.hub.test_service import wait_for
 from tests.support.broker import Mosquitto
 
@@ -49,10 +49,8 @@ def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_pat
                                                    hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
     kill_live = next(i for i, st in enumerate(steps) if i >= 2 and st.balls)  # dies after this shot's strike
-    cfg = hub_config(mosquitto.url, tmp_path / "luza.db")
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = [hubs(cfg, clock=table.vt.hub_ms)]
-    begin_match(hub[0])
+    sc = prepare(mosquitto, tmp_path, SEED, hubs)
+    cfg, table, hub = sc.cfg, sc.table, [sc.hub]
     subscribed = time.time()
     wait_for(lambda: saved(mosquitto, subscribed), 15)  # the broker has saved the hub's session at least once
     figures: dict[str, int] = {}

@@ -23,8 +23,8 @@ import pytest
 
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -54,10 +54,8 @@ def test_a_broker_without_persistence_killed_mid_match_loses_nothing(tmp_path: P
 def _play(broker: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
     kill_live = next(i for i, st in enumerate(steps) if i >= 2 and st.balls)  # dies after this shot's strike
-    cfg = hub_config(broker.url, tmp_path / "luza.db")
-    table = VirtualTable(("127.0.0.1", broker.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = [hubs(cfg, clock=table.vt.hub_ms)]
-    begin_match(hub[0])
+    sc = prepare(broker, tmp_path, SEED, hubs)
+    cfg, table, hub = sc.cfg, sc.table, [sc.hub]
     figures: dict[str, int] = {}
 
     async def fault(k: int, phase: str) -> None:

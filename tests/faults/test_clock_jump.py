@@ -18,9 +18,8 @@ import pytest
 
 from hub.ingest.suspects import answer
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, Step, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import Step, events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -42,10 +41,9 @@ def seen_before(steps: list[Step], k: int, groups: list[tuple[int, ...]]) -> boo
 def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_score(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
+    sc = prepare(mosquitto, tmp_path, SEED, hubs)
+    table, hub = sc.table, sc.hub
     k0 = next(k for k, st in enumerate(steps) if k >= 2 and st.balls and not seen_before(steps, k, table.groups))
-    hub = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)
-    begin_match(hub)
     node, group = next((n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True)
                        if steps[k0].balls[0][0] in g)
     asked: list[dict[str, Any]] = []
@@ -75,6 +73,6 @@ def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_s
     assert [a["kind"] for a in state["alerts"]] == ["impossible_time"]
     assert state["alerts"][0]["count"] == flagged
     hub.stop()
-    again = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)  # rebuilt from the log
+    again = hubs(sc.cfg, clock=table.vt.hub_ms)  # rebuilt from the log
     assert score(again.state("t1")["match"]) == baseline(SEED) and suspect_questions(again) == []
     print(f"\nnode clock +1 h: {flagged} balls flagged `future`, {len(asked)} questions answered by the referee")

@@ -17,10 +17,9 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from shared_rules import wire
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -41,9 +40,8 @@ def test_a_conflicting_duplicate_is_kept_apart_and_the_first_counts(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
     k0 = next(i for i, st in enumerate(steps) if i >= 1 and st.balls)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)
-    begin_match(hub)
+    sc = prepare(mosquitto, tmp_path, SEED, hubs)
+    table, hub = sc.table, sc.hub
     keys: list[tuple[str, int, int]] = []
 
     async def forge(k: int, phase: str) -> None:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from tests.faults import match as m
-from tests.faults.conftest import Baseline, begin_match
+from tests.faults.conftest import Baseline
 from tests.faults.hubproc import HubProcess
 from tests.hub.test_damage import damage
 from tests.support.broker import Mosquitto
@@ -29,25 +29,21 @@ AT = 4  # the hub goes down after this shot's balls
 
 
 def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
-    db = tmp_path / "luza.db"
-    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db, t2=True)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
-    referee = Hub(m.hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms).start(connect_timeout=5)
-    begin_match(referee)
-    other = int(referee.new_match("t2", "free", m.PLAYERS)["match_id"])
-    referee.submit("t2", {"kind": "lag", "winner": 1})
-    referee.stop()
-    hubs = [HubProcess(toml, table.vt)]
+        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    sc = m.prepare(mosquitto, tmp_path, SEED, hubs, t2=True)
+    db, table = sc.db, sc.table
+    other = int(sc.hub.new_match("t2", "free", m.PLAYERS)["match_id"])
+    sc.hub.submit("t2", {"kind": "lag", "winner": 1})
+    procs = [sc.hand_over()]
 
     async def corrupt(k: int, phase: str) -> None:
         if (k, phase) != (AT, "balls"):
             return
         await m.until(lambda: m.stored_events(db) >= m.events_made(table), 10, "the hub to catch up")
-        assert await asyncio.to_thread(hubs[-1].stop) == 0
+        assert await asyncio.to_thread(procs[-1].stop) == 0
         damage(db, "UPDATE inputs SET record = '{\"type\": \"referee\", \"ki' WHERE id = "
                    "(SELECT max(id) FROM inputs WHERE match_id = ?)", other)
-        hubs.append(await asyncio.to_thread(HubProcess, toml, table.vt))
+        procs.append(await asyncio.to_thread(HubProcess, sc.toml, table.vt))
 
     async def settle() -> None:
         await m.until(lambda: m.stored_events(db) >= m.events_made(table), 20, "every event stored")
@@ -55,17 +51,14 @@ def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
     try:
         m.run_table(table, m.script(SEED), corrupt, settle)
     finally:
-        for p in hubs:
+        for p in procs:
             p.stop()
-    assert len(hubs) == 2 and "set aside (quarantined)" in "".join(hubs[1].lines)
-    after = Hub(m.hub_config(mosquitto.url, db, t2=True), clock=table.vt.hub_ms, mqtt=False).start()
-    try:
+    assert len(procs) == 2 and "set aside (quarantined)" in "".join(procs[1].lines)
+    with sc.rebuilt() as after:
         t1, t2 = after.state("t1"), after.state("t2")
         assert m.score(t1["match"]) == baseline(SEED)
         assert [a["kind"] for a in t1["alerts"] if a["kind"] != "node_offline"] == []
         assert t2["match"] is None and [a["kind"] for a in t2["alerts"]] == ["match_quarantined"]
         assert t2["alerts"][0]["match_id"] == other
-    finally:
-        after.stop()
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT match_id FROM quarantine").fetchall() == [(other,)]

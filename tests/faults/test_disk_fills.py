@@ -14,16 +14,15 @@ import json
 import resource
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from tests.faults import match as m
-from tests.faults.conftest import Baseline, begin_match
-from tests.faults.hubproc import HubProcess
+from tests.faults.conftest import Baseline
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -65,14 +64,10 @@ def db_size(db: Path) -> int:
 
 
 def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
-    db = tmp_path / "luza.db"
-    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
-    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
-    begin_match(referee)
-    referee.stop()
-    proc = HubProcess(toml, table.vt)
+        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    sc = m.prepare(mosquitto, tmp_path, SEED, hubs)
+    db, table = sc.db, sc.table
+    proc = sc.hand_over()
     watch = StateWatch(mosquitto.port)
     figures: dict[str, int] = {}
 
@@ -98,13 +93,10 @@ def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
         assert proc.stop() == 0
     assert figures["held"] >= 3 and figures["stored_while_full"] == 0  # paused: nothing committed while full
     assert m.stored_events(db) == m.events_made(table)
-    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
-    try:
+    with sc.rebuilt() as after:
         state = after.state("t1")
         assert m.score(state["match"]) == baseline(SEED)
         assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
-    finally:
-        after.stop()
     failures = sum("commit failed" in ln for ln in proc.lines)
     print(f"\ndisk full (RLIMIT_FSIZE {figures['limit']} B) for 3 shots: {figures['held']} events held back, "
           f"{failures} failed commits retried, 0 lost")

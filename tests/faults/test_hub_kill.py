@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from hub.cli import main
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from tests.faults import match as m
-from tests.faults.conftest import Baseline, begin_match
+from tests.faults.conftest import Baseline
 from tests.faults.hubproc import HubProcess
 from tests.support.broker import Mosquitto
 
@@ -31,15 +31,11 @@ SECOND = 5  # after this shot's balls a second hub tries the same database
 
 
 def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_path: Path,
-                                                           baseline: Baseline,
+                                                           baseline: Baseline, hubs: Callable[..., Hub],
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "luza.db"
-    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
-    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
-    match_id = begin_match(referee)  # the referee's part, then the hub process runs the match
-    referee.stop()
-    hubs = [HubProcess(toml, table.vt)]
+    sc = m.prepare(mosquitto, tmp_path, SEED, hubs)  # the referee's part, then the hub process runs the match
+    db, toml, table = sc.db, sc.toml, sc.table
+    procs = [sc.hand_over()]
     restarts: list[asyncio.Task[HubProcess]] = []
     second: list[HubProcess] = []
     running: list[int] = []
@@ -47,15 +43,15 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
 
     async def kill(k: int, phase: str) -> None:
         if restarts and phase == "balls":  # a restart may take a while: wait between shots, never mid-shot
-            hubs.append(await restarts.pop())
-        if (k, phase) == (SECOND, "balls"):  # the running hub is hubs[-1] (its restart awaited above)
+            procs.append(await restarts.pop())
+        if (k, phase) == (SECOND, "balls"):  # the running hub is procs[-1] (its restart awaited above)
             second.append(await asyncio.to_thread(HubProcess, toml, table.vt))
-            running.append(hubs[-1].pid)
+            running.append(procs[-1].pid)
         if (k, phase) not in KILLS:
             return
         if restarts:
-            hubs.append(await restarts.pop())
-        hubs[-1].kill()
+            procs.append(await restarts.pop())
+        procs[-1].kill()
         killed = time.monotonic()
 
         def again() -> HubProcess:
@@ -67,7 +63,7 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
 
     async def settle() -> None:
         if restarts:
-            hubs.append(await restarts.pop())
+            procs.append(await restarts.pop())
         deadline = asyncio.get_running_loop().time() + 20
         while m.stored_events(db) < m.events_made(table):
             assert asyncio.get_running_loop().time() < deadline, f"{m.stored_events(db)} of {m.events_made(table)} stored"
@@ -77,21 +73,18 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
     try:
         m.run_table(table, steps, kill, settle)
     finally:
-        for p in hubs:
+        for p in procs:
             p.stop()
-    assert len(hubs) == 1 + len(KILLS)
+    assert len(procs) == 1 + len(KILLS)
     assert second[0].refused and second[0].proc.wait(10) == 3
     assert f"pid {running[0]} " in "".join(second[0].lines)  # names the hub that runs
     assert m.stored_events(db) == m.events_made(table)  # every event stored once (the log's key is unique)
-    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
-    try:
+    with sc.rebuilt() as after:
         state = after.state("t1")
         assert m.score(state["match"]) == baseline(SEED)
         assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
-    finally:
-        after.stop()
     capsys.readouterr()
-    assert main(["replay", str(db), "--match", str(match_id)]) == 0
+    assert main(["replay", str(db), "--match", str(sc.match_id)]) == 0
     assert "verified" in capsys.readouterr().out
     print(f"\nhub SIGKILLed {len(KILLS)} times: down {min(down_s):.1f}-{max(down_s):.1f} s wall each "
           f"(x{m.SPEED:.0f} virtual), {m.events_made(table)} events, all stored once")

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 from tests.support.proxy import TcpProxy
 
@@ -29,9 +28,8 @@ CUT_MS = 60_000.0
 def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
     steps = script(SEED, SHOTS)  # 64 s of play: the cut spans most of it
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)
-    begin_match(hub)
+    sc = prepare(mosquitto, tmp_path, SEED, hubs)
+    table, hub = sc.table, sc.hub
     first = next(i for i, st in enumerate(steps) if i >= 1 and st.balls)
     node, group = next((n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True)
                        if steps[first].balls[0][0] in g)

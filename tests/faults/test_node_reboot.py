@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
-from tests.faults.conftest import Baseline, begin_match, wait_stored
-from tests.faults.match import SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.conftest import Baseline, wait_stored
+from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -26,9 +25,8 @@ def test_a_node_rebooted_mid_shot_changes_nothing(mosquitto: Mosquitto, tmp_path
                                                   hubs: Callable[..., Hub]) -> None:
     steps = script(SEED)
     k = next(i for i, st in enumerate(steps) if i >= 2 and st.balls)  # a shot with balls, past the break
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = hubs(hub_config(mosquitto.url, tmp_path / "luza.db"), clock=table.vt.hub_ms)
-    begin_match(hub)
+    sc = prepare(mosquitto, tmp_path, SEED, hubs)
+    table, hub = sc.table, sc.hub
     pocket = steps[k].balls[0][0]
     node = next(n for n, g in zip(table.pocket_nodes, table.groups, strict=True) if pocket in g)
     old: list[int] = []

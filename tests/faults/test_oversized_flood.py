@@ -13,16 +13,15 @@ import asyncio
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from tests.faults import match as m
-from tests.faults.conftest import Baseline, begin_match
-from tests.faults.hubproc import HubProcess
+from tests.faults.conftest import Baseline
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -65,14 +64,10 @@ def flood(port: int, sent: list[int]) -> None:
 
 
 def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline) -> None:
-    db = tmp_path / "luza.db"
-    toml = m.write_toml(tmp_path / "luza.toml", mosquitto.url, db)
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=m.SPEED, seed=SEED)
-    referee = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
-    begin_match(referee)
-    referee.stop()
-    proc = HubProcess(toml, table.vt)
+        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    sc = m.prepare(mosquitto, tmp_path, SEED, hubs)
+    db, table = sc.db, sc.table
+    proc = sc.hand_over()
     rss_before, size_before = peak_rss_mb(proc.pid), db_bytes(db)
     sent = [0]
     flooder = threading.Thread(target=flood, args=(mosquitto.port, sent), daemon=True)
@@ -94,12 +89,9 @@ def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score
     assert sent[0] == COUNT and oversized_counted(db) == COUNT  # QoS 0 on loopback: none lost, all counted
     print(f"\n{COUNT} oversized messages ({SIZE // 1024} KB, QoS 0) during the match: hub peak RSS "
           f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB")
-    after = Hub(m.hub_config(mosquitto.url, db), clock=table.vt.hub_ms, mqtt=False).start()
-    try:
+    with sc.rebuilt() as after:
         assert m.score(after.state("t1")["match"]) == baseline(SEED)
         assert after.store is not None
         kept = after.store.conn.execute("SELECT count(*) FROM rejected WHERE code = 'oversized'").fetchone()[0]
-    finally:
-        after.stop()
     assert 1 <= kept <= 10  # a bounded sample
     assert rss < MAX_RSS_MB and grown < MAX_DB_GROWTH

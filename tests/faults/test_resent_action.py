@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from hub.service.hub import Hub
-from hub.virtual.table import VirtualTable
 from tests.faults.conftest import Baseline, wait_stored
-from tests.faults.match import PLAYERS, SPEED, events_made, hub_config, run_table, score, script, until
+from tests.faults.match import PLAYERS, events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -29,9 +28,8 @@ LAG = {"kind": "lag", "winner": 0, "uid": "panel-lag-1"}
 
 def test_a_resent_referee_action_is_answered_with_the_first_result_and_applied_once(
         mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
-    cfg = hub_config(mosquitto.url, tmp_path / "luza.db")
-    table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED, seed=SEED)
-    hub = [hubs(cfg, clock=table.vt.hub_ms)]
+    sc = prepare(mosquitto, tmp_path, SEED, hubs, begin=False)  # the panel sends the lag itself, with a uid
+    cfg, table, hub = sc.cfg, sc.table, [sc.hub]
     hub[0].new_match("t1", "free", PLAYERS)
     first = hub[0].submit("t1", LAG)
     answers: list[dict[str, Any]] = []
