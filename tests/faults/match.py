@@ -25,6 +25,7 @@ from shared_rules import Match
 from shared_rules.model import Colour, Lag, Pocket, PocketedBall, ShotReport
 from tests.faults.hubproc import HubProcess
 from tests.support.broker import Mosquitto
+from tests.support.config import SPARE_T2, VIRTUAL_T1, luza_config, write_luza_toml
 
 PLAYERS = ("Ivan", "Petr")
 SPEED = 10.0  # virtual ms per wall ms: a minute of play takes six seconds
@@ -100,42 +101,6 @@ def stored_events(db: Path) -> int:
         conn.close()
 
 
-SECOND_TABLE = {"id": "t2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}}  # a table with no virtual nodes
-SECOND_TOML = """
-[[tables]]
-id = "t2"
-pockets = { t2-p = [1, 2, 3, 4, 5, 6] }
-"""
-
-
-def hub_config(broker_url: str, db: Path, client_id: str = "luza-hub-faults", t2: bool = False) -> config.Config:
-    return config.parse({
-        "broker": {"url": broker_url, "client_id": client_id, "reconnect_min_s": 1, "reconnect_max_s": 1},
-        "store": {"path": str(db)},
-        "tables": [{"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                    "cues": {"cue-a": 0, "cue-b": 1}}, *([SECOND_TABLE] if t2 else [])],
-    })
-
-
-def write_toml(path: Path, broker_url: str, db: Path, client_id: str = "luza-hub-faults", t2: bool = False) -> Path:
-    path.write_text(f"""
-[broker]
-url = "{broker_url}"
-client_id = "{client_id}"
-reconnect_min_s = 1
-reconnect_max_s = 1
-
-[store]
-path = "{db}"
-
-[[tables]]
-id = "t1"
-pockets = {{ pockets-123 = [1, 2, 3], pockets-456 = [4, 5, 6] }}
-cues = {{ cue-a = 0, cue-b = 1 }}
-""" + (SECOND_TOML if t2 else ""))
-    return path
-
-
 def begin_match(hub: Hub) -> int:
     """The referee starts a Free match and records the lag (seat 0 breaks)."""
     match_id = int(hub.new_match("t1", "free", PLAYERS)["match_id"])
@@ -170,10 +135,10 @@ def prepare(broker: Mosquitto, workdir: Path, seed: int, start: Callable[..., Hu
     """Every scenario's preamble: the hub's config (in `workdir`, with the spare table t2 if asked), the virtual
     table of `seed` on `broker`, a hub started by `start` (the `hubs` fixture) on the table's clock, and, unless
     `begin` is false, the referee's start of the Free match (`begin_match`). The nodes are not started yet."""
-    db = workdir / "luza.db"
-    toml = write_toml(workdir / "luza.toml", broker.url, db, client_id, t2)
+    db, tables = workdir / "luza.db", (VIRTUAL_T1, SPARE_T2) if t2 else (VIRTUAL_T1,)
+    toml = write_luza_toml(workdir / "luza.toml", broker.url, db, tables, client_id)
     table = VirtualTable(("127.0.0.1", broker.port), workdir / "nodes", table="t1", speed=SPEED, seed=seed)
-    cfg = hub_config(broker.url, db, client_id, t2)
+    cfg = luza_config(broker.url, db, tables, client_id)
     hub = start(cfg, clock=table.vt.hub_ms)
     return Scenario(table, db, toml, cfg, hub, begin_match(hub) if begin else None)
 

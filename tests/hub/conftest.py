@@ -11,21 +11,15 @@ import pytest
 from hub import config
 from hub.service.hub import Hub
 from tests.support.broker import Mosquitto
+from tests.support.config import SCRIPTED_T1, SPARE_T2, luza_config
 from tests.support.hubs import hub_starter
 
-TABLES = [
-    {"id": "t1", "name": "Table 1", "pockets": {"p-head": [1, 2], "p-mid": [3, 4], "p-foot": [5, 6]},
-     "cues": {"cue-a": 0, "cue-b": 1}},
-    {"id": "t2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}},
-]
+TABLES: list[dict[str, Any]] = [{**SCRIPTED_T1, "name": "Table 1"}, dict(SPARE_T2)]
 
 
 def make_config(broker: Mosquitto, db: Path, **sections: Any) -> config.Config:
-    raw: dict[str, Any] = {"broker": {"url": broker.url, "client_id": "luza-hub-test", "reconnect_min_s": 1,
-                                      "reconnect_max_s": 1},
-                           "store": {"path": str(db)}, "tables": TABLES}
-    raw.update(sections)
-    return config.parse(raw)
+    """The scripted nodes' tables on `broker`; `sections` add or replace whole sections of luza.toml."""
+    return luza_config(broker.url, db, TABLES, **sections)
 
 
 @pytest.fixture

@@ -27,28 +27,15 @@ from tests.hub.conftest import make_config
 from tests.hub.nodes import Clock, Node, expected_board, sensor_input
 from tests.hub.test_service import PLAYERS, T0, board, facts, nodes_for_t1, shots, start_free_match, wait_for
 from tests.support.broker import Mosquitto
+from tests.support.config import SCRIPTED_T1, write_luza_toml
 
 pytestmark = pytest.mark.mosquitto
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def write_config(path: Path, broker: Mosquitto, db: Path) -> Path:
-    path.write_text(f"""
-[broker]
-url = "{broker.url}"
-client_id = "luza-hub-serve"
-reconnect_min_s = 1
-reconnect_max_s = 1
-
-[store]
-path = "{db}"
-
-[[tables]]
-id = "t1"
-pockets = {{ p-head = [1, 2], p-mid = [3, 4], p-foot = [5, 6] }}
-cues = {{ cue-a = 0, cue-b = 1 }}
-""")
-    return path
+    """The luza.toml of `luza serve` for the scripted nodes' table t1 (tests/hub/nodes.py)."""
+    return write_luza_toml(path, broker.url, db, (SCRIPTED_T1,), client_id="luza-hub-serve")
 
 
 class Serve:
@@ -137,13 +124,17 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
         for node, payload in sent[:half]:
             node.send(payload)
         wait_for(lambda: sensor_count(db) >= half // 2)
-        burst = threading.Thread(target=lambda: [n.send(p, wait=False) for n, p in sent[half:]])
+        def rest() -> None:
+            for n, p in sent[half:]:
+                n.send(p, wait=False)
+
+        burst = threading.Thread(target=rest)
         burst.start()  # the hub dies while this burst is arriving: some received, not all committed
         time.sleep(0.01)
         serve.kill()
         burst.join(10)
         for n in all_nodes:  # everything is now with the broker, queued for the hub's persistent session
-            wait_for(lambda n=n: not n.client._out_messages, 10)  # type: ignore[attr-defined]
+            wait_for(lambda n=n: not n.client._out_messages, 10)  # type: ignore[attr-defined,misc]
         assert sensor_count(db) < len(sent), "the kill came too late to test anything"
         serve = Serve(conf)
         wait_for(lambda: sensor_count(db) == len(sent), 20)
@@ -218,7 +209,7 @@ def test_sixty_second_outage_replayed_late_lands_in_the_right_shot(
     in_order = [p for pair in zip(strikes, drops, strict=True) for p in pair]
     facts_in_order = [sensor_input(p, "cue" if k % 2 == 0 else "pocket", 0 if k % 2 == 0 else None)
                       for k, p in enumerate(in_order)]
-    assert board(hub) == expected_board("free", PLAYERS, {}, match_id, "t1", referee + facts_in_order)
+    assert board(hub) == expected_board("free", PLAYERS, {}, match_id, "t1", [*referee, *facts_in_order])
     for n in (cue, back):
         n.close()
 

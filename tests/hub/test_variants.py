@@ -27,6 +27,7 @@ from shared_rules.model import Colour, Declaration, Lag, Pocket, PocketedBall, S
 from tests.hub.test_faults import Serve, retained_state
 from tests.hub.test_service import wait_for
 from tests.support.broker import Mosquitto
+from tests.support.config import luza_config, write_luza_toml
 
 pytestmark = pytest.mark.mosquitto
 
@@ -50,12 +51,8 @@ VARIANT_NAMES = sorted(VARIANTS)
 
 
 def table_config(broker: Mosquitto, db: Path) -> config.Config:
-    return config.parse({
-        "broker": {"url": broker.url, "client_id": "luza-hub-variants", "reconnect_min_s": 1, "reconnect_max_s": 1},
-        "store": {"path": str(db)},
-        "tables": [{"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                    "cues": {"cue-a": 0, "cue-b": 1}}],
-    })
+    """The virtual table's hub, in process."""
+    return luza_config(broker.url, db, client_id="luza-hub-variants")
 
 
 def pocket_of(i: int) -> int:
@@ -144,20 +141,8 @@ def test_virtual_nodes_play_a_match_to_the_engines_result(variant: str, mosquitt
 
 
 def write_toml(path: Path, broker: Mosquitto, db: Path) -> Path:
-    path.write_text(f"""
-[broker]
-url = "{broker.url}"
-client_id = "luza-hub-variants"
-
-[store]
-path = "{db}"
-
-[[tables]]
-id = "t1"
-pockets = {{ pockets-123 = [1, 2, 3], pockets-456 = [4, 5, 6] }}
-cues = {{ cue-a = 0, cue-b = 1 }}
-""")
-    return path
+    """The virtual table's luza.toml for `luza serve` (the broker's default reconnect times)."""
+    return write_luza_toml(path, broker.url, db, client_id="luza-hub-variants", reconnect_s=None)
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
