@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from hub import config
-from hub.cli import main
 from hub.ingest.delivery import Marks, Outgoing
 from hub.service.hub import Hub
 from hub.store import conflicts
 from hub.store.database import Store
 from shared_rules import wire
-from tests.hub.nodes import Clock, Node
-from tests.hub.test_service import T0, start_free_match, wait_for
+from tests.hub.holes import hole_in_sequence
+from tests.hub.nodes import Node
+from tests.hub.test_service import T0, wait_for
 from tests.support.broker import Mosquitto
 
 
@@ -128,14 +128,8 @@ def missing(hub: Hub) -> dict[str, Any] | None:
 @pytest.mark.mosquitto
 def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_gone(
         cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]) -> None:
-    clock = Clock(T0)
-    hub = hubs(cfg, clock=clock)
-    match_id, _ = start_free_match(hub, clock)
-    head = Node(mosquitto.port, "t1", "p-head", "pocket")
-    try:
-        ev = [head.event("pocket", T0 + 1000 + 1000 * i, p=1, c="ivory") for i in range(5)]
-        for i in (0, 1, 3):  # seq 3 lost on the way
-            head.send(ev[i])
+    with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 3)) as hole:  # seq 3 lost on the way
+        hub, head, ev = hole.hub, hole.node, hole.events
         wait_for(lambda: bool(commands(head, "resend")) and bool(commands(head, "stored")))
         assert commands(head, "resend")[0] == {"v": 1, "c": "resend", "id": commands(head, "resend")[0]["id"],
                                                "b": 1, "lo": 3, "hi": 3}
@@ -149,19 +143,16 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
         alert = missing(hub)
         assert alert is not None and alert["final"] == [["p-head", 1, 3, 3]]
         assert "final: the node no longer has them" in alert["en"] and "окончательно" in alert["ru"]
-        capsys.readouterr()
-        assert main(["replay", cfg.store.path, "--match", str(match_id)]) == 1  # the evidence stays incomplete
-        out = capsys.readouterr().out
+        code, out = hole.replay(capsys)
+        assert code == 1  # the evidence stays incomplete
         assert "missing: p-head boot 1 seq 3 never reached the hub (final: the node no longer has them)" in out
         assert "INCOMPLETE" in out
         head.send(ev[4])
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 5)  # past the gone seq
         hub.stop()
-        again = hubs(cfg, clock=clock)  # after a restart the hole is still final
+        again = hubs(cfg, clock=hole.clock)  # after a restart the hole is still final
         alert = missing(again)
         assert alert is not None and alert["final"] == [["p-head", 1, 3, 3]]
         head.send(ev[4])  # a re-sent duplicate: the node did not hear the mark, so it comes again
         wait_for(lambda: again.stats["duplicates"] == 1)
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 5 and len(commands(head, "stored")) >= 3)
-    finally:
-        head.close()
