@@ -19,7 +19,7 @@ def add_db(p: Any) -> None:
 def open_store(args: argparse.Namespace) -> Store:
     """The database read-only; ExportError with a one-line reason if it cannot be opened."""
     from hub import config
-    from hub.store.migrations import SchemaError
+    from hub.errors import SchemaError
 
     if args.db is None:
         try:

@@ -24,9 +24,10 @@ from hub import config
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, unanswered
 from hub.deploy.broker import Mosquitto, free_port
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction
-from hub.reconcile.referee import RefereeInputError
-from hub.service.hub import Change, Hub
+from hub.service.changes import Change
+from hub.service.hub import Hub
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules.state import State
 from shared_rules.variant import find_variant

@@ -14,8 +14,10 @@ from typing import Any
 
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.assembler import ShotEvidence
-from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
-from hub.reconcile.table import ITEM_TARGETED, SHOT_AMENDMENTS, TableSession
+from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS
+from hub.reconcile.inputs import RecordError, RefereeAction, input_from_record
+from hub.reconcile.table import TableSession
 from hub.reconcile.timeline import Step
 from hub.service.rebuild import comparable, differences, timing
 from hub.service.snapshot import hub_version, stored_settle

@@ -18,8 +18,6 @@ from pydantic import BaseModel, Field
 
 from hub.reconcile import checks as c
 from hub.reconcile.action_types import (
-    FACT_NAMES,
-    FACTS,
     Args,
     Ball,
     BaseAction,
@@ -28,14 +26,12 @@ from hub.reconcile.action_types import (
     Controls,
     EngineAction,
     MatchControl,
-    PocketNo,
     Seat,
     ShotAmendment,
     colour_of,
 )
 from hub.reconcile.amendments import (
     AddBallAction,
-    Call,
     ConfirmAction,
     DeclareAction,
     FactAction,
@@ -47,10 +43,9 @@ from hub.reconcile.amendments import (
 from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
 from shared_rules.outcome import NeedKind
 
-__all__ = ["ACTION_MODELS", "FACTS", "FACT_NAMES", "Action", "AddBallAction", "BaseAction", "Call", "Category",
-           "ColourName", "ConfirmAction", "DeclareAction", "EngineAction", "FactAction", "FoulAction",
-           "IdentifyAction", "JumpedAction", "MatchControl", "NewMatchAction", "PocketNo", "RefereeActionBody",
-           "RemoveAction", "ShotAmendment", "action_for_need", "fields_of", "kinds_of", "to_request"]
+# ShotAmendment is imported from here by hub/reconcile/fold.py; its home is hub/reconcile/action_types.py
+__all__ = ["ACTION_MODELS", "Action", "NewMatchAction", "RefereeActionBody", "ShotAmendment", "action_for_need",
+           "fields_of", "kinds_of", "to_request"]
 
 
 class LagAction(EngineAction):

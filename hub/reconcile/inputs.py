@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.reconcile.actions import Action
-from hub.reconcile.referee import MALFORMED, RefereeInputError, parse, validate
+from hub.reconcile.checks import MALFORMED, RefereeInputError
+from hub.reconcile.referee import parse, validate
 from shared_rules import wire
 
-__all__ = ["RecordError", "RefereeAction", "RefereeInputError", "SensorInput", "input_from_record",
+__all__ = ["RecordError", "RefereeAction", "SensorInput", "input_from_record",
            "input_key", "input_to_record", "parse_referee_action"]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from hub.reconcile.actions import action_for_need
 from hub.reconcile.assembler import Finding, question_id, rules_of
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.notices import (
     BEAMS,
     Alert,
@@ -23,7 +24,6 @@ from hub.reconcile.notices import (
     pocket_name,
     rejected_action,
 )
-from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.outcome import Need, NeedKind

@@ -15,21 +15,9 @@ from typing import cast
 from pydantic import ValidationError
 
 from hub.reconcile.actions import ACTION_MODELS, Action, fields_of
-from hub.reconcile.checks import (
-    ERROR_CODES,
-    MALFORMED,
-    NO_MATCH,
-    REFUSED,
-    UNAVAILABLE,
-    UNKNOWN_TABLE,
-    Args,
-    RefereeInputError,
-    err,
-    text,
-)
+from hub.reconcile.checks import MALFORMED, Args, RefereeInputError, err, text
 
-__all__ = ["ACTION_KINDS", "ERROR_CODES", "MALFORMED", "NO_MATCH", "REFUSED", "UNAVAILABLE", "UNKNOWN_TABLE",
-           "RefereeInputError", "parse", "validate"]
+__all__ = ["ACTION_KINDS", "parse", "validate"]
 
 ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
 """Every action kind the referee panel may send (hub.reconcile.actions defines each; docs/reconciliation.md)."""

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hub.errors import disk_full_alert
-from hub.reconcile.inputs import RefereeInputError
-from hub.reconcile.referee import UNAVAILABLE
+from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
 from hub.service.matches import RefereeRequest, answer_caller
 from hub.service.router import Batch, Router
 from hub.store.database import Store

@@ -30,8 +30,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.reconcile.inputs import RefereeInputError
-from hub.reconcile.referee import UNAVAILABLE
+from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
 from hub.service.hub import Hub
 
 log = logging.getLogger("luza.control")

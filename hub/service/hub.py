@@ -34,9 +34,9 @@ from hub.reconcile.table import TableSession
 from hub.service.changes import Change, Subscribers
 from hub.service.commit import Committer
 from hub.service.inbox import Inbox
-from hub.service.matches import answer_caller
+from hub.service.matches import RefereeRequest, Replayed, answer_caller
 from hub.service.node_commands import NodeCommands
-from hub.service.router import Batch, RefereeRequest, Replayed, Router
+from hub.service.router import Batch, Router
 from hub.steadyclock import SteadyClock
 from hub.store.database import Store
 from hub.store.dblock import DbLock

@@ -16,14 +16,8 @@ from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
 from hub.reconcile.board import enrich
-from hub.reconcile.inputs import (
-    RefereeAction,
-    RefereeInputError,
-    SensorInput,
-    input_to_record,
-    parse_referee_action,
-)
-from hub.reconcile.referee import MALFORMED, NO_MATCH, UNKNOWN_TABLE
+from hub.reconcile.checks import MALFORMED, NO_MATCH, UNKNOWN_TABLE, RefereeInputError
+from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
 from hub.service.rebuild import timing
 from hub.service.snapshot import settings_snapshot

@@ -11,10 +11,12 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from hub.config import ShotTiming
 from hub.ingest.timecheck import suspect_of
-from hub.reconcile.actions import MatchControl
-from hub.reconcile.inputs import RecordError, RefereeAction, RefereeInputError, input_from_record
-from hub.reconcile.table import ShotTiming, TableSession, strict
+from hub.reconcile.action_types import MatchControl
+from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.inputs import RecordError, RefereeAction, input_from_record
+from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
 

@@ -26,13 +26,8 @@ from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.board import enrich
-from hub.reconcile.inputs import (
-    RefereeAction,
-    RefereeInputError,
-    SensorInput,
-    input_to_record,
-)
-from hub.reconcile.referee import UNAVAILABLE
+from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
+from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.matches import Live, MatchDesk, RefereeRequest, Replayed
 from hub.service.rebuild import UnreadableMatch, rebuild_session
@@ -40,7 +35,7 @@ from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
 from shared_rules import wire
 
-__all__ = ["Batch", "Live", "RefereeRequest", "Replayed", "Router", "quarantine_alert"]
+__all__ = ["Batch", "Router", "quarantine_alert"]
 
 log = logging.getLogger("luza.hub")
 

@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
-from hub.config import Config
+from hub.config import Config, ShotTiming
 from hub.ingest.registry import Registry
-from hub.reconcile.assembler import ShotTiming
 from shared_rules.variant import find_variant
 
 SNAPSHOT_VERSION = 1

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.errors import SchemaError
 from hub.store import migrations
 
 MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
@@ -114,7 +115,7 @@ class Store:
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.execute("PRAGMA busy_timeout=5000")
         if readonly and migrations.version(self.conn) != migrations.LATEST:
-            raise migrations.SchemaError(
+            raise SchemaError(
                 f"{self.path!r} has schema v{migrations.version(self.conn)}, this hub reads v{migrations.LATEST}; "
                 "start `luza serve` on it once to migrate")
 

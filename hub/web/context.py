@@ -10,7 +10,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from hub.ingest.devices import device_view
-from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
 from hub.web.auth import Lockout, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hub.reconcile.actions import ACTION_MODELS
-from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 
 log = logging.getLogger("luza.web")
 

@@ -25,13 +25,13 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
+from hub.errors import SchemaError
 from hub.export import build, load
 from hub.export import history as hist
 from hub.export.days import local_zone, parse_day
 from hub.export.files import MEDIA_TYPES, export_all, filename, render
 from hub.export.model import ExportError
 from hub.store.database import Store
-from hub.store.migrations import SchemaError
 
 
 class ApiError(Exception):

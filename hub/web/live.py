@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from hub.service.hub import Change
+from hub.service.changes import Change
 from hub.web.context import Web, WebContext
 
 log = logging.getLogger("luza.web")

@@ -6,7 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hub.reconcile.actions import ColourName, NewMatchAction, PocketNo
+from hub.reconcile.action_types import ColourName, PocketNo
+from hub.reconcile.actions import NewMatchAction
 
 Envelope = dict[str, Any]  # the table state envelope (docs/web-api.md); its shape is documented there
 

@@ -12,7 +12,8 @@ import random
 import statistics
 import time
 
-from hub.reconcile.table import HubInput, TableSession
+from hub.reconcile.fold import HubInput
+from hub.reconcile.table import TableSession
 from tests.hub.tablekit import Kit
 
 

@@ -23,7 +23,8 @@ from pathlib import Path
 import hub.service.hub
 import hub.web.app  # noqa: F401
 from hub.reconcile.board import enrich
-from hub.reconcile.table import HubInput, TableSession
+from hub.reconcile.fold import HubInput
+from hub.reconcile.table import TableSession
 from tests.hub.tablekit import Kit
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub.reconcile.inputs import RefereeAction, RefereeInputError, SensorInput, parse_referee_action
+from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
 from shared_rules import wire
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from hub.reconcile.fold import HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
-from hub.reconcile.table import HubInput, TableSession
+from hub.reconcile.table import TableSession
 from shared_rules import wire
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from hub.config import ShotTiming
 from hub.reconcile.action_types import ShotAmendment
 from hub.reconcile.assembler import (
     PocketEvidence,
     ShotAssembler,
     ShotContext,
     ShotEvidence,
-    ShotTiming,
     StrikeEvidence,
     build_report,
     question_id,

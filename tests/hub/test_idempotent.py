@@ -14,7 +14,7 @@ import pytest
 from hub import config
 from hub.cli import main
 from hub.demo.terminal import TABLE, LocalReferee
-from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from hub.service.control import ControlServer, send
 from hub.service.hub import Hub
 from hub.store import migrations

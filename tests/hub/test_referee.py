@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import (
     RecordError,
     RefereeAction,
-    RefereeInputError,
     input_from_record,
     input_to_record,
     parse_referee_action,

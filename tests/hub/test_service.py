@@ -21,8 +21,10 @@ import pytest
 
 from hub import config
 from hub.reconcile.board import plain
-from hub.reconcile.inputs import RefereeAction, RefereeInputError, SensorInput
-from hub.service.hub import Change, Hub
+from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.inputs import RefereeAction, SensorInput
+from hub.service.changes import Change
+from hub.service.hub import Hub
 from hub.store.database import Store
 from shared_rules import wire
 from tests.hub.nodes import Clock, Node, action, expected_board, sensor_input

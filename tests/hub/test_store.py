@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from hub.errors import SchemaError
 from hub.store import migrations
 from hub.store.database import MAX_REJECTED_PAYLOAD, Store
 
@@ -38,7 +39,7 @@ def test_reopening_migrates_nothing_and_keeps_rows(tmp_path: Path, store: Store)
 def test_newer_schema_is_refused(tmp_path: Path, store: Store) -> None:
     store.conn.execute(f"PRAGMA user_version = {migrations.LATEST + 1}")
     store.close()
-    with pytest.raises(migrations.SchemaError, match="newer than this hub"):
+    with pytest.raises(SchemaError, match="newer than this hub"):
         Store(tmp_path / "luza.db")
 
 

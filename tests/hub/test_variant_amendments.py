@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.reconcile.referee import RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from tests.hub.tablekit import Kit, session
 
 

@@ -6,18 +6,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.reconcile.actions import (
-    ACTION_MODELS,
-    FACT_NAMES,
-    FACTS,
-    Category,
-    EngineAction,
-    MatchControl,
-    ShotAmendment,
-    fields_of,
-    kinds_of,
-)
-from hub.reconcile.inputs import RefereeInputError
+from hub.reconcile.action_types import FACT_NAMES, FACTS, Category, EngineAction, MatchControl, ShotAmendment
+from hub.reconcile.actions import ACTION_MODELS, fields_of, kinds_of
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.referee import ACTION_KINDS, validate
 
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from hub.ingest.mqtt import RawMessage
-from hub.reconcile.inputs import RefereeInputError
-from hub.service.hub import Change, Hub
+from hub.reconcile.checks import RefereeInputError
+from hub.service.changes import Change
+from hub.service.hub import Hub
 from shared_rules import wire
 from tests.export.matchkit import PLAYERS, Clock, Table, play_classic
 
