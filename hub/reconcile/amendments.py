@@ -29,8 +29,11 @@ from shared_rules.outcome import NeedKind
 from shared_rules.profile import GENERAL_FOULS, Fact, Profile
 from shared_rules.variant import VARIANTS
 
-# The fouls a variant adds to the general ones (shared_rules.profile); calling one in another variant is refused.
-OWN_FOULS = frozenset(f for v in VARIANTS.values() for f in v.PROFILE.fouls) - frozenset(GENERAL_FOULS)
+
+def own_fouls() -> frozenset[Foul]:
+    """The fouls some variant adds to the general ones (shared_rules.profile); calling one in another variant is
+    refused. Read from the registry when asked (a handful of variants), so a variant registered later counts."""
+    return frozenset(f for v in VARIANTS.values() for f in v.PROFILE.fouls) - frozenset(GENERAL_FOULS)
 
 
 class Call(BaseModel):
@@ -165,7 +168,7 @@ class FoulAction(ShotAmendment):
     def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
         """Another variant's own foul (Star 4.3, 100 points §12, Classic 5.5) is not one of this variant's."""
         foul = Foul[c.foul_name(self.foul).upper()]
-        if not self.on or foul in profile.fouls or foul not in OWN_FOULS:
+        if not self.on or foul in profile.fouls or foul not in own_fouls():
             return None
         return (f"{foul.name.lower()} ({foul.value}) is not a foul of {variant}; its fouls: "
                 f"{', '.join(f.name.lower() for f in profile.fouls)}",

@@ -74,13 +74,14 @@ class Toy(Variant):
 
 
 @contextmanager
-def registered() -> Iterator[type[Toy]]:
-    """The toy variant registered for the duration (and gone afterwards, so other tests see the six)."""
+def registered(cls: type[Toy] = Toy) -> Iterator[type[Toy]]:
+    """The toy variant (or a subclass under its own name) registered for the duration, and gone afterwards, so
+    other tests see the six."""
     from hub.reconcile.assembler import rules_of
 
-    register(Toy)
+    register(cls)
     try:
-        yield Toy
+        yield cls
     finally:
-        VARIANTS.pop(NAME, None)
+        VARIANTS.pop(cls.name, None)
         rules_of.cache_clear()
