@@ -1,7 +1,10 @@
 """`Match`: a match is its list of inputs; the state is the fold of the variant's rules over it.
 
-`play` pushes an input (python-chess's `Board.push`), `undo` pops it. A stack of states makes undo O(1) and
-equal to a replay without the last input (the property tests check that).
+`play` pushes an input (python-chess's `Board.push`), `undo` pops it, and equals a replay without the last input
+(the property tests check that). The match keeps the latest few states, one in every `CHECKPOINT` before them, and
+every outcome: the first look at a state it let go (after undos) replays at most `CHECKPOINT - 1` inputs from the
+checkpoint and keeps the states it made, so taking back m inputs costs O(m) whatever the match's length, and a long match keeps a
+sixteenth of its states (a state is ~250 bytes; a hub keeps a club's matches live for hours).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from .variant import Variant, find_variant
 
 LOG_FORMAT = "luza-match"
 LOG_VERSION = 1
+CHECKPOINT = 16  # one state in this many is kept for good (and the first)
+RECENT = 4  # the latest states are kept too: the hub plays the open shot and takes it back on every input
 
 
 class Match:
@@ -28,7 +33,7 @@ class Match:
     def __init__(self, variant: Variant, players: tuple[str, str]) -> None:
         self.variant = variant
         self.players = players
-        self._states: list[State] = [variant.initial_state()]
+        self._states: list[State | None] = [variant.initial_state()]  # None: let go, replayed when needed
         self._history: list[Input] = []
         self._outcomes: list[Outcome] = []
 
@@ -44,7 +49,10 @@ class Match:
     @property
     def state(self) -> State:
         """The current (frozen) state."""
-        return self._states[-1]
+        state = self._states[-1]
+        if state is None:  # undone down to a state let go
+            state = self._replay_to_latest()
+        return state
 
     @property
     def history(self) -> tuple[Input, ...]:
@@ -58,10 +66,11 @@ class Match:
 
     def play(self, inp: Input) -> Outcome:
         """Apply one input. On a RulesError nothing changes."""
-        state, outcome = self.variant.apply(self._states[-1], inp)
+        state, outcome = self.variant.apply(self.state, inp)
         self._states.append(state)
         self._history.append(inp)
         self._outcomes.append(outcome)
+        self._let_go(len(self._states) - 1 - RECENT)
         return outcome
 
     def undo(self) -> Input:
@@ -70,11 +79,28 @@ class Match:
             raise IllegalInputError("nothing to undo", "нечего отменять")
         self._states.pop()
         self._outcomes.pop()
-        return self._history.pop()
+        return self._history.pop()  # the state before it is made again when it is asked for
+
+    def _let_go(self, i: int) -> None:
+        """Let go of state `i` and of any kept below it back to the checkpoint (states an undo replayed)."""
+        while i > 0 and i % CHECKPOINT and self._states[i] is not None:
+            self._states[i] = None
+            i -= 1
+
+    def _replay_to_latest(self) -> State:
+        """Make the states from the last checkpoint to the latest again (the rules are pure: the same states)."""
+        j = len(self._states) - 1
+        while self._states[j] is None:
+            j -= 1
+        state = self._states[j]
+        assert state is not None
+        for k in range(j, len(self._states) - 1):
+            state = self._states[k + 1] = self.variant.apply(state, self._history[k])[0]
+        return state
 
     def needs(self) -> tuple[Need, ...]:
         """What must be supplied before or with the next shot (see docs/rules-engine.md)."""
-        return self.variant.needs(self._states[-1])
+        return self.variant.needs(self.state)
 
     # -- the log -------------------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from shared_rules.wire_frame import (
     valid_id,
 )
 from shared_rules.wire_frame import Answer as Answer  # a type: re-exported by name
+from shared_rules.wire_messages import Command, Event, Status, Telemetry, Topic
 
 # Re-exported from the framing half, so that callers import `wire` only.
 MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX_PAYLOAD, _frame.STATE_VERSION, \
@@ -47,84 +48,19 @@ STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
 ROLES = ("pocket", "cue")
 
-
-class Topic:
-    __slots__ = ("table", "device", "channel")
-
-    def __init__(self, table, device, channel):
-        self.table = table
-        self.device = device
-        self.channel = channel
-
-    def __repr__(self):
-        return "Topic(%r, %r, %r)" % (self.table, self.device, self.channel)
+_IDS = {k: k for k in EVENT_KINDS + COLOURS}  # one string per kind, colour and device id seen (at most MAX_IDS)
+MAX_IDS = 512
 
 
-class Event:
-    """A sensor event. `key` = (device, boot, seq) is its identity; `t` is device time in ms.
-
-    `synced` says whether `t` is on the hub's clock (Unix ms after a time exchange) or the node's
-    uptime clock (before the first sync). Kind-specific fields:
-      pocket: pocket (1..6), colour (or None), conf (0..1 or None), dur (ms in the beams or None)
-      strike: peak (g), double (bool), gap (ms between the two contacts, or None)
-      jam / clear: pocket, dur (ms blocked)
-      calib: pocket, colour, rgb (list of 3-4 ints)
-    """
-
-    __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "fields")
-
-    def __init__(self, kind, device, boot, seq, t, synced, fields):
-        self.kind = kind
-        self.device = device
-        self.boot = boot
-        self.seq = seq
-        self.t = t
-        self.synced = synced
-        self.fields = fields
-
-    @property
-    def key(self):
-        return (self.device, self.boot, self.seq)
-
-    def get(self, name, default=None):
-        return self.fields.get(name, default)
-
-    def __repr__(self):
-        return "Event(%s %s/%s/%s t=%s %r)" % (self.kind, self.device, self.boot, self.seq, self.t, self.fields)
-
-
-class Status:
-    __slots__ = ("state", "boot", "fw", "ip", "role", "error")
-
-    def __init__(self, state, boot, fw, ip, role, error):
-        self.state = state
-        self.boot = boot
-        self.fw = fw
-        self.ip = ip
-        self.role = role
-        self.error = error
-
-
-class Telemetry:
-    __slots__ = ("boot", "fields")
-
-    def __init__(self, boot, fields):
-        self.boot = boot
-        self.fields = fields
-
-    def get(self, name, default=None):
-        return self.fields.get(name, default)
-
-
-class Command:
-    """A hub -> node command. `args` holds the command's own fields."""
-
-    __slots__ = ("name", "cid", "args")
-
-    def __init__(self, name, cid, args):
-        self.name = name
-        self.cid = cid
-        self.args = args
+def shared_id(s):
+    """The one copy of an id string (event kind, colour, device id) the hub keeps; the first `MAX_IDS` are kept, so a
+    flood of made-up ids cannot grow the table."""
+    got = _IDS.get(s)
+    if got is None:
+        if len(_IDS) < MAX_IDS:
+            _IDS[s] = s
+        return s
+    return got
 
 
 # ---------------------------------------------------------------- ids and topics
@@ -278,7 +214,9 @@ def parse_event(payload, device=None):
     fields = _event_fields(kind, obj)
     if isinstance(fields, Rejection):
         return fields
-    return Event(kind, dev, boot, seq, t, obj.get("u") != 1, fields)
+    if fields.get("colour") is not None:
+        fields["colour"] = shared_id(fields["colour"])
+    return Event(shared_id(kind), shared_id(dev), boot, seq, t, obj.get("u") != 1, fields)
 
 
 def parse_status(payload):

@@ -1,6 +1,6 @@
 """`luza firmware build` and `luza firmware flash`: compile the firmware with mpy-cross, copy it with mpremote.
 
-build: every firmware/**/*.py and shared_rules/wire.py (+ wire_frame.py) -> <out>/firmware/*.mpy, <out>/shared_rules/wire.mpy,
+build: every firmware/**/*.py and shared_rules/wire*.py -> <out>/firmware/*.mpy, <out>/shared_rules/wire*.mpy,
 a device-only <out>/shared_rules/__init__.py (the repo's imports the whole rules engine), and firmware/main.py as
 the root <out>/main.py (MicroPython runs main.py from source at boot). Compiling is also the check that the code
 is MicroPython syntax: an error is reported as file:line.
@@ -49,7 +49,7 @@ def sources(root: Path = ROOT) -> list[tuple[Path, Path]]:
             out.append((src, Path("main.py")))  # the boot entry point stays source, at the root
         else:
             out.append((src, rel.with_suffix(".mpy")))
-    for name in ("wire", "wire_frame"):  # the wire protocol and its framing half (imported through wire)
+    for name in ("wire", "wire_frame", "wire_messages"):  # the wire protocol, its framing half and its messages
         out.append((root / "shared_rules" / f"{name}.py", Path(f"shared_rules/{name}.mpy")))
     return out
 

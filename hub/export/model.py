@@ -229,9 +229,7 @@ def _shot(session: TableSession, step: Step, result: tuple[int, tuple[Outcome, l
           provisional: tuple[ShotReport, Outcome, list[int]] | None = None) -> dict[str, Any]:
     shot = step.shot
     assert shot is not None
-    report = provisional[0] if provisional else (step.played if isinstance(step.played, ShotReport) else None)
-    if report is None and step.assembly is not None:
-        report = step.assembly.report
+    report = provisional[0] if provisional else step.report
     status = "provisional" if provisional else step.status
     out: dict[str, Any] = {
         "number": shot.number, "status": status, "provisional": provisional is not None,

@@ -159,7 +159,7 @@ class ShotAssembler:
             return None
         prev = self.same_stroke(ev)
         if prev is not None:
-            prev.extra_strikes.append(ev)
+            prev.extra_strikes = [*prev.extra_strikes, ev]  # a new list: an old shot's may be shared (trail.freeze)
             return prev
         cur = self.open
         early = cur is not None and (ev.at_ms < cur.opened_at + self.timing.min_shot_ms or any(

@@ -64,7 +64,7 @@ class Fold:
         self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
         self.dismissed: set[str] = set()
         self.refused: list[tuple[int, str, str, str]] = []
-        self.strikes: set[str] = set()
+        self.strikes: dict[str, None] = {}  # the strike ids folded (a dict: half a set's memory at a thousand)
         self.amended: dict[int, list[dict[str, Any]]] = {}  # shot number -> who entered what, when
         self.ended = False
         self.prov: Provisional | None = None
@@ -117,7 +117,7 @@ class Fold:
             raise _refuse("there is nothing to undo", "отменять нечего")
         item = item_of(a)
         if item is not None:
-            if self.asm.find_item(item) is None and item not in self.asm.voided | self.strikes:
+            if self.asm.find_item(item) is None and item not in self.asm.voided and item not in self.strikes:
                 raise missing(item)
             if isinstance(act, ConfirmAction):
                 check_answer(act.question, act.answer)
@@ -126,7 +126,7 @@ class Fold:
         e, item = inp.event, inp.item
         if e.kind == "strike":
             if item not in self.strikes:
-                self.strikes.add(item)
+                self.strikes[item] = None
                 mark.strike = item
             ev = StrikeEvidence(item, inp.at_ms, inp.seat, bool(e.get("double")), e.get("gap"))
             stroke = None if item in self.asm.voided else self.asm.same_stroke(ev)

@@ -137,6 +137,7 @@ def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
     seat = d.get("seat")
     if seat not in (None, 0, 1) or isinstance(seat, bool):
         raise RecordError(f"seat must be 0, 1 or null, got {seat!r}")
-    event = wire.Event(ev_kind, _need(d, "device", str), _need(d, "boot", int), _need(d, "seq", int),
-                       _need(d, "t", int), bool(d.get("synced", True)), dict(_need(d, "fields", Mapping)))
+    event = wire.Event(wire.shared_id(ev_kind), wire.shared_id(_need(d, "device", str)), _need(d, "boot", int),
+                       _need(d, "seq", int), _need(d, "t", int), bool(d.get("synced", True)),
+                       dict(_need(d, "fields", Mapping)))
     return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int))

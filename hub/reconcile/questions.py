@@ -297,11 +297,12 @@ def _asks_identity(assembly: Any) -> bool:
 def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
     """A shot as the panel shows it: its evidence, the identities used and its status."""
     step = s.step_of(shot)
-    assembly = step.assembly if step is not None and step.assembly is not None else None
+    report = step.report if step is not None else None
     if shot.closed_at is None:
         prov = s.provisional()
-        assembly = prov.assembly if prov is not None else assembly
-    balls = list(assembly.report.pocketed) if assembly is not None else []
+        if prov is not None:
+            report = prov.assembly.report if prov.assembly is not None else None
+    balls = list(report.pocketed) if report is not None else []
     counted = [p for p in shot.pockets if p.id not in shot.removed]
     pocketed = []
     for i, p in enumerate(counted):
@@ -324,7 +325,7 @@ def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
         "late": [{"item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms,
                   "answer": shot.answers.get(question_id("late_drop", p.id))} for p in shot.late],
         "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped],
-        "fouls": sorted(f.name.lower() for f in (assembly.report.fouls if assembly else shot.fouls)),
+        "fouls": sorted(f.name.lower() for f in (report.fouls if report else shot.fouls)),
         "declarations": [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value, "method": d.method}
                          for d in shot.declarations],
         "facts": dict(shot.facts),

@@ -65,7 +65,7 @@ class TableSession:
         self.match_id = match_id
         self._fold = Fold(variant, self.players, self.options, self.timing)  # a bad variant/option fails here
         self._log: list[HubInput] = []
-        self._keys: set[object] = set()
+        self._keys: dict[object, None] = {}  # the inputs applied (a dict: half a set's memory at a thousand)
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
         self._cuts: dict[tuple[str, str], int] = {}  # (item, "remove" / "new_shot") -> the earliest action's time
@@ -98,7 +98,7 @@ class TableSession:
             self._log.pop()
             raise
         if key is not None:
-            self._keys.add(key)
+            self._keys[key] = None
 
     def device_status(self, device: str, role: str, online: bool) -> None:
         """A node's status (birth/Last Will) from the service: offline mid-match raises an alert.
@@ -378,7 +378,7 @@ def rederived(session: TableSession) -> TableSession:
     equal: the tests compare them). Stored actions that do not fit are refused with an alert, as in a refold."""
     s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
                      session.match_id)
-    s._log, s._keys = list(session._log), set(session._keys)
+    s._log, s._keys = list(session._log), dict(session._keys)
     acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
     strikes = {i.item for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
     s._fold.asm.voided = frozenset(a.item for a in acts if isinstance(a, RemoveAction)) & strikes

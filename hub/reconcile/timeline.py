@@ -17,7 +17,7 @@ from hub.reconcile.inputs import RefereeAction
 from hub.reconcile.statuses import StepStatus
 from shared_rules import Match
 from shared_rules.errors import RulesError
-from shared_rules.model import Input
+from shared_rules.model import Input, ShotReport
 
 
 @dataclass(slots=True)
@@ -27,7 +27,7 @@ class Step:
     shot: ShotEvidence | None = None
     action: RefereeAction | None = None
     played: Input | None = None  # what was fed to the engine (status "ok"), or the action's input
-    assembly: Assembly | None = None
+    assembly: Assembly | None = None  # kept while judged and not played, or while it has findings
     status: StepStatus = StepStatus.PENDING
     #                          | after_end (a shot after the match was decided: kept, not scored)
     error: tuple[str, str] | None = None
@@ -36,6 +36,13 @@ class Step:
     @property
     def voided(self) -> bool:
         return self.shot.voided if self.shot is not None else self.status == StepStatus.VOID
+
+    @property
+    def report(self) -> ShotReport | None:
+        """The shot's report as last judged: the one played, or the one the engine refused."""
+        if isinstance(self.played, ShotReport):
+            return self.played
+        return self.assembly.report if self.assembly is not None else None
 
 
 @dataclass
@@ -136,6 +143,8 @@ class Timeline:
                     self.noted.pop(step.shot.number, None)
                 if not self._play(step, step.assembly.report):
                     return  # held here until the referee corrects the shot
+                if not step.assembly.findings:
+                    step.assembly = None  # the report is `played`: a long match keeps a thousand steps
             else:
                 assert step.played is not None
                 if not self._play(step, step.played) and step not in self.rejected:

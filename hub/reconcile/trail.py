@@ -21,9 +21,7 @@ from hub.reconcile.timeline import Step, Timeline
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
 _FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))
-# A doubled strike may join an older shot than the latest (ShotAssembler.strike): its list is never shared.
-_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence)
-                    if f.default_factory in (list, dict, set) and f.name != "extra_strikes")
+_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory in (list, dict, set))
 
 
 def lengths(shot: ShotEvidence) -> int:
@@ -147,12 +145,12 @@ def keep(mark: Mark, shot: ShotEvidence) -> None:
         mark.more += (shot_mark(shot),)
 
 
-def give_back(mark: Mark, asm: ShotAssembler, strikes: set[str], aff: Affected) -> None:
+def give_back(mark: Mark, asm: ShotAssembler, strikes: dict[str, None], aff: Affected) -> None:
     """Take one mark back (the later marks are already taken back)."""
     for fn in reversed(mark.undo or ()):
         fn(aff)
     if mark.strike is not None:
-        strikes.discard(mark.strike)
+        strikes.pop(mark.strike, None)
     del asm.shots[mark.shots:]
     for number, closed_at, closed_by, lens in mark.more:
         restore_mark(asm.shots[number - 1], closed_at, closed_by, lens)

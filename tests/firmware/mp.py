@@ -36,9 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 
 #: Repo files a device holds: the firmware package and the shared wire protocol (the device layout).
-FIRMWARE: tuple[str, ...] = ("firmware/**/*.py", "shared_rules/wire.py", "shared_rules/wire_frame.py")
-#: Just the wire protocol (wire.py and its framing half).
-WIRE: tuple[str, ...] = ("shared_rules/wire.py", "shared_rules/wire_frame.py")
+WIRE: tuple[str, ...] = ("shared_rules/wire.py", "shared_rules/wire_frame.py", "shared_rules/wire_messages.py")
+#: Repo files a device holds: the firmware package and the shared wire protocol (the device layout).
+FIRMWARE: tuple[str, ...] = ("firmware/**/*.py", *WIRE)
 #: The device's /shared_rules/__init__.py. Not the repo's: that one imports the whole rules engine (dataclasses,
 #: enum), which neither fits nor runs on the device. `luza firmware build` writes the same marker.
 DEVICE_SHARED_RULES_INIT = b'"""On the device shared_rules holds only the wire protocol (wire.py)."""\n'

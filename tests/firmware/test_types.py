@@ -34,7 +34,7 @@ def test_planted_errors_are_caught(tmp_path):
     work = tmp_path / "repo"
     shutil.copytree(ROOT / "firmware", work / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
     (work / "shared_rules").mkdir()
-    for name in ("wire.py", "wire_frame.py"):
+    for name in ("wire.py", "wire_frame.py", "wire_messages.py"):
         shutil.copy(ROOT / "shared_rules" / name, work / "shared_rules" / name)
     (work / "shared_rules" / "__init__.py").write_bytes(mp.DEVICE_SHARED_RULES_INIT)  # the device's
     with open(work / "firmware" / "pocket.py", "a") as f:

@@ -29,6 +29,7 @@ from shared_rules import (
 )
 from shared_rules.codec import input_from_dict, input_to_dict
 from shared_rules.free import Free
+from shared_rules.match import CHECKPOINT, RECENT
 from tests.rules.helpers import after_break, pot
 
 
@@ -69,6 +70,25 @@ def test_undo_pops_and_equals_replay() -> None:
     assert m.state == Match.new("free").state
     with pytest.raises(IllegalInputError, match="nothing to undo"):
         m.undo()
+
+
+def test_a_long_match_keeps_few_states_and_undoes_to_each_of_them() -> None:
+    """A state is kept for good only at every CHECKPOINT-th input and for the latest RECENT ones (memory of a long
+    match); an undo past them replays from the checkpoint and gives the very state a replay gives."""
+    m = after_break()
+    while len(m.history) < 5 * CHECKPOINT:  # misses: nothing falls, the turn passes
+        m.play(ShotReport(m.state.to_play))
+    replay = Match.new("free")
+    dense = [replay.state]  # the state after each input, as a fresh match plays them
+    for inp in m.history:
+        replay.play(inp)
+        dense.append(replay.state)
+    kept = sum(s is not None for s in m._states)
+    assert kept <= len(m.history) // CHECKPOINT + RECENT + 2
+    for n in range(len(m.history) - 1, -1, -1):
+        m.undo()
+        assert m.state == dense[n], n
+    assert sum(s is not None for s in m._states) == 1  # back at the start: only the initial state
 
 
 BAD_INPUTS: list[tuple[Any, type[RulesError], str]] = [

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from shared_rules import VARIANTS, IllegalInputError, Match, RulesError, ShotReport
+from shared_rules.match import CHECKPOINT
 from tests.rules.strategies import INVARIANTS, PrefixRandom, play_random, random_input, rnds
 
 VARIANT_NAMES = sorted(VARIANTS)
@@ -56,6 +57,25 @@ def test_undo_equals_replay_without_the_last_input(variant: str, r: PrefixRandom
     assert m.state == _replay(variant, m.history).state
     m.play(last)  # and playing it again gives the same position as before
     assert len(m.history) == cut
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+@SETTINGS
+@given(r=rnds())
+def test_any_walk_of_undo_and_play_keeps_the_states_of_a_replay(variant: str, r: PrefixRandom) -> None:
+    """The match lets go of most states (shared_rules/match.py CHECKPOINT): take back runs of inputs of random
+    length and play them again, in any order; every state is the one a fresh replay reaches."""
+    m = play_random(variant, r, MAX_INPUTS)
+    played = list(m.history)
+    for _ in range(6):
+        back = r.randint(0, min(len(m.history), 3 * CHECKPOINT))
+        for _ in range(back):
+            m.undo()
+            assert m.state == _replay(variant, m.history).state
+        forward = r.randint(0, len(played) - len(m.history))
+        for inp in played[len(m.history):len(m.history) + forward]:
+            m.play(inp)
+        assert m.state == _replay(variant, m.history).state
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
