@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from hub.reconcile.actions import action_for_need
-from hub.reconcile.assembler import Finding, question_id, rules_of
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.notices import (
     BEAMS,
@@ -24,6 +23,7 @@ from hub.reconcile.notices import (
     pocket_name,
     rejected_action,
 )
+from hub.reconcile.report import Finding, question_id, rules_of
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.outcome import Need, NeedKind

@@ -29,7 +29,8 @@ from typing import Any
 
 from hub.reconcile.actions import ConfirmAction, MatchControl, RemoveAction
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
-from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS, Fold, HubInput, item_of
+from hub.reconcile.cuts import Cut, ShotCuts
+from hub.reconcile.fold import Fold, HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
@@ -42,7 +43,7 @@ from shared_rules import Match
 from shared_rules.outcome import Outcome
 from shared_rules.state import Mode
 
-__all__ = ["ITEM_TARGETED", "SHOT_AMENDMENTS", "HubInput", "ShotTiming", "Step", "TableSession", "rederived", "strict"]
+__all__ = ["TableSession", "rederived", "strict"]
 
 log = logging.getLogger("luza.table")
 
@@ -68,7 +69,7 @@ class TableSession:
         self._keys: dict[object, None] = {}  # the inputs applied (a dict: half a set's memory at a thousand)
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
-        self._cuts: dict[tuple[str, str], int] = {}  # (item, "remove" / "new_shot") -> the earliest action's time
+        self._cuts = ShotCuts()  # the actions that re-cut the shots (a removed strike, a late drop made a shot)
         self._faults: dict[int, tuple[int, str]] = {}  # log index -> (shot number, error) of inputs left out
         self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
@@ -244,8 +245,8 @@ class TableSession:
     def _place(self, index: int, inp: HubInput, in_order: bool) -> None:
         """Fold `inp` at its place: take back what sorts after it (or after the item it re-cuts), fold it, and
         fold the taken-back inputs again."""
-        cuts = dict(self._cuts) if isinstance(inp, RefereeAction) else None
-        at = self._recut(inp)
+        cuts = dict(self._cuts.earliest) if isinstance(inp, RefereeAction) else None
+        at = self._cuts.note(inp, self._fold.asm, self._fold.strikes)
         pos = bisect_right(self._trail, (inp.at_ms, index), key=self._order)
         if at is not None:
             pos = min(pos, bisect_left(self._trail, (at, -1), key=self._order))
@@ -260,54 +261,14 @@ class TableSession:
                 self.refolded += i != index
                 self._feed(i, self._log[i], live)
         except RefereeInputError:
-            if isinstance(inp, RefereeAction) and cuts is not None and cuts != self._cuts:
+            if isinstance(inp, RefereeAction) and cuts is not None and cuts != self._cuts.earliest:
                 self._uncut(inp, at, cuts)
             raise
 
-    def _recut(self, inp: HubInput) -> int | None:
-        """If this input changes how shots are cut (a strike removed, a late drop made a new shot): note it in the
-        assembler and return the time of the item it names (the fold is taken back to there). A strike or a ball
-        arriving after the action that names it is cut as the action says, and the fold goes back to the action
-        (refused for want of the item when it was folded, it fits now)."""
-        asm = self._fold.asm
-        if isinstance(inp, SensorInput):
-            e, item = inp.event, inp.item
-            if e.kind == "strike" and (item, "remove") in self._cuts:
-                asm.voided = asm.voided | {item}
-                return self._cuts[item, "remove"]
-            if e.kind == "pocket" and (item, "new_shot") in self._cuts:
-                asm.new_shot = asm.new_shot | {item}
-                return self._cuts[item, "new_shot"]
-            return None
-        named, cut = item_of(inp), _cut_of(inp)
-        if not cut or named is None:
-            return None
-        item = named
-        if (item, cut) in self._cuts:  # named again (one item may also be named by the other kind)
-            self._cuts[item, cut] = min(self._cuts[item, cut], inp.at_ms)
-            return None
-        self._cuts[item, cut] = inp.at_ms
-        shot = asm.find_item(item)
-        if shot is None:
-            return None
-        if cut == "remove":
-            if item not in self._fold.strikes or item in asm.voided:
-                return None
-            asm.voided = asm.voided | {item}
-        else:
-            asm.new_shot = asm.new_shot | {item}
-        return _time_of(shot, item)
-
-    def _uncut(self, inp: RefereeAction, at: int | None, cuts: dict[tuple[str, str], int]) -> None:
-        """The action that re-cut the shots is refused: cut them as before."""
-        asm, item, cut = self._fold.asm, item_of(inp), _cut_of(inp)
-        self._cuts = cuts
-        if item is None or at is None:
+    def _uncut(self, inp: RefereeAction, at: int | None, before: dict[Cut, int]) -> None:
+        """The action that re-cut the shots is refused: cut them as before, from where it had taken the fold."""
+        if self._cuts.forget(inp, before, self._fold.asm) is None or at is None:
             return
-        if cut == "remove":
-            asm.voided = asm.voided - {item}
-        else:
-            asm.new_shot = asm.new_shot - {item}
         marks = self._take_back(bisect_left(self._trail, (at, -1), key=self._order))
         for m in marks:
             self._feed(m.index, self._log[m.index], False)
@@ -387,22 +348,3 @@ def rederived(session: TableSession) -> TableSession:
     for i in sorted(range(len(s._log)), key=lambda i: (s._log[i].at_ms, i)):
         s._feed(i, s._log[i], False)
     return s
-
-
-def _cut_of(inp: RefereeAction) -> str:
-    """How an action re-cuts the shots: "remove" (a strike that was a bump), "new_shot" (a late drop that opens a
-    shot of its own), or "" (it does not)."""
-    act = inp.action
-    if isinstance(act, RemoveAction):
-        return "remove"
-    return "new_shot" if isinstance(act, ConfirmAction) and act.answer == "new_shot" else ""
-
-
-def _time_of(shot: ShotEvidence | None, item: str) -> int:
-    """When the evidence item was seen (the fold goes back to there), or the shot's opening."""
-    if shot is None:
-        return -(2**62)
-    for ev in (shot.strike, *shot.extra_strikes, *shot.pockets, *shot.late):
-        if ev is not None and ev.id == item:
-            return ev.at_ms
-    return shot.opened_at

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.reconcile.assembler import Assembly, ShotContext, ShotEvidence, ShotTiming, build_report
+from hub.reconcile.assembler import ShotEvidence, ShotTiming
 from hub.reconcile.inputs import RefereeAction
+from hub.reconcile.report import Assembly, ShotContext, build_report
 from hub.reconcile.statuses import StepStatus
 from shared_rules import Match
 from shared_rules.errors import RulesError
@@ -39,10 +40,11 @@ class Step:
 
     @property
     def report(self) -> ShotReport | None:
-        """The shot's report as last judged: the one played, or the one the engine refused."""
-        if isinstance(self.played, ShotReport):
-            return self.played
-        return self.assembly.report if self.assembly is not None else None
+        """The shot's report as last judged (the one the engine refused, or the one played), if it is judged."""
+        if self.assembly is not None:
+            return self.assembly.report
+        ok = self.status == StepStatus.OK and isinstance(self.played, ShotReport)
+        return self.played if ok else None  # type: ignore[return-value]
 
 
 @dataclass

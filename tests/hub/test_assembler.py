@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from hub.config import ShotTiming
 from hub.reconcile.action_types import ShotAmendment
-from hub.reconcile.assembler import (
-    PocketEvidence,
-    ShotAssembler,
-    ShotContext,
-    ShotEvidence,
-    StrikeEvidence,
-    build_report,
-    question_id,
-)
+from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, StrikeEvidence
 from hub.reconcile.inputs import RefereeAction
+from hub.reconcile.report import ShotContext, build_report, question_id
 from shared_rules.model import Colour, Declaration, DeclarationKind, Foul, Pocket, PocketedBall
 
 T = ShotTiming()

@@ -77,7 +77,7 @@ class Toy(Variant):
 def registered(cls: type[Toy] = Toy) -> Iterator[type[Toy]]:
     """The toy variant (or a subclass under its own name) registered for the duration, and gone afterwards, so
     other tests see the six."""
-    from hub.reconcile.assembler import rules_of
+    from hub.reconcile.report import rules_of
 
     register(cls)
     try:
