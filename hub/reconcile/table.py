@@ -303,9 +303,7 @@ class TableSession:
     def _fault(self, index: int, inp: HubInput, exc: Exception) -> None:
         """An internal error on one input: leave it out (kept in the log and the trail), hold, count, log."""
         self._take_back(len(self._trail) - 1)
-        mark = self._fold.mark(index)
-        mark.fault = repr(exc)
-        self._trail.append(mark)
+        self._trail.append(self._fold.mark(index))  # an empty mark: the input is left out until a refold succeeds
         last = self._fold.asm.last()
         self._faults[index] = (last.number if last is not None else 0, f"{type(exc).__name__}: {exc}")
         self.errors += 1

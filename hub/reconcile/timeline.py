@@ -3,7 +3,7 @@
 `hub.reconcile.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline` feeds
 them to the rules engine: closed steps are committed in order, a shot the engine refuses holds the timeline
 there (later steps wait, nothing is dropped), an engine action it refuses is skipped and remembered, and a
-correction to a committed step rewinds the engine to it (undo is O(1) in `shared_rules.Match`).
+correction to a committed step rewinds the engine to it (undo is O(1) amortised in `shared_rules.Match`).
 """
 
 from __future__ import annotations

@@ -112,7 +112,6 @@ class Mark:
     ended: bool = False
     strike: str | None = None  # a strike id this input added to the fold's strikes
     undo: list[Undo] | None = None
-    fault: str | None = None  # the input raised an internal error: left out of the fold until a refold succeeds
 
     def on_undo(self, fn: Undo) -> None:
         if self.undo is None:
