@@ -18,12 +18,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hub.reconcile.notices import Alert, pocket_name
+from hub.reconcile.notices import BEAMS, Alert, device_alert, pocket_name
 
 DEAD_MIN_BLOCKS = 5
 NOISY_GLITCHES = 50
 SILENT_BLOCKS = 40
-BEAM_NAMES = (("upper", "верхний"), ("lower", "нижний"))
 
 
 @dataclass(frozen=True)
@@ -57,33 +56,34 @@ def node_alerts(n: NodeCounters) -> list[Alert]:
     edrop = n.now.get("edrop")
     if isinstance(edrop, int | float) and edrop > 0:
         pe, pr = _pockets(n.pockets)
-        out.append(Alert(f"edges_dropped:{n.device}", "edges_dropped",
-                         f"The node of {pe} lost {int(edrop)} beam signals since it started (interference while it "
-                         f"was busy): a ball may have been missed. Find the interference; a restart clears this.",
-                         f"Узел ({pr}) потерял {int(edrop)} сигналов лучей с момента запуска (помехи, пока он был "
-                         f"занят): шар мог быть пропущен. Найдите источник помех; перезапуск сбросит счётчик.",
-                         None, n.device, "warning"))
+        out.append(device_alert(
+            "edges_dropped", n.device,
+            f"The node of {pe} lost {int(edrop)} beam signals since it started (interference while it was busy): "
+            f"a ball may have been missed. Find the interference; a restart clears this.",
+            f"Узел ({pr}) потерял {int(edrop)} сигналов лучей с момента запуска (помехи, пока он был занят): шар мог "
+            f"быть пропущен. Найдите источник помех; перезапуск сбросит счётчик."))
     return out
 
 
 def _dead(device: str, pocket: int, beam: int, other: int) -> Alert:
     pe, pr = pocket_name(pocket)
-    en, ru = BEAM_NAMES[beam]
-    return Alert(f"beam_dead:{device}:{pocket}:{beam}", "beam_dead",
-                 f"The {en} beam of {pe} has not blocked once while the other beam blocked {other} times: its "
-                 f"receiver is dead, misaligned, dirty or unplugged. Balls there may go uncounted: watch that pocket.",
-                 f"{ru.capitalize()} луч ({pr}) ни разу не перекрылся, а другой — {other} раз: приёмник неисправен, "
-                 f"сбит, загрязнён или отключён. Шары в этой лузе могут не засчитываться: следите за ней.",
-                 None, device, "warning")
+    en, ru = BEAMS[beam]
+    return device_alert("beam_dead", device,
+                        f"The {en} of {pe} has not blocked once while the other beam blocked {other} times: its "
+                        f"receiver is dead, misaligned, dirty or unplugged. Balls there may go uncounted: watch that "
+                        f"pocket.",
+                        f"{ru.capitalize()} ({pr}) ни разу не перекрылся, а другой — {other} раз: приёмник "
+                        f"неисправен, сбит, загрязнён или отключён. Шары в этой лузе могут не засчитываться: следите "
+                        f"за ней.", pocket, beam)
 
 
 def _noisy(device: str, pockets: Iterable[int], pulses: int) -> Alert:
     pe, pr = _pockets(pockets)
-    return Alert(f"beam_noisy:{device}", "beam_noisy",
-                 f"The beams of {pe} flickered {pulses} times since the last report (a flickering lamp or an IR "
-                 f"source shining into a receiver): shade the receivers or move the lamp.",
-                 f"Лучи ({pr}) мерцали {pulses} раз с прошлого отчёта (мерцающая лампа или ИК-источник светит в "
-                 f"приёмник): затените приёмники или переставьте лампу.", None, device, "warning")
+    return device_alert("beam_noisy", device,
+                        f"The beams of {pe} flickered {pulses} times since the last report (a flickering lamp or an "
+                        f"IR source shining into a receiver): shade the receivers or move the lamp.",
+                        f"Лучи ({pr}) мерцали {pulses} раз с прошлого отчёта (мерцающая лампа или ИК-источник "
+                        f"светит в приёмник): затените приёмники или переставьте лампу.")
 
 
 def _pockets(pockets: Iterable[int]) -> tuple[str, str]:
@@ -120,8 +120,9 @@ class Health:
 
 def _silent(device: str, pocket: int, others: int) -> Alert:
     pe, pr = pocket_name(pocket)
-    return Alert(f"pocket_silent:{device}:{pocket}", "pocket_silent",
-                 f"The beams of {pe} have seen nothing while the other pockets' beams blocked {others} times: check "
-                 f"its beams and that the node is on the right pocket. Enter balls there by hand meanwhile.",
-                 f"Лучи ({pr}) ничего не видят, а лучи других луз перекрывались {others} раз: проверьте лучи и что "
-                 f"узел стоит на своей лузе. Пока вводите шары этой лузы вручную.", None, device, "warning")
+    return device_alert("pocket_silent", device,
+                        f"The beams of {pe} have seen nothing while the other pockets' beams blocked {others} times: "
+                        f"check its beams and that the node is on the right pocket. Enter balls there by hand "
+                        f"meanwhile.",
+                        f"Лучи ({pr}) ничего не видят, а лучи других луз перекрывались {others} раз: проверьте лучи "
+                        f"и что узел стоит на своей лузе. Пока вводите шары этой лузы вручную.", pocket)

@@ -63,6 +63,11 @@ def pocket_name(pocket: int | None) -> tuple[str, str]:
     return f"pocket {pocket} ({en})", f"луза {pocket} ({ru})"
 
 
+def device_alert(kind: str, device: str, en: str, ru: str, *where: object) -> Alert:
+    """A warning about one device (its `item`), not about a shot; its id is the kind, the device and `where`
+    (e.g. its pocket and beam), so the same trouble keeps the same id from one report to the next."""
+    return Alert(":".join(map(str, (kind, device, *where))), kind, en, ru, None, device, "warning")
+
 
 def engine_error(shot: int, en: str, ru: str) -> Alert:
     """The rules engine refused a shot: scoring is held at the shot before until the referee corrects it."""
@@ -84,11 +89,11 @@ def jam(device: str, pocket: int | None, since_ms: int, beams: tuple[int, ...] =
     pe, pr = pocket_name(pocket)
     en = " and ".join(BEAMS[b][0] for b in beams) or "sensor"
     ru = " и ".join(BEAMS[b][1] for b in beams) or "датчик"
-    return Alert(f"jam:{device}:{pocket}", "jam",
-                 f"The {en} of {pe} is blocked (jam): balls in that pocket are not being seen. Clear the pocket "
-                 f"(a full net, a stuck ball, something over the beam).",
-                 f"{ru[0].upper() + ru[1:]} лузы заблокирован ({pr}): шары в этой лузе не видны. Освободите лузу "
-                 f"(полная сетка, застрявший шар, что-то закрывает луч).", None, device, "warning")
+    return device_alert("jam", device,
+                        f"The {en} of {pe} is blocked (jam): balls in that pocket are not being seen. Clear the "
+                        f"pocket (a full net, a stuck ball, something over the beam).",
+                        f"{ru[0].upper() + ru[1:]} лузы заблокирован ({pr}): шары в этой лузе не видны. Освободите "
+                        f"лузу (полная сетка, застрявший шар, что-то закрывает луч).", pocket)
 
 
 def node_offline(device: str, role: str) -> Alert:
