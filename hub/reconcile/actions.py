@@ -27,7 +27,6 @@ from hub.reconcile.action_types import (
     EngineAction,
     MatchControl,
     Seat,
-    ShotAmendment,
     colour_of,
 )
 from hub.reconcile.amendments import (
@@ -43,8 +42,7 @@ from hub.reconcile.amendments import (
 from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
 from shared_rules.outcome import NeedKind
 
-# ShotAmendment is imported from here by hub/reconcile/fold.py; its home is hub/reconcile/action_types.py
-__all__ = ["ACTION_MODELS", "Action", "NewMatchAction", "RefereeActionBody", "ShotAmendment", "action_for_need",
+__all__ = ["ACTION_MODELS", "Action", "NewMatchAction", "RefereeActionBody", "action_for_need",
            "fields_of", "kinds_of", "to_request"]
 
 

@@ -8,7 +8,7 @@ action says, and the fold goes back to the action (refused for want of the item 
 
 from __future__ import annotations
 
-from hub.reconcile.actions import ConfirmAction, RemoveAction
+from hub.reconcile.amendments import ConfirmAction, RemoveAction
 from hub.reconcile.assembler import ShotAssembler, ShotEvidence
 from hub.reconcile.fold import HubInput, item_of
 from hub.reconcile.inputs import RefereeAction, SensorInput

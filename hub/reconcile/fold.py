@@ -11,23 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.reconcile.actions import (
-    ACTION_MODELS,
-    Category,
-    CloseShotAction,
-    ConfirmAction,
-    DismissAlertAction,
-    EngineAction,
-    FactAction,
-    RemoveAction,
-    ShotAmendment,
-    UndoAction,
-    kinds_of,
-)
-from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, ShotTiming, StrikeEvidence
+from hub.config import ShotTiming
+from hub.reconcile.action_types import Category, EngineAction, ShotAmendment
+from hub.reconcile.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
+from hub.reconcile.amendments import ConfirmAction, FactAction, RemoveAction
+from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, StrikeEvidence
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.questions import check_answer
-from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
 from hub.reconcile.trail import (

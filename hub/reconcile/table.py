@@ -27,14 +27,16 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from hub.reconcile.actions import ConfirmAction, MatchControl, RemoveAction
-from hub.reconcile.assembler import ShotAssembler, ShotEvidence, ShotTiming
+from hub.config import ShotTiming
+from hub.reconcile.action_types import MatchControl
+from hub.reconcile.amendments import ConfirmAction, RemoveAction
+from hub.reconcile.assembler import ShotAssembler, ShotEvidence
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
-from hub.reconcile.referee import RefereeInputError
 from hub.reconcile.running import RunningScores
 from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step

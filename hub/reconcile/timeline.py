@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.reconcile.assembler import ShotEvidence, ShotTiming
+from hub.config import ShotTiming
+from hub.reconcile.assembler import ShotEvidence
 from hub.reconcile.inputs import RefereeAction
 from hub.reconcile.report import Assembly, ShotContext, build_report
 from hub.reconcile.statuses import StepStatus

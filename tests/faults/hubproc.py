@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
     done = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: done.set())
-    from hub.store.dblock import InUse
+    from hub.errors import InUse
 
     try:
         hub = Hub(config.load(toml), clock=vt.hub_ms).start(connect_timeout=10)

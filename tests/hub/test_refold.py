@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from hub.reconcile import fold as fold_module
 from hub.reconcile.board import enrich
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.fold import HubInput
-from hub.reconcile.inputs import RefereeAction, RefereeInputError, SensorInput
+from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.table import TableSession, rederived
 from tests.hub.tablekit import Kit, item
 from tests.hub.test_late_events import matches
