@@ -1,11 +1,91 @@
-"""100 points, the control ball in cases a referee meets (issue 13 item 7): the carom's touch, #10's way back."""
+"""100 points, the control ball #10 (§11-§14): touching it, the carom and its privilege, pocketing it, its way
+back to the centre spot; then cases a referee meets (issue 13 item 7): the carom's touch, #10's way back."""
 
 from __future__ import annotations
 
-from shared_rules import DeclarationKind, EffectKind, Foul, ShotReport, Spot
+import pytest
+
+from shared_rules import DeclarationKind, EffectKind, Foul, IllegalInputError, ShotReport, Spot
 from shared_rules.hundred import TEN
 from tests.rules.helpers import cites
-from tests.rules.test_hundred import R, _restricted, broken, call, pot, run
+from tests.rules.helpers_hundred import R, broken, call, foul_reasons, pot, restricted, run
+
+# -- §11-§14: the control ball ------------------------------------------------------------------------------------
+
+
+def test_hundred_12_cue_ball_touching_ten_is_a_foul() -> None:
+    """hundred A-100-3: the 'white' cue ball of §12 is the yellow; touching #10 is Foul.TEN_TOUCHED."""
+    m = broken()
+    run(m, 1, [5])
+    out = m.play(ShotReport(1, first_contact=TEN, cushions=2))
+    assert [e.detail for e in out.of_kind(EffectKind.FOUL)] == [Foul.TEN_TOUCHED.value]
+    assert foul_reasons(out) == ["hundred 12"] and m.state.shelves[1] == () and 5 in m.state.on_table
+
+
+def test_hundred_11_carom_on_ten_keeps_the_turn_and_gives_the_privilege() -> None:
+    """hundred A-100-4: one privilege, for the next shot only; hundred 12: the carom's own touch is no foul."""
+    m = broken()
+    out = m.play(ShotReport(1, carom_on_ten=True, touched_ten=True, as_called=True))
+    assert not out.of_kind(EffectKind.FOUL) and m.state.to_play == 1 and cites(out, "hundred 11")
+    out = m.play(ShotReport(1, touched_ten=True, cushions=2))  # the privileged shot: touching #10 is allowed
+    assert not out.of_kind(EffectKind.FOUL) and m.state.to_play == 0
+    out = m.play(ShotReport(0, touched_ten=True, cushions=2))  # the privilege is gone
+    assert out.of_kind(EffectKind.FOUL)
+
+
+def test_hundred_13_ten_pocketed_by_a_numbered_ball_counts_ten_and_leaves() -> None:
+    """hundred A-100-2: #10 legally pocketed is worth 10 and does not come back."""
+    m = broken()
+    out = m.play(ShotReport(1, declarations=(call(TEN, R),), pocketed=(pot(None, R, direct=False),)))
+    assert m.state.shelves[1] == (TEN,) and m.state.scores == (0, 10) and TEN not in m.state.on_table
+    assert cites(out, "hundred 13")
+
+
+def test_hundred_13_ten_with_the_cue_ball_needs_the_privilege() -> None:
+    m = broken()
+    out = m.play(ShotReport(1, declarations=(call(TEN, R),), pocketed=(pot(TEN, R, direct=True),)))
+    assert out.of_kind(EffectKind.FOUL) and TEN in m.state.on_table and m.state.scores == (0, 0)
+    m.play(ShotReport(0, rokambol_on_ten=True))
+    m.play(ShotReport(0, declarations=(call(TEN, R),), pocketed=(pot(TEN, R, direct=True),)))
+    assert m.state.shelves[0] == (TEN,)
+
+
+def test_hundred_13_ten_goes_back_to_the_centre_when_lowest_on_a_fouling_shelf() -> None:
+    m = broken()
+    run(m, 1, [TEN, 12])
+    out = m.play(ShotReport(1, fouls=frozenset({Foul.TOUCH})))
+    assert m.state.shelves[1] == (12,) and m.state.scores == (0, 12) and TEN in m.state.on_table
+    assert any(e.kind is EffectKind.SPOT and e.ball == TEN and e.spot == Spot.CENTRE.value for e in out.effects)
+
+
+def test_hundred_14_ten_waits_while_the_centre_spot_is_taken() -> None:
+    m = broken()
+    m.play(ShotReport(1, pocketed=(pot(TEN, R),), centre_spot_taken=True))  # uncalled: does not count
+    s = m.state
+    assert s.pocketed == (TEN,) and TEN not in s.on_table and s.scores == (0, 0)
+    with pytest.raises(IllegalInputError):
+        m.play(ShotReport(0, declarations=(call(TEN),)))  # it is not on the table
+    out = m.play(ShotReport(0, cushions=2))
+    assert m.state.pocketed == () and TEN in m.state.on_table and cites(out, "hundred 14")
+
+
+def test_hundred_14_ten_knocked_off_goes_back_after_the_shot() -> None:
+    m = broken()
+    out = m.play(ShotReport(1, ten_off_spot=True, centre_spot_taken=True, cushions=2))
+    assert m.state.get("ten_off_spot") is True and cites(out, "hundred 14")
+    out = m.play(ShotReport(0, cushions=2))
+    assert m.state.get("ten_off_spot") is None
+    assert any(e.ball == TEN and e.spot == Spot.CENTRE.value for e in out.effects)
+
+
+def test_hundred_12_carom_from_restricted_hand_is_not_excused() -> None:
+    """hundred 15: from §15/§17 hand the carom on #10 does not count, so its touch of #10 is not excused (§12(a))."""
+    m = restricted()
+    out = m.play(ShotReport(1, carom_on_ten=True, touched_ten=True, as_called=True))
+    assert [e.detail for e in out.of_kind(EffectKind.FOUL)] == [Foul.TEN_TOUCHED.value] and m.state.to_play == 0
+
+
+# -- cases a referee meets (issue 13 item 7) -----------------------------------------------------------------
 
 
 def _ten_spotted(out: object) -> bool:
@@ -15,7 +95,7 @@ def _ten_spotted(out: object) -> bool:
 def test_hundred_12_carom_without_touched_ten_is_still_a_touch_from_restricted_hand() -> None:
     """hundred 12, hundred 15: the carom on #10 IS the cue ball hitting #10. From §15/§17 hand the carom does not
     count, so its touch is the §12 foul even when the panel only set "carom" (not also "touched #10")."""
-    m = _restricted()
+    m = restricted()
     out = m.play(ShotReport(1, carom_on_ten=True, as_called=True))
     assert [e.detail for e in out.of_kind(EffectKind.FOUL)] == [Foul.TEN_TOUCHED.value]
     assert m.state.to_play == 0 and cites(out, "hundred 12")
