@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared_rules import Foul, Interference, Lag, Match, ShotReport, Spot
+from shared_rules.model import Input
 from shared_rules.hundred import LAST_BALL, TEN
 from shared_rules.state import LAG
 from tests.rules.helpers_hundred import CUE_CALL, L, R, call, last_ball_match, pot
@@ -22,7 +23,7 @@ from tests.rules.strategies import INVARIANTS, PrefixRandom, play_random, rnds
 def test_hundred_full_match_from_the_rack_to_a_result() -> None:
     """hundred 3: a match played through the API; every effect carries a hundred or general reason in en and ru."""
     m = Match.new("hundred", ("Ivan", "Petr"))
-    inputs = [
+    inputs: list[Input] = [
         Lag(1),
         ShotReport(1, cushions=2),  # the break: the safety rule
         ShotReport(0, declarations=(call(15, R),), pocketed=(pot(None, R),)),  # 15
