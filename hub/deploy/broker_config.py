@@ -5,7 +5,8 @@ One generator for the Pi (hardware/pi/install.sh), `luza demo` and the tests (hu
 - no anonymous clients; a password per node, for the hub, for the admin tool and per screen;
 - the broker forces client id = user name (`use_username_as_clientid`), so no one can take over the hub's
   persistent session (and eat its queued events) or kick a node off by reusing its client id;
-- the ACL: a node writes only its own `luza/v1/<table>/<device>/{status,evt,tele}` and reads only its own
+- the ACL: a node writes only its own `luza/v1/<table>/<device>/{status,evt,tele,ans}` (wire.NODE_CHANNELS; an
+  upgrade re-writes the ACL and reloads the broker, so a new channel reaches installed brokers) and reads only its own
   `cmd`; only the hub writes `luza/v1/<table>/state`, commands and `luza/v1/hub/status`; the tool reads
   everything and writes commands; screens read the states and the hub's status;
 - persistence on, so a broker restart keeps the hub's session and what is queued for it; a per-client queue
