@@ -35,9 +35,9 @@ def test_anonymous_and_wrong_passwords_are_refused(locked: Mosquitto, clients: A
 def test_a_node_publishes_only_its_own_topics(locked: Mosquitto, clients: Any) -> None:
     node = clients(locked, *locked.login("t1", "pockets-123"))
     assert node.connect() == OK
-    for ch in ("evt", "status", "tele"):
+    for ch in ("evt", "status", "tele", "ans"):  # ans: a node's answer to `resend` (docs/wire.md)
         assert node.publish(f"luza/v1/t1/pockets-123/{ch}") == OK
-    refused = ["luza/v1/t1/pockets-456/evt", "luza/v1/t1/cue-a/status", "luza/v1/t2/pockets-123/evt",
+    refused = ["luza/v1/t1/pockets-456/evt", "luza/v1/t1/pockets-456/ans", "luza/v1/t1/cue-a/status", "luza/v1/t2/pockets-123/evt",
                "luza/v1/t2/t2-p/evt", "luza/v1/t1/state", "luza/v1/t2/state", "luza/v1/t1/pockets-456/cmd",
                "luza/v1/t1/pockets-123/cmd", HUB_STATUS_TOPIC, "luza/v1/t1/pockets-123/other", "elsewhere"]
     for topic in refused:
