@@ -96,13 +96,13 @@ def test_the_socket_closes_when_the_server_stops_and_a_restart_brings_a_new_boot
     hub = open_hub()
     srv = serve_in_thread(hub, "127.0.0.1", 0, web_settings)
     port, boot = srv.port, hub.boot
-    ws = connect(ws_url(srv, "/ws/tables/t1"))
-    assert json.loads(ws.recv(timeout=5))["boot"] == boot
-    srv.stop()
-    hub.stop()
-    with pytest.raises(ConnectionClosed):
-        while True:
-            ws.recv(timeout=5)
+    with connect(ws_url(srv, "/ws/tables/t1")) as ws:
+        assert json.loads(ws.recv(timeout=5))["boot"] == boot
+        srv.stop()
+        hub.stop()
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=5)
     again = open_hub()
     srv2 = WebServer(again, "127.0.0.1", port, web_settings).start()
     try:
