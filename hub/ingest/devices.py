@@ -35,4 +35,4 @@ def table_devices(config: Config, registry: Registry, table_id: str, session: An
                   cues: Mapping[str, int], now_ms: int) -> list[dict[str, Any]]:
     """The devices of `table_id`, with the live session's jams and this match's cue pairing."""
     jams = {dev for dev, _pocket in session.jams} if session is not None else set()
-    return [device_view(r, config, now_ms, jams, cues) for r in registry.snapshot() if r.get("table_id") == table_id]
+    return [device_view(r, config, now_ms, jams, cues) for r in registry.snapshot(table_id)]

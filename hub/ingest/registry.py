@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from hub.config import Config
@@ -46,6 +46,19 @@ class Device:
     @property
     def online(self) -> bool:
         return self.state == "online"
+
+
+_FIELDS = tuple(f.name for f in fields(Device))
+
+
+def _as_dict(d: Device) -> dict[str, Any]:
+    """`dataclasses.asdict` without its deep copy (the values are numbers, strings and flat dicts of them)."""
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        v = getattr(d, name)
+        out[name] = dict(v) if isinstance(v, dict) else v
+    out["online"] = d.online
+    return out
 
 
 class Registry:
@@ -160,14 +173,10 @@ class Registry:
         d.pop("id")
         return d
 
-    def snapshot(self) -> list[dict[str, Any]]:
-        """Every device as a JSON-able dict (with `online` and `rejected`), configured ones first."""
+    def snapshot(self, table_id: str | None = None) -> list[dict[str, Any]]:
+        """Every device (or those of `table_id`) as a JSON-able dict with `online`, configured ones first. Cheap:
+        a table's state carries its devices and is made after every input (a dict's fields copied one level)."""
         with self._lock:
-            devs = sorted(self._devices.values(), key=lambda d: (d.table_id is None, d.table_id or "", d.id))
-            out = []
-            for d in devs:
-                item = asdict(d)
-                item["online"] = d.online
-                item["rejected"] = dict(d.rejected)
-                out.append(item)
-            return out
+            devs = [d for d in self._devices.values() if table_id is None or d.table_id == table_id]
+            devs.sort(key=lambda d: (d.table_id is None, d.table_id or "", d.id))
+            return [_as_dict(d) for d in devs]

@@ -61,3 +61,20 @@ def test_a_flood_of_made_up_ids_is_bounded() -> None:
     snap = r.snapshot()
     assert len(snap) <= MAX_STRANGERS + 3  # + the configured p1 and c0, + the catch-all
     assert {d["id"]: d for d in snap}[""]["rejected"]["unknown_device"] == 50
+
+
+def test_a_tables_snapshot_is_its_devices_only_and_a_copy() -> None:
+    """A table's state carries its devices (made after every input): only that table's, and changing the copy
+    changes nothing in the registry."""
+    two = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
+                                   {"id": "t2", "pockets": {"q1": [1, 2]}}]})
+    r = Registry(two)
+    r.on_rejected("p1", "malformed")
+    r.on_tele("p1", 2, {"bat": 3.7, "rssi": -61, "ob": 4, "drop": 1, "up": 5000, "heap": 90000}, 77)
+    t1 = r.snapshot("t1")
+    assert [d["id"] for d in t1] == ["c0", "p1"] and [d["id"] for d in r.snapshot("t2")] == ["q1"]
+    assert t1 == [d for d in r.snapshot() if d["table_id"] == "t1"]
+    p1 = t1[1]
+    assert p1["online"] and p1["battery"] == 3.7 and p1["rejected"] == {"malformed": 1}
+    p1["rejected"]["malformed"] = 99
+    assert r.snapshot("t1")[1]["rejected"] == {"malformed": 1}
