@@ -158,7 +158,7 @@ class Router(MatchDesk):
         if live is None:
             return  # kept in the log (nothing accepted is lost), but there is no match to count it in
         batch.touched.add(table)
-        if self.holes.update(self.store, table, live.match.id, inp.event.device, inp.event.boot):
+        if self.holes.update(self.store, table, live.match.id, *inp.event.key):
             self._evidence(table, "missing_events", self.holes.alert(table, live.match.id, self.marks.gone))
         if suspect is not None:  # stored, never folded into play (hub.ingest.timecheck)
             batch.counts["suspect_time"] += 1

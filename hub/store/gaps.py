@@ -113,6 +113,7 @@ class Holes:
 
     def __init__(self) -> None:
         self._by_table: dict[str, dict[tuple[str, int], list[Gap]]] = {}
+        self._top: dict[str, dict[tuple[str, int], int]] = {}  # table -> (device, boot) -> the match's highest seq
 
     def load(self, store: Store, table: str, match_id: int) -> None:
         """Start tracking a (rebuilt or new) match of a table."""
@@ -120,17 +121,27 @@ class Holes:
         for g in of_match(store, match_id):
             by.setdefault((g[0], g[1]), []).append(g)
         self._by_table[table] = by
+        self._top[table] = {(d, b): s for d, b, s in store.conn.execute(
+            "SELECT device, boot, max(seq) FROM inputs WHERE match_id = ? AND device IS NOT NULL GROUP BY device, boot",
+            (match_id,))}
 
-    def update(self, store: Store, table: str, match_id: int, device: str, boot: int) -> bool:
-        """After an event of (device, boot) was stored in the match: True if its holes changed."""
-        by = self._by_table.setdefault(table, {})
+    def update(self, store: Store, table: str, match_id: int, device: str, boot: int, seq: int) -> bool:
+        """After event `seq` of (device, boot) was stored in the match: True if its holes changed. The usual case
+        (the node's next seq after the match's highest: its holes, all below, stay as they are) is decided
+        without the store; any other asks it."""
+        by, top = self._by_table.setdefault(table, {}), self._top.setdefault(table, {})
+        key = (device, boot)
+        high = top.get(key)
+        top[key] = seq if high is None else max(high, seq)
+        if high is not None and seq == high + 1:
+            return False
         now = of_device(store, match_id, device, boot)
-        if now == by.get((device, boot), []):
+        if now == by.get(key, []):
             return False
         if now:
-            by[(device, boot)] = now
+            by[key] = now
         else:
-            by.pop((device, boot), None)
+            by.pop(key, None)
         return True
 
     def alert(self, table: str, match_id: int,

@@ -34,6 +34,7 @@ from hub import config
 from hub.deploy.broker import Mosquitto, free_port
 from shared_rules import wire
 from tests.bench.hub import (
+    Numbering,
     bare_round_trip,
     client,
     device_id,
@@ -45,6 +46,7 @@ from tests.bench.hub import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+SEQS = Numbering()  # one per process: the runs share the hub's database, so each node's numbers go on
 # Each wall board is the foreground page of its own screen: the 16 pages of one headless browser must not be
 # throttled as background tabs would be (renderer priority, timers), or the run measures Chrome's tab policy.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -162,11 +164,13 @@ def latency(port: int, boards: Boards | Sockets, tables: int, samples: int, t0: 
         tid, cue, dev = table_id(t), device_id(t, "cue"), device_id(t, f"p{1 + k % 6}")
         at = t0 + k * SHOT_MS
         start = time.time() * 1000
-        tx.publish(wire.topic(tid, cue, "evt"), wire.encode_event("strike", cue, 5, k, at, pk=3.0), qos=1)
+        tx.publish(wire.topic(tid, cue, "evt"), wire.encode_event("strike", cue, 5, SEQS.next(cue, 5), at, pk=3.0),
+                   qos=1)
         boards.wait_new(t, start)
         start = time.time() * 1000
         tx.publish(wire.topic(tid, dev, "evt"),
-                   wire.encode_event("pocket", dev, 5, k, at + 600, p=1 + k % 6, c="ivory", cf=0.9), qos=1)
+                   wire.encode_event("pocket", dev, 5, SEQS.next(dev, 5), at + 600, p=1 + k % 6, c="ivory", cf=0.9),
+                   qos=1)
         done = boards.wait_new(t, start)
         if done is not None:
             out.append(done - start)

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -113,18 +114,32 @@ SHOT_MS = 300
 SETTLE = ("[settle]\nhanging_ball_ms = 500\nmin_shot_ms = 200\npocket_settle_ms = 100\nroll_ms = 1200\n")
 
 
-def shot_events(t: int, k: int, t0: int, rng: random.Random, boot: int = 3) -> list[tuple[str, bytes]]:
+class Numbering:
+    """Each node numbers its events 1, 2, 3, ... per boot, as the firmware does: a number skipped would be a hole
+    in its sequence, which the hub alerts on and looks up in the store (not what these benches measure)."""
+
+    def __init__(self) -> None:
+        self._last: Counter[tuple[str, int]] = Counter()
+
+    def next(self, device: str, boot: int) -> int:
+        self._last[device, boot] += 1
+        return self._last[device, boot]
+
+
+def shot_events(t: int, k: int, t0: int, rng: random.Random, seqs: Numbering,
+                boot: int = 3) -> list[tuple[str, bytes]]:
     """Shot k on table t: a strike, and in about a third of shots a ball into a random pocket SHOT_MS/5 later.
 
     Device times only grow: an event older than one already applied is a late event, which makes the table
     re-derive its match (correct, and far dearer: that is not what this measures)."""
     cue = device_id(t, "cue")
     at = t0 + k * SHOT_MS
-    out = [(cue, wire.encode_event("strike", cue, boot, k, at, pk=3.0))]
+    out = [(cue, wire.encode_event("strike", cue, boot, seqs.next(cue, boot), at, pk=3.0))]
     if rng.random() < 0.35:
         p = rng.randint(1, 6)
         dev = device_id(t, f"p{p}")
-        out.append((dev, wire.encode_event("pocket", dev, boot, k, at + SHOT_MS // 5, p=p, c="ivory", cf=0.9)))
+        out.append((dev, wire.encode_event("pocket", dev, boot, seqs.next(dev, boot), at + SHOT_MS // 5, p=p,
+                                           c="ivory", cf=0.9)))
     return out
 
 
@@ -147,13 +162,13 @@ def hub_latency(port: int, tables: int, samples: int, t0: int) -> list[float]:
     tx = client(port, "bench-node")
     time.sleep(0.5)
     out: list[float] = []
-    rng = random.Random(1)
+    rng, seqs = random.Random(1), Numbering()
     k = 0
     while len(out) < samples and k < samples * 20:
         k += 1
         t = k % tables
         tid = table_id(t)
-        for dev, payload in shot_events(t, k, t0, rng, boot=4):
+        for dev, payload in shot_events(t, k, t0, rng, seqs, boot=4):
             with cond:
                 before = cursors.get(tid, 0)
             start = time.perf_counter()
@@ -178,9 +193,9 @@ def publisher(port: int, tables: list[int], shots: int, start: Any, t0: int) -> 
     clients = {device_id(t, n): client(port, f"bench-{device_id(t, n)}") for t in tables for n in NODES}
 
     def play(t: int) -> None:
-        rng = random.Random(t)
+        rng, seqs = random.Random(t), Numbering()
         for k in range(1, shots + 1):
-            for dev, payload in shot_events(t, k, t0, rng):
+            for dev, payload in shot_events(t, k, t0, rng, seqs):
                 clients[dev].publish(wire.topic(table_id(t), dev, "evt"), payload, qos=1).wait_for_publish(30)
 
     threads = [threading.Thread(target=play, args=(t,)) for t in tables]
@@ -198,7 +213,8 @@ def expected_events(tables: int, shots: int) -> int:
     n = 0
     for t in range(tables):
         rng = random.Random(t)
-        n += sum(len(shot_events(t, k, 0, rng)) for k in range(1, shots + 1))
+        seqs = Numbering()
+        n += sum(len(shot_events(t, k, 0, rng, seqs)) for k in range(1, shots + 1))
     return n
 
 
