@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.reconcile.notices import POCKET_NAMES
-from hub.reconcile.statuses import StepStatus
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.state import State
 from shared_rules.variant import VARIANTS, Variant
@@ -70,13 +69,12 @@ def sections() -> tuple[str, ...]:
 
 
 def _history(session: Any) -> list[dict[str, Any]]:
-    match = session.match
-    ok = [st for st in session.steps if st.status == StepStatus.OK]
-    outcomes = match.outcomes
-    start = max(0, min(len(ok), len(outcomes)) - HISTORY)  # only the rows shown are built: flat in the match's length
+    outcomes = session.match.outcomes  # one per step the engine accepted, in order
+    ok = session.last_played(min(HISTORY, len(outcomes)))  # only the rows shown: flat in the match's length
+    start = len(outcomes) - len(ok)
     scores = list(session.scores_before(start, _deltas))
     rows: list[dict[str, Any]] = []
-    for st, out in zip(ok[start:], outcomes[start:], strict=False):
+    for st, out in zip(ok, outcomes[start:], strict=False):
         d = _deltas(out)
         scores = [scores[0] + d[0], scores[1] + d[1]]
         shooter = getattr(st.played, "shooter", None)

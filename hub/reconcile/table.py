@@ -38,7 +38,7 @@ from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
 from hub.reconcile.running import RunningScores
-from hub.reconcile.statuses import TableStatus
+from hub.reconcile.statuses import StepStatus, TableStatus
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark, shared_intact
 from shared_rules import Match
@@ -241,6 +241,17 @@ class TableSession:
 
     def step_of(self, shot: ShotEvidence) -> Step | None:
         return self._fold.tl.shot_steps.get(shot.number)
+
+    def last_played(self, k: int) -> list[Step]:
+        """The latest `k` steps the engine accepted, oldest first (the board's history): searched from the end."""
+        out: list[Step] = []
+        for st in reversed(self._fold.tl.steps):
+            if st.status == StepStatus.OK:
+                out.append(st)
+                if len(out) == k:
+                    break
+        out.reverse()
+        return out
 
     # ------------------------------------------------------------ placing an input in time order
 
