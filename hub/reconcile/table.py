@@ -25,6 +25,7 @@ import logging
 import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from hub.config import ShotTiming
@@ -38,7 +39,7 @@ from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
 from hub.reconcile.running import RunningScores
-from hub.reconcile.statuses import StepStatus, TableStatus
+from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark, shared_intact
 from shared_rules import Match
@@ -205,7 +206,7 @@ class TableSession:
             "provisional": prov is not None and prov.error is None,
             "committed_scores": list(tl.match.state.scores),
             "shot": shot_dict(self, shown) if shown is not None else None,
-            "shot_count": sum(1 for s in asm.shots if not s.voided),
+            "shot_count": len(asm.shots) - sum(map(attrgetter("voided"), asm.shots)),  # C-level: a long match
             "questions": [q.to_dict() for q in self.questions],
             "alerts": [a.to_dict() for a in self.alerts],
         })
@@ -243,15 +244,8 @@ class TableSession:
         return self._fold.tl.shot_steps.get(shot.number)
 
     def last_played(self, k: int) -> list[Step]:
-        """The latest `k` steps the engine accepted, oldest first (the board's history): searched from the end."""
-        out: list[Step] = []
-        for st in reversed(self._fold.tl.steps):
-            if st.status == StepStatus.OK:
-                out.append(st)
-                if len(out) == k:
-                    break
-        out.reverse()
-        return out
+        """The latest `k` steps the engine accepted, oldest first (the board's history)."""
+        return self._fold.tl.played[-k:] if k > 0 else []
 
     # ------------------------------------------------------------ placing an input in time order
 

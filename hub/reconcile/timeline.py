@@ -71,6 +71,7 @@ class Timeline:
         self.shot_steps: dict[int, Step] = {}
         self.fed = 0  # steps before this index have been judged by the engine
         self.rejected: list[Step] = []
+        self.played: list[Step] = []  # the steps the match has played, in order: one per `match.history` input
         self.noted: dict[int, Step] = {}  # shot number -> its step, for shots whose evidence has findings
 
     def index(self, step: Step) -> int:
@@ -162,6 +163,7 @@ class Timeline:
             step.error = (exc.en, exc.ru)
             return False
         step.played, step.status, step.error = inp, StepStatus.OK, None
+        self.played.append(step)
         if step in self.rejected:
             self.rejected.remove(step)
         return True
@@ -171,6 +173,8 @@ class Timeline:
         for step in reversed(self.steps[idx:self.fed]):
             if step.status == StepStatus.OK:
                 self.match.undo()
+                taken = self.played.pop()
+                assert taken is step, "the played steps and the match's history went apart"
             if step.status != StepStatus.VOID:
                 self.unjudge(step)
         self.fed = idx
