@@ -57,9 +57,11 @@ class Collector:
         self.messages: list[tuple[str, bytes, bool]] = []
         self.lock = threading.Lock()
         self.connected = threading.Event()
+        self.subscribed = threading.Event()  # the broker's SUBACK: from then on nothing published is missed
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
         self.client.reconnect_delay_set(0.05, max_delay)  # type: ignore[arg-type]  # paho takes floats
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *_a: self.subscribed.set()
         self.client.on_disconnect = lambda *_a: self.connected.clear()
         self.client.on_message = self._on_message
         self.client.on_socket_open = _nodelay  # else Nagle holds commands sent from here for tens of ms
@@ -79,9 +81,8 @@ class Collector:
     def start(self, timeout: float = 5.0) -> Collector:
         self.client.connect("127.0.0.1", self.port, keepalive=5)
         self.client.loop_start()
-        if not self.connected.wait(timeout):
-            raise TimeoutError("collector did not connect")
-        time.sleep(0.05)  # the SUBACK
+        if not self.connected.wait(timeout) or not self.subscribed.wait(timeout):
+            raise TimeoutError("collector did not connect and subscribe")
         return self
 
     def stop(self) -> None:

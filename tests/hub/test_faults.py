@@ -124,15 +124,23 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
         for node, payload in sent[:half]:
             node.send(payload)
         wait_for(lambda: sensor_count(db) >= half // 2)
-        def rest() -> None:
-            for n, p in sent[half:]:
+        cut = half + (len(sent) - half) // 2
+
+        def first_part() -> None:
+            for n, p in sent[half:cut]:
                 n.send(p, wait=False)
 
-        burst = threading.Thread(target=rest)
-        burst.start()  # the hub dies while this burst is arriving: some received, not all committed
-        time.sleep(0.01)
-        serve.kill()
+        # The hub dies while a burst is arriving: it is frozen (SIGSTOP) once it has committed some of the burst,
+        # the rest of the burst then reaches the broker (and the frozen hub's socket) but cannot be committed, and
+        # the hub is killed. However fast the hub is, not all is committed; no clock decides it.
+        burst = threading.Thread(target=first_part)
+        burst.start()
+        wait_for(lambda: sensor_count(db) > half)
+        serve.proc.send_signal(signal.SIGSTOP)
         burst.join(10)
+        for n, p in sent[cut:]:
+            n.send(p, wait=False)
+        serve.kill()
         for n in all_nodes:  # everything is now with the broker, queued for the hub's persistent session
             wait_for(lambda n=n: not n.client._out_messages, 10)  # type: ignore[attr-defined,misc]
         assert sensor_count(db) < len(sent), "the kill came too late to test anything"
