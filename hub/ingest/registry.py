@@ -168,9 +168,9 @@ class Registry:
     def row(self, device: str) -> dict[str, Any]:
         """The store's `devices` row for this device."""
         with self._lock:
-            d = asdict(self._get(device))
-        d.pop("rejected")
-        d.pop("id")
+            d = _as_dict(self._get(device))
+        for key in ("rejected", "id", "online"):
+            d.pop(key)
         return d
 
     def snapshot(self, table_id: str | None = None) -> list[dict[str, Any]]:

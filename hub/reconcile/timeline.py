@@ -44,8 +44,9 @@ class Step:
         """The shot's report as last judged (the one the engine refused, or the one played), if it is judged."""
         if self.assembly is not None:
             return self.assembly.report
-        ok = self.status == StepStatus.OK and isinstance(self.played, ShotReport)
-        return self.played if ok else None  # type: ignore[return-value]
+        if self.status == StepStatus.OK and isinstance(self.played, ShotReport):
+            return self.played
+        return None
 
 
 @dataclass
