@@ -40,7 +40,10 @@ def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
             run_table(sc.table, steps)
             wait_stored(sc.hub, events_made(sc.table))
             board = sc.hub.state("t1")["match"]
-            assert engine_part(board) == engine_score(steps), "the faultless run disagrees with the rules engine"
+            assert engine_part(board) == engine_score(steps), (  # what the hub saw, to tell a timing cause
+                "the faultless run disagrees with the rules engine: "
+                f"stats {dict(sc.hub.stats)}, alerts {[a.get('kind') for a in board.get('alerts', [])]}, "
+                f"shots {board.get('shot_count')} of {len(steps)}, history {board.get('history')}")
             return json.loads(json.dumps(score(board)))
     finally:
         broker.stop()
