@@ -16,6 +16,7 @@ hub RSS < 100 MB. Prints figures, asserts nothing (the machine is shared).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -44,6 +45,7 @@ from tests.bench.hub import (
     table_id,
     write_config,
 )
+from tests.bench.pibudget import pi_budget
 
 ROOT = Path(__file__).resolve().parents[2]
 SEQS = Numbering()  # one per process: the runs share the hub's database, so each node's numbers go on
@@ -185,7 +187,7 @@ def line(name: str, xs: list[float]) -> str:
     return f"{name}, n={len(xs)}: p50 {statistics.median(xs):.1f} ms  p99 {pct(xs, 99):.1f} ms  max {max(xs):.1f} ms"
 
 
-def run(tables: int, samples: int, burn_cpu: bool) -> list[str]:
+def run(tables: int, samples: int, burn_cpu: bool, pi: bool = False) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="luza-bench-board-") as tmp:
         work = Path(tmp)
         broker = Mosquitto(work / "broker").start()
@@ -199,19 +201,22 @@ def run(tables: int, samples: int, burn_cpu: bool) -> list[str]:
         stop = mp.Event()
         burner = mp.Process(target=burn, args=(stop,)) if burn_cpu else None
         boards = None
+        held = pi_budget(serve.pid) if pi else contextlib.nullcontext("")
+        budget = ""
         try:
-            wait_http(f"http://127.0.0.1:{port}/healthz")
-            boards = Boards(f"http://127.0.0.1:{port}", tables)
-            if burner:
-                burner.start()
-            rtt = bare_round_trip(broker.port, samples)
-            t0 = int(time.time() * 1000) + 10_000
-            socks = Sockets(f"http://127.0.0.1:{port}", tables)
-            hub_ws, k = latency(broker.port, socks, tables, samples, t0, 0)
-            socks.close()
-            lat, _ = latency(broker.port, boards, tables, samples, t0, k)
-            rtt += bare_round_trip(broker.port, samples)
-            rss = rss_mb(serve.pid, "VmHWM")
+            with held as budget:
+                wait_http(f"http://127.0.0.1:{port}/healthz")
+                boards = Boards(f"http://127.0.0.1:{port}", tables)
+                if burner:
+                    burner.start()
+                rtt = bare_round_trip(broker.port, samples)
+                t0 = int(time.time() * 1000) + 10_000
+                socks = Sockets(f"http://127.0.0.1:{port}", tables)
+                hub_ws, k = latency(broker.port, socks, tables, samples, t0, 0)
+                socks.close()
+                lat, _ = latency(broker.port, boards, tables, samples, t0, k)
+                rtt += bare_round_trip(broker.port, samples)
+                rss = rss_mb(serve.pid, "VmHWM")
         finally:
             stop.set()
             if burner and burner.is_alive():
@@ -221,7 +226,7 @@ def run(tables: int, samples: int, burn_cpu: bool) -> list[str]:
             serve.send_signal(signal.SIGTERM)
             serve.wait(30)
             broker.stop()
-    load = " + 1 CPU burner" if burn_cpu else ""
+    load = (" + 1 CPU burner" if burn_cpu else "") + (f"; hub under {budget}" if budget else "")
     return [f"-- {tables} table{'s' if tables > 1 else ''} live, a board page each{load}",
             "   " + line("bare broker round trip (paho->mosquitto->paho)", rtt),
             "   " + line("pocket event -> state on the table's WebSocket (Python client)", hub_ws),
@@ -234,13 +239,15 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=500)
     ap.add_argument("--tables", default="1,16", help="comma-separated table counts")
     ap.add_argument("--no-burn", action="store_true", help="skip the runs with a CPU-burning process")
+    ap.add_argument("--pi-budget", action="store_true",
+                    help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget (tests/bench/pibudget.py)")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     print(f"luza board benchmark: {args.samples} pocket events per run, {os.cpu_count()} CPUs, Chromium "
           f"{'/usr/bin/chromium'}; targets p99 < 50 ms (1 table), < 100 ms (16 tables), hub RSS < 100 MB")
     for burn_cpu in (False, True) if not args.no_burn else (False,):
         for n in counts:
-            for out in run(n, args.samples, burn_cpu):
+            for out in run(n, args.samples, burn_cpu, args.pi_budget):
                 print(out, flush=True)
 
 

@@ -1,7 +1,7 @@
 """Hub benchmark: durable ingest for a club of 16 tables x 7 nodes, and pocket-event -> provisional-state latency
 beside the bare broker round trip, all in one run against one private Mosquitto and a real `luza serve`.
 
-Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--publishers 2]`
+Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--publishers 2] [--pi-budget]`
 
 1. Bare round trip: paho -> Mosquitto -> paho (QoS 1, TCP_NODELAY), `--samples` sequential messages.
 2. Latency: shots round-robin over the tables (a strike, and in about a third of them a ball); each pocket
@@ -20,6 +20,7 @@ RSS < 100 MB. This prints figures; it asserts nothing (the machine is shared).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -43,6 +44,7 @@ from hub.deploy.broker import Mosquitto
 from hub.service.hub import Hub
 from hub.store.database import Store
 from shared_rules import wire
+from tests.bench.pibudget import pi_budget
 
 ROOT = Path(__file__).resolve().parents[2]
 NODES = [f"p{i}" for i in range(1, 7)] + ["cue"]  # six pocket nodes and a cue node per table
@@ -282,6 +284,8 @@ def main() -> None:
     ap.add_argument("--shots", type=int, default=400, help="shots per table in the sustained run (a long match)")
     ap.add_argument("--samples", type=int, default=500, help="latency samples")
     ap.add_argument("--publishers", type=int, default=2, help="publisher processes")
+    ap.add_argument("--pi-budget", action="store_true",
+                    help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget (tests/bench/pibudget.py)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="luza-bench-") as tmp:
         work = Path(tmp)
@@ -293,23 +297,24 @@ def main() -> None:
         start_matches(cfg)
         serve = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--log-level",
                                   "WARNING"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        held = pi_budget(serve.pid) if args.pi_budget else contextlib.nullcontext("")
         try:
-            time.sleep(1.5)
-            rtt = bare_round_trip(broker.port, args.samples)
-            t0 = int(time.time() * 1000) + 10_000
-            res = sustained(broker.port, db, serve.pid, args.tables, args.shots, args.publishers, t0)
-            # the latency shots follow the sustained ones in device time (each table's clock only grows)
-            lat = hub_latency(broker.port, args.tables, args.samples, t0 + (args.shots + 1) * SHOT_MS)
-            rtt2 = bare_round_trip(broker.port, args.samples)
-            rtt_all = rtt + rtt2
-            hwm = rss_mb(serve.pid, "VmHWM")
+            with held as budget:
+                time.sleep(1.5)
+                rtt = bare_round_trip(broker.port, args.samples)
+                t0 = int(time.time() * 1000) + 10_000
+                res = sustained(broker.port, db, serve.pid, args.tables, args.shots, args.publishers, t0)
+                # the latency shots follow the sustained ones in device time (each table's clock only grows)
+                lat = hub_latency(broker.port, args.tables, args.samples, t0 + (args.shots + 1) * SHOT_MS)
+                rtt_all = rtt + bare_round_trip(broker.port, args.samples)
+                hwm = rss_mb(serve.pid, "VmHWM")
         finally:
             serve.send_signal(signal.SIGTERM)
             serve.wait(30)
             broker.stop()
     nodes = args.tables * len(NODES)
     print(f"luza hub benchmark: {args.tables} tables x {len(NODES)} nodes = {nodes} nodes, "
-          f"synchronous=FULL, {os.cpu_count()} CPUs")
+          f"synchronous=FULL, {os.cpu_count()} CPUs" + (f"; hub under {budget}" if budget else ""))
     print(f"bare broker round trip (paho->mosquitto->paho), n={len(rtt_all)}: "
           f"p50 {statistics.median(rtt_all):.2f} ms  p99 {pct(rtt_all, 99):.2f} ms")
     print(f"pocket event -> provisional state (via luza serve), n={len(lat)}: "
