@@ -1,4 +1,4 @@
-"""«Классическая пирамида» (Classic pyramid, 71 points): seed 002 (the Classic section), digest §4.5, A-C2..A-C7.
+"""«Классическая пирамида» (Classic pyramid, 71 points): docs/rules/classic.md, A-C2..A-C7.
 
 Ball 0 is the yellow cue ball, 1..15 the numbered object balls in the fixed rack of §3. A ball scores its number
 (the ace 11) when the called ball goes into the called pocket (5.1-5.3); the last object ball adds 10, once

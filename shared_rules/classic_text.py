@@ -1,4 +1,4 @@
-"""The reasons (English and Russian) the Classic pyramid cites: seed 002 (Classic), digest §4.5, A-C2..A-C7."""
+"""The reasons (English and Russian) the Classic pyramid cites: docs/rules/classic.md, A-C2..A-C7."""
 
 from __future__ import annotations
 

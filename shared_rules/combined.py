@@ -1,4 +1,4 @@
-"""«Комбинированная пирамида» (Combined pyramid, "Moscow"): seed 002, digest §4.3, A-D1, A-D4, A-C1.
+"""«Комбинированная пирамида» (Combined pyramid, "Moscow"): docs/rules/combined.md, A-D1, A-D4, A-C1.
 
 The yellow (ball 0) is always the cue ball. A legally pocketed cue ball scores through an object ball the
 shooter takes off the table, then a premium shot from hand from the house (5.2). On a foul the opponent takes

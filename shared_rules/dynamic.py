@@ -1,4 +1,4 @@
-"""«Динамичная пирамида» (Dynamic pyramid, "Nevsky"): seed 002, digest §4.4, A-D1..A-D4.
+"""«Динамичная пирамида» (Dynamic pyramid, "Nevsky"): docs/rules/dynamic.md, A-D1..A-D4.
 
 As Combined, but the premium shot after a legally pocketed cue ball is in hand ANYWHERE and may pocket only
 object balls (5.2); on a foul the opponent chooses: a ball from the table and play on, or a penalty shot in

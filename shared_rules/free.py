@@ -1,4 +1,4 @@
-"""«Свободная пирамида» (Free pyramid): seed 002, digest §4.2, ambiguities A-F1..A-F3, A-D1.
+"""«Свободная пирамида» (Free pyramid): docs/rules/free.md, readings A-F1..A-F3, A-D1.
 
 Any ball may be the cue ball (except on the break, which the coloured ball plays, A-F3); no calls; every ball
 pocketed on a legal shot scores 1; on a foul the opponent takes a penalty ball of their choice, after spotting.

@@ -1,8 +1,8 @@
-"""The МКП «Общие правила Пирамиды» paragraphs the variants cite, written once (digest §2).
+"""The МКП «Общие правила Пирамиды» paragraphs the variants cite, written once (docs/rules/general.md).
 
-Each rule is a small function over a `Draft`; reasons cite `general <§>`. Where the МКП text was not found the
-digest's default is used and the option that changes it is named (`break_min_balls_to_cushion`,
-`incorrect_break_rebreak`, `require_correct_completion`).
+Each rule is a small function over a `Draft`; reasons cite `general <§>`. Where the МКП text was not found
+the default of docs/rules/general.md is used and the option that changes it is named
+(`break_min_balls_to_cushion`, `incorrect_break_rebreak`, `require_correct_completion`).
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ FOUL_REASONS: dict[Foul, Reason] = {f: _foul_reason(f) for f in Foul}
 FOUL_ORDER: dict[Foul, int] = {f: i for i, f in enumerate(Foul)}
 
 # §25: a standard 12-ft table has ≈ 0.89 m from the foot spot to the foot rail cushion: room for ≈ 12 balls of
-# 68 mm on the spotting line (digest §1 glossary and §7 sizes). Beyond that, toward the centre spot.
+# 68 mm on the spotting line (docs/rules/general.md §25). Beyond that, toward the centre spot.
 SPOTTING_LINE_CAPACITY = 12
 
 

@@ -1,8 +1,9 @@
-"""«Пирамидка 100 очков с контрольным шаром» (100 points with a control ball): seed 000, digest §4.1, A-100-1..12.
+"""«Пирамидка 100 очков с контрольным шаром» (100 points with a control ball): docs/rules/hundred.md,
+readings A-100-1..12.
 
 Twelve balls: the yellow cue ball (ball 0, worth nothing) and white balls 5..15 worth their numbers; #10, the
 control ball, lives on the centre spot. Strict calls (ball, method, pocket) with the gentleman's supplement;
-first past 50 wins. Seed 000 cites no МКП paragraph: it is a club rule set whose own text wins (A-100-9), so the
+first past 50 wins. The rules cite no МКП paragraph: a club rule set whose own text wins (A-100-9), so the
 fouls are exactly §19's list and a jumped ball is no foul. The shot pipeline is the base's; this module decides
 what counts (`on_legal`, the cue-ball table of §8–§10 and §15–§17) and the penalty (`on_foul`, §18).
 

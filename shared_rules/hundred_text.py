@@ -1,4 +1,5 @@
-"""The texts of 100 points with a control ball (seed 000): its paragraphs and every Reason it cites (en/ru).
+"""The texts of 100 points with a control ball (docs/rules/hundred.md): its paragraphs and every Reason it
+cites (en/ru).
 
 Module constants, so effects are shared and the fold stays fast (docs/rules-engine.md, step 4).
 """

@@ -41,7 +41,7 @@ class Match:
     def new(
         cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"), options: Mapping[str, object] | None = None
     ) -> Match:
-        """A fresh match of the variant called `variant` (digest §3 parameters in `options`)."""
+        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`)."""
         if not (isinstance(players, (tuple, list)) and len(players) == 2 and all(isinstance(p, str) for p in players)):
             raise MalformedInputError(f"players: expected two names, got {players!r}", f"players: нужны два имени, получено {players!r}")
         return cls(find_variant(variant)(options), (players[0], players[1]))

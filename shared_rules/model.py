@@ -9,7 +9,8 @@ Conventions
 - Ball ids are ints. Ball 0 is always the special ball: the coloured (yellow) ball in Free, Combined,
   Dynamic, Classic and 100 points; the ivory joker in Star. Numbered balls keep their numbers
   (Classic 1..15, 100 points 5..15). In Free, Combined and Dynamic the ivory balls are 1..15 (numbers do not
-  matter). In Star balls 1..15 are named by their Classic rack position (digest A-S1) and carry a colour.
+  matter). In Star balls 1..15 are named by their Classic rack position (docs/rules/star.md A-S1) and carry
+  a colour.
 - A ball may be reported without its id (`ball=None`) where identity does not matter (an ivory ball in
   Free) or is given by colour (Star); the engine then picks one that fits, deterministically.
 """
@@ -21,7 +22,7 @@ from enum import Enum, IntEnum
 
 
 class Pocket(IntEnum):
-    """Pockets numbered from the head (house) end toward the foot (DESIGN.md, table geometry)."""
+    """Pockets numbered from the head (house) end toward the foot (docs/rules/glossary.md)."""
 
     HEAD_LEFT = 1
     HEAD_RIGHT = 2
@@ -32,7 +33,7 @@ class Pocket(IntEnum):
 
 
 class Colour(Enum):
-    """Colour classes a pocket's colour sensor can tell apart (digest §6)."""
+    """Colour classes a pocket's colour sensor can tell apart (docs/rules/sensing.md)."""
 
     IVORY = "ivory"
     YELLOW = "yellow"
@@ -43,7 +44,7 @@ class Colour(Enum):
 
 
 class Spot(Enum):
-    """Named places a ball can be put back on (DESIGN.md; digest §1, §25, 100 points §2)."""
+    """Named places a ball can be put back on (docs/rules/glossary.md; general §25, 100 points §2)."""
 
     FOOT = "foot_spot"
     CENTRE = "centre_spot"

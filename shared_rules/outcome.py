@@ -11,7 +11,7 @@ class Reason:
     """The rule behind a decision: `classic 5.6: foul, −5 to the player, +5 to the opponent`.
 
     `paragraph` is the variant's own paragraph, or `general 20` for the МКП general rules; `ambiguity` names the
-    digest's reading (`A-C4`) where the text was unclear.
+    reading of docs/rules/ (`A-C4`) where the text was unclear.
     """
 
     variant: str

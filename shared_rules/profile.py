@@ -18,7 +18,7 @@ from .state import State
 
 
 class BallIdentity(StrEnum):
-    """How a pocketed ball is told apart (digest §6)."""
+    """How a pocketed ball is told apart (docs/rules/sensing.md)."""
 
     NUMBER = "number"  # the balls look alike: the referee names each ball's number (Classic, 100 points)
     COLOUR = "colour"  # the colour class decides (Star): a colour sensor, or the referee, gives it

@@ -1,4 +1,4 @@
-"""«Звездная пирамида» (Star pyramid): seed 004, digest §4.6, ambiguities A-S1..A-S8.
+"""«Звездная пирамида» (Star pyramid): docs/rules/star.md, readings A-S1..A-S8.
 
 Sixteen balls: ball 0 is the ivory joker (the cue ball for the break), balls 1..15 are named by their Classic
 rack position and carry an Olympic colour (3.1, A-S1). Each player pockets eight playing balls in a fixed colour
@@ -124,7 +124,7 @@ class Star(StarView):
     }
     OPTIONS: ClassVar[dict[str, object]] = {
         **Variant.OPTIONS,
-        "star_other_ball_keeps_turn": True,  # A-S4 ⚙ (digest §3)
+        "star_other_ball_keeps_turn": True,  # A-S4 (docs/rules/README.md, options)
         "star_foul_joker_off_table": True,  # A-S5 ⚙: a joker pocketed on a foul leaves the game
     }
     R_GOAL = R_GOAL

@@ -1,8 +1,8 @@
 """The texts of Star pyramid's decisions (`Reason` constants, English and Russian), for shared_rules/star.py.
 
 Reasons are module constants on purpose: effects are cached by their reason's identity (draft.py) and the fold
-must stay above 50,000 shots/s. Each cites a paragraph of seed 004 and, where the digest had to choose a
-reading, its ambiguity id (A-S1..A-S8).
+must stay above 50,000 shots/s. Each cites a paragraph of docs/rules/star.md and, where the text left a
+choice, the reading's id (A-S1..A-S8).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The `Variant` base class: the shot pipeline shared by every variant, with hooks the variants override.
 
-Pipeline of a `ShotReport` (digest §3): check it may be played → place the ball in hand → resolve the pocketed
-and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3, wrong cue ball) → on a foul
-`on_foul` (one penalty, 29.2), else `on_legal` → `after` (win check, dead ends). `Choose`, `Lag`,
-`Interference`, `Concede` and `RefereeDecision` have their own small paths. See docs/rules-engine.md.
+Pipeline of a `ShotReport` (docs/rules/README.md, "How a shot is judged"): check it may be played → place the
+ball in hand → resolve the pocketed and jumped balls → collect the fouls (reported + derived: §12, §20, §24.3,
+wrong cue ball) → on a foul `on_foul` (one penalty, 29.2), else `on_legal` → `after` (win check, dead ends).
+`Choose`, `Lag`, `Interference`, `Concede` and `RefereeDecision` have their own small paths. See
+docs/rules-engine.md.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
     name: ClassVar[str] = ""
     title_en: ClassVar[str] = ""
     title_ru: ClassVar[str] = ""
-    # The variant's numbered paragraphs (and digest ambiguity ids) it implements: each needs a citing test.
+    # Its paragraphs and reading ids (docs/rules/<name>.md) that it implements: each needs a citing test.
     PARAGRAPHS: ClassVar[dict[str, str]] = {}
     BALLS: ClassVar[tuple[int, ...]] = tuple(range(16))
     CUE_BALL: ClassVar[int | None] = 0  # the only ball that may be struck with the cue; None = any (Free, Star)

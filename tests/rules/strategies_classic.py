@@ -1,6 +1,7 @@
 """Classic pyramid in the random legal matches: its shot builder (a call before every shot but the break, ball
-numbers mostly given) and its invariant (digest §4.5: fouls only move points, so the scores add up to the value
-of the pocketed balls, +10 once the table has been emptied; an empty table without a winner is 70:70)."""
+numbers mostly given) and its invariant (docs/rules/classic.md, "For tests": fouls only move points, so the
+scores add up to the value of the pocketed balls, +10 once the table has been emptied; an empty table
+without a winner is 70:70)."""
 
 from __future__ import annotations
 

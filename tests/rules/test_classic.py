@@ -1,4 +1,5 @@
-"""«Классическая пирамида» (Classic pyramid, 71 points), seed 002 / digest §4.5: paragraphs 1..6, A-C2..A-C7."""
+"""«Классическая пирамида» (Classic pyramid, 71 points), docs/rules/classic.md: paragraphs 1..6,
+A-C2..A-C7."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""«Комбинированная пирамида» (Combined pyramid), seed 002 / digest §4.3: paragraphs 1..8, A-D1, A-D4, A-C1."""
+"""«Комбинированная пирамида» (Combined pyramid), docs/rules/combined.md: paragraphs 1..8, A-D1, A-D4,
+A-C1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""«Динамичная пирамида» (Dynamic pyramid), seed 002 / digest §4.4: paragraphs 1..8 and A-D1..A-D4."""
+"""«Динамичная пирамида» (Dynamic pyramid), docs/rules/dynamic.md: paragraphs 1..8 and A-D1..A-D4."""
 
 from __future__ import annotations
 

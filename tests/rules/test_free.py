@@ -1,4 +1,4 @@
-"""«Свободная пирамида» (Free pyramid), seed 002 / digest §4.2: every paragraph 1..8 and A-F1..A-F3."""
+"""«Свободная пирамида» (Free pyramid), docs/rules/free.md: every paragraph 1..8 and A-F1..A-F3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The МКП general rules (digest §2), exercised through Free pyramid (the simplest variant that uses them all)."""
+"""The МКП general rules (docs/rules/general.md), exercised through Free pyramid (the simplest variant that
+uses them all)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""«Пирамидка 100 очков с контрольным шаром» (seed 000, digest §4.1): paragraphs 1..10 and 15..17 (equipment,
+"""«Пирамидка 100 очков с контрольным шаром» (docs/rules/hundred.md): paragraphs 1..10 and 15..17 (equipment,
 break, target, calls, the cue ball pocketed and back into play), bad input and held shots, with their A-100-n
 readings. The control ball #10 (§11-§14) is in test_hundred_ten.py, fouls and last-ball mode (§18-§20) in
 test_hundred_fouls.py, whole and random matches in test_hundred_matches.py."""

@@ -108,7 +108,7 @@ def test_refused_input_changes_nothing(variant: str, r: PrefixRandom) -> None:
     assert m.state == Match.new(variant, ("A", "B")).state
 
 
-# Non-default options (digest §3 parameters) for the variants that have them.
+# Non-default options (docs/rules/README.md, options) for the variants that have them.
 OPTION_SETS: list[tuple[str, dict[str, object]]] = [
     ("free", {"target": 9, "incorrect_break_rebreak": True, "break_min_balls_to_cushion": 3}),
     ("free", {"require_correct_completion": False, "target": 5}),

@@ -1,4 +1,4 @@
-"""«Звездная пирамида» (Star pyramid), seed 004 / digest §4.6: the goal, balls and rack (1-3), the sequence
+"""«Звездная пирамида» (Star pyramid), docs/rules/star.md: the goal, balls and rack (1-3), the sequence
 (4.1), the break (4.2), bad input, held shots and whole matches, with A-S1, A-S8. Who may strike what, counting,
 snookers, the penalty and spotting (4.3-6.1) are in test_star_shots.py.
 
