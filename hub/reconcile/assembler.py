@@ -5,7 +5,7 @@ Time comes only from the inputs' `at_ms` (hub clock). The assembler is fed in ti
 `hub.reconcile.table.TableSession`, which owns the order, the referee actions and the rules engine.
 
 How evidence becomes shots (docs/reconciliation.md has the full table):
-- A strike opens a shot and closes the one before (DESIGN.md idea 4). A second strike within
+- A strike opens a shot and closes the one before (docs/architecture.md, invariant 4). A second strike within
   `double_strike_ms` of the last one is the same stroke seen twice: it opens nothing and raises an alert.
 - A strike before the previous shot can have ended (within `min_shot_ms` of its strike, or within
   `pocket_settle_ms` of its last pocket event) is a candidate §14.2 foul (general 14.2, 29.1(3)).
