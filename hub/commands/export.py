@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
         since, until = parse_day(args.since, tz, "--since"), parse_day(args.until, tz, "--until")
         store = open_store(args)
         now = int(time.time() * 1000)
+        skipped: tuple[tuple[int, str], ...] = ()
         if args.all:
-            count, data = export_all(store, args.format, args.lang, tz, since, until, now)
+            zipped = export_all(store, args.format, args.lang, tz, since, until, now)
+            count, data, skipped = zipped.count, zipped.data, zipped.skipped
         else:
             count, data = 1, export_match(store, args.match, args.format, args.lang, tz, now)
         _write(args.output, data)
@@ -50,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.output:
         print(f"luza export: {count} match(es) -> {args.output} ({len(data)} bytes)", file=sys.stderr)
+    if skipped:
+        ids = ", ".join(str(i) for i, _ in skipped)
+        print(f"luza export: {len(skipped)} match(es) could not be read and are listed in luza-skipped.txt "
+              f"in the zip: {ids} / не прочитаны партии: {ids}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -6,6 +6,7 @@ import io
 import json
 import zipfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
 
@@ -54,19 +55,45 @@ def export_match(store: Store, match_id: int, fmt: str, lang: str = "ru", tz: tz
     return render(build(load(store, match_id), exported_ms), fmt, lang, tz)
 
 
+@dataclass(frozen=True)
+class Zipped:
+    """Many matches in one zip: how many are in it, the bytes, and the ones that could not be read (id, why)."""
+
+    count: int
+    data: bytes
+    skipped: tuple[tuple[int, str], ...] = ()
+
+
+SKIPPED_NAME = "luza-skipped.txt"  # in the zip: the matches left out because they cannot be read, and why
+
+
 def export_all(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since_ms: int | None = None,
-               until_ms: int | None = None, exported_ms: int | None = None) -> tuple[int, bytes]:
-    """Every match started in [since, until) into one zip (one file per match); (how many, zip bytes)."""
+               until_ms: int | None = None, exported_ms: int | None = None) -> Zipped:
+    """Every match started in [since, until) into one zip (one file per match). A match a damaged page of the
+    database keeps from being read is skipped and listed in luza-skipped.txt inside the zip (and in `skipped`)."""
     check_format(fmt, lang)
     buf = io.BytesIO()
     count, offset = 0, 0
+    skipped: list[tuple[int, str]] = []
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         while True:
             _, page = search(store, Query(since_ms=since_ms, until_ms=until_ms, limit=500, offset=offset))
             for m in page:
-                zf.writestr(filename(m["id"], fmt, lang), export_match(store, m["id"], fmt, lang, tz, exported_ms))
+                try:
+                    data = export_match(store, m["id"], fmt, lang, tz, exported_ms)
+                except ExportError as exc:
+                    if exc.code != "damaged":
+                        raise
+                    skipped.append((m["id"], exc.en if lang == "en" else exc.ru))
+                    continue
+                zf.writestr(filename(m["id"], fmt, lang), data)
                 count += 1
             if len(page) < 500:
                 break
             offset += 500
-    return count, buf.getvalue()
+        if skipped:
+            head = ("These matches could not be read and are not in this zip:" if lang == "en" else
+                    "Эти партии не удалось прочитать, их нет в архиве:")
+            zf.writestr(SKIPPED_NAME, "\n".join([head, *(f"match {i}: {why}" if lang == "en" else
+                                                          f"партия {i}: {why}" for i, why in skipped)]) + "\n")
+    return Zipped(count, buf.getvalue(), tuple(skipped))

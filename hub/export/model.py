@@ -9,6 +9,7 @@ reason). The format is `luza-match-export`, version 1; docs/match-export.schema.
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from hub.service.rebuild import comparable, differences, timing
 from hub.service.snapshot import hub_version, stored_settle
 from hub.store import gaps
 from hub.store.database import Store
+from hub.store.integrity import is_damage
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
 from shared_rules.model import Colour, PocketedBall, ShotReport
@@ -40,7 +42,7 @@ class ExportError(ValueError):
 
     def __init__(self, en: str, ru: str | None = None, code: str = "malformed") -> None:
         super().__init__(en)
-        self.en, self.ru, self.code = en, ru or en, code  # code: malformed | not_found | unavailable
+        self.en, self.ru, self.code = en, ru or en, code  # code: malformed | not_found | unavailable | damaged
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,7 +57,21 @@ class Source:
 
 
 def load(store: Store, match_id: int) -> Source:
-    """Read one match from a store; ExportError if there is none."""
+    """Read one match from a store; ExportError if there is none, or ("damaged") if a torn page of the database
+    holds part of it (hub.store.integrity): one clear line, and the other matches export as before."""
+    try:
+        return _load(store, match_id)
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        raise ExportError(
+            f"match {match_id} cannot be exported: part of it is on a damaged page of the database ({exc}); the "
+            "other matches are not affected; restore a backup (luza restore) to get it back",
+            f"партию {match_id} нельзя выгрузить: часть её записей на повреждённой странице базы ({exc}); другие "
+            "партии не затронуты; чтобы вернуть её, восстановите резервную копию (luza restore)", "damaged") from None
+
+
+def _load(store: Store, match_id: int) -> Source:
     m = store.match(match_id)
     if m is None:
         raise ExportError(f"no match {match_id} in {store.path}", f"партии {match_id} нет в {store.path}",

@@ -9,7 +9,8 @@ luza/v1/<table>/state) and subscribers called. While a commit is under way the n
 fsync covers many events under load (group commit) and costs no wait when idle. If a commit fails, nothing is
 acknowledged, the sessions are rebuilt from the store, and the batch is tried again (hub.service.commit).
 
-On start every live match is rebuilt by feeding its stored inputs, in cursor order, into a new TableSession.
+On start the database is checked (hub.store.integrity: a damaged one is rebuilt, or what cannot be read is set
+aside) and every live match is rebuilt by feeding its stored inputs, in cursor order, into a new TableSession.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from hub.service.matches import RefereeRequest, Replayed, answer_caller
 from hub.service.node_commands import NodeCommands
 from hub.service.router import Batch, Router
 from hub.steadyclock import SteadyClock
+from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
 from shared_rules import wire
@@ -85,8 +87,14 @@ class Hub:
         if self.config.store.path != ":memory:":
             self._dblock = DbLock(self.config.store.path).acquire()  # one hub per database (hub.store.dblock)
         try:
+            repair = integrity.check_and_repair(self.config.store.path)  # a torn page stops no table
             store = self.store = Store(self.config.store.path, self.config.store.synchronous)
+            if repair is not None and repair.action == integrity.DAMAGED:
+                integrity.set_aside(store, repair, self.clock())
         except BaseException:
+            if self.store is not None:
+                self.store.close()
+                self.store = None
             if self._dblock is not None:
                 self._dblock.release()
             raise
@@ -96,6 +104,8 @@ class Hub:
         self.registry = Registry(self.config, store.devices(), store.rejected_counts())
         self.clocks = ClockMap(store.clocks())
         router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock)
+        if repair is not None:
+            router.notices.append(repair.alert())  # on every table until the hub restarts
         router.load()
         self._committer = Committer(router, store, self.stats, self._stopping, self._hub_alert, self._committed)
         for t in self.config.tables:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from hub.reconcile.inputs import RecordError, RefereeAction, input_from_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
+from hub.store.integrity import is_damage
 
 log = logging.getLogger("luza.rebuild")
 
@@ -95,7 +97,12 @@ def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) 
     """The live session of a stored match; UnreadableMatch if the match row or one of its inputs is damaged."""
     if match.damaged:
         raise UnreadableMatch(match, None, match.damaged)
-    replay = replay_match(store, match, settle)
+    try:
+        replay = replay_match(store, match, settle)
+    except sqlite3.DatabaseError as exc:  # a torn page under its rows (hub.store.integrity)
+        if not is_damage(exc):
+            raise
+        raise UnreadableMatch(match, None, f"its stored inputs are on a damaged page of the database ({exc})") from None
     if replay.unreadable:
         cursor, why = replay.unreadable[0]
         raise UnreadableMatch(match, cursor, f"stored input {cursor} cannot be read ({why})")

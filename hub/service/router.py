@@ -70,6 +70,7 @@ class Router(MatchDesk):
         self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
+        self.notices: list[dict[str, Any]] = []  # what the start-up check did to a damaged store, on every table
         self.holes = gaps.Holes()  # seqs of a node never stored (hub.store.gaps)
         self.marks = Marks()  # end-to-end delivery: stored marks, re-send requests, gone seqs (hub.ingest.delivery)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
@@ -329,7 +330,7 @@ class Router(MatchDesk):
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
-        alerts = [*self.hub_alerts, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
+        alerts = [*self.hub_alerts, *self.notices, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
         return {"v": wire.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,

@@ -9,12 +9,14 @@
 - GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline)
 
 Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors follow the
-web contract: {"error": {"code", "en", "ru", "field"}} with 400 (malformed), 404 (no such match) or 501 (PDF
-without WeasyPrint).
+web contract: {"error": {"code", "en", "ru", "field"}} with 400 (malformed), 404 (no such match), 410 (`damaged`:
+part of the match is on a torn page of the database; one warning line in the log) or 501 (PDF without WeasyPrint).
+The zip of many matches leaves such a match out and lists it (luza-skipped.txt inside, header X-Luza-Skipped).
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -33,6 +35,8 @@ from hub.export.files import MEDIA_TYPES, export_all, filename, render
 from hub.export.model import ExportError
 from hub.store.database import Store
 
+log = logging.getLogger("luza.web")
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, en: str, ru: str, field: str | None = None) -> None:
@@ -47,6 +51,9 @@ class ApiError(Exception):
 
 
 def _export_error(exc: ExportError, field: str | None = None, match_id: str | None = None) -> ApiError:
+    if exc.code == "damaged":  # a torn page of the database (hub.store.integrity): one line in the log, no trace
+        log.warning("%s", exc.en)
+        return ApiError(410, "damaged", exc.en, exc.ru, "match")
     if exc.code == "unavailable":
         return ApiError(501, "unavailable", exc.en, exc.ru, "format")
     if exc.code == "not_found":  # the CLI's message names the database file; a web client is not told that
@@ -91,13 +98,17 @@ def history_router(db_path: str | Path) -> APIRouter:
         try:
             span = _day(since, "since"), _day(until, "until")
             with store() as s:
-                _, data = export_all(s, format, lang, local_zone(), *span, _now())
+                zipped = export_all(s, format, lang, local_zone(), *span, _now())
         except ExportError as exc:
             return _export_error(exc, "format").response()
         except ApiError as exc:
             return exc.response()
-        return Response(data, media_type=MEDIA_TYPES["zip"],
-                        headers={"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'})
+        headers = {"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'}
+        if zipped.skipped:  # listed in luza-skipped.txt inside the zip as well
+            headers["X-Luza-Skipped"] = ",".join(str(i) for i, _ in zipped.skipped)
+            log.warning("export.zip: %d match(es) cannot be read and are listed in luza-skipped.txt: %s",
+                        len(zipped.skipped), headers["X-Luza-Skipped"])
+        return Response(zipped.data, media_type=MEDIA_TYPES["zip"], headers=headers)
 
     @router.get("/api/matches/{match_id}", summary="One match as its JSON export")
     def match(match_id: str) -> Response:

@@ -107,7 +107,8 @@ def main() -> None:
         store = Store(many, readonly=True)
         for fmt in ("json", "csv"):
             start = time.perf_counter()
-            count, data = export_all(store, fmt)
+            zipped = export_all(store, fmt)
+            count, data = zipped.count, zipped.data
             took = time.perf_counter() - start
             print(f"--all over {count} matches ({fmt}): {took:.1f} s, {took / count * 1000:.1f} ms per match, "
                   f"zip {len(data) / 1024:.0f} KiB")
