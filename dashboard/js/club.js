@@ -20,6 +20,15 @@ function status(m) {
   return ["live", t("live")];
 }
 
+// Failed PIN attempts at this table's token exchange (hub.web.pinguard): one small line, only when there are any.
+function accessLine(a) {
+  if (!a || !a.failed) return null;
+  const parts = [t("pin_failed", { n: a.failed }), ago(a.last_failed_ms)];
+  if (a.locked_addresses) parts.push(t("pin_locked", { n: a.locked_addresses }));
+  if (a.new_devices_locked) parts.push(t("pin_new_locked"));
+  return h("div.taccess", {}, parts.join(" · "));
+}
+
 function tableCard(entry) {
   const env = entry.state || {};
   const m = env.match;
@@ -35,6 +44,7 @@ function tableCard(entry) {
       [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
         h("span.pn", {}, b.players[i]), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
     b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
+    accessLine(entry.access),
     h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
       h("nav", {}, h("a", { href: withLang(`/board/${entry.id}`) }, t("board_link")),
         h("a", { href: withLang(`/referee/${entry.id}`) }, t("panel_link")),
@@ -91,6 +101,9 @@ live("/ws/club", {
     receivedAt = Date.now();
     fill("tables", (msg.tables || []).map(tableCard));
     fill("devices", devicesTable(msg.devices || []));
-    fill("health", h("span.hlabel", {}, t("health")), healthView(msg.health));
+    // alerts of the whole hub (a repaired or damaged store, a full disk) ride on every table's state
+    const hubAlerts = (((msg.tables || [])[0] || {}).state || {}).alerts || [];
+    fill("health", h("span.hlabel", {}, t("health")), healthView(msg.health),
+      hubAlerts.filter((a) => a.scope === "hub").map((a) => h("span.hitem.bad.halert", {}, pick(a))));
   },
 });

@@ -153,6 +153,25 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (device, boot, first_seq)
     );
     """,
+    # 7: referee access — the PINs (made by hub/web/auth.py outside the migrations before v7, hence IF NOT EXISTS)
+    # and the referee's established devices, which a lockout of other client addresses does not stop
+    """
+    CREATE TABLE IF NOT EXISTS pins (
+        table_id TEXT PRIMARY KEY,
+        salt BLOB NOT NULL,
+        hash BLOB NOT NULL,               -- scrypt(pin, salt, n, r, p); the PIN itself is never stored
+        n INTEGER NOT NULL, r INTEGER NOT NULL, p INTEGER NOT NULL,
+        set_ms INTEGER NOT NULL           -- a new PIN revokes the tokens and the devices issued under the old one
+    );
+    CREATE TABLE referee_devices (
+        table_id TEXT NOT NULL,
+        device TEXT NOT NULL,             -- sha256 of the device cookie (the cookie itself is never stored)
+        pin_set_ms INTEGER NOT NULL,      -- the PIN it signed in under
+        created_ms INTEGER NOT NULL,
+        last_ms INTEGER NOT NULL,
+        PRIMARY KEY (table_id, device)
+    );
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -64,6 +64,7 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         live = web.live = Live(web)
         web.metrics.ws_clients = lambda: live.clients
+        web.lockout.on_change = lambda: setattr(live, "club_due", True)  # a failed PIN: the club view is told
         live.start()
         try:
             yield

@@ -1,8 +1,11 @@
-"""Referee access: per-table PINs (scrypt hashes in the hub's SQLite file), bearer tokens, wrong-PIN lockout.
+"""Referee access: per-table PINs (scrypt hashes in the hub's SQLite file), bearer tokens, the referee's
+established devices, and wrong-PIN lockouts (per client address; see hub.web.pinguard for how they combine).
 
-PINs live in the `pins` table of the hub's database (created here if missing, so `luza pin set` works on a
-database of any schema version, with or without a running hub). A PIN is 4..12 digits; there is no default.
-Tokens are random, kept in memory (a hub restart asks the panel for the PIN again), valid for one table.
+PINs live in the `pins` table and devices in `referee_devices` (schema v7, hub/store/migrations.py; a database
+of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A PIN is
+4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel for the PIN
+again), valid for one table. A device is a random cookie the browser got with its first token; only its sha256
+is stored, with the PIN it was issued under (a new PIN forgets every device).
 """
 
 from __future__ import annotations
@@ -18,14 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hub.errors import SchemaError
+from hub.store import migrations
+
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB, a few tens of ms: slow for a guesser, fine for a panel
-SCHEMA = """CREATE TABLE IF NOT EXISTS pins (
-    table_id TEXT PRIMARY KEY,
-    salt BLOB NOT NULL,
-    hash BLOB NOT NULL,
-    n INTEGER NOT NULL, r INTEGER NOT NULL, p INTEGER NOT NULL,
-    set_ms INTEGER NOT NULL
-)"""
+MAX_DEVICES = 20  # established devices kept per table (the least recently used gives way)
+MAX_KEYS = 4096  # client addresses a Lockout remembers (the quiet ones give way first)
 
 
 class PinError(ValueError):
@@ -39,6 +40,10 @@ class PinError(ValueError):
 def check_pin_format(pin: str) -> None:
     if not (isinstance(pin, str) and pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 12):
         raise PinError("a PIN is 4 to 12 digits", "PIN — от 4 до 12 цифр")
+
+
+def _device_hash(device: str) -> str:
+    return hashlib.sha256(device.encode()).hexdigest()
 
 
 def _hash(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
@@ -55,9 +60,13 @@ class PinStore:
 
     def _conn(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.db, timeout=5)
-        if not self._ready:  # once per store: the table may be missing in a database made before it existed
-            conn.execute(SCHEMA)
-            conn.commit()
+        if not self._ready:  # once per store: a database of an older schema gets `pins` (v7) and the rest
+            try:
+                if migrations.version(conn) != migrations.LATEST:
+                    migrations.migrate(conn)
+            except (sqlite3.Error, SchemaError):
+                conn.close()
+                raise
             self._ready = True
         return conn
 
@@ -93,6 +102,35 @@ class PinStore:
     def set_ms(self, table: str) -> int | None:
         row = self._row(table)
         return int(row[5]) if row else None
+
+    # ------------------------------------------------------------ established devices
+
+    def remember_device(self, table: str, device: str) -> None:
+        """A device that just signed in with the right PIN (kept under the PIN it used; MAX_DEVICES per table)."""
+        now = int(time.time() * 1000)
+        with contextlib.closing(self._conn()) as conn, conn:
+            conn.execute("INSERT INTO referee_devices(table_id, device, pin_set_ms, created_ms, last_ms) "
+                         "SELECT ?, ?, set_ms, ?, ? FROM pins WHERE table_id = ? ON CONFLICT(table_id, device) "
+                         "DO UPDATE SET pin_set_ms = excluded.pin_set_ms, last_ms = excluded.last_ms",
+                         (table, _device_hash(device), now, now, table))
+            conn.execute("DELETE FROM referee_devices WHERE table_id = ? AND device NOT IN (SELECT device FROM "
+                         "referee_devices WHERE table_id = ? ORDER BY last_ms DESC LIMIT ?)",
+                         (table, table, MAX_DEVICES))
+
+    def is_device(self, table: str, device: str | None) -> bool:
+        """Did this device sign in to `table` under its current PIN?"""
+        if not device or len(device) > 100:
+            return False
+        with contextlib.closing(self._conn()) as conn:
+            row = conn.execute("SELECT 1 FROM referee_devices d JOIN pins p ON p.table_id = d.table_id "
+                               "AND p.set_ms = d.pin_set_ms WHERE d.table_id = ? AND d.device = ?",
+                               (table, _device_hash(device))).fetchone()
+        return row is not None
+
+    def forget_device(self, table: str, device: str) -> None:
+        with contextlib.closing(self._conn()) as conn, conn:
+            conn.execute("DELETE FROM referee_devices WHERE table_id = ? AND device = ?",
+                         (table, _device_hash(device)))
 
     def verify(self, table: str, pin: str) -> bool | None:
         """True/False; None if no PIN is set for the table."""
@@ -145,36 +183,61 @@ class _Attempts:
 
 
 class Lockout:
-    """Wrong PINs per table: `attempts` within `window_s` lock the table's token exchange, longer each time."""
+    """Wrong PINs per key (a table and a client address, or a whole table): `attempts` within `window_s` lock the
+    key for `lockout_s`, doubling with each further lockout up to `max_s`; a right PIN clears the key. At most
+    MAX_KEYS keys are remembered (many addresses cannot make it grow without end)."""
 
     def __init__(self, attempts: int, window_s: float, lockout_s: float, max_s: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.attempts, self.window_s, self.lockout_s, self.max_s = attempts, window_s, lockout_s, max_s
         self.clock = clock
-        self._tables: dict[str, _Attempts] = {}
+        self._keys: dict[str, _Attempts] = {}
         self._lock = threading.Lock()
 
-    def retry_after(self, table: str) -> int:
-        """Seconds until the table may try again (0 = now)."""
+    def retry_after(self, key: str) -> int:
+        """Seconds until `key` may try again (0 = now)."""
         with self._lock:
-            a = self._tables.get(table)
+            a = self._keys.get(key)
             left = (a.locked_until - self.clock()) if a else 0.0
         return max(0, int(left + 0.999))
 
-    def wrong(self, table: str) -> int:
+    def locked(self, prefix: str) -> int:
+        """How many keys starting with `prefix` are locked now."""
+        now = self.clock()
+        with self._lock:
+            return sum(1 for k, a in self._keys.items() if k.startswith(prefix) and a.locked_until > now)
+
+    def wrong(self, key: str) -> int:
         """Count a wrong PIN; the lockout in seconds it starts (0 if none)."""
         now = self.clock()
         with self._lock:
-            a = self._tables.setdefault(table, _Attempts())
+            a = self._keys.get(key)
+            if a is None:
+                self._make_room(now)
+                a = self._keys[key] = _Attempts()
             a.wrong = [t for t in a.wrong if now - t < self.window_s] + [now]
             if len(a.wrong) < self.attempts:
                 return 0
-            span = min(self.max_s, self.lockout_s * 2 ** a.lockouts)
+            span = min(self.max_s, self.lockout_s * 2 ** min(a.lockouts, 30))
             a.lockouts += 1
             a.wrong = []
             a.locked_until = now + span
             return max(1, int(span + 0.999))
 
-    def right(self, table: str) -> None:
+    def _make_room(self, now: float) -> None:
+        if len(self._keys) < MAX_KEYS:
+            return
+        quiet = [k for k, a in self._keys.items() if a.locked_until <= now and
+                 not any(now - t < self.window_s for t in a.wrong)]
+        for k in quiet or sorted(self._keys, key=lambda k: self._keys[k].locked_until)[:len(self._keys) // 4]:
+            del self._keys[k]
+
+    def right(self, key: str) -> None:
         with self._lock:
-            self._tables.pop(table, None)
+            self._keys.pop(key, None)
+
+    def clear(self, prefix: str) -> None:
+        """Forget every key starting with `prefix` (a new PIN for the table)."""
+        with self._lock:
+            for k in [k for k in self._keys if k.startswith(prefix)]:
+                del self._keys[k]

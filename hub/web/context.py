@@ -12,9 +12,10 @@ from starlette.requests import HTTPConnection
 from hub.ingest.devices import device_view
 from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
-from hub.web.auth import Lockout, PinStore, Token, Tokens
+from hub.web.auth import PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
 from hub.web.metrics import Metrics
+from hub.web.pinguard import PinGuard
 from hub.web.settings import WebSettings
 
 if TYPE_CHECKING:
@@ -26,9 +27,8 @@ class WebContext:
         self.hub, self.settings = hub, settings
         self.pins = PinStore(hub.config.store.path)
         self.tokens = Tokens(settings.token_ttl_s)
-        self.lockout = Lockout(settings.pin_attempts, settings.pin_window_s, settings.lockout_s,
-                               settings.lockout_max_s)
-        self.metrics = Metrics(hub)
+        self.lockout = PinGuard(settings, self.pins)  # serialised per table, locked per address (hub.web.pinguard)
+        self.metrics = Metrics(hub, self.lockout.snapshot)
         self.live: Live | None = None
         self.match_uids: dict[str, tuple[str, Any]] = {}  # table -> (uid, match id) of the last match started
 

@@ -38,6 +38,7 @@ class Live:
         self.club: set[asyncio.Queue[str]] = set()
         self._task: asyncio.Task[None] | None = None
         self._unsubscribe: Any = None
+        self.club_due = False  # the club view is told within club_min_interval_s (a hub change, a failed PIN)
 
     @property
     def clients(self) -> int:
@@ -57,23 +58,22 @@ class Live:
                 await self._task
 
     async def _pump(self, changes: asyncio.Queue[Change]) -> None:
-        club_due = False
         while True:
             try:
                 change = await asyncio.wait_for(changes.get(), self.web.settings.club_min_interval_s)
             except TimeoutError:
-                if club_due and self.club:
+                if self.club_due and self.club:
                     self._send(self.club, _dumps(self.club_message()))
-                club_due = False
+                self.club_due = False
                 continue
             try:
                 subs = self.tables.get(change.table_id)
                 if subs:
                     self._send(subs, _dumps({"type": "state", **self.web.envelope(change.table_id)}))
-                club_due = True
+                self.club_due = True
                 if changes.empty() and self.club:  # idle: tell the club view now; under load, coalesce
                     self._send(self.club, _dumps(self.club_message()))
-                    club_due = False
+                    self.club_due = False
             except Exception:  # one bad state must not end the fan-out
                 log.exception("live: could not send the change of table %s", change.table_id)
 
@@ -86,7 +86,8 @@ class Live:
 
     def club_message(self) -> dict[str, Any]:
         web = self.web
-        tables = [{"id": t.id, "name": t.name, "state": web.envelope(t.id)} for t in web.hub.config.tables]
+        tables = [{"id": t.id, "name": t.name, "state": web.envelope(t.id), "access": web.lockout.summary(t.id)}
+                  for t in web.hub.config.tables]
         return {"type": "club", "boot": web.hub.boot, "hub_ms": web.hub.clock(), "tables": tables,
                 "devices": web.devices(), "health": web.health()}
 

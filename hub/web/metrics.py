@@ -6,7 +6,7 @@ the hub's worker after each commit (Hub.latency_observers)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -18,9 +18,12 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
 
+PinCounts = Callable[[], Mapping[tuple[str, str], int]]  # {(table, ok | wrong | locked): attempts}
+
+
 class _HubCollector(Collector):
-    def __init__(self, hub: Hub, ws_clients: Callable[[], int]) -> None:
-        self.hub, self.ws_clients = hub, ws_clients
+    def __init__(self, hub: Hub, ws_clients: Callable[[], int], pins: PinCounts) -> None:
+        self.hub, self.ws_clients, self.pins = hub, ws_clients, pins
 
     def collect(self) -> Iterator[Metric]:
         stats = self.hub.stats
@@ -55,6 +58,14 @@ class _HubCollector(Collector):
         for kind in ("tele", "best"):
             shed.add_metric([kind], stats.get("shed_" + kind, 0))
         yield shed
+        pins = CounterMetricFamily("luza_pin_attempts", "PIN attempts at the token exchange, by table and result "
+                                   "(ok; wrong: evaluated and wrong; locked: refused unheard while locked out)",
+                                   labels=["table", "result"])
+        counts = self.pins()
+        for t in self.hub.config.tables:
+            for result in ("ok", "wrong", "locked"):
+                pins.add_metric([t.id, result], counts.get((t.id, result), 0))
+        yield pins
         yield GaugeMetricFamily("luza_worker_alive", "1 while the hub's worker thread runs",
                                 value=1 if self.hub.worker_alive else 0)
 
@@ -62,12 +73,12 @@ class _HubCollector(Collector):
 class Metrics:
     """The registry of one app; `render()` is the /metrics body."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, pins: PinCounts = dict) -> None:
         self.registry = CollectorRegistry()
         self.ws_clients: Callable[[], int] = lambda: 0
         self.latency = Histogram("luza_event_commit_seconds", "sensor event received -> committed and published",
                                  buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.registry.register(_HubCollector(hub, lambda: self.ws_clients()))
+        self.registry.register(_HubCollector(hub, lambda: self.ws_clients(), pins))
         self._hub = hub
         hub.latency_observers.append(self.latency.observe)
 

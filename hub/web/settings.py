@@ -12,7 +12,8 @@ DASHBOARD = Path(__file__).resolve().parents[2] / "dashboard"
 class WebSettings:
     dashboard: Path = DASHBOARD  # static files (pages, js, css, fonts)
     token_ttl_s: int = 12 * 3600  # a referee token's life
-    pin_attempts: int = 5  # wrong PINs per table within `pin_window_s` before a lockout
+    pin_attempts: int = 5  # wrong PINs per table and client address within `pin_window_s` before a lockout
+    pin_table_attempts: int = 20  # wrong PINs per table from all new devices within the window: new devices wait
     pin_window_s: float = 300.0
     lockout_s: float = 60.0  # the first lockout; it doubles on each further one, up to `lockout_max_s`
     lockout_max_s: float = 900.0
