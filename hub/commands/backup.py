@@ -77,7 +77,7 @@ def hub_running() -> bool:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from hub.deploy.backup import BackupError, backups, restore
+    from hub.deploy.backup import BackupError, BadBackup, backups, restore
 
     if args.list:
         found = backups(Path(args.list))
@@ -99,6 +99,9 @@ def run_restore(args: argparse.Namespace) -> int:
         return 1
     try:
         checked, kept = restore(Path(args.backup), db)
+    except BadBackup as exc:  # missing, damaged, not a Luza database: name another file (docs/hub.md: exit 2)
+        print(f"luza restore: {exc}", file=sys.stderr)
+        return 2
     except BackupError as exc:
         print(f"luza restore: {exc}", file=sys.stderr)
         return 1

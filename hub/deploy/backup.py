@@ -27,6 +27,10 @@ class BackupError(Exception):
     """A backup or restore that cannot be done, with a message a person can act on."""
 
 
+class BadBackup(BackupError):
+    """The file named as a backup is missing, damaged or not a Luza database: bad input (exit 2)."""
+
+
 @dataclass(frozen=True)
 class Checked:
     """What a sound backup holds."""
@@ -39,20 +43,20 @@ class Checked:
 def check(path: Path) -> Checked:
     """Open `path` read-only and make sure it is a sound Luza database."""
     if not path.is_file():
-        raise BackupError(f"{path}: no such file")
+        raise BadBackup(f"{path}: no such file")
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
-                raise BackupError(f"{path}: damaged ({ok}); pick an older backup")
+                raise BadBackup(f"{path}: damaged ({ok}); pick an older backup")
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not {"inputs", "matches"} <= names:
-                raise BackupError(f"{path}: not a Luza database (no inputs/matches tables)")
+                raise BadBackup(f"{path}: not a Luza database (no inputs/matches tables)")
             return Checked(db.execute("PRAGMA user_version").fetchone()[0],
                            db.execute("SELECT count(*) FROM matches").fetchone()[0],
                            db.execute("SELECT count(*) FROM inputs").fetchone()[0])
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path}: not a readable SQLite database ({exc})") from None
+        raise BadBackup(f"{path}: not a readable SQLite database ({exc})") from None
 
 
 def backups(folder: Path) -> list[Path]:

@@ -1,10 +1,12 @@
 """CSV: one row per shot of an export document, UTF-8 with a byte-order mark (so a spreadsheet opens the
-Cyrillic names right) and a header row; times in the given zone, ISO 8601."""
+Cyrillic names right) and a header row; times in the given zone, ISO 8601. A text cell that a spreadsheet would
+run as a formula (it starts with = + - @, a tab or a carriage return) is written with a leading apostrophe."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping
 from datetime import UTC, tzinfo
 from typing import Any
@@ -44,9 +46,21 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
     return out
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell that starts so as a formula
+NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
+
+
+def cell(value: Any) -> Any:
+    """A value safe to open in a spreadsheet: text that would start a formula (a player named `=HYPERLINK(…)`)
+    gets a leading apostrophe, which spreadsheets show as text and do not keep; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.match(value):
+        return "'" + value
+    return value
+
+
 def render(doc: Mapping[str, Any], tz: tzinfo = UTC) -> bytes:
     buf = io.StringIO(newline="")
     w = csv.DictWriter(buf, COLUMNS, lineterminator="\r\n")
     w.writeheader()
-    w.writerows(rows(doc, tz))
+    w.writerows({k: cell(v) for k, v in row.items()} for row in rows(doc, tz))
     return buf.getvalue().encode("utf-8-sig")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub.export import text
+from hub.names import clean_name
 from hub.store.database import Store
 
 STATUSES = ("live", "ended")
@@ -80,7 +81,7 @@ def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
 
 
 def _summary(r: tuple[Any, ...]) -> dict[str, Any]:
-    players = json.loads(r[3])
+    players = [clean_name(p) if isinstance(p, str) else p for p in json.loads(r[3])]
     return {"id": r[0], "table": r[1], "variant": r[2],
             "title": {"en": text.title(r[2], "en"), "ru": text.title(r[2], "ru")}, "players": players,
             "status": r[4], "started_ms": r[5], "ended_ms": r[6],

@@ -10,7 +10,8 @@ second at most, nothing when idle); a mark held back by that limit goes out when
 
 A hole (a stored seq above the mark) is asked for at once with `resend {b, lo, hi}` (the first hole of that boot;
 again after 5 s, then 10, 20 ... 60 s while it stays the same). The node re-sends what it still holds and answers
-on `ans` which seqs are gone; those are kept in `gone_events` (schema v6) and the hole becomes final: the table's
+on `ans` which seqs are gone; those are kept in `gone_events` (schema v6) and the hole becomes final — only for
+seqs the hub asked that node for (an unsolicited `ans` could otherwise make real events final holes): the table's
 `missing_events` alert says so and `luza replay` still says the match is incomplete (hub.store.gaps). When the hub
 (re)connects to a broker that lost its session, it asks every known node to re-send whatever it has above its
 mark (`reconnected`): the node's own re-send may have gone out before the hub was subscribed again.
@@ -32,6 +33,7 @@ Key = tuple[str, int]  # (device, boot)
 CHUNK = 500  # seqs read at a time while walking a mark forward
 ASK_FIRST_S = 5.0
 ASK_MAX_S = 60.0
+MAX_REQUESTS = 32  # resend ranges remembered per (device, boot) (the oldest gives way)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class Marks:
     due: set[Key] = field(default_factory=set)
     asked: dict[Key, _Ask] = field(default_factory=dict)
     last_send: dict[str, float] = field(default_factory=dict)
+    requested: dict[Key, list[tuple[int, int]]] = field(default_factory=dict)  # resend ranges asked, not yet passed
+    unasked: int = 0  # seqs an `ans` called gone that the hub never asked for (ignored)
 
     # ------------------------------------------------------------ loading and recording
 
@@ -75,11 +79,13 @@ class Marks:
         self.settled.setdefault((device, boot), set()).add(seq)
 
     def record_gone(self, store: Store, device: str, answer: wire.Answer, now_ms: int) -> list[tuple[int, int]]:
-        """Inside the transaction: keep the ranges a node answered gone. Returns the ones new to the hub (known at
-        once here too: a batch that fails is tried again, and the store ignores a range it already has)."""
+        """Inside the transaction: keep the ranges a node answered gone — only within the ranges this hub asked
+        that node to re-send (an unsolicited `ans` must not make real events final holes). Returns the ones new to
+        the hub (known at once here too: a batch that fails is tried again, and the store ignores a range it
+        already has)."""
         new = []
         have = self.gone.setdefault((device, answer.boot), [])
-        for a, b in answer.gone:
+        for a, b in self._solicited((device, answer.boot), answer.gone):
             store.conn.execute("INSERT OR IGNORE INTO gone_events(device, boot, first_seq, last_seq, at_ms) "
                                "VALUES (?, ?, ?, ?, ?)", (device, answer.boot, a, b, now_ms))
             if (a, b) not in have:
@@ -87,6 +93,24 @@ class Marks:
                 new.append((a, b))
         have.sort()
         return new
+
+    def _solicited(self, key: Key, gone: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The parts of `gone` that lie within a range asked of `key`; the rest is counted in `unasked`."""
+        asked = self.requested.get(key, [])
+        out = []
+        for a, b in gone:
+            kept = [(max(a, lo), min(b, hi)) for lo, hi in asked if max(a, lo) <= min(b, hi)]
+            out += kept
+            self.unasked += (b - a + 1) - sum(y - x + 1 for x, y in _merge(kept))
+        return _merge(out)
+
+    def _ask(self, key: Key, lo: int, hi: int) -> Outgoing:
+        """A `resend` of lo..hi, remembered so that the node's answer is accepted for those seqs only."""
+        ranges = self.requested.setdefault(key, [])
+        if (lo, hi) not in ranges:
+            ranges.append((lo, hi))
+            del ranges[:-MAX_REQUESTS]
+        return Outgoing(key[0], "resend", {"b": key[1], "lo": lo, "hi": hi})
 
     def final(self, device: str, boot: int) -> list[tuple[int, int]]:
         """The gone ranges of (device, boot)."""
@@ -106,6 +130,8 @@ class Marks:
                 self.due.add(key)
             if mark != old:
                 self.asked.pop(key, None)  # progress: a hole that remains is a new one
+                if key in self.requested:  # ranges wholly below the mark are settled: no answer is needed
+                    self.requested[key] = [(lo, hi) for lo, hi in self.requested[key] if hi > mark]
             ask = self._hole(store, key, mark)
             if ask is not None:
                 out.append(ask)
@@ -142,7 +168,7 @@ class Marks:
             if mark is None:
                 mark = self.marks[(dev, boot)] = self._advance(store, (dev, boot), 0)
             out.append(Outgoing(dev, "stored", {"b": boot, "s": mark}))
-            out.append(Outgoing(dev, "resend", {"b": boot, "lo": mark + 1, "hi": mark + wire.MAX_RESEND}))
+            out.append(self._ask((dev, boot), mark + 1, mark + wire.MAX_RESEND))
         return out
 
     # ------------------------------------------------------------ the mark and the holes
@@ -185,4 +211,15 @@ class Marks:
             return None
         wait = min(ask.wait * 2, ASK_MAX_S) if ask is not None and ask.hole == hole else ASK_FIRST_S
         self.asked[key] = _Ask(hole, now, wait)
-        return Outgoing(key[0], "resend", {"b": key[1], "lo": hole[0], "hi": hole[1]})
+        return self._ask(key, hole[0], hole[1])
+
+
+def _merge(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, overlapping or touching ranges joined."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

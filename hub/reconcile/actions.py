@@ -16,6 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
+from hub.names import clean_name
 from hub.reconcile import checks as c
 from hub.reconcile.action_types import (
     Args,
@@ -168,6 +169,8 @@ class NewMatchAction(MatchControl):
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
         players = a.get("players")
+        if isinstance(players, list | tuple):  # bidirectional controls would show a name reversed (hub.names)
+            players = [clean_name(p) if isinstance(p, str) else p for p in players]
         if (not isinstance(players, list | tuple) or len(players) != 2
                 or not all(isinstance(p, str) and p.strip() and len(p) <= 60 for p in players)):
             raise c.err("players", "must be two player names (1..60 characters each)",

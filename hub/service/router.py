@@ -194,7 +194,12 @@ class Router(MatchDesk):
         dev, ans = a.device, a.answer
         batch.counts["answers"] += 1
         batch.events.add((dev.id, ans.boot))
+        before = self.marks.unasked
         new = self.marks.record_gone(self.store, dev.id, ans, raw.received_ms)
+        if self.marks.unasked > before:  # only seqs the hub asked for can become final holes (hub.ingest.delivery)
+            batch.counts["gone_unasked"] += self.marks.unasked - before
+            log.warning("%s boot %d: an answer calls %d seq(s) gone that the hub never asked for; ignored", dev.id,
+                        ans.boot, self.marks.unasked - before)
         if not new:
             return
         batch.counts["gone"] += sum(b - f + 1 for f, b in new)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.errors import SchemaError
+from hub.names import clean_name
 from hub.store import migrations
 
 MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
@@ -161,7 +162,8 @@ class Store:
     def _match(self, row: tuple[Any, ...]) -> MatchRow:
         try:
             players = json.loads(row[3])
-            return MatchRow(row[0], row[1], row[2], (str(players[0]), str(players[1])), dict(json.loads(row[4])),
+            names = (clean_name(str(players[0])), clean_name(str(players[1])))  # stored before hub.names existed
+            return MatchRow(row[0], row[1], row[2], names, dict(json.loads(row[4])),
                             row[5], row[6], row[7], json.loads(row[8]) if row[8] else None,
                             json.loads(row[9]) if row[9] else None)
         except (ValueError, TypeError, IndexError, KeyError) as exc:  # one damaged row must not stop the others

@@ -96,11 +96,11 @@ def test_restore_refuses_what_is_not_a_sound_backup(tmp_path: Path, capsys: pyte
     junk.write_bytes(b"not a database at all" * 100)
     live = tmp_path / "luza.db"
     live.write_bytes(b"keep me")
-    assert main(["restore", str(junk), "--db", str(live)]) == 1
+    assert main(["restore", str(junk), "--db", str(live)]) == 2  # bad input (docs/hub.md); main said 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a readable SQLite database" in err
     assert live.read_bytes() == b"keep me"
-    assert main(["restore", str(tmp_path / "none.db"), "--db", str(live)]) == 1
+    assert main(["restore", str(tmp_path / "none.db"), "--db", str(live)]) == 2
     assert "no such file" in capsys.readouterr().err
     with pytest.raises(BackupError, match="no database to back up"):
         backup(tmp_path / "missing.db", tmp_path / "b")

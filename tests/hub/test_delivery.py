@@ -4,6 +4,7 @@ duplicate brings the mark again. Unit tests on a real store, then the whole loop
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,21 @@ def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(sto
     assert again.after_commit(store, [("p1", 1)], []) == [Outgoing("p1", "stored", {"b": 1, "s": 5})]
 
 
+def test_an_answer_is_taken_only_for_the_seqs_the_hub_asked_for(store: Store) -> None:
+    marks = Marks(monotonic=Tick())
+    store_seqs(store, "p1", 1, [1, 2, 5])
+    unasked = wire.parse_answer(wire.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
+    assert isinstance(unasked, wire.Answer)
+    with store.transaction():  # nobody asked: seqs 1-100 do not become final holes (today's main kept all 100)
+        assert marks.record_gone(store, "p1", unasked, T0) == []
+    assert marks.unasked == 100 and marks.final("p1", 1) == []
+    assert Outgoing("p1", "resend", {"b": 1, "lo": 3, "hi": 4}) in marks.after_commit(store, [("p1", 1)], [])
+    with store.transaction():  # asked for 3..4: only those are taken from an answer that says more
+        assert marks.record_gone(store, "p1", unasked, T0) == [(3, 4)]
+    assert marks.unasked == 198 and marks.final("p1", 1) == [(3, 4)]
+    assert store.conn.execute("SELECT first_seq, last_seq FROM gone_events").fetchall() == [(3, 4)]
+
+
 def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_above_its_mark(store: Store) -> None:
     store_seqs(store, "p1", 3, [1, 2])
     out = Marks().reconnected(store, [("p1", 3), ("p2", 1)])
@@ -156,3 +172,19 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
         head.send(ev[4])  # a re-sent duplicate: the node did not hear the mark, so it comes again
         wait_for(lambda: again.stats["duplicates"] == 1)
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 5 and len(commands(head, "stored")) >= 3)
+
+
+@pytest.mark.mosquitto
+def test_an_unsolicited_answer_through_the_broker_marks_nothing_gone(
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 2)) as hole:  # no hole: the hub asks for nothing
+        hub, head = hole.hub, hole.node
+        wait_for(lambda: hub.stats["accepted"] == 3)
+        head.raw("ans", wire.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
+        wait_for(lambda: hub.stats["gone_unasked"] == 100)
+        assert hub.wait_idle(5) and hub.stats["gone"] == 0 and missing(hub) is None
+        head.send(hole.events[3])  # seq 4 still counts as stored, not as gone
+        wait_for(lambda: hub.stats["accepted"] == 4)
+        conn = sqlite3.connect(f"file:{cfg.store.path}?mode=ro", uri=True)
+        assert conn.execute("SELECT count(*) FROM gone_events").fetchone() == (0,)
+        conn.close()

@@ -129,6 +129,16 @@ def test_luza_pin_set(tmp_path: Path) -> None:
     assert other.returncode == 2 and "no table 't7'" in other.stderr and "Traceback" not in other.stderr
 
 
+@pytest.mark.parametrize("table", ["bad/id", "T1", "", "t1; drop", "x" * 33])
+def test_luza_pin_set_refuses_a_table_id_that_is_not_one(tmp_path: Path, table: str) -> None:
+    db = tmp_path / "luza.db"  # with --db there is no luza.toml to check the table against (main exited 0)
+    done = subprocess.run([*LUZA, "pin", "set", "--db", str(db), "--table", table, "--pin", "4321"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "is not a table id" in done.stderr and "не id стола" in done.stderr
+    assert not db.exists() or PinStore(db).verify(table, "4321") is None
+
+
 @pytest.mark.parametrize("pin", ["", "123", "1234567890123", "１２３４"])
 def test_pin_format(hub: Hub, pin: str) -> None:
     from hub.web.auth import PinError
