@@ -165,9 +165,12 @@ class Classic(Variant):
 
     def check_shot(self, state: State, s: ShotReport) -> None:
         super().check_shot(state, s)
-        calls = s.declarations
-        if type(calls) is not tuple:
-            raise MalformedInputError(f"declarations: expected a tuple, got {calls!r}")
+        if type(s.declarations) is not tuple:
+            raise MalformedInputError(f"declarations: expected a tuple, got {s.declarations!r}")
+        self.check_calls(state, s.declarations)
+
+    def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
+        """5.2: no call on the break (A-C4); otherwise at most one call, of an object ball on the table."""
         if state.is_break:
             if calls:
                 raise _refuse(

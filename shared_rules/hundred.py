@@ -75,6 +75,7 @@ from .hundred_text import (
     SECTION19,
 )
 from .model import (
+    Declaration,
     Foul,
     Interference,
     Lag,
@@ -152,11 +153,16 @@ class Hundred(ControlBallMixin, Variant):
                 "п.19: вмешательство в игру соперника здесь не штраф (перечень исчерпывающий, A-100-9)",
             )
         if s.declarations:
-            check_calls(state, s.declarations)
+            self.check_calls(state, s.declarations)
         elif s.as_called is not None and not (s.carom_on_ten or s.rokambol_on_ten):
             raise illegal("as_called: no call was declared (hundred 4)", "as_called: заказ не объявлялся (п.4)")
         if (s.carom_on_ten or s.rokambol_on_ten or s.touched_ten or s.ten_off_spot) and TEN not in state.on_table:
             raise illegal("#10 is not on the table (hundred 11-14)", "шара №10 нет на столе (п.11-14)")
+
+    def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
+        """§4-§6: one or two numbered balls on the table (or the cue ball, свояк), each once; allowed on the break
+        too (§2: a called ball counts there, an uncalled one is spotted)."""
+        check_calls(state, calls)
 
     # -- naming the balls ---------------------------------------------------------------------------------
 

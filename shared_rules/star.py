@@ -19,7 +19,7 @@ from typing import ClassVar
 from . import general as g
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
-from .model import Choose, Colour, Foul, Interference, ShotReport, Spot
+from .model import Choose, Colour, Declaration, Foul, Interference, ShotReport, Spot
 from .outcome import EffectKind, Reason
 from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
 from .star_text import (
@@ -163,7 +163,11 @@ class Star(StarView):
 
     def check_shot(self, state: State, s: ShotReport) -> None:
         super().check_shot(state, s)
-        if s.declarations:
+        self.check_calls(state, s.declarations)
+
+    def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
+        """4.3: no calls in Star."""
+        if calls:
             raise IllegalInputError(
                 "star 4.3: no calls are made in Star pyramid; remove the declaration",
                 "star 4.3: в звездной пирамиде заказ не объявляется; уберите заказ",

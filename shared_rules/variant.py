@@ -21,6 +21,7 @@ from .model import (
     Choose,
     Colour,
     Concede,
+    Declaration,
     Foul,
     Identify,
     InHand,
@@ -203,6 +204,11 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
             )
         if s.offender is not None:
             g.check_player(s.offender, "ShotReport.offender")
+
+    def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
+        """Hook: raise if these calls cannot be made before a shot played from `state` (`check_shot` calls it
+        with the report's declarations; the hub calls it when the referee makes the call, so a call the rules
+        would refuse is refused then, not when the shot is judged). Default: a variant without calls ignores them."""
 
     def shot(self, state: State, s: ShotReport) -> Draft:
         """Fold a ShotReport through the pipeline (module docstring), or hold it for a missing fact (held.py)."""

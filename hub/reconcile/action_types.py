@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.reconcile.assembler import ShotEvidence
 from shared_rules.model import Colour, Input
 from shared_rules.profile import Profile
+from shared_rules.state import State
+from shared_rules.variant import Variant
 
 Args = dict[str, Any]
 Seat = Annotated[int, Field(ge=0, le=1, description="player seat 0 or 1")]
@@ -98,6 +100,16 @@ class ShotAmendment(BaseAction):
 
     def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
         """Why this amendment has no place in `variant` (its profile says what its shots have), or None."""
+        return None
+
+    def refusal_from(self, rules: Variant, state: State) -> tuple[str, str] | None:
+        """Why this amendment cannot go to a shot played from `state` (the engine would refuse the shot), or None.
+        Asked when the referee taps it (the shot it goes to is known and the position before it is), so a tap the
+        rules refuse is refused then, never accepted and then holding the table."""
+        return None
+
+    def refusal_on(self, shot: ShotEvidence) -> tuple[str, str] | None:
+        """Why this amendment does not fit the shot it is for (asked before `amend`, which then cannot fail)."""
         return None
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:

@@ -39,6 +39,7 @@ from hub.reconcile.amendments import (
     IdentifyAction,
     JumpedAction,
     RemoveAction,
+    WithdrawAction,
 )
 from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
 from shared_rules.outcome import NeedKind
@@ -208,21 +209,21 @@ class EndMatchAction(MatchControl):
 
 
 Action = (LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
-          | FactAction | ConfirmAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
+          | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
           | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NewMatchAction | EndMatchAction)
 """Any referee action, typed."""
 
 ACTION_MODELS: dict[str, type[BaseAction]] = {
     m.model_fields["kind"].annotation.__args__[0]: m  # type: ignore[union-attr]
     for m in (LagAction, DeclareAction, IdentifyAction, AddBallAction, JumpedAction, RemoveAction, FoulAction,
-              FactAction, ConfirmAction, ChooseAction, OpenShotAction, CloseShotAction, UndoAction,
+              FactAction, ConfirmAction, WithdrawAction, ChooseAction, OpenShotAction, CloseShotAction, UndoAction,
               InterferenceAction, ConcedeAction, DecideAction, DismissAlertAction, NewMatchAction, EndMatchAction)
 }
 """kind -> its model, in the order the panel documents them."""
 
 RefereeActionBody = Annotated[
     LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
-    | FactAction | ConfirmAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
+    | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
     | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | EndMatchAction,
     Field(discriminator="kind"),
 ]

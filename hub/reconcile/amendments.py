@@ -24,10 +24,12 @@ from hub.reconcile.action_types import (
     fresh_id,
 )
 from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from shared_rules.errors import RulesError
 from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
 from shared_rules.outcome import NeedKind
 from shared_rules.profile import GENERAL_FOULS, Fact, Profile
-from shared_rules.variant import VARIANTS
+from shared_rules.state import State
+from shared_rules.variant import VARIANTS, Variant
 
 
 def own_fouls() -> frozenset[Foul]:
@@ -68,9 +70,24 @@ class DeclareAction(ShotAmendment):
             out = [c.call(a, "call")]
         return {"calls": out, "shot": c.target(a, "next")}
 
+    def declarations(self) -> tuple[Declaration, ...]:
+        return tuple(Declaration(x.ball or 0, Pocket(x.pocket), DeclarationKind(x.kind), x.method)
+                     for x in self.calls or ())
+
+    def refusal_from(self, rules: Variant, state: State) -> tuple[str, str] | None:
+        """The variant's own check of calls (Classic 5.2: none on the break; Star 4.3: none at all; 100 points §4-§6:
+        balls on the table), from the position the shot is played from; taking a call back is always fine."""
+        calls = self.declarations()
+        if not calls:
+            return None
+        try:
+            rules.check_calls(state, calls)
+        except RulesError as exc:
+            return f"call refused: {exc.en}", f"заказ не принят: {exc.ru}"
+        return None
+
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
-        shot.declarations = tuple(Declaration(x.ball or 0, Pocket(x.pocket), DeclarationKind(x.kind), x.method)
-                                  for x in self.calls or ())
+        shot.declarations = self.declarations()
 
 
 class IdentifyAction(ShotAmendment):
@@ -237,3 +254,62 @@ class ConfirmAction(ShotAmendment):
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         shot.answers[self.question] = self.answer
+
+
+WITHDRAWN = ("answer", "identity", "removal")
+
+
+class WithdrawAction(ShotAmendment):
+    """Take back one earlier tap on a shot, as a new input (the log keeps both): `answer` — a `confirm` answer
+    (`question`), asked again; `identity` — a ball's `identify` (`item`), the sensors' reading again; `removal` — a
+    ball taken out with `remove` (`item`), counted again. The other taps have their own way back: a call is
+    `declare` with `calls: []`, a foul `foul` with `on: false`, a fact `fact` with `value: null`, a ball the referee
+    added `remove`, an engine input (lag, choice, decision) `undo`."""
+    kind: Literal["withdraw"]
+    what: Literal["answer", "identity", "removal"]
+    item: ItemId | None = None
+    question: Annotated[str | None, Field(min_length=1, max_length=120)] = None
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        what = a.get("what")
+        if what not in WITHDRAWN:
+            raise c.err("what", f"must be one of {', '.join(WITHDRAWN)}, got {what!r}",
+                        f"нужно одно из {', '.join(WITHDRAWN)}, получено {what!r}")
+        if what == "answer":
+            if a.get("item") is not None:
+                raise c.err("item", "an answer is named by its question (`question`), not by an item",
+                            "ответ называется вопросом (`question`), а не элементом")
+            return {"what": what, "question": c.text(a, "question", limit=120)}
+        if a.get("question") is not None:
+            raise c.err("question", f"a {what} is named by its ball's item id (`item`), not by a question",
+                        f"для '{what}' нужен элемент шара (`item`), а не вопрос")
+        return {"what": what, "item": c.text(a, "item", limit=80)}
+
+    def item_named(self) -> str | None:
+        return self.item if self.item is not None else (self.question or "").partition(":")[2]
+
+    def refusal_on(self, shot: ShotEvidence) -> tuple[str, str] | None:
+        """Only a tap that was made can be taken back; an answer that cut a shot of its own cannot (cuts.py)."""
+        n, q, item = shot.number, str(self.question), str(self.item)
+        if self.what == "answer" and q not in shot.answers:
+            return (f"shot {n} has no answer to question {q!r} to take back",
+                    f"в ударе {n} нет ответа на вопрос {q!r}, снимать нечего")
+        if self.what == "answer" and shot.answers[q] == "new_shot":  # that shot is the way back: undo it
+            return (f"the answer 'new shot' to {q!r} made a shot of its own; undo that shot instead",
+                    f"ответ «новый удар» на вопрос {q!r} создал отдельный удар; отмените этот удар")
+        if self.what == "identity" and item not in shot.identities:
+            return (f"shot {n}: ball {item!r} was not named by the referee; nothing to take back",
+                    f"удар {n}: шар {item!r} судья не называл, снимать нечего")
+        if self.what == "removal" and item not in shot.removed:
+            return f"shot {n}: {item!r} was not removed; nothing to put back", \
+                f"удар {n}: {item!r} не убирали, возвращать нечего"
+        return None
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None:
+        if self.what == "answer":
+            shot.answers.pop(str(self.question), None)
+        elif self.what == "identity":
+            shot.identities.pop(str(self.item), None)
+        else:
+            shot.removed.discard(str(self.item))

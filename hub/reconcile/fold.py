@@ -14,7 +14,7 @@ from typing import Any
 from hub.config import ShotTiming
 from hub.reconcile.action_types import Category, EngineAction, ShotAmendment
 from hub.reconcile.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
-from hub.reconcile.amendments import ConfirmAction, FactAction, RemoveAction
+from hub.reconcile.amendments import ConfirmAction, DeclareAction, FactAction, RemoveAction, WithdrawAction
 from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, StrikeEvidence
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput
@@ -34,6 +34,7 @@ from hub.reconcile.trail import (
     thaw,
 )
 from shared_rules.model import Colour, Pocket
+from shared_rules.state import State
 from shared_rules.variant import VARIANTS
 
 SHOT_AMENDMENTS = kinds_of(Category.SHOT)
@@ -252,13 +253,23 @@ class Fold:
     def _amend(self, a: RefereeAction, act: ShotAmendment, live: bool, mark: Mark) -> None:
         if isinstance(act, RemoveAction) and act.item in self.asm.voided:
             return  # a removed strike: already left out when the shots were cut
+        if isinstance(act, WithdrawAction) and act.item in self.asm.voided:
+            raise _refuse(f"the strike {act.item!r} taken out re-cut the shots; it cannot be put back (undo instead)",
+                          f"убранный удар {act.item!r} изменил деление на удары; вернуть его нельзя (отмените)")
         refusal = act.refusal_in(self.tl.variant, VARIANTS[self.tl.variant].PROFILE)
         if refusal is not None:
             raise RefereeInputError(*refusal, "name" if isinstance(act, FactAction) else "foul")
         shot = self._target(act)
+        start = self.start_of(shot) if live else None
+        refusal = act.refusal_from(self.tl.match.variant, start) if start is not None else None
+        if refusal is not None:
+            raise RefereeInputError(*refusal, "calls" if isinstance(act, DeclareAction) else "kind")
         if shot is None:
             self.asm.pending_next.append(act)
             return
+        refusal = act.refusal_on(shot)
+        if refusal is not None:
+            raise RefereeInputError(*refusal, "kind")
         before = self.shot_problem(shot) if live else None
         thaw(shot)
         img, number = image(shot), shot.number
@@ -275,6 +286,19 @@ class Fold:
         after = self.shot_problem(shot) if live else None
         if after is not None and before is None:  # this entry itself makes the shot unplayable: refuse it
             raise RefereeInputError(*after)
+
+    def start_of(self, shot: ShotEvidence | None) -> State | None:
+        """The position the shot (None: the next one) is played from, where it is known now: after the open shot
+        for the next one, the committed match for the open one or (none open) the next; else None."""
+        tl, open_shot = self.tl, self.asm.open
+        if shot is None and open_shot is not None:
+            prov = self.provisional()
+            return prov.state if prov is not None and prov.error is None else None
+        if shot is None:
+            return tl.match.state if tl.held() is None else None
+        if shot is open_shot and tl.fed < len(tl.steps) and tl.steps[tl.fed].shot is shot:
+            return tl.match.state
+        return None
 
     def shot_problem(self, shot: ShotEvidence) -> tuple[str, str] | None:
         """Why the engine refuses this shot now (held there, or its provisional play fails), or None."""

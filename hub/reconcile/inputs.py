@@ -6,6 +6,7 @@ Two kinds: `SensorInput` (an accepted sensor event with its time on the hub cloc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from hub.reconcile.checks import MALFORMED, RefereeInputError
 from hub.reconcile.referee import parse, validate
 from shared_rules import wire
 
-__all__ = ["RecordError", "RefereeAction", "SensorInput", "input_from_record",
+__all__ = ["RecordError", "RefereeAction", "SensorInput", "effect_key", "input_from_record",
            "input_key", "input_to_record", "parse_referee_action"]
 
 
@@ -94,6 +95,20 @@ def input_key(inp: SensorInput | RefereeAction) -> object:
     if isinstance(inp, SensorInput):
         return inp.item
     return ("r", inp.uid) if inp.uid else None
+
+
+def effect_key(d: Mapping[str, object]) -> str | None:
+    """What a panel request does, whatever its uid: its kind and checked fields (not who entered it), as one text.
+    Two requests with the same effect key would do the same thing twice (two "add ball into pocket 3" for the
+    current shot). None for a request that is malformed (the worker refuses it with its reason) or starts a match
+    (its own route keeps its uid)."""
+    try:
+        a = parse_referee_action(d, 0)
+    except RefereeInputError:
+        return None
+    if a.kind == "new_match":
+        return None
+    return json.dumps([a.kind, {k: v for k, v in a.args.items() if k != "by"}], sort_keys=True)
 
 
 def input_to_record(inp: SensorInput | RefereeAction) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.reconcile.actions import action_for_need
+from hub.reconcile.amendments import DeclareAction
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.notices import (
     BEAMS,
@@ -26,6 +27,7 @@ from hub.reconcile.notices import (
 from hub.reconcile.report import Finding, question_id, rules_of
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.throat import TWO_ANSWERS
+from shared_rules.model import Declaration
 from shared_rules.outcome import Need, NeedKind
 from shared_rules.state import State
 
@@ -221,7 +223,7 @@ def _needs(s: Any) -> list[Question]:
     blocked = next((st.shot.number for st in s.blocked_steps() if st.shot is not None), None)
     held = blocked is not None
     nxt = len(asm.shots) + 1
-    pending = {a.kind for a in asm.pending_next}
+    pending = {"declare"} if pending_calls(asm) else set()  # a call cleared again ([]) asks again
     out: list[Question] = []
     prov = s.provisional()
     if held or open_shot is None or prov is None:
@@ -294,6 +296,16 @@ def _asks_identity(assembly: Any) -> bool:
     return assembly is not None and any(f.kind in ("identify", "identify_colour") for f in assembly.findings)
 
 
+def pending_calls(asm: Any) -> tuple[Declaration, ...]:
+    """The calls made for the next shot (the latest `declare` for it wins; `calls: []` took them back)."""
+    last = next((a for a in reversed(asm.pending_next) if isinstance(a, DeclareAction)), None)
+    return last.declarations() if last is not None else ()
+
+
+def calls_list(calls: tuple[Declaration, ...]) -> list[dict[str, Any]]:
+    return [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value, "method": d.method} for d in calls]
+
+
 def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
     """A shot as the panel shows it: its evidence, the identities used and its status."""
     step = s.step_of(shot)
@@ -309,7 +321,7 @@ def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
         b = balls[i] if i < len(balls) else None
         pocketed.append({"item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms, "source": p.source,
                          "seen": p.colour.value if p.colour else None,
-                         "ball": b.ball if b is not None else None,
+                         "ball": b.ball if b is not None else None, "named": p.id in shot.identities,
                          "colour": b.colour.value if b is not None and b.colour else None})
     strike = shot.strike
     return {
@@ -324,11 +336,15 @@ def shot_dict(s: Any, shot: Any) -> dict[str, Any]:
         "removed": sorted(shot.removed),
         "late": [{"item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms,
                   "answer": shot.answers.get(question_id("late_drop", p.id))} for p in shot.late],
-        "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped],
+        "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped
+                   if i not in shot.removed],
         "fouls": sorted(f.name.lower() for f in (report.fouls if report else shot.fouls)),
-        "declarations": [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value, "method": d.method}
-                         for d in shot.declarations],
+        "declarations": calls_list(shot.declarations),
         "facts": dict(shot.facts),
+        "called_fouls": sorted(f.name.lower() for f in shot.fouls),  # the referee's own: `foul` on=false takes back
+        "answers": dict(shot.answers),  # question id -> answer (`withdraw` what=answer takes one back)
+        "taken_out": [{"item": p.id, "pocket": int(p.pocket), "source": p.source}  # `withdraw` what=removal
+                      for p in shot.pockets if p.id in shot.removed],
         "error": list(step.error) if step is not None and step.error else None,
         "amendments": list(s.amendments.get(shot.number, ())),
     }

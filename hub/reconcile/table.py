@@ -37,7 +37,7 @@ from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
-from hub.reconcile.questions import collect_alerts, collect_questions, shot_dict
+from hub.reconcile.questions import calls_list, collect_alerts, collect_questions, pending_calls, shot_dict
 from hub.reconcile.running import RunningScores
 from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
@@ -206,6 +206,7 @@ class TableSession:
             "provisional": prov is not None and prov.error is None,
             "committed_scores": list(tl.match.state.scores),
             "shot": shot_dict(self, shown) if shown is not None else None,
+            "next_shot": {"declarations": calls_list(pending_calls(asm))},  # calls made before the shot opens
             "shot_count": len(asm.shots) - sum(map(attrgetter("voided"), asm.shots)),  # C-level: a long match
             "questions": [q.to_dict() for q in self.questions],
             "alerts": [a.to_dict() for a in self.alerts],

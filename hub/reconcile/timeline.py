@@ -20,6 +20,7 @@ from hub.reconcile.statuses import StepStatus
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Input, ShotReport
+from shared_rules.state import State
 
 
 @dataclass(slots=True)
@@ -58,6 +59,7 @@ class Provisional:
     assembly: Assembly | None
     error: tuple[str, str] | None = None
     reasons: tuple[str, ...] = field(default_factory=tuple)
+    state: State | None = None  # the position after the open shot: the next shot is played from it
 
 
 class Timeline:
@@ -204,6 +206,7 @@ class Timeline:
         except RulesError as exc:
             return Provisional({}, (), assembly, (exc.en, exc.ru))
         try:
-            return Provisional(self.match.summary(), tuple(self.match.needs()), assembly, None, tuple(out.explain()))
+            return Provisional(self.match.summary(), tuple(self.match.needs()), assembly, None, tuple(out.explain()),
+                               self.match.state)
         finally:
             self.match.undo()

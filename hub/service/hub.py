@@ -37,6 +37,7 @@ from hub.service.commit import Committer
 from hub.service.inbox import Inbox
 from hub.service.matches import RefereeRequest, Replayed, answer_caller
 from hub.service.node_commands import NodeCommands
+from hub.service.pending import PendingActions
 from hub.service.router import Batch, Router
 from hub.steadyclock import SteadyClock
 from hub.store import integrity
@@ -66,6 +67,7 @@ class Hub:
         self._subscribers = Subscribers()
         self._idle = threading.Condition()
         self._pending = 0
+        self._taps = PendingActions()  # referee actions not yet answered, by effect
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
         self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
@@ -165,6 +167,11 @@ class Hub:
         """Queue a referee action; the future gives the table's state once it is committed, or the
         RefereeInputError that refused it. Never wait on it from a subscriber callback (that is the worker)."""
         fut: Future[dict[str, Any]] = Future()
+        duplicate = self._taps.claim(table_id, action, fut)  # the same effect already waits (hub.service.pending)
+        if duplicate is not None:
+            self.stats["referee_duplicate_pending"] += 1
+            fut.set_exception(duplicate)
+            return fut
         with self._idle:
             self._pending += 1
         self._queue.put(RefereeRequest(table_id, action, fut))

@@ -30,7 +30,8 @@ def state(s: TableSession) -> str:
 
 
 def referee_actions(data: st.DataObject, inputs: list[SensorInput]) -> list[RefereeAction]:
-    """Corrections a referee makes during play: fouls, answers, removed strikes and balls, undo, added balls."""
+    """Corrections a referee makes during play: fouls, answers (and taking them back), removed strikes and balls (a
+    ball put back), undo, added balls."""
     strikes = [i for i in inputs if i.event.kind == "strike"]
     balls = [i for i in inputs if i.event.kind == "pocket"]
     out: list[RefereeAction] = []
@@ -41,6 +42,8 @@ def referee_actions(data: st.DataObject, inputs: list[SensorInput]) -> list[Refe
             out.append(Kit.ref("foul", t, foul=data.draw(st.sampled_from(["miss", "touch"]))))
         elif choice == "confirm":
             out.append(Kit.ref("confirm", t, question=f"early_start:{item(s)}", answer="foul"))
+            if data.draw(st.booleans()):  # the answer taken back a moment later: asked again
+                out.append(Kit.ref("withdraw", t + 1500, what="answer", question=f"early_start:{item(s)}"))
         elif choice == "remove":
             out.append(Kit.ref("remove", t, item=item(s)))  # a bump: the shots are cut again without it
         elif choice == "add":
@@ -49,6 +52,11 @@ def referee_actions(data: st.DataObject, inputs: list[SensorInput]) -> list[Refe
         if data.draw(st.booleans()):
             out.append(Kit.ref("confirm", b.at_ms + 20000, question=f"late_drop:{item(b)}",
                                answer=data.draw(st.sampled_from(["count", "new_shot", "return"]))))
+    for b in balls[2:4]:
+        if data.draw(st.booleans()):  # a ball taken out, then put back
+            out.append(Kit.ref("remove", b.at_ms + 2000, item=item(b)))
+            out.append(Kit.ref("withdraw", b.at_ms + data.draw(st.sampled_from([2500, 30000])), what="removal",
+                               item=item(b)))
     if bool(inputs) and data.draw(st.booleans()):
         out.append(Kit.ref("undo", inputs[-1].at_ms + 1000))
     return out

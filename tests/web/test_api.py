@@ -11,7 +11,7 @@ from hub.service.hub import Hub
 from tests.export.matchkit import PLAYERS, Table
 from tests.web.conftest import auth
 
-KINDS = ("lag, declare, identify, add_ball, jumped, remove, foul, fact, confirm, choose, open_shot, close_shot, "
+KINDS = ("lag, declare, identify, add_ball, jumped, remove, foul, fact, confirm, withdraw, choose, open_shot, close_shot, "
          "undo, interference, concede, decide, dismiss_alert, end_match")
 
 
@@ -96,6 +96,31 @@ def test_refused_by_the_session(client: TestClient) -> None:
     assert r.status_code == 409
     assert r.json()["error"] == {"code": "refused", "en": "there is nothing to undo", "ru": "отменять нечего",
                                  "field": None}
+
+
+def test_a_call_on_the_classic_break_is_refused_with_the_reason(client: TestClient) -> None:
+    """classic 5.2 (A-C4): refused when tapped (409, both languages), never "accepted" and then a held table; the
+    same call after the break is accepted and shown as the next shot's call, and can be taken back."""
+    headers = auth(client)
+    start(client, headers, "classic")
+    assert client.post("/api/tables/t1/actions", headers=headers, json={"kind": "lag", "winner": 0}).status_code == 200
+    before = client.get("/api/tables/t1/state").json()["match"]
+    assert "declaration" not in {n["kind"] for n in before["needs"]}  # the engine asks for no call on the break
+    r = client.post("/api/tables/t1/actions", headers=headers, json={"kind": "declare", "ball": 6, "pocket": 3})
+    assert r.status_code == 409
+    assert r.json()["error"] == {
+        "code": "refused", "field": "calls",
+        "en": "call refused: classic 5.2: no call is made on the break (A-C4); remove the declaration",
+        "ru": "заказ не принят: classic 5.2: на начальном ударе заказ не делается (A-C4); уберите заказ"}
+    assert client.get("/api/tables/t1/state").json()["match"]["next_shot"] == {"declarations": []}
+    for kind in ("open_shot", "close_shot"):  # the break, played empty (classic 5.4: the turn passes)
+        assert client.post("/api/tables/t1/actions", headers=headers, json={"kind": kind}).status_code == 200
+    r = client.post("/api/tables/t1/actions", headers=headers, json={"kind": "declare", "ball": 6, "pocket": 3})
+    assert r.status_code == 200
+    board = r.json()["state"]["match"]
+    assert board["status"] == "live" and board["next_shot"]["declarations"][0]["ball"] == 6
+    r = client.post("/api/tables/t1/actions", headers=headers, json={"kind": "declare", "calls": []})
+    assert r.status_code == 200 and r.json()["state"]["match"]["next_shot"] == {"declarations": []}
 
 
 def test_malformed_by_the_hub_validation(client: TestClient) -> None:
