@@ -1,5 +1,6 @@
 // The REST client of the referee panel and the club view: the table token (from the PIN, kept in sessionStorage),
-// a `uid` per action so a retry after a lost answer is harmless, and errors as bilingual {en, ru} pairs.
+// a `uid` per action so a retry after a lost answer is harmless, and errors as bilingual {en, ru} pairs. A referee
+// action is sent again with its uid until the hub answers, however long that takes (`actionUntilAnswered`).
 
 /** An error the hub (or the network) gave: `status`, `code`, `en`, `ru`, `retryAfter` (seconds, on 429). */
 export class ApiError extends Error {
@@ -23,6 +24,14 @@ export function newUid() {
 }
 
 const RETRIES = 3;
+const BACKOFF_MS = [500, 1000, 2000, 4000, 5000]; // then every 5 s: a commit outage may last minutes
+
+/** Does this failure leave the action's fate unknown (no answer, or the hub could not store it yet)? */
+export function unanswered(e) {
+  return e instanceof ApiError && (e.status === 0 || e.status >= 500 || e.status === 429);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function request(method, url, body, token) {
   const headers = { "Accept": "application/json" };
@@ -85,9 +94,39 @@ export class TableApi {
     }
   }
 
-  /** One referee action `{kind, ...fields}`; the uid is made here once, so the retries reuse it. */
-  action(kind, fields = {}) {
-    return this._call("/actions", { kind, uid: newUid(), ...fields });
+  /**
+   * One referee action with the given `uid`, sent again (the same uid: the hub applies it once) with back-off until
+   * the hub answers — stored, or refused with its reason. `onWait(attempt, error)` is told of each try left
+   * unanswered (a commit outage answers 503 after the hub's submit timeout; a dead link fails at once).
+   */
+  async actionUntilAnswered(kind, fields, uid, onWait = () => {}) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this._once("/actions", { kind, uid, ...fields });
+      } catch (e) {
+        if (!unanswered(e)) throw e;
+        onWait(attempt, e);
+        const wait = e.retryAfter ? e.retryAfter * 1000 : BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+        await sleep(wait);
+      }
+    }
+  }
+
+  async _once(path, body) {
+    const headers = { "Accept": "application/json", "Content-Type": "application/json" };
+    if (this.token) headers["Authorization"] = `Bearer ${this.token}`;
+    let res;
+    try {
+      res = await fetch(`${this.base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    } catch {
+      throw new ApiError(0, null);
+    }
+    let data = null;
+    try { data = await res.json(); } catch { data = null; }
+    if (res.ok) return data;
+    if (res.status === 401) this.signOut();
+    const ra = res.headers.get("Retry-After");
+    throw new ApiError(res.status, data, ra ? Number(ra) : null);
   }
 
   /** Start a match: {variant, players, options, cues}. */

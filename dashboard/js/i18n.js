@@ -37,6 +37,9 @@ const TEXTS = {
     pocket_n: "Луза {n}", ball_n: "Шар {n}", any_ball: "Шар", sent: "Принято", logout: "Выйти",
     no_match: "Партия не идёт", evidence: "луза {pocket}, {time}", seen_colour: "цвет: {c}",
     nothing_open: "Открытых вопросов нет", on: "да", off: "нет", menu: "Меню", back: "Назад",
+    no_call_break: "Начальный удар: без заказа", next_call: "Заказ на следующий удар: {ball} в лузу {pocket}", take_back: "Снять",
+    entered: "Введено судьёй — удар {n}", named: "Шар {ball} (луза {pocket})", taken_out: "Убран шар, луза {pocket}",
+    pending: "Ожидает ответа хаба", pending_try: "попытка {n}", pending_same: "Уже отправлено — ожидает ответа хаба",
     // club
     club: "Клуб", tables: "Столы", devices: "Устройства", health: "Хаб", device: "Устройство", state: "Состояние",
     last_seen: "Был в сети", firmware: "Прошивка", battery: "Батарея", rssi: "RSSI", outbox: "Очередь",
@@ -80,6 +83,9 @@ const TEXTS = {
     pocket_n: "Pocket {n}", ball_n: "Ball {n}", any_ball: "Ball", sent: "Accepted", logout: "Log out",
     no_match: "No match in play", evidence: "pocket {pocket}, {time}", seen_colour: "colour: {c}",
     nothing_open: "No open questions", on: "yes", off: "no", menu: "Menu", back: "Back",
+    no_call_break: "Break shot: no call", next_call: "Call for the next shot: {ball} into pocket {pocket}", take_back: "Take back",
+    entered: "Entered by the referee — shot {n}", named: "Ball {ball} (pocket {pocket})", taken_out: "Ball removed, pocket {pocket}",
+    pending: "Pending — waiting for the hub", pending_try: "try {n}", pending_same: "Already sent — pending, waiting for the hub",
     club: "Club", tables: "Tables", devices: "Devices", health: "Hub", device: "Device", state: "State",
     last_seen: "Last seen", firmware: "Firmware", battery: "Battery", rssi: "RSSI", outbox: "Outbox",
     drops: "Drops", rejected: "Rejected", identify: "Blink", identify_sent: "Command sent",
@@ -154,3 +160,27 @@ export const FACT_LABELS = {
   ten_off_spot: ["#10 off its spot", "№10 не на отметке"],
   centre_spot_taken: ["Centre spot taken", "Центральная отметка занята"],
 };
+
+/** A foul's label in the screen's language: "§5.3 Missed…" (the variant's paragraph when the hub gives one). */
+export function foulLabel(code, paragraph) {
+  const f = FOUL_LABELS[code];
+  const where = paragraph || (f && f[0]) || "";
+  const name = f ? (lang === "en" ? f[1] : f[2]) : code;
+  return `${/^\d/.test(where) ? "§" : ""}${where} ${name}`.trim();
+}
+
+/** Each referee action by its kind (the pending strip names the taps waiting for the hub): kind -> [en, ru]. */
+export const ACTION_LABELS = {
+  lag: ["Lag", "Розыгрыш"], declare: ["Call", "Заказ"], identify: ["Ball number", "Номер шара"],
+  add_ball: ["Missed ball", "Пропущенный шар"], jumped: ["Ball jumped", "Вылетел шар"], remove: ["Remove", "Убрать"],
+  foul: ["Foul", "Штраф"], fact: ["Fact", "Факт"], confirm: ["Answer", "Ответ"], withdraw: ["Take back", "Снять"],
+  choose: ["Choice", "Выбор"], decide: ["Referee decision", "Решение судьи"], open_shot: ["Open shot", "Открыть удар"],
+  close_shot: ["Close shot", "Закрыть удар"], undo: ["Undo", "Отмена"], interference: ["Interference", "Вмешательство"],
+  concede: ["Concession", "Сдача партии"], dismiss_alert: ["Dismiss", "Скрыть"], end_match: ["End match", "Завершить партию"],
+};
+
+/** A referee action's name in the screen's language. */
+export function actionLabel(kind) {
+  const l = ACTION_LABELS[kind];
+  return l ? l[lang === "en" ? 0 : 1] : kind;
+}

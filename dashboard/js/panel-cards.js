@@ -1,9 +1,10 @@
 // The referee panel's cards: open questions, alerts, the two-tap call, the current shot, fouls and facts,
 // the last shots. Each card is a function of (ctx, board) returning an element; ctx.send(kind, fields) acts.
-import { t, pick, colourName, FOUL_LABELS, FACT_LABELS, lang } from "./i18n.js";
+import { t, pick, colourName, foulLabel, FACT_LABELS, lang } from "./i18n.js";
 import { h, ball, ballInfo } from "./dom.js";
 import { pickBall, pickPocket, pickOption } from "./sheet.js";
 import { profileOf } from "./variants.js";
+import { nextCalls } from "./panel-taps.js";
 
 const COLOURS = ["ivory", "yellow", "blue", "black", "green", "red"];
 const GENERAL_FOULS = ["miss", "bad_break", "bad_cue_strike", "touch", "push", "not_completed"];  // until loaded
@@ -101,14 +102,22 @@ export async function declareFlow(ctx, board) {
   await ctx.send("declare", b === "cue" ? { calls: [{ ball: 0, pocket, kind: "cue_ball" }] } : { ball: b, pocket });
 }
 
+/** The call is offered only where the engine asks for one now (its `declaration` need: Classic 5.2 not on the
+ * break, 100 points §2 on the break too); the hub refuses any other call when it is tapped. */
+export function callAllowed(board) {
+  return takesCalls(board) && (board.needs || []).some((n) => n.kind === "declaration") && !board.over;
+}
+
 export function declareCard(ctx, board) {
   if (!takesCalls(board)) return null;
-  const calls = (board.shot && board.shot.status === "open" && board.shot.declarations) || [];
   const asked = (board.questions || []).find((q) => q.action === "declare");
-  return card("declare", null, h("button.btn.act.primary.huge", { type: "button", id: "declare",
-    onclick: () => declareFlow(ctx, board) }, t("declare")),
-  asked ? h("div.cite", {}, pick(asked)) : null,
-  calls.map((c) => h("div.called", {}, t("declared", { ball: c.ball || "◯", pocket: c.pocket }))));
+  const offer = callAllowed(board)
+    ? [h("button.btn.act.primary.huge", { type: "button", id: "declare", onclick: () => declareFlow(ctx, board) },
+      t("declare")), asked ? h("div.cite", {}, pick(asked)) : null]
+    : [board.is_break ? h("div.cite", { id: "no-call" }, t("no_call_break")) : null];
+  const calls = nextCalls(ctx, board);
+  if (!offer.some(Boolean) && !calls.length) return null;
+  return card("declare", null, offer, calls);
 }
 
 function target(ctx) { return ctx.shotNumber != null ? { shot_number: ctx.shotNumber } : {}; }
@@ -155,15 +164,9 @@ function stepLabel(kind) {
   return known[kind] ? t(known[kind]) : kind;
 }
 
-function foulLabel(code, paragraph) {
-  const f = FOUL_LABELS[code];
-  const where = paragraph || (f && f[0]) || "";
-  const name = f ? (lang === "en" ? f[1] : f[2]) : code;
-  return `${/^\d/.test(where) ? "§" : ""}${where} ${name}`.trim();
-}
-
 export function foulsCard(ctx, board) {
-  const on = new Set((board.shot && board.shot.fouls) || []);
+  const s = board.shot;  // the fouls the referee called (on again = taken back); those an answer gave are the shot's
+  const on = new Set((s && (s.called_fouls || s.fouls)) || []);
   const profile = profileOf(board.variant);
   const fouls = profile ? profile.fouls : GENERAL_FOULS.map((code) => ({ code }));
   const facts = profile ? profile.referee_facts : [];

@@ -1,16 +1,19 @@
 // Referee panel /referee/<table>: a phone held in one hand. PIN first; then open questions, the call, the shot,
 // fouls and facts, the last shots; undo, close and the match menu at the bottom, within the thumb's reach.
-import { t, pick, lang } from "./i18n.js";
+import { t, pick, lang, actionLabel } from "./i18n.js";
 import { h, fill, tableFromPath } from "./dom.js";
 import { live } from "./ws.js";
 import { TableApi, ApiError } from "./api.js";
 import { questionsCard, alertsCard, declareCard, shotCard, foulsCard, historyCard } from "./panel-cards.js";
+import { takeBackCard } from "./panel-taps.js";
+import { PendingTaps } from "./pending.js";
 import { startCard } from "./panel-start.js";
 import { loadVariants } from "./variants.js";
 import { pickOption, confirmSheet } from "./sheet.js";
 
 const table = tableFromPath();
 const api = new TableApi(table);
+const taps = new PendingTaps(table);
 let env = null;
 let mode = null; // "pin" | "start" | "match": the start form is built once per entry, so typing survives updates
 let toastTimer = null;
@@ -29,17 +32,36 @@ function showError(e) {
   toast(e instanceof ApiError ? pick(e) : String(e), true);
 }
 
+/** The strip that names the taps waiting for the hub ("pending / ожидает"), with how often each was tried. */
+function showPending() {
+  const el = document.getElementById("pending");
+  const list = taps.list();
+  el.hidden = !list.length;
+  document.body.classList.toggle("has-pending", list.length > 0);
+  fill(el, list.length ? h("b", {}, `${t("pending")}: `) : null, list.map((tap, i) => h("span.ptap", {
+    dataset: { kind: tap.kind, uid: tap.uid } }, `${i ? ", " : ""}${actionLabel(tap.kind)}`,
+  tap.tries ? ` (${t("pending_try", { n: tap.tries + 1 })})` : "")));
+}
+
+/** Send a tap until the hub answers (the same uid each time: applied once), then show the answer. */
+async function run(tap) {
+  showPending();
+  try {
+    const res = await api.actionUntilAnswered(tap.kind, tap.fields, tap.uid, () => { taps.tried(tap); showPending(); });
+    if (res && res.state) accept(res.state);
+    toast(t("sent"));
+    return true;
+  } catch (e) { showError(e); return false; } finally { taps.finish(tap); showPending(); }
+}
+
 const ctx = {
   shotNumber: null,
   render: () => render(true),
   async send(kind, fields = {}) {
     if (document.body.dataset.online !== "1") return false;
-    try {
-      const res = await api.action(kind, fields);
-      if (res && res.state) accept(res.state);
-      toast(t("sent"));
-      return true;
-    } catch (e) { showError(e); return false; }
+    const tap = taps.start(kind, fields);
+    if (tap === null) { toast(t("pending_same")); return false; } // pressed again while pending: nothing new sent
+    return run(tap);
   },
   async start(body) {
     try {
@@ -60,6 +82,7 @@ function accept(state) {
   if (api.signedIn && state.boot) sessionStorage.setItem(bootKey, state.boot);
   env = state;
   render();
+  if (api.signedIn) for (const tap of taps.toResume()) run(tap); // a reloaded panel: the same uids again
 }
 
 // ------------------------------------------------------------------ PIN keypad
@@ -153,7 +176,7 @@ async function render(force = false) {
   shownQuestions = new Set(ids);
   const scroll = entered || fresh ? 0 : main.scrollTop;
   fill(main, questionsCard(ctx, m) || h("div.none", {}, t("nothing_open")), alertsCard(ctx, m), declareCard(ctx, m),
-    shotCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
+    shotCard(ctx, m), takeBackCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
   main.scrollTop = scroll;
   fill(bar, bottomBar(m));
   syncDisabled();

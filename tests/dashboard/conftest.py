@@ -60,9 +60,10 @@ def table_config(broker: Mosquitto, db: Path) -> config.Config:
 class WebHub:
     """A hub and its web app on a fixed port; `start()` after `stop()` brings up a new hub (a new boot id)."""
 
-    def __init__(self, cfg: config.Config, clock: Any) -> None:
+    def __init__(self, cfg: config.Config, clock: Any, settings: WebSettings | None = None) -> None:
         self.cfg = cfg
         self.clock = clock
+        self.settings = settings or WebSettings(heartbeat_s=1.0)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.hub: Hub | None = None
@@ -70,7 +71,7 @@ class WebHub:
 
     def start(self) -> WebHub:
         self.hub = Hub(self.cfg, clock=self.clock).start(connect_timeout=5)
-        self.server = WebServer(self.hub, "127.0.0.1", self.port, WebSettings(heartbeat_s=1.0)).start()
+        self.server = WebServer(self.hub, "127.0.0.1", self.port, self.settings).start()
         return self
 
     def stop(self) -> None:
@@ -105,11 +106,18 @@ def vtable(mosquitto: Mosquitto, tmp_path: Path, loop: LoopThread) -> Iterator[V
 
 
 @pytest.fixture
-def web(mosquitto: Mosquitto, tmp_path: Path, vtable: VirtualTable, loop: LoopThread) -> Iterator[WebHub]:
+def web_settings() -> WebSettings:
+    """The web app's settings (a test module may override this fixture, e.g. a short submit timeout)."""
+    return WebSettings(heartbeat_s=1.0)
+
+
+@pytest.fixture
+def web(mosquitto: Mosquitto, tmp_path: Path, vtable: VirtualTable, loop: LoopThread,
+        web_settings: WebSettings) -> Iterator[WebHub]:
     """The hub (its clock the virtual table's) with its web app, a referee PIN for t1, the virtual nodes up."""
     cfg = table_config(mosquitto, tmp_path / "luza.db")
     PinStore(cfg.store.path).set("t1", PIN)
-    w = WebHub(cfg, vtable.vt.hub_ms).start()
+    w = WebHub(cfg, vtable.vt.hub_ms, web_settings).start()
     try:
         loop.run(vtable.start())
         loop.run(vtable.synced())
