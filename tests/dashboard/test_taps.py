@@ -16,7 +16,7 @@ from hub.virtual.table import VirtualTable
 from hub.web.settings import WebSettings
 from tests.dashboard.conftest import PIN, WebHub
 from tests.dashboard.support import PHONE, LoopThread, wait_until
-from tests.dashboard.test_browser import PLAYERS, enter_pin, open_page, play, start_free, text
+from tests.dashboard.test_browser import PLAYERS, enter_pin, open_page, play, shoot, start_free, text
 from tests.hub.test_idempotent import Locked
 
 pytestmark = [pytest.mark.browser, pytest.mark.mosquitto]
@@ -87,6 +87,7 @@ def test_classic_offers_no_call_on_the_break_and_every_tap_after_it_is_taken_bac
     assert board(web)["next_shot"] == {"declarations": []} and board(web)["status"] == "live"
     panel.click('button[data-foul="miss"]')  # a foul on the break (classic 5.6: the penalty), then taken back
     panel.wait_for_selector('.tap[data-what="foul"]')
+    shoot(panel, "panel-taps-ru")
     wait_until(lambda: board(web)["scores"] == [-5, 5], 10, "the foul's penalty")
     take_back(panel, "foul")
     wait_until(lambda: board(web)["scores"] == [15, 0], 10, "the break's points back")
@@ -143,6 +144,8 @@ def test_a_tap_during_a_commit_outage_waits_and_counts_once_though_pressed_again
         add_missed_ball(panel, 5)
         wait_until(lambda: unanswered() >= 3, 30, "three unanswered tries (the old panel gave up here)")
         pending = panel.locator("#pending:not([hidden])").count() == 1 and "Ожидает" in text(panel, "#pending")
+        if pending:
+            shoot(panel, "panel-pending-ru")
         add_missed_ball(panel, 5)  # the referee presses again
         wait_until(lambda: unanswered() >= 4, 30, "a fourth unanswered try")
     finally:

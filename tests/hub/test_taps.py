@@ -8,17 +8,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from hub import config
+from hub.cli import main
+from hub.export import build, load
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import input_from_record, input_to_record
 from hub.reconcile.table import TableSession, rederived
 from hub.service.hub import Hub
+from hub.store.database import Store
+from tests.export.matchkit import Clock, Table, open_hub
 from tests.hub.conftest import TABLES
 from tests.hub.tablekit import Kit, item, session
 from tests.hub.test_idempotent import Locked, referee_rows
 from tests.hub.test_service import PLAYERS, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def calls_asked(s: TableSession) -> bool:
@@ -156,6 +163,55 @@ def test_a_withdrawal_is_stored_and_read_back_as_it_was() -> None:
     assert rec == {"type": "referee", "kind": "withdraw", "at_ms": 123, "uid": "u-1",
                    "args": {"what": "answer", "question": "double_hit:cue-a/1/1"}}
     assert input_from_record(json.loads(json.dumps(rec))) == a
+
+
+def test_a_match_with_taps_taken_back_replays_exports_and_verifies(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The taking back is a new input: `luza replay` re-derives the stored state, the export is valid and
+    `luza verify` replays it to the same result without the database."""
+    db = tmp_path / "luza.db"
+    clock = Clock()
+    hub = open_hub(db, clock)
+    try:
+        t = Table(hub, clock)
+        t.births()
+        hub.new_match("t1", "classic", PLAYERS)
+        t.ref("lag", winner=0)
+        t.wait(5000)
+        t.shot(0, [5])
+        hub.wait_idle()
+        q = next(q for q in hub.state("t1")["match"]["questions"] if q["action"] == "identify")
+        t.ref("identify", item=q["item"], ball=9)
+        t.ref("withdraw", what="identity", item=q["item"])  # a wrong tap taken back, then the right one
+        t.ref("identify", item=q["item"], ball=4)
+        t.ref("declare", ball=15, pocket=6)
+        t.ref("declare", calls=[])
+        t.shot(0, [3], call=(15, 3))
+        t.ref("foul", foul="miss")
+        t.ref("foul", foul="miss", on=False)
+        ball = hub.state("t1")["match"]["shot"]["pocketed"][0]["item"]
+        t.ref("remove", item=ball)
+        assert hub.state("t1")["match"]["shot"]["taken_out"][0]["item"] == ball
+        t.ref("withdraw", what="removal", item=ball)
+        t.ref("end_match")
+        hub.wait_idle()
+        assert hub.state("t1")["last_match"]["scores"] == [19, 0]  # 4 on the break (classic 5.1), 15 called
+    finally:
+        hub.stop()
+    assert main(["replay", str(db), "--match", "1"]) == 0
+    assert "verified" in capsys.readouterr().out
+    store = Store(db, readonly=True)
+    try:
+        doc = json.loads(json.dumps(build(load(store, 1))))
+    finally:
+        store.close()
+    jsonschema.validate(doc, json.loads((ROOT / "docs" / "match-export.schema.json").read_text()))
+    withdrawn = [i for i in doc["inputs"] if i["origin"].get("action") == "withdraw"]
+    assert [i["corrects"]["shot"] for i in withdrawn] == [1, 2]  # each names the shot it corrects
+    assert all(i["applied"] for i in doc["inputs"]) and doc["verification"]["matches_stored_state"] is True
+    out = tmp_path / "m.json"
+    out.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    assert main(["verify", str(out)]) == 0
 
 
 # ---------------------------------------------------------------- one tap applied once (issue 18 item 3)
