@@ -7,9 +7,8 @@ export class PendingTaps {
   constructor(table) {
     this.key = `luza.pending.${table}`;
     this.taps = new Map(); // id (kind + fields) -> {id, kind, fields, uid, since, tries}
-    this.resumed = false;
     try {
-      for (const tap of JSON.parse(sessionStorage.getItem(this.key) || "[]")) this.taps.set(tap.id, tap);
+      for (const tap of JSON.parse(sessionStorage.getItem(this.key) || "[]")) this.taps.set(tap.id, { ...tap, running: false });
     } catch { /* unreadable: start afresh */ }
   }
 
@@ -17,22 +16,28 @@ export class PendingTaps {
   start(kind, fields) {
     const id = JSON.stringify([kind, fields]);
     if (this.taps.has(id)) return null;
-    const tap = { id, kind, fields, uid: newUid(), since: Date.now(), tries: 0 };
+    const tap = { id, kind, fields, uid: newUid(), since: Date.now(), tries: 0, running: true };
     this.taps.set(id, tap);
     this.save();
     return tap;
   }
 
-  /** The taps a reloaded page found still pending (once). */
+  /** The pending taps not being sent now: found by a reloaded page, or parked while the referee signs in again. */
   toResume() {
-    if (this.resumed) return [];
-    this.resumed = true;
-    return [...this.taps.values()];
+    const out = [...this.taps.values()].filter((tap) => !tap.running);
+    for (const tap of out) tap.running = true;
+    return out;
   }
+
+  /** A tap is being sent (so it is not resumed twice). */
+  sending(tap) { tap.running = true; }
 
   tried(tap) { tap.tries += 1; this.save(); }
 
   finish(tap) { this.taps.delete(tap.id); this.save(); }
+
+  /** The hub did not take the tap's token (401: a new PIN, a restarted hub): keep it, same uid, for after the PIN. */
+  park(tap) { tap.running = false; this.save(); }
 
   get size() { return this.taps.size; }
 

@@ -43,15 +43,30 @@ function showPending() {
   tap.tries ? ` (${t("pending_try", { n: tap.tries + 1 })})` : "")));
 }
 
-/** Send a tap until the hub answers (the same uid each time: applied once), then show the answer. */
+/** Send a tap until the hub answers (the same uid each time: applied once), then show the answer. A tap whose
+ * token the hub no longer takes (401) stays pending and is sent again, same uid, once the PIN is entered. */
 async function run(tap) {
+  taps.sending(tap);
   showPending();
+  let parked = false;
   try {
     const res = await api.actionUntilAnswered(tap.kind, tap.fields, tap.uid, () => { taps.tried(tap); showPending(); });
     if (res && res.state) accept(res.state);
     toast(t("sent"));
     return true;
-  } catch (e) { showError(e); return false; } finally { taps.finish(tap); showPending(); }
+  } catch (e) {
+    parked = e instanceof ApiError && e.status === 401;
+    showError(e);
+    return false;
+  } finally {
+    if (parked) taps.park(tap); else taps.finish(tap);
+    showPending();
+  }
+}
+
+/** Send the taps still pending: found in sessionStorage by a reloaded page, or parked for the PIN. */
+function resumeTaps() {
+  if (api.signedIn) for (const tap of taps.toResume()) run(tap);
 }
 
 const ctx = {
@@ -82,7 +97,7 @@ function accept(state) {
   if (api.signedIn && state.boot) sessionStorage.setItem(bootKey, state.boot);
   env = state;
   render();
-  if (api.signedIn) for (const tap of taps.toResume()) run(tap); // a reloaded panel: the same uids again
+  resumeTaps(); // a reloaded panel: the same uids again
 }
 
 // ------------------------------------------------------------------ PIN keypad
@@ -99,6 +114,7 @@ function pinScreen() {
       if (env && env.boot) sessionStorage.setItem(`luza.boot.${table}`, env.boot);
       mode = null;
       render();
+      resumeTaps();
     } catch (e) {
       pin = ""; show();
       if (e instanceof ApiError && e.status === 401) msg.textContent = t("pin_wrong");

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from hub.virtual.table import VirtualTable
+from hub.web.auth import PinStore
 from hub.web.settings import WebSettings
 from tests.dashboard.conftest import PIN, WebHub
 from tests.dashboard.support import PHONE, LoopThread, wait_until
@@ -158,4 +159,28 @@ def test_a_tap_during_a_commit_outage_waits_and_counts_once_though_pressed_again
     assert board(web)["scores"] == [2, 0]
     assert len({uid for uid, _ in tries}) == 1 and tries[-1][1] == 200  # one uid, tried until answered
     assert pending  # the panel said so meanwhile: "Ожидает ответа хаба"
+    assert not panel.errors
+
+
+def test_a_tap_whose_token_died_waits_for_the_pin_and_is_sent_again_with_its_uid(
+        browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread) -> None:
+    """A new PIN set meanwhile (or a restarted hub) voids the panel's token: the hub answers 401 and the panel asks
+    for the PIN. The tap stays pending, and once the PIN is entered it goes again with the same uid: stored once."""
+    start_free(web)
+    play(loop, vtable, "a", 3)
+    wait_until(lambda: board(web)["scores"] == [1, 0], 15, "the first ball")
+    panel = open_page(browser, web, "/referee/t1", PHONE)
+    enter_pin(panel, PIN)
+    panel.wait_for_selector("#undo:not([disabled])")
+    uids: list[str] = []
+    panel.on("request", lambda r: uids.append(json.loads(r.post_data)["uid"]) if r.url.endswith("/actions") else None)
+    PinStore(web.cfg.store.path).set("t1", PIN)  # revokes the table's tokens at once
+    add_missed_ball(panel, 5)
+    panel.wait_for_selector(".keypad")  # 401: the PIN again
+    assert "Ожидает" in text(panel, "#pending")
+    enter_pin(panel, PIN)
+    panel.wait_for_selector("#pending", state="hidden", timeout=15_000)
+    wait_until(lambda: board(web)["scores"] == [2, 0], 10, "the missed ball")
+    added = [r for r in referee_rows(web) if r["kind"] == "add_ball"]
+    assert [r["uid"] for r in added] == [uids[0]] and set(uids) == {uids[0]} and len(uids) == 2
     assert not panel.errors
