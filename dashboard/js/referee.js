@@ -210,4 +210,5 @@ document.body.dataset.lang = lang;
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
   onStatus() { syncDisabled(); },
+  token: () => api.token,
 });

@@ -24,9 +24,11 @@ export function setOffline(off, text = null) {
 
 /**
  * Open a live socket on `path` (e.g. `/ws/tables/t1`). `onMessage(msg)` gets every "state"/"club" message;
- * `onStatus(online)` every change of link state. Keeps the last `rev` and resumes with `?rev=`.
+ * `onStatus(online)` every change of link state. Keeps the last `rev` and resumes with `?rev=`. `token()` (the
+ * referee panel) gives the table's token, if any, sent as `?token=`: the hub keeps slots for panels and the
+ * kiosk that a crowd of other clients cannot take (hub/web/slots.py).
  */
-export function live(path, { onMessage, onStatus = () => {} }) {
+export function live(path, { onMessage, onStatus = () => {}, token = () => null }) {
   let rev = null;
   let boot = null;
   let backoff = MIN_BACKOFF_MS;
@@ -58,7 +60,11 @@ export function live(path, { onMessage, onStatus = () => {} }) {
 
   const open = () => {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = rev !== null ? `${path.includes("?") ? "&" : "?"}rev=${rev}` : "";
+    const params = new URLSearchParams();
+    if (rev !== null) params.set("rev", rev);
+    if (token()) params.set("token", token());
+    const qs = params.toString();
+    const query = qs ? `${path.includes("?") ? "&" : "?"}${qs}` : "";
     sock = new WebSocket(`${proto}//${location.host}${path}${query}`);
     sock.onopen = () => { arm(); };
     sock.onmessage = (ev) => {

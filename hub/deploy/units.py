@@ -65,6 +65,9 @@ RestartSec=2
 WatchdogSec=30
 TimeoutStartSec=60
 TimeoutStopSec=20
+# room for the web app's caps (512 HTTP connections, 200 WebSockets) beside MQTT, SQLite and the serial ports;
+# the stock 1024 could be exhausted by half-sent requests (docs/security.md)
+LimitNOFILE=8192
 RuntimeDirectory=luza
 WorkingDirectory={p.data}
 Environment=PYTHONUNBUFFERED=1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
@@ -71,11 +71,48 @@ def export_all(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since
                until_ms: int | None = None, exported_ms: int | None = None) -> Zipped:
     """Every match started in [since, until) into one zip (one file per match). A match a damaged page of the
     database keeps from being read is skipped and listed in luza-skipped.txt inside the zip (and in `skipped`)."""
-    check_format(fmt, lang)
-    buf = io.BytesIO()
-    count, offset = 0, 0
+    done: list[int] = []
     skipped: list[tuple[int, str]] = []
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+    data = b"".join(zip_stream(store, fmt, lang, tz, since_ms, until_ms, exported_ms, lambda: done.append(1),
+                               skipped))
+    return Zipped(len(done), data, tuple(skipped))
+
+
+class _Sink(io.RawIOBase):
+    """A write-only, non-seekable stream whose bytes are taken out as they come (zipfile then writes each
+    entry's sizes after its data, so nothing has to be held back)."""
+
+    def __init__(self) -> None:
+        self.buf, self.pos = bytearray(), 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        self.buf += b
+        self.pos += len(b)
+        return len(b)
+
+    def tell(self) -> int:
+        return self.pos
+
+    def take(self) -> bytes:
+        out = bytes(self.buf)
+        self.buf.clear()
+        return out
+
+
+def zip_stream(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since_ms: int | None = None,
+               until_ms: int | None = None, exported_ms: int | None = None,
+               progress: Callable[[], None] | None = None,
+               skipped: list[tuple[int, str]] | None = None) -> Iterator[bytes]:
+    """The zip of `export_all`, made and given out one match at a time (memory: one match's file); the matches
+    that cannot be read are appended to `skipped` and listed in luza-skipped.txt."""
+    check_format(fmt, lang)
+    left_out = skipped if skipped is not None else []
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as zf:
+        offset = 0
         while True:
             _, page = search(store, Query(since_ms=since_ms, until_ms=until_ms, limit=500, offset=offset))
             for m in page:
@@ -84,16 +121,18 @@ def export_all(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since
                 except ExportError as exc:
                     if exc.code != "damaged":
                         raise
-                    skipped.append((m["id"], exc.en if lang == "en" else exc.ru))
+                    left_out.append((m["id"], exc.en if lang == "en" else exc.ru))
                     continue
                 zf.writestr(filename(m["id"], fmt, lang), data)
-                count += 1
+                if progress is not None:
+                    progress()
+                yield sink.take()
             if len(page) < 500:
                 break
             offset += 500
-        if skipped:
+        if left_out:
             head = ("These matches could not be read and are not in this zip:" if lang == "en" else
                     "Эти партии не удалось прочитать, их нет в архиве:")
             zf.writestr(SKIPPED_NAME, "\n".join([head, *(f"match {i}: {why}" if lang == "en" else
-                                                          f"партия {i}: {why}" for i, why in skipped)]) + "\n")
-    return Zipped(count, buf.getvalue(), tuple(skipped))
+                                                          f"партия {i}: {why}" for i, why in left_out)]) + "\n")
+    yield sink.take()

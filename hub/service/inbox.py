@@ -4,7 +4,11 @@ Each queued payload costs its bytes plus a fixed overhead for the objects around
 
 - a payload over the wire limit is cut to a short sample at once and carries an `oversized` framing error (it
   can only be rejected, and a hostile 64 KB message must not sit in memory as it came);
-- telemetry (`tele`, any QoS) is shed first: once the queue holds half the budget;
+- telemetry (`tele`, any QoS) is shed **per node** first: each node's telemetry topic may bring `TELE_BURST`
+  reports at once and `TELE_PER_S` a second on average (a node sends one every `tele_s` >= 1 s, 30 s by
+  default); past that its reports are shed at once, on the MQTT thread, before they can queue ahead of anyone's
+  events (one node flooding with its own login delayed real events by seconds: docs/security.md);
+- telemetry is also shed once the queue holds half the budget;
 - anything else the broker cannot redeliver (QoS 0, serial lines) is shed at the full budget;
 - events and other QoS 1 messages are never shed. The broker holds back what the hub has not acknowledged (the
   hub acks only after the commit, and its MQTT session allows at most `RECEIVE_MAXIMUM` unacknowledged
@@ -55,6 +59,32 @@ def trimmed(raw: RawMessage) -> RawMessage:
                       raw.error or error, raw.link, len(raw.payload))
 
 
+TELE_PER_S = 2.0  # a node's telemetry reports a second, on average (docs above)
+TELE_BURST = 5.0
+TELE_NODES = 4096  # topics tracked; more (a flood of made-up device names) starts the count afresh
+
+
+class TeleRate:
+    """A token bucket per telemetry topic (one node): `allow(topic)` is False for a report past its rate."""
+
+    def __init__(self, per_s: float = TELE_PER_S, burst: float = TELE_BURST,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.per_s, self.burst, self.monotonic = per_s, burst, monotonic
+        self._buckets: dict[str, tuple[float, float]] = {}  # topic -> (tokens, when)
+
+    def allow(self, topic: str) -> bool:
+        now = self.monotonic()
+        tokens, then = self._buckets.get(topic, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.per_s)
+        if len(self._buckets) >= TELE_NODES and topic not in self._buckets:
+            self._buckets.clear()
+        if tokens < 1.0:
+            self._buckets[topic] = (tokens, now)
+            return False
+        self._buckets[topic] = (tokens - 1.0, now)
+        return True
+
+
 def _class(raw: RawMessage) -> str:
     """'tele' (shed first), 'kept' (QoS 1 over MQTT: the broker redelivers, never shed), or 'best' (the rest)."""
     if raw.topic.endswith("/tele"):
@@ -75,6 +105,7 @@ class Inbox:
         self._lock = threading.Lock()
         self._unlogged: Counter[str] = Counter()
         self._logged_at = -1e9
+        self.tele_rate = TeleRate(monotonic=monotonic)
 
     def offer(self, raw: RawMessage) -> bool:
         """Queue a received payload, or shed it (False): acknowledged if it has an ack, counted, logged."""
@@ -85,7 +116,11 @@ class Inbox:
         kind, size = _class(raw), cost(raw)
         limit = {"tele": self.budget // 2, "best": self.budget}.get(kind)
         with self._lock:
-            if limit is not None and self.bytes + size > limit:
+            if kind == "tele" and not self.tele_rate.allow(raw.topic):
+                self.shed["tele"] += 1
+                self._unlogged["tele (one node's rate)"] += 1
+                shed = True
+            elif limit is not None and self.bytes + size > limit:
                 self.shed[kind] += 1
                 self._unlogged[kind] += 1
                 shed = True
@@ -122,5 +157,5 @@ class Inbox:
             if now - self._logged_at < self.log_every_s:
                 return
             self._logged_at, counts, self._unlogged = now, dict(self._unlogged), Counter()
-        log.warning("ingest queue over its memory budget (%d of %d bytes): shed %s; events are never shed",
-                    self.bytes, self.budget, ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        log.warning("ingest queue shed %s (queue at %d of %d bytes); events are never shed",
+                    ", ".join(f"{n} {k}" for k, n in sorted(counts.items())), self.bytes, self.budget)

@@ -13,6 +13,7 @@ from hub.service.hub import Hub
 from hub.web import errors, pages
 from hub.web.context import WebContext
 from hub.web.errors import ApiError
+from hub.web.guard import BodyLimit
 from hub.web.live import Live
 from hub.web.live import router as live_router
 from hub.web.routes_access import router as access_router
@@ -78,16 +79,19 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
     for router in (tables_router, actions_router, access_router, devices_router, health_router, live_router,
                    pages.router):
         app.include_router(router)
-    _history(app, hub)
+    _history(app, web)
     pages.mount_static(app, settings.dashboard)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s)
     app.add_middleware(Never500)
     return app
 
 
-def _history(app: FastAPI, hub: Hub) -> None:
-    """Match history and exports (hub/web/history.py), when that module is installed."""
+def _history(app: FastAPI, web: WebContext) -> None:
+    """Match history and exports (hub/web/history.py), when that module is installed; heavy exports for the club
+    only (hub/web/heavy.py)."""
     try:
+        from hub.web.heavy import club_gate
         from hub.web.history import history_router
     except ImportError:  # pragma: no cover - the exports are an optional part of the hub
         return
-    app.include_router(history_router(hub.config.store.path))
+    app.include_router(history_router(web.hub.config.store.path, club_gate(web)))

@@ -4,9 +4,11 @@
 
 - GET /api/matches                    search: table, variant, player, since, until (YYYY-MM-DD or ISO time, the
                                       hub's local zone), status, limit, offset -> {total, limit, offset, matches}
-- GET /api/matches/export.zip         every match started in [since, until) in one format, zipped
+- GET /api/matches/export.zip         every match started in [since, until) in one format, zipped (the club's:
+                                      a heavy export, hub/web/heavy.py)
 - GET /api/matches/{id}               the match's JSON export (luza-match-export)
-- GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline)
+- GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline;
+                                      pdf is a heavy export)
 
 Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors follow the
 web contract: {"error": {"code", "en", "ru", "field"}} with 400 (malformed), 404 (no such match), 410 (`damaged`:
@@ -22,18 +24,22 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from hub.errors import SchemaError
 from hub.export import build, load
 from hub.export import history as hist
 from hub.export.days import local_zone, parse_day
-from hub.export.files import MEDIA_TYPES, export_all, filename, render
+from hub.export.files import MEDIA_TYPES, check_format, filename, render, zip_stream
 from hub.export.model import ExportError
 from hub.store.database import Store
+from hub.web.errors import ApiError as WebApiError
+from hub.web.heavy import Gate, Job
+
+Auth = Annotated[str | None, Header(alias="Authorization")]
 
 log = logging.getLogger("luza.web")
 
@@ -61,9 +67,11 @@ def _export_error(exc: ExportError, field: str | None = None, match_id: str | No
     return ApiError(400, "malformed", exc.en, exc.ru, field)
 
 
-def history_router(db_path: str | Path) -> APIRouter:
-    """The history and export routes over the hub database at `db_path`."""
+def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
+    """The history and export routes over the hub database at `db_path`; `gate` says who may run a heavy export
+    (default: nobody)."""
     router = APIRouter(tags=["history"])
+    heavy = gate or Gate()
 
     @contextmanager
     def store() -> Iterator[Store]:
@@ -92,23 +100,24 @@ def history_router(db_path: str | Path) -> APIRouter:
             return exc.response()
         return JSONResponse({"total": total, "limit": n, "offset": skip, "matches": rows})
 
-    @router.get("/api/matches/export.zip", summary="Export many matches as one zip")
-    def export_zip(format: str = "json", lang: str = "ru", since: str | None = None,
+    @router.get("/api/matches/export.zip", summary="Export many matches as one zip (the club's; one at a time)")
+    def export_zip(authorization: Auth = None, format: str = "json", lang: str = "ru", since: str | None = None,
                    until: str | None = None) -> Response:
         try:
+            check_format(format, lang)
             span = _day(since, "since"), _day(until, "until")
+            heavy.authorize(authorization)
             with store() as s:
-                zipped = export_all(s, format, lang, local_zone(), *span, _now())
+                total, _ = hist.search(s, hist.Query(since_ms=span[0], until_ms=span[1], limit=1))
+            job = heavy.begin(total, format)
         except ExportError as exc:
             return _export_error(exc, "format").response()
-        except ApiError as exc:
+        except (ApiError, WebApiError) as exc:
             return exc.response()
-        headers = {"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'}
-        if zipped.skipped:  # listed in luza-skipped.txt inside the zip as well
-            headers["X-Luza-Skipped"] = ",".join(str(i) for i, _ in zipped.skipped)
-            log.warning("export.zip: %d match(es) cannot be read and are listed in luza-skipped.txt: %s",
-                        len(zipped.skipped), headers["X-Luza-Skipped"])
-        return Response(zipped.data, media_type=MEDIA_TYPES["zip"], headers=headers)
+        # streamed: a match that cannot be read is listed in luza-skipped.txt inside the zip (and logged)
+        return StreamingResponse(heavy.stream(job, lambda: _zip(db_path, job, format, lang, span)),
+                                 media_type=MEDIA_TYPES["zip"],
+                                 headers={"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'})
 
     @router.get("/api/matches/{match_id}", summary="One match as its JSON export")
     def match(match_id: str) -> Response:
@@ -122,21 +131,44 @@ def history_router(db_path: str | Path) -> APIRouter:
         return JSONResponse(doc)
 
     @router.get("/api/matches/{match_id}/export", summary="One match as a file: json, csv, html or pdf")
-    def export(match_id: str, format: str = "json", lang: str = "ru") -> Response:
+    def export(match_id: str, authorization: Auth = None, format: str = "json", lang: str = "ru") -> Response:
+        job: Job | None = None
         try:
+            if format == "pdf":  # seconds of CPU a page: the club's, one at a time
+                heavy.authorize(authorization)
+                job = heavy.begin(1, format)
             with store() as s:
                 doc = build(load(s, _int(match_id, "match")), _now())
             data = render(doc, format, lang, local_zone())
         except ExportError as exc:
             return _export_error(exc, "format" if "format" in exc.en else "lang", match_id).response()
-        except ApiError as exc:
+        except (ApiError, WebApiError) as exc:
             return exc.response()
+        finally:
+            if job is not None:
+                heavy.end(job)
         disposition = "inline" if format == "html" else "attachment"
         return Response(data, media_type=MEDIA_TYPES[format],
                         headers={"Content-Disposition":
                                  f'{disposition}; filename="{filename(doc["match"]["id"], format, lang)}"'})
 
     return router
+
+
+def _zip(db_path: str | Path, job: Job, fmt: str, lang: str, span: tuple[int | None, int | None]) -> Iterator[bytes]:
+    """The zip's bytes, made on the heavy export's own thread (its own read-only connection)."""
+    s = Store(db_path, readonly=True)
+    try:
+        def one_more() -> None:
+            job.done += 1
+
+        skipped: list[tuple[int, str]] = []
+        yield from zip_stream(s, fmt, lang, local_zone(), *span, _now(), one_more, skipped)
+        if skipped:
+            log.warning("export.zip: %d match(es) cannot be read and are listed in luza-skipped.txt: %s",
+                        len(skipped), ",".join(str(i) for i, _ in skipped))
+    finally:
+        s.close()
 
 
 def _day(value: str | None, field: str) -> int | None:

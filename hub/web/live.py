@@ -17,6 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from hub.service.changes import Change
 from hub.web.context import Web, WebContext
+from hub.web.slots import Slots
 
 log = logging.getLogger("luza.web")
 router = APIRouter()
@@ -36,6 +37,8 @@ class Live:
         self.web = web
         self.tables: dict[str, set[asyncio.Queue[str]]] = {}
         self.club: set[asyncio.Queue[str]] = set()
+        st = web.settings
+        self.slots = Slots(st.max_ws_clients, st.max_ws_per_address, st.ws_reserved)  # hub/web/slots.py
         self._task: asyncio.Task[None] | None = None
         self._unsubscribe: Any = None
         self.club_due = False  # the club view is told within club_min_interval_s (a hub change, a failed PIN)
@@ -134,6 +137,21 @@ def _live(web: WebContext) -> Live:
     return web.live
 
 
+def _address(ws: WebSocket) -> str | None:
+    return ws.client.host if ws.client else None
+
+
+async def _admit(ws: WebSocket, web: WebContext, table: str | None) -> bool:
+    """Take a slot (hub/web/slots.py) or close with 4429; a panel's `?token=` of this table is a screen's."""
+    token = web.tokens.get(ws.query_params.get("token") or "") if table is not None else None
+    screen = token is not None and token.table == table and token.pin_set_ms == web.pins.set_ms(table)
+    refusal = _live(web).slots.take(_address(ws), screen)
+    if refusal is None:
+        return True
+    await ws.close(CLOSE_BUSY, refusal.reason)
+    return False
+
+
 @router.websocket("/ws/tables/{table}")
 async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = None,
                        boot: str | None = None) -> None:
@@ -142,8 +160,7 @@ async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = No
     if web.hub.config.table(table) is None:
         await ws.close(CLOSE_UNKNOWN_TABLE, f"unknown table {table!r}")
         return
-    if live.clients >= web.settings.max_ws_clients:
-        await ws.close(CLOSE_BUSY, "too many clients")
+    if not await _admit(ws, web, table):
         return
     queue: asyncio.Queue[str] = asyncio.Queue(CLIENT_QUEUE)
     live.tables.setdefault(table, set()).add(queue)  # before reading the state: no change can slip between
@@ -159,14 +176,14 @@ async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = No
         pass
     finally:
         live.tables[table].discard(queue)
+        live.slots.release(_address(ws))
 
 
 @router.websocket("/ws/club")
 async def club_socket(ws: WebSocket, web: Web) -> None:
     live = _live(web)
     await ws.accept()
-    if live.clients >= web.settings.max_ws_clients:
-        await ws.close(CLOSE_BUSY, "too many clients")
+    if not await _admit(ws, web, None):
         return
     queue: asyncio.Queue[str] = asyncio.Queue(CLIENT_QUEUE)
     live.club.add(queue)
@@ -177,3 +194,4 @@ async def club_socket(ws: WebSocket, web: Web) -> None:
         pass
     finally:
         live.club.discard(queue)
+        live.slots.release(_address(ws))

@@ -16,6 +16,7 @@ import uvicorn
 
 from hub.service.hub import Hub
 from hub.web.app import create_app
+from hub.web.guard import ConnectionGuard, protocol_class
 from hub.web.settings import WebSettings
 
 
@@ -29,8 +30,12 @@ class WebServer:
     def __init__(self, hub: Hub, host: str, port: int, settings: WebSettings | None = None,
                  log_level: str = "warning") -> None:
         self.hub, self.host = hub, host
+        settings = settings or WebSettings()
         self.app = create_app(hub, settings)
+        # caps on connections and the header timeout: a hostile LAN client cannot exhaust the hub (hub/web/guard.py)
+        self.guard = ConnectionGuard(settings.max_connections, settings.max_connections_per_address)
         self.config = uvicorn.Config(self.app, host=host, port=port, ws="websockets-sansio", lifespan="on",
+                                     http=protocol_class(self.guard, settings.header_timeout_s),
                                      log_level=log_level, access_log=False, timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(self.config)
         self._sock: socket.socket | None = None

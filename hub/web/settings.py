@@ -20,5 +20,13 @@ class WebSettings:
     heartbeat_s: float = 5.0  # WebSocket heartbeat period
     club_min_interval_s: float = 0.1  # /ws/club coalesces changes to at most one message per this
     submit_timeout_s: float = 10.0  # how long a request waits for the hub to commit an action
-    max_ws_clients: int = 200
+    # What one hostile client on the club LAN can hold (docs/security.md, "The web app under attack"):
+    max_ws_clients: int = 200  # live sockets in all (hub/web/slots.py)
+    max_ws_per_address: int = 8  # live sockets of one client address (the Pi's own kiosk is not limited)
+    ws_reserved: int = 40  # of `max_ws_clients`, only for the kiosk and referee panels with their token
+    max_connections: int = 512  # open HTTP connections in all (hub/web/guard.py; the kiosk is not limited)
+    max_connections_per_address: int = 32
+    header_timeout_s: float = 10.0  # a request's line and headers must arrive within this
+    body_timeout_s: float = 10.0  # and each part of its body within this
+    max_body_bytes: int = 64 * 1024  # a request body (a referee action is under 1 KiB)
     public_url: str | None = None  # the hub's address for the panel QR code (default: the address the board used)

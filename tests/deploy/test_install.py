@@ -105,7 +105,7 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
 
 def test_hub_unit_restarts_and_feeds_a_watchdog(tmp_path: Path) -> None:
     text = units.hub_unit(units.Paths())
-    for line in ("Type=notify", "Restart=always", "WatchdogSec=30", "User=luza"):
+    for line in ("Type=notify", "Restart=always", "WatchdogSec=30", "User=luza", "LimitNOFILE=8192"):
         assert line in text.splitlines()
     kiosk = units.kiosk_unit(units.Paths(), "t9")
     assert "Restart=always" in kiosk and kiosk.count("http://127.0.0.1:8000/board/t9") == 3

@@ -16,13 +16,18 @@ import uvicorn
 from fastapi import FastAPI
 
 from hub.export import pdf
+from hub.web import heavy
+from hub.web.heavy import Gate
 from hub.web.history import history_router
+
+GATE = Gate(lambda token: token == "club-token")  # the web app's gate takes a live referee token (hub.web.heavy)
+CLUB = {"Authorization": "Bearer club-token"}
 
 
 @pytest.fixture(scope="module")
 def api(match_db: Path) -> Iterator[httpx.Client]:
     app = FastAPI()
-    app.include_router(history_router(match_db))
+    app.include_router(history_router(match_db, GATE))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -63,15 +68,47 @@ def test_one_match_as_json_and_as_files(api: httpx.Client) -> None:
     r = api.get("/api/matches/2/export", params={"format": "html", "lang": "en"})
     assert r.status_code == 200 and "Match scoresheet" in r.text and r.headers["content-disposition"].startswith("inline")
     if pdf.available():
-        r = api.get("/api/matches/2/export", params={"format": "pdf"})
+        r = api.get("/api/matches/2/export", params={"format": "pdf"}, headers=CLUB)
         assert r.status_code == 200 and r.content.startswith(b"%PDF")
 
 
 def test_every_match_as_a_zip(api: httpx.Client) -> None:
-    r = api.get("/api/matches/export.zip", params={"format": "json", "since": "2026-11-01"})
-    assert r.status_code == 200
+    r = api.get("/api/matches/export.zip", params={"format": "json", "since": "2026-11-01"}, headers=CLUB)
+    assert r.status_code == 200 and "content-length" not in r.headers  # streamed, a match at a time
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         assert sorted(zf.namelist()) == ["luza-match-1.json", "luza-match-2.json"]
+        assert zf.testzip() is None
+
+
+@pytest.mark.parametrize(("path", "params"), [("/api/matches/export.zip", {"format": "pdf"}),
+                                              ("/api/matches/export.zip", {"format": "csv"}),
+                                              ("/api/matches/1/export", {"format": "pdf"})])
+def test_heavy_exports_are_the_clubs(api: httpx.Client, path: str, params: dict[str, str]) -> None:
+    for headers in ({}, {"Authorization": "Bearer guess"}):
+        r = api.get(path, params=params, headers=headers)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+        assert "referee token" in r.json()["error"]["en"] and "токен судьи" in r.json()["error"]["ru"]
+
+
+def test_a_second_heavy_export_while_one_runs_is_told_when_to_come_back(api: httpx.Client) -> None:
+    job = GATE.begin(10, "pdf")  # one is running (ten PDFs, none done yet)
+    try:
+        for path, params in (("/api/matches/export.zip", {"format": "json"}), ("/api/matches/1/export",
+                                                                                 {"format": "pdf"})):
+            r = api.get(path, params=params, headers=CLUB)
+            assert r.status_code == 429, r.text
+            err, wait = r.json()["error"], int(r.headers["Retry-After"])
+            assert wait >= 1 and err["code"] == "busy"
+            assert err["en"].endswith(f"busy, try again in {wait} s") and f"повторите через {wait} с" in err["ru"]
+    finally:
+        GATE.end(job)
+    assert api.get("/api/matches/export.zip", params={"format": "json"}, headers=CLUB).status_code == 200
+
+
+def test_a_zip_is_bounded(api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(heavy.MAX_ZIP, "json", 1)
+    r = api.get("/api/matches/export.zip", params={"format": "json"}, headers=CLUB)
+    assert r.status_code == 413 and "narrow since/until" in r.json()["error"]["en"]
 
 
 @pytest.mark.parametrize(("path", "params", "status", "code", "en"), [
@@ -102,5 +139,5 @@ def test_pdf_without_weasyprint_is_501_with_the_install_line(api: httpx.Client, 
     import sys
 
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # the server runs in this process
-    r = api.get("/api/matches/1/export", params={"format": "pdf"})
+    r = api.get("/api/matches/1/export", params={"format": "pdf"}, headers=CLUB)
     assert r.status_code == 501 and r.json()["error"]["en"].startswith("PDF export needs WeasyPrint")

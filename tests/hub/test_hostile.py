@@ -78,7 +78,8 @@ def test_fuzzed_payloads_through_the_broker(cfg: Any, mosquitto: Mosquitto, hubs
             info = pub.publish(f"luza/v1/{table}/{device}/{channel}", payload, qos=1)
             info.wait_for_publish(5)
             published[0] += 1
-        wait_for(lambda: hub.stats["received"] == published[0], 10)
+        # telemetry past one node's rate is shed before the worker sees it (hub.service.inbox): counted there
+        wait_for(lambda: hub.stats["received"] + hub._queue.shed["tele"] == published[0], 10)
         assert hub.wait_idle(5)
         assert accounted(hub) == hub.stats["received"]  # nothing vanished, nothing counted twice
 

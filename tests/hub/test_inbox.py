@@ -17,7 +17,7 @@ from hub import config
 from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
 from hub.service.changes import Change
 from hub.service.hub import Hub
-from hub.service.inbox import EVENT_SHARE, OVERHEAD, Inbox, cost
+from hub.service.inbox import EVENT_SHARE, OVERHEAD, TELE_BURST, TELE_PER_S, Inbox, cost
 from shared_rules import wire
 from tests.hub.test_fault_floods import peak_rss_mb
 from tests.hub.test_faults import Serve, write_config
@@ -28,9 +28,9 @@ TELE = wire.encode_tele(1, up=1000, heap=80000, rssi=-60)
 BIG = b'{"v": 1, "k": "pocket", "pad": "' + b"x" * 60_000 + b'"}'  # 60 KB: far over the wire's 1 KiB
 
 
-def raw(channel: str, payload: bytes, acked: list[int] | None = None) -> RawMessage:
+def raw(channel: str, payload: bytes, acked: list[int] | None = None, device: str = "p-head") -> RawMessage:
     ack = (lambda: acked.append(1)) if acked is not None else None
-    return RawMessage("mqtt", wire.topic("t1", "p-head", channel), payload, 0, ack)
+    return RawMessage("mqtt", wire.topic("t1", device, channel), payload, 0, ack)
 
 
 def test_telemetry_goes_first_then_other_qos0_and_qos1_never(caplog: pytest.LogCaptureFixture) -> None:
@@ -38,7 +38,7 @@ def test_telemetry_goes_first_then_other_qos0_and_qos1_never(caplog: pytest.LogC
     box = Inbox(budget=20 * (OVERHEAD + 200), log_every_s=10, monotonic=lambda: tick[0])
     acked: list[int] = []
     with caplog.at_level(logging.WARNING, logger="luza.hub"):
-        kept = [box.offer(raw("tele", TELE, acked)) for _ in range(30)]
+        kept = [box.offer(raw("tele", TELE, acked, f"n{i}")) for i in range(30)]  # 30 nodes, each within its rate
         assert sum(kept) == (box.budget // 2) // cost(raw("tele", TELE))  # telemetry: up to half the budget
         assert acked == [1] * (30 - sum(kept))  # a shed QoS 1 tele is acked at once (frees the broker's window)
         best = [box.offer(raw("evt", b'{"v": 1}')) for _ in range(30)]
@@ -51,6 +51,18 @@ def test_telemetry_goes_first_then_other_qos0_and_qos1_never(caplog: pytest.LogC
     for _ in range(n):
         box.get(0)
     assert box.bytes == 0 and box.qsize() == 0
+
+
+def test_one_nodes_telemetry_past_its_rate_is_shed_at_once_and_the_others_are_not() -> None:
+    tick = [0.0]
+    box = Inbox(monotonic=lambda: tick[0])
+    acked: list[int] = []
+    flood = [box.offer(raw("tele", TELE, acked)) for _ in range(1000)]  # one node, all at once
+    assert sum(flood) == TELE_BURST and len(acked) == 1000 - TELE_BURST and box.shed["tele"] == 1000 - TELE_BURST
+    assert box.offer(raw("tele", TELE, [], "p-mid"))  # another node's report still goes in
+    tick[0] += 1.0  # a second later the flooding node may send TELE_PER_S more
+    assert sum(box.offer(raw("tele", TELE, [])) for _ in range(10)) == int(TELE_PER_S)
+    assert all(box.offer(raw("evt", b'{"v": 1}', [])) for _ in range(100))  # events: never
 
 
 def test_an_oversized_payload_is_cut_at_once_and_keeps_its_size() -> None:
