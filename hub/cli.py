@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.matches",
     "hub.commands.export",
     "hub.commands.verify",
+    "hub.commands.key",
     "hub.commands.backup",
     "hub.commands.provision",
     "hub.commands.calibrate",

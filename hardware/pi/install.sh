@@ -159,6 +159,9 @@ echo "$out"
 chown root:luza "$ETC/luza.toml"; chmod 0640 "$ETC/luza.toml"
 chown root:mosquitto /etc/mosquitto/luza/passwd /etc/mosquitto/luza/acl
 [ -d "$ETC/tls" ] && chown -R root:mosquitto "$ETC/tls"
+# the hub's export signing key (Ed25519, 0600 beside the database; kept if there is one): its fingerprint is
+# what the club publishes (docs/exports.md)
+say "export signing key: $(runuser -u luza -- "$PREFIX/venv/bin/luza" key --config "$ETC/luza.toml")"
 
 # ---------------------------------------------------------------- services
 systemctl daemon-reload

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
 
-from hub.export import csvfile, html, pdf
+from hub.export import csvfile, html, pdf, signing
 from hub.export.history import Query, search
 from hub.export.model import ExportError, build, load
 from hub.store.database import Store
@@ -32,16 +32,20 @@ def to_json(doc: Mapping[str, Any]) -> bytes:
     return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n").encode()
 
 
-def render(doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC) -> bytes:
-    """One export document in `fmt` (json | csv | html | pdf)."""
+def render(doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC,
+           signer: signing.Signer | None = None) -> bytes:
+    """One export document in `fmt` (json | csv | html | pdf), signed by `signer` (hub/export/signing.py)."""
     check_format(fmt, lang)
+    key = signer.fingerprint if signer is not None else None
     if fmt == "json":
-        return to_json(doc)
+        return to_json(signing.sign_json(doc, signer) if signer is not None else doc)
     if fmt == "csv":
-        return csvfile.render(doc, tz)
-    if fmt == "html":
-        return html.render(doc, lang, tz).encode()
-    return pdf.render(doc, lang, tz)
+        data = csvfile.render(doc, tz)
+    elif fmt == "html":
+        data = html.render(doc, lang, tz, key).encode()
+    else:
+        data = pdf.render(doc, lang, tz, key)
+    return signing.sign_bytes(data, fmt, signer) if signer is not None else data
 
 
 def filename(match_id: int, fmt: str, lang: str = "ru") -> str:
@@ -50,9 +54,11 @@ def filename(match_id: int, fmt: str, lang: str = "ru") -> str:
 
 
 def export_match(store: Store, match_id: int, fmt: str, lang: str = "ru", tz: tzinfo = UTC,
-                 exported_ms: int | None = None) -> bytes:
+                 exported_ms: int | None = None, signer: signing.Signer | None = None) -> bytes:
+    """One match as a file, signed by `signer` (default: the key beside the store's database, made if missing)."""
     check_format(fmt, lang)
-    return render(build(load(store, match_id), exported_ms), fmt, lang, tz)
+    doc = build(load(store, match_id), exported_ms)
+    return render(doc, fmt, lang, tz, signer or signing.for_db(store.path))
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,7 @@ def zip_stream(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since
     that cannot be read are appended to `skipped` and listed in luza-skipped.txt."""
     check_format(fmt, lang)
     left_out = skipped if skipped is not None else []
+    signer = signing.for_db(store.path)
     sink = _Sink()
     with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as zf:
         offset = 0
@@ -117,7 +124,7 @@ def zip_stream(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since
             _, page = search(store, Query(since_ms=since_ms, until_ms=until_ms, limit=500, offset=offset))
             for m in page:
                 try:
-                    data = export_match(store, m["id"], fmt, lang, tz, exported_ms)
+                    data = export_match(store, m["id"], fmt, lang, tz, exported_ms, signer)
                 except ExportError as exc:
                     if exc.code != "damaged":
                         raise

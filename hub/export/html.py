@@ -55,14 +55,14 @@ header .sheet { font-size: 11pt; text-transform: uppercase; letter-spacing: .06e
 """
 
 
-def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC) -> str:
-    """The scoresheet page as HTML text."""
+def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC, key: str | None = None) -> str:
+    """The scoresheet page as HTML text; `key`: the fingerprint of the hub's key that signs it (printed)."""
     m = doc["match"]
     css = CSS.replace("PAGE", text.word("page", lang)).replace("WINNER", text.word("winner", lang).upper())
     parts = [f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">',
              f"<title>{escape(text.word('sheet', lang))} {m['id']}</title><style>{css}</style></head><body>",
              _header(doc, lang), _meta(doc, lang, tz), _result(doc, lang), _shots(doc, lang, tz),
-             _note(doc, lang), _signatures(doc, lang), "</body></html>\n"]
+             _note(doc, lang), _key(doc, lang, key), _signatures(doc, lang), "</body></html>\n"]
     return "".join(parts)
 
 
@@ -183,6 +183,16 @@ def _note(doc: Mapping[str, Any], lang: str) -> str:
     return (f'<div class="{cls}"><b>{escape(head)}:</b> {escape(body)}<br>'
             f'{escape(evidence)} {escape(text.word("generated", lang))}: luza {escape(str(gen.get("version", "")))}'
             f"</div>")
+
+
+def _key(doc: Mapping[str, Any], lang: str, key: str | None) -> str:
+    """The fingerprint of the club's key that signs this file and its evidence (hub/export/signing.py)."""
+    if key is None:
+        return ""
+    check = f"luza verify luza-match-{doc['match']['id']}.json --fingerprint {key}"
+    text = (f"Подписано ключом клуба {key}; проверить: {check}" if lang == "ru"
+            else f"Signed with the club's key {key}; check: {check}")
+    return f'<div class="note key">{escape(text)}</div>'
 
 
 def _signatures(doc: Mapping[str, Any], lang: str) -> str:

@@ -23,12 +23,12 @@ def available() -> bool:
     return True
 
 
-def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC) -> bytes:
+def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC, key: str | None = None) -> bytes:
     """The PDF bytes; ExportError saying how to install WeasyPrint if it is missing."""
     try:
         from weasyprint import HTML
     except (ImportError, OSError):
         raise ExportError(INSTALL_EN, INSTALL_RU, "unavailable") from None
-    data = HTML(string=html.render(doc, lang, tz)).write_pdf()
+    data = HTML(string=html.render(doc, lang, tz, key)).write_pdf()
     assert isinstance(data, bytes)
     return data

@@ -9,7 +9,10 @@ Two independent checks:
    it must reach the file's final scores and winner.
 
 This checks that the file is consistent with the rules, not who wrote it: someone who rewrites the inputs and
-re-derives everything with Luza produces a consistent file of a different match.
+re-derives everything with Luza produces a consistent file of a different match. Who wrote it is the signature's
+part (hub/export/signing.py, `luza verify --key/--fingerprint`). The evidence status is re-derived from the
+inputs too (`evidence_of`): holes in a node's seqs within the match, whatever the file's own
+`verification.evidence` says.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build
+from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build, evidence
 from hub.service.rebuild import differences
+from hub.store import gaps
 from shared_rules import Match
 from shared_rules.errors import RulesError
 
@@ -117,3 +121,21 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     if m.state.winner != res.get("winner"):
         out.append(f"engine_log's winner is {m.state.winner}, result.winner says {res.get('winner')}")
     return out
+
+
+def evidence_of(inputs: object) -> dict[str, Any]:
+    """The evidence block re-derived from the file's inputs: per (device, boot), the seqs missing between the
+    first and the last of the match. (The hub also counts a seq stored outside the match as not missing, so a
+    file can only show more holes than the hub saw, never fewer.)"""
+    seqs: dict[tuple[str, int], list[int]] = {}
+    for e in inputs if isinstance(inputs, list) else ():
+        rec = e.get("record") if isinstance(e, Mapping) else None
+        if isinstance(rec, Mapping) and rec.get("type") == "sensor":
+            d, b, q = rec.get("device"), rec.get("boot"), rec.get("seq")
+            if isinstance(d, str) and isinstance(b, int) and isinstance(q, int):
+                seqs.setdefault((d, b), []).append(q)
+    holes: list[gaps.Gap] = []
+    for (d, b), found in sorted(seqs.items()):
+        found.sort()
+        holes += [(d, b, lo, hi) for lo, hi in gaps._ranges(found, found[0], found[-1])]
+    return evidence(holes)

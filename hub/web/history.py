@@ -30,7 +30,7 @@ from fastapi import APIRouter, Header
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from hub.errors import SchemaError
-from hub.export import build, load
+from hub.export import build, load, signing
 from hub.export import history as hist
 from hub.export.days import local_zone, parse_day
 from hub.export.files import MEDIA_TYPES, check_format, filename, render, zip_stream
@@ -124,6 +124,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
         try:
             with store() as s:
                 doc = build(load(s, _int(match_id, "match")), _now())
+            doc = signing.sign_json(doc, signing.for_db(db_path))
         except ExportError as exc:
             return _export_error(exc, match_id=match_id).response()
         except ApiError as exc:
@@ -139,7 +140,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
                 job = heavy.begin(1, format)
             with store() as s:
                 doc = build(load(s, _int(match_id, "match")), _now())
-            data = render(doc, format, lang, local_zone())
+            data = render(doc, format, lang, local_zone(), signing.for_db(db_path))
         except ExportError as exc:
             return _export_error(exc, "format" if "format" in exc.en else "lang", match_id).response()
         except (ApiError, WebApiError) as exc:

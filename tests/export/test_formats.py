@@ -26,6 +26,7 @@ def test_csv_has_one_row_per_shot_and_reads_back_with_the_csv_module(match_db: P
     raw = out.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")  # the BOM a spreadsheet needs to read UTF-8
     rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+    assert rows.pop()["match"].startswith("#luza-signature ed25519 ")  # the last row is the signature
     assert [r["shot"] for r in rows] == [str(n) for n in range(1, 10)]
     assert list(rows[0]) == list(csvfile.COLUMNS)
     assert rows[0]["shooter"] == "Иван Петров" and rows[0]["balls"] == "4" and rows[0]["ball_numbers_from"] == "referee"
