@@ -3,8 +3,8 @@
 Runs on MicroPython and CPython. Events are recorded on the uptime clock (`uptime()`, ms since this clock was
 made); once the hub has sent `{"c": "time", "hub": <unix ms>}` the offset hub - uptime is known and every
 event, including those buffered before the sync, is published with its true hub time. An event that is
-published before any sync keeps its uptime stamp and carries `u: 1` (see `wire.encode_event(synced=False)`);
-the hub places it with the (device, boot) it belongs to.
+published before any sync keeps its uptime stamp and carries `u: 1` (see
+`protocol.encode_event(synced=False)`); the hub places it with the (device, boot) it belongs to.
 
 `ticks_ms` wraps (on an ESP32 every 2**30 ms, about 12.4 days), so the uptime is accumulated from
 `ticks_diff` steps; it only has to be read at least once every ~6 days, which the telemetry loop does.
@@ -13,7 +13,7 @@ the hub places it with the (device, boot) it belongs to.
 import asyncio
 
 from firmware.compat import ticks_diff, ticks_ms
-from shared_rules import wire
+from luza_wire import protocol
 
 
 class Clock:
@@ -70,9 +70,9 @@ class Clock:
 
     def restamp(self, payload, boot):
         """An `evt` payload with its time moved onto the hub clock, if it was recorded unsynced in this boot
-        (`wire.restamp_event`). Payloads from earlier boots keep their uptime stamp: that boot's offset is not
-        known here."""
-        return wire.restamp_event(payload, boot, self.offset)
+        (`protocol.restamp_event`). Payloads from earlier boots keep their uptime stamp: that boot's offset is
+        not known here."""
+        return protocol.restamp_event(payload, boot, self.offset)
 
     async def sleep_ms(self, ms):
         """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms of wall time: no spinning)."""

@@ -8,7 +8,7 @@ Runs on MicroPython and CPython (the hub's `luza firmware flash` validates node.
 
 import json
 
-from shared_rules import wire
+from luza_wire import frame, protocol
 
 DEFAULTS = {  # type: dict
     "role": "pocket",  # "pocket" (beams, optional colour sensors) or "cue" (accelerometer)
@@ -58,11 +58,11 @@ DEFAULTS = {  # type: dict
     "outbox": {"max": 200, "flash": True},
 }
 
-ROLES = wire.ROLES  # one definition of roles, colours and ids: the wire protocol's
+ROLES = protocol.ROLES  # one definition of roles, colours and ids: the wire protocol's
 SENSORS = ("adxl345", "lis3dh")
 GAINS = (1, 4, 16, 60)
 ODRS = (100, 200, 400, 800, 1600, 3200)
-COLOURS = wire.COLOURS
+COLOURS = protocol.COLOURS
 ESP32_PINS = tuple(range(0, 40))
 _INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # no pull-ups: need an external resistor (fine for beam inputs)
 
@@ -172,7 +172,7 @@ def validate(cfg):
             c.fail(key, "unknown setting", "known: " + ", ".join(sorted(DEFAULTS)))
     c.choice(None, "role", ROLES)
     for name in ("table", "device"):
-        if not wire.valid_id(cfg.get(name)):
+        if not frame.valid_id(cfg.get(name)):
             c.fail(name, "must be 1-32 of a-z, 0-9 and '-', got %r" % (cfg.get(name),), "e.g. %r" % DEFAULTS[name])
     _check_link(c)
     if cfg.get("role") == "cue":

@@ -20,7 +20,7 @@ PUBACK is not enough: a broker that crashes (or restarts without persistence) lo
   referee the hole is final instead of waiting for it.
 """
 
-from shared_rules import wire
+from luza_wire import protocol, resend
 
 MAX_MARK_BOOTS = 8  # boots whose marks are remembered (this one, and older ones still draining from flash)
 SCAN = 32  # entries read at a time when a `resend` looks through the outbox
@@ -64,7 +64,7 @@ class Delivery:
 
     def next(self, n):
         """Up to `n` (oid, payload) to publish now, in outbox order; the cursor moves past them. An event recorded
-        before the time sync goes out restamped onto the hub clock (`wire.restamp_event`) with the offset of its
+        before the time sync goes out restamped onto the hub clock (`protocol.restamp_event`) with the offset of its
         first send, every time: a re-send carries the same bytes, so the hub sees a duplicate, not a conflict."""
         out = []  # type: list
         if len(self._keys) >= self.max_unconfirmed and self._cursor >= self._top:
@@ -76,7 +76,7 @@ class Delivery:
             for oid, entry in batch:
                 if oid in self._keys:
                     self.resent += 1
-                    entry = wire.restamp_event(entry, self.boot, self._keys[oid][2])
+                    entry = protocol.restamp_event(entry, self.boot, self._keys[oid][2])
                 else:
                     verdict = self._admit(oid, entry)
                     if verdict == _WAIT:
@@ -85,7 +85,7 @@ class Delivery:
                         self._cursor = oid
                         continue
                     if oid in self._keys:
-                        entry = wire.restamp_event(entry, self.boot, self._keys[oid][2])
+                        entry = protocol.restamp_event(entry, self.boot, self._keys[oid][2])
                 self._cursor = oid
                 out.append((oid, entry))
         return out
@@ -95,7 +95,7 @@ class Delivery:
         now), or _WAIT (too many unconfirmed). An unreadable entry is sent once and let go: the hub rejects it."""
         if len(self._keys) >= self.max_unconfirmed:
             return _WAIT
-        key = wire.event_key(entry)
+        key = protocol.event_key(entry)
         if key is None:
             self.outbox.ack(oid)
             return _SEND
@@ -171,7 +171,7 @@ class Delivery:
                 break
             for oid, entry in batch:
                 cursor = oid
-                key = self._keys.get(oid) or wire.event_key(entry)
+                key = self._keys.get(oid) or protocol.event_key(entry)
                 if key is not None and key[0] == boot and lo <= key[1] <= hi:
                     held.append(key[1])
                     if first is None:
@@ -183,7 +183,7 @@ class Delivery:
             top = min(hi, self.produced())  # seqs not produced yet are not gone
         gone = _missing(sorted(held), lo, top)
         self.gone += sum(b - a + 1 for a, b in gone)
-        self._answer(wire.encode_answer("resend", cid, boot, lo, hi, gone, len(held)))
+        self._answer(resend.encode_answer("resend", cid, boot, lo, hi, gone, len(held)))
         return gone
 
 

@@ -12,7 +12,7 @@ Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops fo
    or hub could send the time before the subscription exists, and a clean session would drop it).
    Every session is clean, so the subscription is made again on each up.
 3. While up: publish the outbox's entries in order (at most `window` awaiting a PUBACK), and pass each valid
-   `cmd` to `on_cmd`. A malformed command is rejected by `wire.parse_command`, counted in `rejected` and
+   `cmd` to `on_cmd`. A malformed command is rejected by `protocol.parse_command`, counted in `rejected` and
    logged; the node carries on. The delivery commands are the link's own (see firmware/delivery.py):
    an event leaves the outbox only when the hub's `stored` mark covers it, never on the broker's PUBACK
    (a broker that crashes loses what it acknowledged); `resend` re-sends a range the hub misses and
@@ -39,7 +39,8 @@ except (ImportError, AttributeError):  # pragma: no cover - a port without rando
         return 0.5
 
 from firmware.delivery import Delivery
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.frame import Rejection
 
 
 class Link:
@@ -66,11 +67,11 @@ class Link:
         self.poll_ms = poll_ms
         self.log = log or _print
         self._rand = rand or _rand
-        self.topic_evt = wire.topic(table, device, "evt")
-        self.topic_status = wire.topic(table, device, "status")
-        self.topic_tele = wire.topic(table, device, "tele")
-        self.topic_cmd = wire.topic(table, device, "cmd")
-        self.topic_ans = wire.topic(table, device, "ans")
+        self.topic_evt = protocol.topic(table, device, "evt")
+        self.topic_status = protocol.topic(table, device, "status")
+        self.topic_tele = protocol.topic(table, device, "tele")
+        self.topic_cmd = protocol.topic(table, device, "cmd")
+        self.topic_ans = protocol.topic(table, device, "ans")
         self.error = None  # set by the node when its config is invalid: the birth then says st "error"
         self.up = False
         self.ups = 0
@@ -96,7 +97,7 @@ class Link:
         if not self.up:
             return False
         try:
-            self.transport.publish(wire.topic(self.table, self.device, channel), payload, retain, 0)
+            self.transport.publish(protocol.topic(self.table, self.device, channel), payload, retain, 0)
         except OSError:
             return False  # the link task's next poll meets the same failure and handles the outage
         return True
@@ -142,11 +143,11 @@ class Link:
 
     def _birth(self):
         state = "error" if self.error else "online"
-        return wire.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error)
+        return protocol.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error)
 
     async def _session(self):
         await self._wifi()
-        will = wire.encode_status("lost", self.boot, self.fw, "", self.role)
+        will = protocol.encode_status("lost", self.boot, self.fw, "", self.role)
         self.transport.connect(self.device, self.keepalive, self.topic_status, will)
         self.transport.subscribe(self.topic_cmd)  # before the birth: see step 2 of the module docstring
         self.transport.publish(self.topic_status, self._birth(), True, 1)
@@ -195,8 +196,8 @@ class Link:
         _, topic, payload = item
         if topic != self.topic_cmd:
             return
-        cmd = wire.parse_command(payload)
-        if isinstance(cmd, wire.Rejection):
+        cmd = protocol.parse_command(payload)
+        if isinstance(cmd, Rejection):
             self.rejected += 1
             self.last_rejection = cmd
             self.log("cmd rejected (%s): %s" % (cmd.code, cmd.reason))
@@ -229,7 +230,7 @@ class Link:
     def _say_goodbye(self):
         if self.up:
             try:
-                self.transport.publish(self.topic_status, wire.encode_status("offline", self.boot, self.fw, "",
+                self.transport.publish(self.topic_status, protocol.encode_status("offline", self.boot, self.fw, "",
                                                                              self.role), True, 1)
                 self.transport.poll()
             except OSError:

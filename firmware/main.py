@@ -1,4 +1,4 @@
-"""Device entry point: copied to the ESP32's root as /main.py (next to /firmware/ and /shared_rules/).
+"""Device entry point: copied to the ESP32's root as /main.py (next to /firmware/ and /luza_wire/).
 
 Builds the ESP32 board (the drivers in firmware/drivers/ behind the board interface of firmware/node.py),
 picks the transport from /config.json (Wi-Fi + MQTT over our non-blocking client, firmware/mqtt.py, or USB

@@ -17,7 +17,7 @@ Everything that touches hardware goes through a *board* (duck-typed):
 
 Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
 stamps it with hub time if synced (else uptime and `u: 1`), numbers it (device, boot, seq), encodes it with
-`shared_rules.wire`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
+`luza_wire.protocol`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
 outbox forgets it once the hub's `stored` mark covers it (firmware/delivery.py). An invalid config stops the role, not the node: the errors are printed
 on the console and the birth message says `st: "error"` with the first one, so the hub shows what to fix.
 """
@@ -32,7 +32,7 @@ from firmware.compat import ticks_diff
 from firmware.link import Link
 from firmware.outbox import Outbox, next_boot
 from firmware.pocket_role import PocketRole
-from shared_rules import wire
+from luza_wire import frame, protocol
 
 FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
 SPILL_MS = 5000  # an event unacknowledged this long goes to flash (outage): + 1 s housekeeping < the 8 s watchdog
@@ -55,14 +55,14 @@ class Node:
             self.errors = config.validate(self.cfg)
         for err in self.errors:
             self.log("config error: " + err)
-        self.device = self.cfg["device"] if wire.valid_id(self.cfg.get("device")) else "unconfigured"
-        table = self.cfg["table"] if wire.valid_id(self.cfg.get("table")) else "unconfigured"
+        self.device = self.cfg["device"] if frame.valid_id(self.cfg.get("device")) else "unconfigured"
+        table = self.cfg["table"] if frame.valid_id(self.cfg.get("table")) else "unconfigured"
         self.boot = next_boot(store)
         self.seq = 0
         self.outbox = self._make_outbox()
         broker = self.cfg.get("broker") if isinstance(self.cfg.get("broker"), dict) else {}
         self.link = Link(transport, net, self.outbox, clock, table, self.device, self.boot,
-                         role=self.cfg.get("role") if self.cfg.get("role") in wire.ROLES else "",
+                         role=self.cfg.get("role") if self.cfg.get("role") in protocol.ROLES else "",
                          fw=VERSION, on_cmd=self.command, keepalive=broker.get("keepalive", 30), log=self.log)
         self.link.error = self.errors[0][:200] if self.errors else None
         self.link.delivery.produced = self.last_seq  # a `resend` for seqs not produced yet finds none gone
@@ -91,7 +91,7 @@ class Node:
         """Record one event that happened at uptime `up_ms`; returns its payload (bytes)."""
         self.seq += 1
         t, synced = self.clock.stamp(up_ms if up_ms > 0 else 0)
-        payload = wire.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
+        payload = protocol.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
         self.outbox.put(payload)
         self.link.kick()
         return payload
@@ -155,12 +155,12 @@ class Node:
                   "cto": self.link.delivery.timeouts, "gone": self.link.delivery.gone}
         if self.role is not None:
             fields.update(self.role.tele())
-        return wire.encode_tele(self.boot, **fields)
+        return protocol.encode_tele(self.boot, **fields)
 
     # ------------------------------------------------------------ commands
 
     def command(self, cmd):
-        """A parsed `cmd` (wire.Command): time, identify, config, calibrate, reboot."""
+        """A parsed `cmd` (luza_wire.messages.Command): time, identify, config, calibrate, reboot."""
         self.commands += 1
         name = cmd.name
         if name == "time":

@@ -27,7 +27,8 @@ stale `cmd` (an old time exchange) is never delivered after a reconnect.
 
 import time
 
-from shared_rules import wire
+from luza_wire import envelope
+from luza_wire.frame import Rejection
 
 # ---------------------------------------------------------------- Wi-Fi
 
@@ -258,7 +259,7 @@ class SerialTransport:
     def publish(self, topic, payload, retain=False, qos=1):
         if not self.connected:
             raise OSError("serial port closed")
-        self._write(wire.encode_serial(topic, payload))
+        self._write(envelope.encode_serial(topic, payload))
         self._token += 1
         self._acks.append(("ack", self._token))
         return self._token
@@ -282,9 +283,9 @@ class SerialTransport:
     def _decode(self, line):
         if len(line) > self.MAX_LINE:
             self.bad_lines += 1
-            return ("msg", self._topic, b"")  # wire.parse_command rejects it: counted where cmds are counted
-        got = wire.parse_serial(line)
-        if isinstance(got, wire.Rejection):
+            return ("msg", self._topic, b"")  # parse_command rejects it: counted where cmds are counted
+        got = envelope.parse_serial(line)
+        if isinstance(got, Rejection):
             self.bad_lines += 1
             return ("msg", self._topic, line.encode() if isinstance(line, str) else bytes(line))
         if got[0] != self._topic:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from shared_rules import wire
+from luza_wire import frame
 
 SYNCHRONOUS = ("full", "normal")
 
@@ -160,7 +160,7 @@ def _num(section: Mapping[str, Any], key: str, where: str, default: float, lo: f
 
 
 def _id(value: object, key: str, what: str) -> str:
-    if not wire.valid_id(value):
+    if not frame.valid_id(value):
         raise ConfigError(key, f"{what} {value!r} is not an id: use 1-32 of a-z, 0-9 and '-', e.g. \"t1\"")
     assert isinstance(value, str)
     return value

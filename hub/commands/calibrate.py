@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from shared_rules import wire
+from luza_wire import protocol
 
 
 def register(sub: Any) -> None:
@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
     p.add_argument("--table", required=True)
     p.add_argument("--device", required=True, help="the pocket node")
     p.add_argument("--pocket", type=int, required=True, choices=range(1, 7), metavar="1-6")
-    p.add_argument("--colour", required=True, choices=wire.COLOURS)
+    p.add_argument("--colour", required=True, choices=protocol.COLOURS)
     p.add_argument("--balls", type=int, default=5, help="how many balls to learn from (1-50, default 5)")
     p.add_argument("--root", default="/", help="installation root (default /)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for all the balls")
@@ -68,17 +68,17 @@ def _calibrate(host: str, port: int, password: str, args: argparse.Namespace) ->
     from hub.deploy.credentials import TOOL_USER
 
     seen, done = [0], threading.Event()
-    evt = wire.topic(args.table, args.device, "evt")
+    evt = protocol.topic(args.table, args.device, "evt")
 
     def on_connect(client: Any, *a: Any) -> None:
         client.subscribe(evt, qos=1)
-        client.publish(wire.topic(args.table, args.device, "cmd"),
-                       wire.encode_command("calibrate", 1, p=args.pocket, col=args.colour, n=args.balls), qos=1)
+        client.publish(protocol.topic(args.table, args.device, "cmd"),
+                       protocol.encode_command("calibrate", 1, p=args.pocket, col=args.colour, n=args.balls), qos=1)
         print(f"drop {args.balls} {args.colour} ball(s) into pocket {args.pocket}, one at a time / "
               f"бросьте {args.balls} шар(а) в лузу {args.pocket}")
 
     def on_message(client: Any, userdata: Any, msg: Any) -> None:
-        parsed = wire.parse("evt", msg.payload, args.device)
+        parsed = protocol.parse("evt", msg.payload, args.device)
         if getattr(parsed, "kind", None) == "calib" and parsed.get("pocket") == args.pocket:
             seen[0] += 1
             print(f"  ball {seen[0]}/{args.balls}: reading {parsed.get('rgb')}")

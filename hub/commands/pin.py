@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from hub import config as cfgmod
-from shared_rules import wire
+from luza_wire import frame
 
 
 def register(sub: Any) -> None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from hub.web.auth import PinError, PinStore, check_pin_format  # late: `luza --help` stays light
 
     db = args.db
-    if not wire.valid_id(args.table):  # with --db nothing else checks it; a PIN under `bad/id` guards no table
+    if not frame.valid_id(args.table):  # with --db nothing else checks it; a PIN under `bad/id` guards no table
         print(f"luza pin: {args.table!r} is not a table id: use 1-32 of a-z, 0-9 and '-', as in luza.toml, "
               f"e.g. t1 / {args.table!r} — не id стола: 1-32 символа из a-z, 0-9 и '-', как в luza.toml",
               file=sys.stderr)

@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _node(args: argparse.Namespace) -> Any:
     from hub.deploy.provision import NewNode, ProvisionError
-    from shared_rules import wire
+    from luza_wire import frame
 
-    if not wire.valid_id(args.device) or not wire.valid_id(args.table):
+    if not frame.valid_id(args.device) or not frame.valid_id(args.table):
         raise ProvisionError("--table and --device: use 1-32 of a-z, 0-9 and '-', e.g. p3")
     if args.pockets is None:
         return NewNode(args.table, args.device, "cue", seat=args.cue_seat)

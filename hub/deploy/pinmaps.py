@@ -17,9 +17,9 @@ from xml.sax.saxutils import escape
 
 from firmware.config import DEFAULTS
 from hub.virtual.table import PINS as SLOT_PINS
-from shared_rules import wire
+from luza_wire import protocol
 
-ROLES = wire.ROLES
+ROLES = protocol.ROLES
 
 
 @dataclass(frozen=True)

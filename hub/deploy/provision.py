@@ -26,7 +26,8 @@ from typing import Any
 from hub import config as cfgmod
 from hub.deploy import credentials as creds
 from hub.virtual.table import PINS
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.frame import Rejection
 
 # USB-UART bridges found on ESP32 boards: (vendor id, product id) -> name
 BRIDGES = {(0x10C4, 0xEA60): "CP210x", (0x1A86, 0x7523): "CH340", (0x1A86, 0x55D4): "CH9102",
@@ -222,18 +223,18 @@ def verify(host: str, port: int, password: str, node: NewNode, timeout: float,
 
     def on_message(client: Any, userdata: Any, msg: Any) -> None:
         channel = msg.topic.rsplit("/", 1)[-1]
-        parsed = wire.parse(channel, msg.payload, node.device)
+        parsed = protocol.parse(channel, msg.payload, node.device)
         if channel == "status" and getattr(parsed, "state", "") == "online":
             seen.online, seen.fw = True, getattr(parsed, "fw", "")
-            client.publish(wire.topic(node.table, node.device, "cmd"), wire.encode_command("identify", 1, s=5),
+            client.publish(protocol.topic(node.table, node.device, "cmd"), protocol.encode_command("identify", 1, s=5),
                            qos=1)
-        elif channel == "evt" and seen.event is None and not isinstance(parsed, wire.Rejection):
+        elif channel == "evt" and seen.event is None and not isinstance(parsed, Rejection):
             seen.event = getattr(parsed, "kind", "?")
         if seen.online and seen.event:
             done.set()
 
     c.on_message = on_message
-    c.on_connect = lambda client, *a: client.subscribe([(wire.topic(node.table, node.device, ch), 1)
+    c.on_connect = lambda client, *a: client.subscribe([(protocol.topic(node.table, node.device, ch), 1)
                                                         for ch in ("status", "evt")])
     try:
         c.connect(host, port)

@@ -26,6 +26,7 @@ from hub.deploy import broker_config as bc
 from hub.deploy import credentials as creds
 from hub.deploy import units
 from hub.deploy.units import Paths
+from luza_wire.frame import valid_id
 
 MOSQUITTO_CONF = "/etc/mosquitto/mosquitto.conf"
 OURS = "# Luza broker"
@@ -173,7 +174,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     ap.add_argument("--http", default="0.0.0.0:8000", help="where the web app listens (default 0.0.0.0:8000)")
     a = ap.parse_args(argv)
     for t in a.table:
-        if not cfgmod.wire.valid_id(t):
+        if not valid_id(t):
             ap.error(f"--table {t!r}: use 1-32 of a-z, 0-9 and '-', e.g. t1")
     root = Path(a.root)
     if not re.fullmatch(r"[0-9a-zA-Z.:\[\]-]+:\d{1,5}", a.http):

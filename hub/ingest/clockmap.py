@@ -1,6 +1,6 @@
 """Per-device clock offsets: mapping a node's event time onto the hub's clock.
 
-A node stamps each event with its own time `t` (wire.Event). After the hub's `time` command (sent on the node's
+A node stamps each event with its own time `t` (luza_wire.messages.Event). After the hub's `time` command (sent on the node's
 birth) the node's clock is the hub's (`synced`), and `t` is used as is. Before that, `t` is the node's uptime in
 ms, and the hub estimates `offset = hub time - device time` per (device, boot) as the smallest
 `received - t` seen: the transit delay is never negative, so the minimum is the best (least delayed) sample,
@@ -74,5 +74,5 @@ class ClockMap:
 
 
 def time_command_args(now_ms: int) -> dict[str, int]:
-    """The arguments of the `time` command sent on a node's birth (wire.encode_command('time', hub=...))."""
+    """The arguments of the `time` command sent on a node's birth (protocol.encode_command('time', hub=...))."""
     return {"hub": now_ms}

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from hub.store import gaps
 from hub.store.database import Store
-from shared_rules import wire
+from luza_wire import resend
+from luza_wire.messages import Answer
 
 Key = tuple[str, int]  # (device, boot)
 CHUNK = 500  # seqs read at a time while walking a mark forward
@@ -78,7 +79,7 @@ class Marks:
         """An event refused for what it says (wrong pocket, stale boot): it will not be stored, so it is settled."""
         self.settled.setdefault((device, boot), set()).add(seq)
 
-    def record_gone(self, store: Store, device: str, answer: wire.Answer, now_ms: int) -> list[tuple[int, int]]:
+    def record_gone(self, store: Store, device: str, answer: Answer, now_ms: int) -> list[tuple[int, int]]:
         """Inside the transaction: keep the ranges a node answered gone — only within the ranges this hub asked
         that node to re-send (an unsolicited `ans` must not make real events final holes). Returns the ones new to
         the hub (known at once here too: a batch that fails is tried again, and the store ignores a range it
@@ -168,7 +169,7 @@ class Marks:
             if mark is None:
                 mark = self.marks[(dev, boot)] = self._advance(store, (dev, boot), 0)
             out.append(Outgoing(dev, "stored", {"b": boot, "s": mark}))
-            out.append(self._ask((dev, boot), mark + 1, mark + wire.MAX_RESEND))
+            out.append(self._ask((dev, boot), mark + 1, mark + resend.MAX_RESEND))
         return out
 
     # ------------------------------------------------------------ the mark and the holes
@@ -205,7 +206,7 @@ class Marks:
                                  (*key, mark)).fetchone()
         if row[0] is None:
             return None
-        hole = (mark + 1, min(int(row[0]) - 1, mark + wire.MAX_RESEND))
+        hole = (mark + 1, min(int(row[0]) - 1, mark + resend.MAX_RESEND))
         now, ask = self.monotonic(), self.asked.get(key)
         if ask is not None and ask.hole == hole and now - ask.at < ask.wait:
             return None

@@ -1,8 +1,8 @@
 """Intake: one raw payload (MQTT or serial) -> an accepted sensor input, a device update, or a rejection.
 
-Checks, in order: transport framing, topic (wire.parse_topic), device known to the config, device on its own
-table, payload (wire.parse: malformed, wrong version, oversized, bad fields), the event fits the device (a strike
-from a cue node, a pocket the node covers), and a boot long past (an event from an earlier boot that the hub has
+Checks, in order: transport framing, topic (protocol.parse_topic), device known to the config, device on its
+own table, payload (protocol.parse: malformed, wrong version, oversized, bad fields), the event fits the device
+(a strike from a cue node, a pocket the node covers), and a boot long past (an event from an earlier boot that the hub has
 no clock for, or older than `late_window`). The result is a plain value; the hub's worker does the I/O.
 """
 
@@ -16,7 +16,9 @@ from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.reconcile.inputs import SensorInput
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.frame import Rejection
+from luza_wire.messages import Answer, Event, Status, Telemetry
 
 POCKET_KINDS = ("pocket", "jam", "clear", "calib", "out", "flag")
 
@@ -31,22 +33,22 @@ class Rejected:
 
 @dataclass(frozen=True)
 class AnswerIn:
-    """A node's answer to a command (wire.Answer: which seqs of a `resend` it no longer holds)."""
+    """A node's answer to a command (Answer: which seqs of a `resend` it no longer holds)."""
 
     device: DeviceConfig
-    answer: wire.Answer
+    answer: Answer
 
 
 @dataclass(frozen=True)
 class StatusIn:
     device: DeviceConfig
-    status: wire.Status
+    status: Status
 
 
 @dataclass(frozen=True)
 class TeleIn:
     device: DeviceConfig
-    tele: wire.Telemetry
+    tele: Telemetry
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,8 @@ Intake = Rejected | StatusIn | TeleIn | EventIn | AnswerIn
 def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockMap, late_window_ms: int) -> Intake:
     if raw.error is not None and not raw.topic:  # a serial line that is not an envelope
         return Rejected(raw.error[0], raw.error[1], None)
-    topic = wire.parse_topic(raw.topic)
-    if isinstance(topic, wire.Rejection):
+    topic = protocol.parse_topic(raw.topic)
+    if isinstance(topic, Rejection):
         return Rejected(topic.code, topic.reason, None)
     dev = config.device(topic.device)
     if dev is None:
@@ -71,25 +73,25 @@ def classify(raw: RawMessage, config: Config, registry: Registry, clocks: ClockM
     if dev.table != topic.table:
         return Rejected("wrong_table", f"device {dev.id!r} belongs to table {dev.table!r} but published on table "
                                        f"{topic.table!r}; fix the node's table setting or luza.toml", dev.id)
-    if topic.channel not in wire.NODE_CHANNELS:
+    if topic.channel not in protocol.NODE_CHANNELS:
         return Rejected("bad_channel", f"channel {topic.channel!r} is not a node -> hub channel", dev.id)
     if raw.error is not None:  # cut by the ingest queue (hub.service.inbox): counted for its device
         return Rejected(raw.error[0], raw.error[1], dev.id)
-    msg = wire.parse(topic.channel, raw.payload, topic.device)
-    if isinstance(msg, wire.Rejection):
+    msg = protocol.parse(topic.channel, raw.payload, topic.device)
+    if isinstance(msg, Rejection):
         return Rejected(msg.code, msg.reason, dev.id)
-    if isinstance(msg, wire.Status):
+    if isinstance(msg, Status):
         return StatusIn(dev, msg)
-    if isinstance(msg, wire.Telemetry):
+    if isinstance(msg, Telemetry):
         return TeleIn(dev, msg)
-    if isinstance(msg, wire.Answer):
+    if isinstance(msg, Answer):
         return AnswerIn(dev, msg)
-    assert isinstance(msg, wire.Event)
+    assert isinstance(msg, Event)
     result = _event(raw, dev, msg, registry, clocks, late_window_ms)
     return dataclasses.replace(result, key=msg.key) if isinstance(result, Rejected) else result
 
 
-def _event(raw: RawMessage, dev: DeviceConfig, ev: wire.Event, registry: Registry, clocks: ClockMap,
+def _event(raw: RawMessage, dev: DeviceConfig, ev: Event, registry: Registry, clocks: ClockMap,
            late_window_ms: int) -> Intake:
     if ev.kind == "strike" and dev.role != "cue":
         return Rejected("wrong_role", f"{dev.id!r} is a pocket node in luza.toml but sent a cue strike", dev.id)

@@ -31,12 +31,12 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from hub.config import BrokerConfig
-from shared_rules import wire
+from luza_wire import protocol
 
 log = logging.getLogger("luza.mqtt")
 
 RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
-HUB_STATUS_TOPIC = wire.HUB_STATUS_TOPIC
+HUB_STATUS_TOPIC = protocol.HUB_STATUS_TOPIC
 
 
 def hub_version() -> str:
@@ -50,7 +50,7 @@ def hub_version() -> str:
 
 def hub_status(state: str, boot: str, t_ms: int) -> bytes:
     """The payload of luza/v1/hub/status: {"v": 1, "st": online|offline|lost, "boot": …, "ver": …, "t": ms}."""
-    return wire.encode_hub_status(state, boot, hub_version(), t_ms)
+    return protocol.encode_hub_status(state, boot, hub_version(), t_ms)
 
 
 def now_ms() -> int:
@@ -142,7 +142,7 @@ class MqttIngest:
             self._generation += 1
             self.connects += 1
         # Re-subscribing is harmless with a present session and needed without one (first start, expired).
-        client.subscribe([(f, 1) for f in wire.subscriptions()])
+        client.subscribe([(f, 1) for f in protocol.subscriptions()])
         client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
         self.session_present = bool(getattr(flags, "session_present", False))
         log.info("connected to %s (session present: %s)", self.cfg.url, self.session_present)

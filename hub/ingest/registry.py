@@ -1,6 +1,6 @@
 """The device registry: what the hub knows of each node — online/offline, last seen, firmware, battery, RSSI,
-outbox depth, its health counters (wire.TELE_COUNTERS, with the report before, for hub/ingest/health.py's alerts)
-and how many of its payloads were rejected, by reason.
+outbox depth, its health counters (luza_wire.protocol.TELE_COUNTERS, with the report before, for
+hub/ingest/health.py's alerts) and how many of its payloads were rejected, by reason.
 
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
 (`snapshot()`), so it takes a lock. `row(device)` is what the store keeps in its `devices` table.
@@ -16,7 +16,7 @@ from typing import Any
 from hub.config import Config
 from hub.ingest.health import Health, NodeCounters
 from hub.reconcile.notices import Alert
-from shared_rules.wire import TELE_COUNTERS
+from luza_wire.protocol import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
 MAX_STRANGERS = 256  # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN

@@ -21,17 +21,18 @@ from typing import Any
 import serial
 
 from hub.ingest.mqtt import RawMessage, now_ms
-from shared_rules import wire
+from luza_wire import envelope
+from luza_wire.frame import Rejection
 
 log = logging.getLogger("luza.serial")
 
-MAX_LINE = wire.MAX_SERIAL_LINE  # bytes; a wire payload is at most 1 KiB, the envelope adds little
+MAX_LINE = envelope.MAX_SERIAL_LINE  # bytes; a wire payload is at most 1 KiB, the envelope adds little
 
 
 def parse_line(line: bytes) -> tuple[str, bytes] | tuple[None, tuple[str, str]]:
-    """A JSON line -> (topic, payload bytes), or (None, (code, reason)) for a framing error (wire.parse_serial)."""
-    got = wire.parse_serial(line)
-    if isinstance(got, wire.Rejection):
+    """A JSON line -> (topic, payload bytes), or (None, (code, reason)) for a framing error (envelope.parse_serial)."""
+    got = envelope.parse_serial(line)
+    if isinstance(got, Rejection):
         return None, (got.code, got.reason)
     return got
 
@@ -66,7 +67,7 @@ class SerialIngest:
 
     def send(self, topic: str, payload: bytes) -> None:
         """Write a command line to the node; a port that is gone is logged, not raised."""
-        line = wire.encode_serial(topic, payload)
+        line = envelope.encode_serial(topic, payload)
         with self._write_lock:
             try:
                 if self._port is not None:

@@ -14,7 +14,8 @@ from typing import Any
 from hub.reconcile.actions import Action
 from hub.reconcile.checks import MALFORMED, RefereeInputError
 from hub.reconcile.referee import parse, validate
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 
 __all__ = ["RecordError", "RefereeAction", "SensorInput", "effect_key", "input_from_record",
            "input_key", "input_to_record", "parse_referee_action"]
@@ -24,7 +25,7 @@ __all__ = ["RecordError", "RefereeAction", "SensorInput", "effect_key", "input_f
 class SensorInput:
     """An accepted sensor event. `event.key` = (device, boot, seq) is its identity."""
 
-    event: wire.Event  # parsed and valid
+    event: Event  # parsed and valid
     role: str  # "pocket" | "cue" (from the table config's device registry)
     seat: int | None  # for a cue node: the seat it is paired with (0/1); None for pockets
     at_ms: int  # event time on the hub clock (device time mapped through the device's clock offset)
@@ -144,15 +145,15 @@ def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
     if kind != "sensor":
         raise RecordError(f"record type {kind!r} is neither 'sensor' nor 'referee'")
     ev_kind = _need(d, "kind", str)
-    if ev_kind not in wire.EVENT_KINDS:
+    if ev_kind not in protocol.EVENT_KINDS:
         raise RecordError(f"unknown event kind {ev_kind!r}")
     role = _need(d, "role", str)
-    if role not in wire.ROLES:
+    if role not in protocol.ROLES:
         raise RecordError(f"unknown role {role!r}")
     seat = d.get("seat")
     if seat not in (None, 0, 1) or isinstance(seat, bool):
         raise RecordError(f"seat must be 0, 1 or null, got {seat!r}")
-    event = wire.Event(wire.shared_id(ev_kind), wire.shared_id(_need(d, "device", str)), _need(d, "boot", int),
+    event = Event(protocol.shared_id(ev_kind), protocol.shared_id(_need(d, "device", str)), _need(d, "boot", int),
                        _need(d, "seq", int), _need(d, "t", int), bool(d.get("synced", True)),
                        dict(_need(d, "fields", Mapping)))
     return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int))

@@ -5,10 +5,10 @@ a ball that bounced back out of a full net — or one a hand lifted out. Only th
 an `out` un-counts the latest ball seen going into that pocket within `BOUNCE_OUT_MS` before it (and not
 already un-counted); an `out` with no such ball is someone emptying the net and changes nothing.
 
-A `flag` names its reason (wire.FLAG_REASONS). `two` is about the ball just counted in that pocket (the beams
-saw something longer than one ball and shorter than two): the referee is asked "one ball or two?" and "two"
-adds a second ball. The others become alerts that say what to check (`edges`, `single`, `boot`: did a ball go
-in? add it by hand if so; `full`: empty the net; `noise`, `dead`: a sensor problem to fix).
+A `flag` names its reason (luza_wire.protocol.FLAG_REASONS). `two` is about the ball just counted in that
+pocket (the beams saw something longer than one ball and shorter than two): the referee is asked "one ball or
+two?" and "two" adds a second ball. The others become alerts that say what to check (`edges`, `single`, `boot`:
+did a ball go in? add it by hand if so; `full`: empty the net; `noise`, `dead`: a sensor problem to fix).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from hub.steadyclock import SteadyClock
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
-from shared_rules import wire
+from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
 
@@ -227,7 +227,7 @@ class Hub:
         return self._queue.qsize()
 
     def command(self, device: str, name: str, **args: Any) -> bool:
-        """Send a `cmd` (identify, calibrate, …; shared_rules.wire.COMMANDS) to a configured node, over the link
+        """Send a `cmd` (identify, calibrate, …; luza_wire.protocol.COMMANDS) to a configured node, over the link
         it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
         return self.nodes.send(device, name, **args)
 
@@ -348,5 +348,5 @@ class Hub:
 
     def _publish(self, change: Change) -> None:
         if self.mqtt:
-            self.mqtt.publish(wire.state_topic(change.table_id), wire.encode_state(change.state), qos=1, retain=True)
+            self.mqtt.publish(protocol.state_topic(change.table_id), protocol.encode_state(change.state), qos=1, retain=True)
         self._subscribers.notify(change)

@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
 from hub.store.database import MAX_REJECTED_PAYLOAD
-from shared_rules import wire
+from luza_wire import frame
 
 log = logging.getLogger("luza.hub")
 
@@ -49,12 +49,12 @@ def cost(raw: RawMessage) -> int:
 
 def trimmed(raw: RawMessage) -> RawMessage:
     """An oversized payload (or topic) cut to a sample, with the `oversized` error the wire would give it."""
-    if len(raw.payload) <= wire.MAX_PAYLOAD and len(raw.topic) <= TOPIC_MAX:
+    if len(raw.payload) <= frame.MAX_PAYLOAD and len(raw.topic) <= TOPIC_MAX:
         return raw
     if len(raw.topic) > TOPIC_MAX:
         error = ("bad_topic", f"topic of {len(raw.topic)} characters (not luza/v1/<table>/<device>/<channel>)")
     else:
-        error = ("oversized", f"payload is {len(raw.payload)} bytes; the limit is {wire.MAX_PAYLOAD}")
+        error = ("oversized", f"payload is {len(raw.payload)} bytes; the limit is {frame.MAX_PAYLOAD}")
     return RawMessage(raw.source, raw.topic[:TOPIC_MAX], raw.payload[:SAMPLE], raw.received_ms, raw.ack,
                       raw.error or error, raw.link, len(raw.payload))
 

@@ -1,4 +1,4 @@
-"""Commands from the hub to its nodes (`cmd`, shared_rules.wire.COMMANDS): back over the serial link a node was last
+"""Commands from the hub to its nodes (`cmd`, luza_wire.protocol.COMMANDS): back over the serial link a node was last
 born on, else over MQTT. The time goes out on every birth and again when it is due (hub.ingest.resync); delivery's
 `stored` marks and `resend` requests (hub.ingest.delivery) go out after the commits that make them."""
 
@@ -13,7 +13,7 @@ from hub.ingest.delivery import Outgoing
 from hub.ingest.mqtt import MqttIngest
 from hub.ingest.resync import Resync
 from hub.ingest.serial import SerialIngest
-from shared_rules import wire
+from luza_wire import protocol
 
 
 class NodeCommands:
@@ -51,8 +51,8 @@ class NodeCommands:
                 self.send(o.device, o.name, **o.args)
 
     def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
-        payload = wire.encode_command(name, self.clock() % 2**31, **args)
-        topic = wire.topic(table_id, device, "cmd")
+        payload = protocol.encode_command(name, self.clock() % 2**31, **args)
+        topic = protocol.topic(table_id, device, "cmd")
         if isinstance(link, SerialIngest):
             link.send(topic, payload)
         elif self.mqtt:

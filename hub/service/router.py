@@ -33,7 +33,7 @@ from hub.service.matches import Live, MatchDesk, RefereeRequest, Replayed
 from hub.service.rebuild import UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
-from shared_rules import wire
+from luza_wire import protocol
 
 __all__ = ["Batch", "Router", "quarantine_alert"]
 
@@ -337,7 +337,7 @@ class Router(MatchDesk):
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
         alerts = [*self.hub_alerts, *self.notices, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
-        return {"v": wire.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
+        return {"v": protocol.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,
                 "match": board, "last_match": self.last.get(table_id), "alerts": alerts,
                 "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,

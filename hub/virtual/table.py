@@ -40,7 +40,7 @@ import paho.mqtt.client as mqtt
 
 from hub.virtual import traces
 from hub.virtual.node import VirtualNode, VirtualTime
-from shared_rules import wire
+from luza_wire import protocol
 
 PINS = ((32, 33), (25, 26), (27, 14), (12, 13), (18, 19), (16, 17))  # upper/lower GPIOs per slot (hardware/)
 
@@ -144,7 +144,7 @@ class VirtualTable:
 
     async def send(self, device: str, name: str, **args: Any) -> None:
         """Publish one `cmd` to a node, as the hub would (one short-lived client)."""
-        await self.send_many([(device, wire.encode_command(name, 0, **args))])
+        await self.send_many([(device, protocol.encode_command(name, 0, **args))])
 
     async def sync_time(self) -> None:
         """The time exchange to every node, stamped with the virtual hub clock as it is sent."""
@@ -158,8 +158,8 @@ class VirtualTable:
             try:
                 for device, payload in items:
                     if time_sync:
-                        payload = wire.encode_command("time", 0, hub=self.vt.hub_ms())
-                    c.publish(wire.topic(self.table, device, "cmd"), payload, qos=1).wait_for_publish(5)
+                        payload = protocol.encode_command("time", 0, hub=self.vt.hub_ms())
+                    c.publish(protocol.topic(self.table, device, "cmd"), payload, qos=1).wait_for_publish(5)
             finally:
                 c.disconnect()
                 c.loop_stop()

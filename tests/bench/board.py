@@ -33,7 +33,7 @@ from typing import Any
 
 from hub import config
 from hub.deploy.broker import Mosquitto, free_port
-from shared_rules import wire
+from luza_wire import protocol
 from tests.bench.hub import (
     Numbering,
     bare_round_trip,
@@ -166,12 +166,12 @@ def latency(port: int, boards: Boards | Sockets, tables: int, samples: int, t0: 
         tid, cue, dev = table_id(t), device_id(t, "cue"), device_id(t, f"p{1 + k % 6}")
         at = t0 + k * SHOT_MS
         start = time.time() * 1000
-        tx.publish(wire.topic(tid, cue, "evt"), wire.encode_event("strike", cue, 5, SEQS.next(cue, 5), at, pk=3.0),
+        tx.publish(protocol.topic(tid, cue, "evt"), protocol.encode_event("strike", cue, 5, SEQS.next(cue, 5), at, pk=3.0),
                    qos=1)
         boards.wait_new(t, start)
         start = time.time() * 1000
-        tx.publish(wire.topic(tid, dev, "evt"),
-                   wire.encode_event("pocket", dev, 5, SEQS.next(dev, 5), at + 600, p=1 + k % 6, c="ivory", cf=0.9),
+        tx.publish(protocol.topic(tid, dev, "evt"),
+                   protocol.encode_event("pocket", dev, 5, SEQS.next(dev, 5), at + 600, p=1 + k % 6, c="ivory", cf=0.9),
                    qos=1)
         done = boards.wait_new(t, start)
         if done is not None:

@@ -43,7 +43,7 @@ from hub import config
 from hub.deploy.broker import Mosquitto
 from hub.service.hub import Hub
 from hub.store.database import Store
-from shared_rules import wire
+from luza_wire import protocol
 from tests.bench.pibudget import pi_budget
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,11 +136,11 @@ def shot_events(t: int, k: int, t0: int, rng: random.Random, seqs: Numbering,
     re-derive its match (correct, and far dearer: that is not what this measures)."""
     cue = device_id(t, "cue")
     at = t0 + k * SHOT_MS
-    out = [(cue, wire.encode_event("strike", cue, boot, seqs.next(cue, boot), at, pk=3.0))]
+    out = [(cue, protocol.encode_event("strike", cue, boot, seqs.next(cue, boot), at, pk=3.0))]
     if rng.random() < 0.35:
         p = rng.randint(1, 6)
         dev = device_id(t, f"p{p}")
-        out.append((dev, wire.encode_event("pocket", dev, boot, seqs.next(dev, boot), at + SHOT_MS // 5, p=p,
+        out.append((dev, protocol.encode_event("pocket", dev, boot, seqs.next(dev, boot), at + SHOT_MS // 5, p=p,
                                            c="ivory", cf=0.9)))
     return out
 
@@ -174,7 +174,7 @@ def hub_latency(port: int, tables: int, samples: int, t0: int) -> list[float]:
             with cond:
                 before = cursors.get(tid, 0)
             start = time.perf_counter()
-            tx.publish(wire.topic(tid, dev, "evt"), payload, qos=1)
+            tx.publish(protocol.topic(tid, dev, "evt"), payload, qos=1)
             with cond:
                 ok = cond.wait_for(lambda tid=tid, before=before: cursors.get(tid, 0) > before, 2)
             if ok and not dev.endswith("-cue"):
@@ -198,7 +198,7 @@ def publisher(port: int, tables: list[int], shots: int, start: Any, t0: int) -> 
         rng, seqs = random.Random(t), Numbering()
         for k in range(1, shots + 1):
             for dev, payload in shot_events(t, k, t0, rng, seqs):
-                clients[dev].publish(wire.topic(table_id(t), dev, "evt"), payload, qos=1).wait_for_publish(30)
+                clients[dev].publish(protocol.topic(table_id(t), dev, "evt"), payload, qos=1).wait_for_publish(30)
 
     threads = [threading.Thread(target=play, args=(t,)) for t in tables]
     start.wait()

@@ -28,7 +28,8 @@ from firmware.outbox import DirStore, Outbox, next_boot
 from hub.deploy.broker import Mosquitto
 from hub.virtual import traces as tr
 from hub.virtual.node import VirtualNode, VirtualTime
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 from tests.firmware.outbox_vectors import FakeTime
 
 BALLS = 150
@@ -51,8 +52,8 @@ class Stamps:
 
     def _msg(self, _c: Any, _u: Any, m: mqtt.MQTTMessage) -> None:
         now = time.monotonic()
-        ev = wire.parse_event(m.payload)
-        if isinstance(ev, wire.Event):
+        ev = protocol.parse_event(m.payload)
+        if isinstance(ev, Event):
             with self.lock:
                 self.got.setdefault(ev.seq, now)
 
@@ -106,7 +107,7 @@ async def outbox_path(port: int, work: Path) -> list[float]:
     put: dict[int, float] = {}
     for seq in range(1, 501):
         put[seq] = time.monotonic()
-        ob.put(wire.encode_event("pocket", "n2", boot, seq, clock.uptime(), synced=False, p=1))
+        ob.put(protocol.encode_event("pocket", "n2", boot, seq, clock.uptime(), synced=False, p=1))
         link.kick()
         await asyncio.sleep(0.005)
     await asyncio.sleep(0.3)
@@ -143,7 +144,7 @@ def flash_per_hour(outages: list[tuple[float, float]], events_per_hour: int = 60
 
 
 def vectors_ev(seq: int, t: int) -> bytes:
-    return wire.encode_event("pocket", "pocket-1", 1, seq, t, synced=False, p=3, dur=34, c="ivory", cf=0.97)
+    return protocol.encode_event("pocket", "pocket-1", 1, seq, t, synced=False, p=3, dur=34, c="ivory", cf=0.97)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from hub.cli import main
 from hub.deploy.backup import BackupError, backup, backups, check
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 
 T0 = 1_800_000_000_000
 TABLES = [{"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
@@ -28,10 +28,10 @@ def shots(hub: Hub, stop: threading.Event, clock: list[int]) -> None:
         clock[0] += 5000
         t = clock[0]
         seq += 1
-        hub.feed(RawMessage("mqtt", wire.topic("t1", "cue-a", "evt"),
-                            wire.encode_event("strike", "cue-a", 1, seq, t - 4000, pk=8.0), t))
-        hub.feed(RawMessage("mqtt", wire.topic("t1", "pockets-123", "evt"),
-                            wire.encode_event("pocket", "pockets-123", 1, seq, t - 3000, p=1 + seq % 3, dur=40,
+        hub.feed(RawMessage("mqtt", protocol.topic("t1", "cue-a", "evt"),
+                            protocol.encode_event("strike", "cue-a", 1, seq, t - 4000, pk=8.0), t))
+        hub.feed(RawMessage("mqtt", protocol.topic("t1", "pockets-123", "evt"),
+                            protocol.encode_event("pocket", "pockets-123", 1, seq, t - 3000, p=1 + seq % 3, dur=40,
                                               c="ivory", cf=0.9), t))
         hub.wait_idle(5)
 

@@ -10,7 +10,7 @@ from typing import Any
 from hub import config
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 
 START_MS = 1_794_668_400_000  # 2026-11-14 15:00 UTC (18:00 in Moscow): goldens do not depend on today
 PLAYERS = ("Иван Петров", "Сергей Кузнецов")
@@ -50,13 +50,13 @@ class Table:
     def births(self, fw: str = "0.3.1") -> None:
         for dev in ("pk-12", "pk-34", "pk-56", "cue-a", "cue-b"):
             role = "cue" if dev.startswith("cue") else "pocket"
-            payload = wire.encode_status("online", 1, fw=fw, ip="10.0.0.2", role=role)
-            self.hub.feed(RawMessage("mqtt", wire.topic("t1", dev, "status"), payload, self.clock.ms))
+            payload = protocol.encode_status("online", 1, fw=fw, ip="10.0.0.2", role=role)
+            self.hub.feed(RawMessage("mqtt", protocol.topic("t1", dev, "status"), payload, self.clock.ms))
 
     def _event(self, kind: str, device: str, **fields: object) -> None:
         self.seq[device] += 1
-        payload = wire.encode_event(kind, device, 1, self.seq[device], self.clock.ms, **fields)
-        self.hub.feed(RawMessage("mqtt", wire.topic("t1", device, "evt"), payload, self.clock.ms))
+        payload = protocol.encode_event(kind, device, 1, self.seq[device], self.clock.ms, **fields)
+        self.hub.feed(RawMessage("mqtt", protocol.topic("t1", device, "evt"), payload, self.clock.ms))
 
     def strike(self, seat: int) -> None:
         self._event("strike", "cue-a" if seat == 0 else "cue-b", pk=2.5, dbl=False)

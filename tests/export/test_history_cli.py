@@ -16,7 +16,7 @@ from hub.export.history import Query, QueryError, search
 from hub.ingest.mqtt import RawMessage
 from hub.service.rebuild import replay_match
 from hub.store.database import Store
-from shared_rules import wire
+from luza_wire import protocol
 from tests.export.conftest import played_db
 from tests.export.matchkit import PLAYERS, Clock, Table, open_hub
 from tests.export.test_json import ROOT
@@ -128,8 +128,8 @@ def test_replay_verifies_a_match_whose_stored_state_has_a_node_offline_alert(
         hub.new_match("t1", "classic", PLAYERS)
         t.ref("lag", winner=0)
         t.wait(3000)
-        offline = wire.encode_status("offline", 1, role="pocket")
-        hub.feed(RawMessage("mqtt", wire.topic("t1", "pk-34", "status"), offline, clock.ms))
+        offline = protocol.encode_status("offline", 1, role="pocket")
+        hub.feed(RawMessage("mqtt", protocol.topic("t1", "pk-34", "status"), offline, clock.ms))
         t.wait(3000)
         t.shot(0, [5])
         hub.wait_idle()

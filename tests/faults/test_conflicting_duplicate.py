@@ -17,7 +17,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 from tests.faults.conftest import Baseline, wait_stored
 from tests.faults.match import events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
@@ -53,8 +53,8 @@ def test_a_conflicting_duplicate_is_kept_apart_and_the_first_counts(
             "SELECT device, boot, seq, json_extract(record, '$.t'), json_extract(record, '$.fields.pocket') "
             "FROM inputs WHERE json_extract(record, '$.kind') = 'pocket' ORDER BY id DESC LIMIT 1").fetchone()
         keys.append((device, boot, seq))
-        forged = wire.encode_event("pocket", device, boot, seq, t + 50, True, p=1 + pocket % 6, c="ivory")
-        await asyncio.to_thread(publish_twice, mosquitto.port, wire.topic("t1", device, "evt"), forged)
+        forged = protocol.encode_event("pocket", device, boot, seq, t + 50, True, p=1 + pocket % 6, c="ivory")
+        await asyncio.to_thread(publish_twice, mosquitto.port, protocol.topic("t1", device, "evt"), forged)
         await until(lambda: hub.stats["conflicts"] >= 2, 10, "both copies counted")
 
     run_table(table, steps, forge)

@@ -16,7 +16,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event, Topic
 
 
 def _nodelay(_c: Any, _u: Any, sock: Any) -> None:
@@ -32,10 +33,10 @@ class Marks:
 
     def observe(self, topic: str, payload: bytes) -> tuple[str, bytes] | None:
         """For an `evt` message: the `stored` command (topic, payload) to send back; None for anything else."""
-        t = wire.parse_topic(topic)
-        if not isinstance(t, wire.Topic) or t.channel != "evt":
+        t = protocol.parse_topic(topic)
+        if not isinstance(t, Topic) or t.channel != "evt":
             return None
-        key = wire.event_key(payload)
+        key = protocol.event_key(payload)
         if key is None:
             return None
         k = (t.device, key[0])
@@ -45,7 +46,7 @@ class Marks:
         while mark + 1 in seen:
             mark += 1
         self.marks[k] = mark
-        return wire.topic(t.table, t.device, "cmd"), wire.encode_command("stored", 0, b=key[0], s=mark)
+        return protocol.topic(t.table, t.device, "cmd"), protocol.encode_command("stored", 0, b=key[0], s=mark)
 
 
 class Collector:
@@ -99,18 +100,18 @@ class Collector:
         with self.lock:
             return [m for m in self.messages if m[0].endswith("/" + channel)]
 
-    def events(self) -> list[wire.Event]:
+    def events(self) -> list[Event]:
         """Every `evt` received, parsed (a rejection fails the test: nodes must publish valid events)."""
         out = []
         for topic, payload, _r in self.channel("evt"):
-            t = wire.parse_topic(topic)
-            assert isinstance(t, wire.Topic), t
-            ev = wire.parse_event(payload, t.device)
-            assert isinstance(ev, wire.Event), (ev, payload)
+            t = protocol.parse_topic(topic)
+            assert isinstance(t, Topic), t
+            ev = protocol.parse_event(payload, t.device)
+            assert isinstance(ev, Event), (ev, payload)
             out.append(ev)
         return out
 
-    def unique_events(self) -> list[wire.Event]:
+    def unique_events(self) -> list[Event]:
         """The hub's de-duplication: first copy of each (device, boot, seq), in arrival order."""
         seen: set[tuple[str, int, int]] = set()
         out = []

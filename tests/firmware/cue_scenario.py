@@ -14,7 +14,7 @@ from firmware.clock import Clock
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from shared_rules import wire
+from luza_wire import protocol
 
 try:
     from node_scenario import FakeBoard, LoopTransport, _until  # MicroPython: both files are copied into /lib
@@ -120,12 +120,12 @@ async def scenario(root):
     await _until(lambda: node.outbox.depth == 1, 2000)
     tr.up = True
     await _until(lambda: node.link.up and node.outbox.depth == 0, 3000)
-    tele = wire.parse("tele", node.tele()).fields
+    tele = protocol.parse("tele", node.tele()).fields
     node.stop()
     await task
     events = []
     for _topic, payload, _retain in strikes():
-        e = wire.parse("evt", payload)
+        e = protocol.parse("evt", payload)
         events.append([e.kind, e.seq, e.get("double"), e.get("gap") is not None, e.get("peak") >= 7])
     d = node.role.detector
     return {"events": events, "strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks,

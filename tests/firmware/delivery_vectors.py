@@ -7,7 +7,7 @@ import json
 from firmware.clock import Clock
 from firmware.delivery import Delivery
 from firmware.outbox import DirStore, Outbox
-from shared_rules import wire
+from luza_wire import protocol, resend
 
 
 class FakeTime:
@@ -19,7 +19,7 @@ class FakeTime:
 
 
 def ev(seq, boot=1):
-    return wire.encode_event("pocket", "n1", boot, seq, 1000 + seq, p=1)
+    return protocol.encode_event("pocket", "n1", boot, seq, 1000 + seq, p=1)
 
 
 class Rig:
@@ -39,7 +39,7 @@ class Rig:
 
     def send(self, n=1000):
         """The seqs `next` hands out now."""
-        return [wire.event_key(e)[1] for _, e in self.d.next(n)]
+        return [protocol.event_key(e)[1] for _, e in self.d.next(n)]
 
     def advance(self, ms):
         self.time.t += ms
@@ -97,7 +97,7 @@ def resend_answers_gone(root):
     other = r.d.resend(0, 1, 3)  # an old boot the outbox holds nothing of
     answers = []
     for payload in r.answers:
-        a = wire.parse_answer(payload)
+        a = resend.parse_answer(payload)
         answers.append([a.cid, a.boot, a.lo, a.hi, [list(g) for g in a.gone], a.sent])
     return {"gone": [list(g) for g in gone], "again": again, "future": future, "other": [list(g) for g in other],
             "answers": answers, "counted": r.d.gone}
@@ -140,7 +140,7 @@ def old_boot_from_flash(root):
     r.ob.flush()
     again = Rig(root, "reboot", ram_max=3, seg_entries=4, seg_max=10, boot=2)
     again.put([1, 2], boot=2)
-    sent = [list(wire.event_key(e)) for _, e in again.d.next(100)]
+    sent = [list(protocol.event_key(e)) for _, e in again.d.next(100)]
     again.d.stored(1, 8)
     after_old = again.ob.depth
     again.d.stored(2, 2)
@@ -151,8 +151,8 @@ def restamp_pinned_to_the_first_send(root):
     """An event recorded before the time sync: restamped when first sent after it, and a re-send after a
     resync carries the very same bytes (a duplicate to the hub, not a conflict)."""
     r = Rig(root, "restamp")
-    r.ob.put(wire.encode_event("pocket", "n1", 1, 1, 250, synced=False, p=1))
-    r.ob.put(wire.encode_event("pocket", "n1", 1, 2, 300, synced=False, p=1))
+    r.ob.put(protocol.encode_event("pocket", "n1", 1, 1, 250, synced=False, p=1))
+    r.ob.put(protocol.encode_event("pocket", "n1", 1, 2, 300, synced=False, p=1))
     unsynced = [e for _, e in r.d.next(1)]  # sent before any sync: uptime and u: 1
     r.clock.sync(1700000000000)
     first = [e for _, e in r.d.next(10)]

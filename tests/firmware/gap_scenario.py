@@ -14,7 +14,7 @@ from firmware.mqtt import MqttTransport
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from shared_rules import wire
+from luza_wire import protocol
 
 try:
     from node_scenario import FakeBoard, _until  # MicroPython: copied into /lib
@@ -161,7 +161,7 @@ async def scenario(root):
     await task
     seqs = []
     for p in evts():
-        s = wire.parse("evt", p).seq
+        s = protocol.parse("evt", p).seq
         if s not in seqs:
             seqs.append(s)
     return {"stall_ms": stall[0], "stall_turns": stall[1] > 50, "wifi_ms": wifi[0], "wifi_turns": wifi[1] > 50,

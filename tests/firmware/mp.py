@@ -35,13 +35,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 
-#: Repo files a device holds: the firmware package and the shared wire protocol (the device layout).
-WIRE: tuple[str, ...] = ("shared_rules/wire.py", "shared_rules/wire_frame.py", "shared_rules/wire_messages.py")
-#: Repo files a device holds: the firmware package and the shared wire protocol (the device layout).
+#: The wire contract, a package the device carries as it is (the same files `luza firmware build` compiles).
+WIRE: tuple[str, ...] = ("luza_wire/*.py",)
+#: Repo files a device holds: the firmware package and the wire contract (the device layout).
 FIRMWARE: tuple[str, ...] = ("firmware/**/*.py", *WIRE)
-#: The device's /shared_rules/__init__.py. Not the repo's: that one imports the whole rules engine (dataclasses,
-#: enum), which neither fits nor runs on the device. `luza firmware build` writes the same marker.
-DEVICE_SHARED_RULES_INIT = b'"""On the device shared_rules holds only the wire protocol (wire.py)."""\n'
 
 DEFAULT_TIMEOUT = 60.0  # seconds for a whole batch, start-up (~0.3 s) included
 DEFAULT_HEAP = 1024 * 1024  # bytes; an ESP32 without PSRAM has roughly 100-150 KB free
@@ -146,8 +143,6 @@ def collect(patterns: Iterable[str], root: Path = ROOT) -> dict[str, bytes]:
 
 def _fs_files(files: Iterable[str], extra: Mapping[str, str | bytes] | None) -> dict[str, str]:
     blobs = collect(files)
-    if any(path.startswith("/shared_rules/") for path in blobs):
-        blobs["/shared_rules/__init__.py"] = DEVICE_SHARED_RULES_INIT
     for name, content in (extra or {}).items():
         path = name if name.startswith("/") else "/lib/" + name
         blobs[path] = content.encode() if isinstance(content, str) else content

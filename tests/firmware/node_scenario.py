@@ -14,7 +14,7 @@ from firmware.clock import Clock
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from shared_rules import wire
+from luza_wire import protocol
 
 try:
     from time import ticks_add, ticks_us
@@ -61,7 +61,7 @@ class LoopTransport:
         return self._token
 
     def _stored(self, cmd_topic, payload):
-        key = wire.event_key(payload)
+        key = protocol.event_key(payload)
         if key is None:
             return
         boot, seq = key
@@ -71,7 +71,7 @@ class LoopTransport:
         while mark + 1 in seen:
             mark += 1
         self.marks[boot] = mark
-        self.inbox.append(("msg", cmd_topic, wire.encode_command("stored", 0, b=boot, s=mark)))
+        self.inbox.append(("msg", cmd_topic, protocol.encode_command("stored", 0, b=boot, s=mark)))
 
     def subscribe(self, topic):
         self.sub = topic
@@ -160,11 +160,11 @@ async def scenario(root):
                 log=lambda m: None)
     task = asyncio.create_task(node.run())
     await _until(lambda: node.link.up, 2000)
-    cmd = wire.topic("t1", "pocket-4", "cmd")
+    cmd = protocol.topic("t1", "pocket-4", "cmd")
     await asyncio.sleep(0.07)
     board.ball(0)
     await _until(lambda: len([s for s in tr.sent if s[0].endswith("/evt")]) == 1, 2000)
-    tr.inbox.append(("msg", cmd, wire.encode_command("time", 1, hub=1700000000000)))
+    tr.inbox.append(("msg", cmd, protocol.encode_command("time", 1, hub=1700000000000)))
     tr.inbox.append(("msg", cmd, b"{not json"))
     tr.inbox.append(("msg", cmd, b'{"v": 1, "c": "calibrate", "p": 4}'))
     await _until(lambda: clock.synced and node.link.rejected == 2, 2000)
@@ -177,14 +177,14 @@ async def scenario(root):
     depth_in_outage = node.outbox.depth
     tr.up = True
     await _until(lambda: node.link.up and node.outbox.depth == 0, 3000)
-    tele = wire.parse("tele", node.tele()).fields
+    tele = protocol.parse("tele", node.tele()).fields
     node.stop()
     await task
     events = []
     statuses = []
     for topic, payload, retain in tr.sent:
-        ch = wire.parse_topic(topic).channel
-        msg = wire.parse(ch, payload)
+        ch = protocol.parse_topic(topic).channel
+        msg = protocol.parse(ch, payload)
         if ch == "evt":
             events.append([msg.kind, msg.seq, msg.get("pocket"), msg.synced, abs(msg.t - 1700000000000) < 10000])
         elif ch == "status":

@@ -39,15 +39,29 @@ def test_build_compiles_every_firmware_file_and_wire(built):
         assert target.is_file(), rel
         if rel.suffix == ".mpy":
             assert target.read_bytes()[:2] == b"M\x06"  # .mpy magic and version 6 (MicroPython >= 1.22)
-    assert (out / "shared_rules" / "__init__.py").read_bytes() == fw.DEVICE_SHARED_RULES_INIT
     assert (out / "firmware" / "pocket.mpy").is_file() and (out / "firmware" / "drivers" / "beams.mpy").is_file()
+    assert (out / "luza_wire" / "__init__.mpy").is_file() and (out / "luza_wire" / "protocol.mpy").is_file()
+    assert sorted(p.name for p in out.iterdir()) == ["firmware", "luza_wire", "main.py"]  # no stand-in files
     assert lines[-1].startswith("built ") and any("firmware/pocket.py -> firmware/pocket.mpy" in x for x in lines)
 
 
-def test_device_init_matches_the_harness():
+def test_the_build_holds_the_files_the_micropython_harness_runs():
     from tests.firmware import mp
 
-    assert fw.DEVICE_SHARED_RULES_INIT == mp.DEVICE_SHARED_RULES_INIT
+    built = {"/" + src.relative_to(ROOT).as_posix() for src, _rel in fw.sources()}
+    assert built == set(mp.collect(mp.FIRMWARE))
+
+
+def test_the_wire_package_imports_nothing_but_itself_and_json():
+    """The device carries luza_wire as it is: importing the hub, the engine or typing would fail there."""
+    import ast
+
+    for path in sorted((ROOT / "luza_wire").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name == "json" or name.split(".")[0] == "luza_wire", f"{path.name} imports {name}"
 
 
 @pytest.mark.micropython
@@ -58,6 +72,9 @@ def test_built_mpy_files_run_under_micropython_with_identical_results(built, mic
                   "/tests/firmware/fw_runner.py": (ROOT / "tests/firmware/fw_runner.py").read_text()})
     vectors = [vec for _n, vec in v.pocket_vectors()[:12]]
     code = ("import json\nimport firmware.pocket\nassert firmware.pocket.__file__.endswith('.mpy')\n"
+            "from luza_wire import protocol\nassert protocol.__file__.endswith('.mpy')\n"
+            "ev = protocol.parse_event(protocol.encode_event('pocket', 'p-1', 1, 2, 3, p=4))\n"
+            "assert ev.get('pocket') == 4\n"
             "from tests.firmware import fw_runner\n"
             f"print(json.dumps(fw_runner.run_all(json.loads({json.dumps(json.dumps(vectors))}))))")
     got = micropython.run_json(code, extra=extra)
@@ -67,10 +84,10 @@ def test_built_mpy_files_run_under_micropython_with_identical_results(built, mic
 def test_syntax_error_is_reported_as_file_and_line(tmp_path):
     root = tmp_path / "repo"
     (root / "firmware").mkdir(parents=True)
-    (root / "shared_rules").mkdir()
+    (root / "luza_wire").mkdir()
     (root / "firmware" / "__init__.py").write_text("")
     (root / "firmware" / "bad.py").write_text("x = 1\n\ndef f(a, /, b):  # positional-only: not MicroPython\n    pass\n")
-    (root / "shared_rules" / "wire.py").write_text("")
+    (root / "luza_wire" / "__init__.py").write_text("")
     with pytest.raises(fw.FirmwareError, match=r"^firmware/bad\.py:3: SyntaxError"):
         fw.build(tmp_path / "out", root=root, log=lambda _line: None)
 
@@ -125,5 +142,5 @@ def test_flash_dry_run_prints_the_mpremote_command(tmp_path, capsys, monkeypatch
 def test_flash_command_line_copies_build_and_config():
     cmd = fw.flash_commands("/dev/ttyUSB0", Path("build/firmware"), Path("node.json"))
     assert cmd == ["mpremote", "connect", "/dev/ttyUSB0", "fs", "cp", "-r", "build/firmware/firmware",
-                   "build/firmware/shared_rules", ":", "+", "fs", "cp", "build/firmware/main.py", ":main.py",
+                   "build/firmware/luza_wire", ":", "+", "fs", "cp", "build/firmware/main.py", ":main.py",
                    "+", "fs", "cp", "node.json", ":config.json", "+", "reset"]

@@ -8,7 +8,9 @@ import time
 import pytest
 
 from firmware.clock import Clock
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.frame import Rejection
+from luza_wire.messages import Command
 from tests.firmware import mp
 from tests.firmware.outbox_vectors import FakeTime, clock_vectors
 
@@ -19,16 +21,16 @@ def test_unsynced_events_are_restamped_with_true_hub_time_once_synced() -> None:
     t.advance(5000)
     up, synced = clock.now()
     assert (up, synced) == (5000, False)
-    payload = wire.encode_event("pocket", "n1", 3, 1, up, synced=False, p=2)
-    parsed = wire.parse_event(payload)
-    assert not isinstance(parsed, wire.Rejection) and parsed.synced is False
+    payload = protocol.encode_event("pocket", "n1", 3, 1, up, synced=False, p=2)
+    parsed = protocol.parse_event(payload)
+    assert not isinstance(parsed, Rejection) and parsed.synced is False
 
     t.advance(60_000)  # a minute of outage, then the hub's time exchange arrives
-    cmd = wire.parse_command(wire.encode_command("time", 1, hub=1_700_000_065_000))
-    assert isinstance(cmd, wire.Command)
+    cmd = protocol.parse_command(protocol.encode_command("time", 1, hub=1_700_000_065_000))
+    assert isinstance(cmd, Command)
     clock.sync(cmd.args["hub"])
-    late = wire.parse_event(clock.restamp(payload, boot=3))
-    assert not isinstance(late, wire.Rejection)
+    late = protocol.parse_event(clock.restamp(payload, boot=3))
+    assert not isinstance(late, Rejection)
     assert late.synced is True
     assert late.t == 1_700_000_005_000  # when the ball really dropped, on the hub's clock
     assert late.key == ("n1", 3, 1) and late.get("pocket") == 2
@@ -37,9 +39,9 @@ def test_unsynced_events_are_restamped_with_true_hub_time_once_synced() -> None:
 def test_synced_payload_and_other_boot_are_left_alone() -> None:
     clock = Clock(ticks=FakeTime(100).ticks)
     clock.sync(1_000_000)
-    synced = wire.encode_event("strike", "c1", 1, 1, 1_000_500, pk=5.0)
+    synced = protocol.encode_event("strike", "c1", 1, 1, 1_000_500, pk=5.0)
     assert clock.restamp(synced, 1) is synced
-    old = wire.encode_event("pocket", "n1", 1, 1, 40, synced=False, p=1)
+    old = protocol.encode_event("pocket", "n1", 1, 1, 40, synced=False, p=1)
     assert clock.restamp(old, boot=2) is old
 
 

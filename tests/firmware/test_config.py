@@ -74,9 +74,9 @@ def test_cue_problems(cue, error):
 
 
 def test_colours_are_the_wire_protocols():
-    from shared_rules import wire
+    from luza_wire import protocol
 
-    assert config.COLOURS == wire.COLOURS
+    assert config.COLOURS == protocol.COLOURS
 
 
 def test_serial_mode_needs_no_wifi():

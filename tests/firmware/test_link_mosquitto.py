@@ -17,7 +17,8 @@ from firmware.outbox import DirStore, Outbox, next_boot
 from firmware.transport import PahoTransport, StaticNet
 from hub.virtual import traces as tr
 from hub.virtual.node import HUB_EPOCH_MS, VirtualNode, VirtualTime
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Status
 from tests.firmware.collect import Collector
 from tests.support.broker import Mosquitto
 
@@ -39,21 +40,21 @@ def publish(port: int, topic: str, payloads: list[bytes]) -> None:
     c.loop_stop()
 
 
-def retained_status(port: int, device: str = "pocket-1") -> wire.Status | None:
+def retained_status(port: int, device: str = "pocket-1") -> Status | None:
     """What a newcomer sees retained on the device's status topic."""
     got: list[bytes] = []
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="newcomer")
     c.on_message = lambda _c, _u, m: got.append(bytes(m.payload)) if m.retain else None
     c.connect("127.0.0.1", port)
-    c.subscribe(wire.topic("t1", device, "status"), qos=1)
+    c.subscribe(protocol.topic("t1", device, "status"), qos=1)
     deadline = time.monotonic() + 3
     while not got and time.monotonic() < deadline:
         c.loop(0.05)
     c.disconnect()
     if not got:
         return None
-    st = wire.parse_status(got[-1])
-    assert isinstance(st, wire.Status), st
+    st = protocol.parse_status(got[-1])
+    assert isinstance(st, Status), st
     return st
 
 
@@ -72,7 +73,7 @@ def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(mos
         async def scenario() -> None:
             task = asyncio.create_task(link.run())
             for seq in range(1, 301):
-                ob.put(wire.encode_event("pocket", "n1", boot, seq, clock.uptime(), synced=False, p=1))
+                ob.put(protocol.encode_event("pocket", "n1", boot, seq, clock.uptime(), synced=False, p=1))
                 link.kick()
                 await asyncio.sleep(0.002)
                 if seq == 120:
@@ -112,7 +113,7 @@ def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_ti
             node.start()
             assert await _until(lambda: node.node is not None and node.node.link.up, 3)
             # The hub stamps the exchange as it sends it (a connected client: no connect time in between).
-            col.client.publish(wire.topic("t1", "pocket-1", "cmd"), wire.encode_command("time", 1, hub=vt.hub_ms()),
+            col.client.publish(protocol.topic("t1", "pocket-1", "cmd"), protocol.encode_command("time", 1, hub=vt.hub_ms()),
                                qos=1)
             assert await _until(lambda: node.node is not None and node.node.clock.synced, 3)
             # A one-way exchange: the node's clock trails the hub by the command's transit, which virtual time
@@ -150,7 +151,7 @@ def test_birth_and_last_will_are_retained_on_status(mosquitto: Mosquitto, tmp_pa
     vt = VirtualTime()
     node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
 
-    async def scenario() -> tuple[wire.Status | None, wire.Status | None]:
+    async def scenario() -> tuple[Status | None, Status | None]:
         node.start()
         assert await _until(lambda: node.node is not None and node.node.link.up, 3)
         online = retained_status(mosquitto.port)
@@ -182,7 +183,7 @@ def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(
                                                                                tmp_path: Path) -> None:
     vt = VirtualTime()
     node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
-    cmd_topic = wire.topic("t1", "pocket-1", "cmd")
+    cmd_topic = protocol.topic("t1", "pocket-1", "cmd")
 
     async def scenario() -> None:
         node.start()
@@ -193,10 +194,10 @@ def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(
         assert await _until(lambda: n.link.rejected == len(MALFORMED), 3), n.link.rejected
         # valid commands still work afterwards
         publish(mosquitto.port, cmd_topic, [
-            wire.encode_command("time", 2, hub=vt.hub_ms()),
-            wire.encode_command("identify", 3, s=0.5),
-            wire.encode_command("config", 4, set={"tele_s": -5}),  # valid shape, invalid value
-            wire.encode_command("config", 5, set={"tele_s": 7}),
+            protocol.encode_command("time", 2, hub=vt.hub_ms()),
+            protocol.encode_command("identify", 3, s=0.5),
+            protocol.encode_command("config", 4, set={"tele_s": -5}),  # valid shape, invalid value
+            protocol.encode_command("config", 5, set={"tele_s": 7}),
         ])
         assert await _until(lambda: n.clock.synced and n.board.blinks >= 1 and n.cfg["tele_s"] == 7, 3)
         assert n.config_rejected == 1
@@ -218,8 +219,8 @@ def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mos
             assert await _until(lambda: node.node is not None and node.node.link.up, 3)
             first = node.node
             assert first is not None
-            first.outbox.put(wire.encode_event("pocket", "pocket-1", first.boot, 99, 5, synced=False, p=1))
-            publish(mosquitto.port, wire.topic("t1", "pocket-1", "cmd"), [wire.encode_command("reboot", 1)])
+            first.outbox.put(protocol.encode_event("pocket", "pocket-1", first.boot, 99, 5, synced=False, p=1))
+            publish(mosquitto.port, protocol.topic("t1", "pocket-1", "cmd"), [protocol.encode_command("reboot", 1)])
             assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
             assert node.board.resets == 1
             await node.stop()
@@ -227,7 +228,7 @@ def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mos
         asyncio.run(scenario())
 
         def boots() -> set[int]:
-            return {wire.parse_status(p).boot for _t, p, _r in col.channel("status")}  # type: ignore[union-attr]
+            return {protocol.parse_status(p).boot for _t, p, _r in col.channel("status")}  # type: ignore[union-attr]
 
         # the kept event and the second boot's birth reach the collector in their own time on a busy machine
         assert col.wait_for(lambda: any(e.seq == 99 for e in col.events()) and boots() == {1, 2}, 5), boots()
@@ -247,12 +248,12 @@ def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_r
     bad = {**POCKET_CFG, "pockets": [{"pocket": 1, "upper": 32, "lower": 32, "colour": False}]}
     node = VirtualNode(bad, ("127.0.0.1", mosquitto.port), tmp_path, VirtualTime())
 
-    async def scenario() -> tuple[wire.Status | None, wire.Status | None]:
+    async def scenario() -> tuple[Status | None, Status | None]:
         node.start()
         assert await _until(lambda: node.node is not None and node.node.link.up, 3)
         assert node.node is not None and node.node.role is None  # detectors off, node reachable
         broken = retained_status(mosquitto.port)
-        publish(mosquitto.port, wire.topic("t1", "pocket-1", "cmd"), [wire.encode_command(
+        publish(mosquitto.port, protocol.topic("t1", "pocket-1", "cmd"), [protocol.encode_command(
             "config", 1, set={"pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}]})])
         assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
         assert node.node is not None and node.node.role is not None

@@ -32,7 +32,7 @@ def test_error_carries_micropython_traceback(micropython):
 
 def test_repo_files_keep_package_layout_and_fakes_land_in_lib(micropython):
     out = micropython.run(
-        "from shared_rules import wire\nimport machine\nprint(wire.VERSION, machine.FAKE)",
+        "from luza_wire import frame\nimport machine\nprint(frame.VERSION, machine.FAKE)",
         files=micropython.WIRE,
         extra={"machine.py": "FAKE = 'yes'\n"},
     )

@@ -19,7 +19,7 @@ from firmware.mqtt import MqttTransport
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from shared_rules import wire
+from luza_wire import protocol
 from tests.firmware.collect import Marks
 from tests.firmware.node_scenario import FakeBoard
 from tests.support.broker import Mosquitto
@@ -224,7 +224,7 @@ def test_loop_never_stalls_during_a_broker_stall_or_a_wifi_outage(mosquitto: Mos
     seqs = [json.loads(g[1])["s"] for g in w.got]
     assert sorted(set(seqs)) == [1, 2, 3, 4]  # every ball arrived (a re-send may repeat one; the hub de-duplicates)
     for topic, payload, _ in w.got:
-        assert wire.parse("evt", payload).kind == "pocket", topic
+        assert protocol.parse("evt", payload).kind == "pocket", topic
     print("loop gap ms:", json.dumps({k: round(v, 2) for k, v in report.items()}))
     # What the node's own code spends between two detector turns (CPU time: every transport call, the link, the
     # outbox) stays far below the goal whatever the machine's load; the wall-clock gaps are printed (on a quiet

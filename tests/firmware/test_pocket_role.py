@@ -10,7 +10,8 @@ from firmware.compat import ticks_add, ticks_us
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 from tests.firmware.node_scenario import FakeBoard, LoopTransport
 
 CFG = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
@@ -25,14 +26,14 @@ async def _until(pred, s: float = 3.0) -> None:  # type: ignore[no-untyped-def]
     raise AssertionError("condition not met in time")
 
 
-def events(tr: LoopTransport) -> list[wire.Event]:
-    out = [wire.parse("evt", p) for t, p, _r in tr.sent if t.endswith("/evt")]
-    assert all(isinstance(e, wire.Event) for e in out), out
+def events(tr: LoopTransport) -> list[Event]:
+    out = [protocol.parse("evt", p) for t, p, _r in tr.sent if t.endswith("/evt")]
+    assert all(isinstance(e, Event) for e in out), out
     return out  # type: ignore[return-value]
 
 
 def test_a_reboot_with_a_ball_between_the_beams_still_counts_it_and_says_so(tmp_path: Path) -> None:
-    async def run() -> list[wire.Event]:
+    async def run() -> list[Event]:
         board = FakeBoard()
         board.beam_levels = lambda slot: (1, 1)  # type: ignore[attr-defined]  # both beams blocked at boot
         tr = LoopTransport()
@@ -54,7 +55,7 @@ def test_a_reboot_with_a_ball_between_the_beams_still_counts_it_and_says_so(tmp_
 
 
 def test_an_upward_passage_is_an_out_event(tmp_path: Path) -> None:
-    async def run() -> list[wire.Event]:
+    async def run() -> list[Event]:
         board = FakeBoard()
         tr = LoopTransport()
         node = Node(board, tr, StaticNet(), DirStore(str(tmp_path / "ob")), Clock(speed=20), cfg=CFG,

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.firmware import mp
-
 ROOT = Path(__file__).resolve().parents[2]
 STUBS = ROOT / ".stubs"
 CONFIG = ROOT / "tests" / "firmware" / "mypy-firmware.ini"
@@ -33,10 +31,7 @@ def test_firmware_type_checks_against_esp32_stubs(tmp_path):
 def test_planted_errors_are_caught(tmp_path):
     work = tmp_path / "repo"
     shutil.copytree(ROOT / "firmware", work / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
-    (work / "shared_rules").mkdir()
-    for name in ("wire.py", "wire_frame.py", "wire_messages.py"):
-        shutil.copy(ROOT / "shared_rules" / name, work / "shared_rules" / name)
-    (work / "shared_rules" / "__init__.py").write_bytes(mp.DEVICE_SHARED_RULES_INIT)  # the device's
+    shutil.copytree(ROOT / "luza_wire", work / "luza_wire", ignore=shutil.ignore_patterns("__pycache__"))
     with open(work / "firmware" / "pocket.py", "a") as f:
         f.write("\n\ndef _planted(b):\n    return ticks_diff(b)  # one argument short\n")
     with open(work / "firmware" / "drivers" / "beams.py", "a") as f:

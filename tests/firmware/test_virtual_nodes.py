@@ -15,7 +15,9 @@ from hub.ingest.serial import parse_line
 from hub.virtual import traces as tr
 from hub.virtual.node import HUB_EPOCH_MS, VirtualNode, VirtualTime
 from hub.virtual.table import CueMotion, Pot, Shot, VirtualTable
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.frame import Rejection
+from luza_wire.messages import Event, Status, Telemetry, Topic
 from tests.firmware.collect import Collector
 from tests.support.broker import Mosquitto
 
@@ -56,8 +58,8 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
 
         assert col.wait_for(lambda: len(col.events()) >= 8 and said_goodbye(), 5)
         events = col.unique_events()  # parses every evt; a rejection fails here
-        statuses = [wire.parse("status", p) for _t, p, _r in col.channel("status")]
-        teles = [wire.parse("tele", p) for _t, p, _r in col.channel("tele")]
+        statuses = [protocol.parse("status", p) for _t, p, _r in col.channel("status")]
+        teles = [protocol.parse("tele", p) for _t, p, _r in col.channel("tele")]
 
     pots = sorted((e.get("pocket"), e.get("colour")) for e in events if e.kind == "pocket")
     assert pots == [(1, "ivory"), (3, "ivory"), (4, "red"), (6, "yellow")]  # no hand, no rattle
@@ -73,10 +75,10 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
     strike_times = sorted(e.t - HUB_EPOCH_MS - at for e in events if e.kind == "strike")
     for got, want in zip(strike_times, [0, 1500, 3000, 8000], strict=True):
         assert abs(got - want) < 30 * speed, (strike_times,)
-    assert all(isinstance(s, wire.Status) for s in statuses)
-    assert {s.state for s in statuses if isinstance(s, wire.Status)} >= {"online", "offline"}
-    assert teles and all(isinstance(t, wire.Telemetry) for t in teles)
-    cue_tele = [t for t in teles if isinstance(t, wire.Telemetry) and t.get("bat") is not None]
+    assert all(isinstance(s, Status) for s in statuses)
+    assert {s.state for s in statuses if isinstance(s, Status)} >= {"online", "offline"}
+    assert teles and all(isinstance(t, Telemetry) for t in teles)
+    cue_tele = [t for t in teles if isinstance(t, Telemetry) and t.get("bat") is not None]
     assert cue_tele and all(t.get("bat") == 3.9 for t in cue_tele)
 
 
@@ -107,7 +109,7 @@ def test_serial_mode_writes_the_same_payloads_as_json_lines(tmp_path: Path) -> N
            "pockets": [{"pocket": 2, "upper": 32, "lower": 33, "colour": False}]}
     vt = VirtualTime(speed=2.0)
     node = VirtualNode(cfg, ("unused", 0), tmp_path, vt, transport=transport)
-    cmd_topic = wire.topic("t1", "pocket-usb", "cmd")
+    cmd_topic = protocol.topic("t1", "pocket-usb", "cmd")
 
     async def scenario() -> None:
         node.start()
@@ -128,13 +130,13 @@ def test_serial_mode_writes_the_same_payloads_as_json_lines(tmp_path: Path) -> N
     for line in out.getvalue().splitlines():
         topic, data = parse_line(line.encode())
         assert topic is not None, (line, data)
-        t = wire.parse_topic(topic)
-        assert isinstance(t, wire.Topic)
-        parsed.append(wire.parse(t.channel, data, t.device))
-    assert all(not isinstance(p, wire.Rejection) for p in parsed), parsed
-    events = [p for p in parsed if isinstance(p, wire.Event)]
+        t = protocol.parse_topic(topic)
+        assert isinstance(t, Topic)
+        parsed.append(protocol.parse(t.channel, data, t.device))
+    assert all(not isinstance(p, Rejection) for p in parsed), parsed
+    events = [p for p in parsed if isinstance(p, Event)]
     assert [(e.seq, e.get("pocket"), e.synced) for e in events] == [(1, 2, True), (2, 2, True)]
-    assert isinstance(parsed[0], wire.Status) and parsed[0].state == "online"
+    assert isinstance(parsed[0], Status) and parsed[0].state == "online"
 
 
 def test_calibrate_command_learns_a_colour_and_saves_it(mosquitto: Mosquitto, tmp_path: Path) -> None:

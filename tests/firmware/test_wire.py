@@ -1,4 +1,4 @@
-"""The wire protocol (shared_rules/wire.py): round trips, every rejection with its reason, fuzz, MicroPython parity."""
+"""The wire protocol (luza_wire/): round trips, every rejection with its reason, fuzz, MicroPython parity."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_rules import wire
+from luza_wire import envelope, protocol, resend
+from luza_wire.frame import Rejection
+from luza_wire.messages import Answer, Command, Event, Status, Telemetry, Topic
 from tests.firmware import wire_runner
 
 DEV = "pocket-a"
@@ -40,41 +42,41 @@ def ev(**over):
     ],
 )
 def test_event_round_trip(kind, fields, parsed):
-    payload = wire.encode_event(kind, DEV, 3, 17, 1_780_000_000_123, **fields)
-    e = wire.parse("evt", payload, DEV)
-    assert isinstance(e, wire.Event)
+    payload = protocol.encode_event(kind, DEV, 3, 17, 1_780_000_000_123, **fields)
+    e = protocol.parse("evt", payload, DEV)
+    assert isinstance(e, Event)
     assert (e.kind, e.key, e.t, e.synced) == (kind, (DEV, 3, 17), 1_780_000_000_123, True)
     assert e.fields == parsed
 
 
 def test_unsynced_event_and_none_fields_left_out():
-    payload = wire.encode_event("pocket", DEV, 1, 2, 5000, synced=False, p=1, c=None)
+    payload = protocol.encode_event("pocket", DEV, 1, 2, 5000, synced=False, p=1, c=None)
     assert json.loads(payload) == {"v": 1, "k": "pocket", "d": DEV, "b": 1, "s": 2, "t": 5000, "u": 1, "p": 1}
-    e = wire.parse_event(payload)
-    assert isinstance(e, wire.Event) and e.synced is False and e.get("colour") is None
+    e = protocol.parse_event(payload)
+    assert isinstance(e, Event) and e.synced is False and e.get("colour") is None
 
 
 def test_status_round_trip():
-    s = wire.parse("status", wire.encode_status("online", 4, fw="0.1.0", ip="10.0.0.7", role="cue"))
-    assert isinstance(s, wire.Status)
+    s = protocol.parse("status", protocol.encode_status("online", 4, fw="0.1.0", ip="10.0.0.7", role="cue"))
+    assert isinstance(s, Status)
     assert (s.state, s.boot, s.fw, s.ip, s.role, s.error) == ("online", 4, "0.1.0", "10.0.0.7", "cue", None)
-    err = wire.parse("status", wire.encode_status("error", 4, error="pockets[0].upper: bad pin"))
-    assert isinstance(err, wire.Status) and err.error == "pockets[0].upper: bad pin"
-    lost = wire.parse("status", b'{"v": 1, "st": "lost"}')  # a Last Will need not know the boot
-    assert isinstance(lost, wire.Status) and lost.boot is None
+    err = protocol.parse("status", protocol.encode_status("error", 4, error="pockets[0].upper: bad pin"))
+    assert isinstance(err, Status) and err.error == "pockets[0].upper: bad pin"
+    lost = protocol.parse("status", b'{"v": 1, "st": "lost"}')  # a Last Will need not know the boot
+    assert isinstance(lost, Status) and lost.boot is None
 
 
 def test_tele_round_trip_keeps_known_fields_only():
-    t = wire.parse("tele", wire.encode_tele(4, up=1000, heap=81234, rssi=-61, bat=3.9, ob=0, drop=0, extra=5))
-    assert isinstance(t, wire.Telemetry)
+    t = protocol.parse("tele", protocol.encode_tele(4, up=1000, heap=81234, rssi=-61, bat=3.9, ob=0, drop=0, extra=5))
+    assert isinstance(t, Telemetry)
     assert t.boot == 4 and t.fields == {"up": 1000, "heap": 81234, "rssi": -61, "bat": 3.9, "ob": 0, "drop": 0}
 
 
 def test_tele_carries_the_health_counters():
-    t = wire.parse("tele", wire.encode_tele(2, glitch=40, edrop=3, bu3=12, bl3=0, outs=1, strikes=9, rej=1))
-    assert isinstance(t, wire.Telemetry)
+    t = protocol.parse("tele", protocol.encode_tele(2, glitch=40, edrop=3, bu3=12, bl3=0, outs=1, strikes=9, rej=1))
+    assert isinstance(t, Telemetry)
     assert t.fields == {"glitch": 40, "edrop": 3, "bu3": 12, "bl3": 0, "outs": 1, "strikes": 9, "rej": 1}
-    assert isinstance(wire.parse("tele", wire.encode_tele(2, bu3=-1)), wire.Rejection)
+    assert isinstance(protocol.parse("tele", protocol.encode_tele(2, bu3=-1)), Rejection)
 
 
 @pytest.mark.parametrize(
@@ -83,71 +85,71 @@ def test_tele_carries_the_health_counters():
      ("reboot", {}), ("stored", {"b": 2, "s": 40}), ("stored", {"b": 2, "s": 0}), ("resend", {"b": 2, "lo": 3, "hi": 9})],
 )
 def test_command_round_trip(name, args):
-    c = wire.parse("cmd", wire.encode_command(name, 9, **args))
-    assert isinstance(c, wire.Command) and (c.name, c.cid, c.args) == (name, 9, args)
+    c = protocol.parse("cmd", protocol.encode_command(name, 9, **args))
+    assert isinstance(c, Command) and (c.name, c.cid, c.args) == (name, 9, args)
 
 
 def test_answer_to_resend_round_trip_and_gone_ranges_capped():
-    a = wire.parse("ans", wire.encode_answer("resend", 7, 2, 3, 40, [(3, 4), (9, 9)], 30))
-    assert isinstance(a, wire.Answer)
+    a = protocol.parse("ans", resend.encode_answer("resend", 7, 2, 3, 40, [(3, 4), (9, 9)], 30))
+    assert isinstance(a, Answer)
     assert (a.re, a.cid, a.boot, a.lo, a.hi, a.gone, a.sent) == ("resend", 7, 2, 3, 40, [(3, 4), (9, 9)], 30)
     many = [(i, i) for i in range(1, 60, 2)]
-    capped = wire.parse("ans", wire.encode_answer("resend", 0, 1, 1, 100, many, 0))
-    assert isinstance(capped, wire.Answer) and capped.gone == many[: wire.MAX_GONE]
-    assert wire.runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
+    capped = protocol.parse("ans", resend.encode_answer("resend", 0, 1, 1, 100, many, 0))
+    assert isinstance(capped, Answer) and capped.gone == many[: resend.MAX_GONE]
+    assert resend.runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
 
 
 def test_serial_envelope_round_trip_and_rejections():
-    line = wire.encode_serial("luza/v1/t1/p-head/evt", wire.encode_event("pocket", "p-head", 1, 2, 5, p=1))
+    line = envelope.encode_serial("luza/v1/t1/p-head/evt", protocol.encode_event("pocket", "p-head", 1, 2, 5, p=1))
     assert line.endswith("\n") and json.loads(line)["payload"]["s"] == 2
-    topic, payload = wire.parse_serial(line.encode())
-    assert topic == "luza/v1/t1/p-head/evt" and isinstance(wire.parse("evt", payload, "p-head"), wire.Event)
-    assert wire.parse_serial(b'{"topic": "x", "payload": "raw"}') == ("x", b"raw")
-    assert wire.parse_serial(b"nope") == wire.Rejection("malformed", "serial line is not valid JSON")
-    assert wire.parse_serial(b'{"topic": 1}').code == "malformed"  # type: ignore[union-attr]
-    assert wire.parse_serial(b"x" * 5000).code == "oversized"  # type: ignore[union-attr]
+    topic, payload = envelope.parse_serial(line.encode())
+    assert topic == "luza/v1/t1/p-head/evt" and isinstance(protocol.parse("evt", payload, "p-head"), Event)
+    assert envelope.parse_serial(b'{"topic": "x", "payload": "raw"}') == ("x", b"raw")
+    assert envelope.parse_serial(b"nope") == Rejection("malformed", "serial line is not valid JSON")
+    assert envelope.parse_serial(b'{"topic": 1}').code == "malformed"  # type: ignore[union-attr]
+    assert envelope.parse_serial(b"x" * 5000).code == "oversized"  # type: ignore[union-attr]
 
 
 def test_restamp_moves_only_unsynced_events_of_this_boot():
-    early = wire.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1)
-    moved = json.loads(wire.restamp_event(early, 3, 1_700_000_000_000))
+    early = protocol.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1)
+    moved = json.loads(protocol.restamp_event(early, 3, 1_700_000_000_000))
     assert moved["t"] == 1_700_000_000_250 and "u" not in moved
-    assert wire.restamp_event(early, 2, 1000) == early  # another boot: its offset is not known here
-    assert wire.restamp_event(early, 3, None) == early  # not synced yet
-    synced = wire.encode_event("pocket", DEV, 3, 1, 250, p=1)
-    assert wire.restamp_event(synced, 3, 1000) == synced
-    assert wire.event_key(early) == (3, 1) and wire.event_key(b"torn {") is None
+    assert protocol.restamp_event(early, 2, 1000) == early  # another boot: its offset is not known here
+    assert protocol.restamp_event(early, 3, None) == early  # not synced yet
+    synced = protocol.encode_event("pocket", DEV, 3, 1, 250, p=1)
+    assert protocol.restamp_event(synced, 3, 1000) == synced
+    assert protocol.event_key(early) == (3, 1) and protocol.event_key(b"torn {") is None
 
 
 def test_state_and_hub_status_payloads():
-    state = {"v": wire.STATE_VERSION, "table": "t1", "name": "Стол 1"}
-    assert json.loads(wire.encode_state(state)) == state and "Стол".encode() in wire.encode_state(state)
+    state = {"v": protocol.STATE_VERSION, "table": "t1", "name": "Стол 1"}
+    assert json.loads(protocol.encode_state(state)) == state and "Стол".encode() in protocol.encode_state(state)
     with pytest.raises(ValueError):
-        wire.encode_state({"v": 99})
-    assert json.loads(wire.encode_hub_status("online", "abc", "1.0", 5)) == {"v": 1, "st": "online", "boot": "abc",
+        protocol.encode_state({"v": 99})
+    assert json.loads(protocol.encode_hub_status("online", "abc", "1.0", 5)) == {"v": 1, "st": "online", "boot": "abc",
                                                                              "ver": "1.0", "t": 5}
-    assert wire.HUB_STATUS_TOPIC == "luza/v1/hub/status"
+    assert protocol.HUB_STATUS_TOPIC == "luza/v1/hub/status"
 
 
 def test_calibrate_colour_travels_as_col_and_parses_as_c():
-    payload = wire.encode_command("calibrate", 3, p=2, col="yellow", n=5)
+    payload = protocol.encode_command("calibrate", 3, p=2, col="yellow", n=5)
     assert json.loads(payload) == {"v": 1, "c": "calibrate", "id": 3, "p": 2, "col": "yellow", "n": 5}
-    c = wire.parse("cmd", payload)
-    assert isinstance(c, wire.Command) and c.args == {"p": 2, "col": "yellow", "c": "yellow", "n": 5}
+    c = protocol.parse("cmd", payload)
+    assert isinstance(c, Command) and c.args == {"p": 2, "col": "yellow", "c": "yellow", "n": 5}
     with pytest.raises(ValueError, match="clashes"):
-        wire.encode_command("calibrate", 3, p=2, c="yellow")
+        protocol.encode_command("calibrate", 3, p=2, c="yellow")
 
 
 def test_topics():
-    assert wire.topic("club-1", DEV, "evt") == "luza/v1/club-1/pocket-a/evt"
-    assert wire.state_topic("club-1") == "luza/v1/club-1/state"
-    assert wire.subscriptions() == ["luza/v1/+/+/status", "luza/v1/+/+/evt", "luza/v1/+/+/tele", "luza/v1/+/+/ans"]
-    t = wire.parse_topic("luza/v1/club-1/pocket-a/tele")
-    assert isinstance(t, wire.Topic) and (t.table, t.device, t.channel) == ("club-1", DEV, "tele")
+    assert protocol.topic("club-1", DEV, "evt") == "luza/v1/club-1/pocket-a/evt"
+    assert protocol.state_topic("club-1") == "luza/v1/club-1/state"
+    assert protocol.subscriptions() == ["luza/v1/+/+/status", "luza/v1/+/+/evt", "luza/v1/+/+/tele", "luza/v1/+/+/ans"]
+    t = protocol.parse_topic("luza/v1/club-1/pocket-a/tele")
+    assert isinstance(t, Topic) and (t.table, t.device, t.channel) == ("club-1", DEV, "tele")
     with pytest.raises(ValueError, match="bad topic parts"):
-        wire.topic("Club 1", DEV, "evt")
+        protocol.topic("Club 1", DEV, "evt")
     with pytest.raises(ValueError, match="bad table id"):
-        wire.state_topic("")
+        protocol.state_topic("")
 
 
 # ------------------------------------------------------------------ every rejection, with its reason
@@ -243,8 +245,8 @@ def test_every_rejection_code_is_covered():
 
 
 def test_non_bytes_payload_is_malformed():
-    assert wire.parse("evt", 42) == wire.Rejection("malformed", "payload must be bytes, got int")  # type: ignore[arg-type]
-    assert wire.parse("evt", b"\xff\xfe") == wire.Rejection("malformed", "payload is not valid JSON")
+    assert protocol.parse("evt", 42) == Rejection("malformed", "payload must be bytes, got int")  # type: ignore[arg-type]
+    assert protocol.parse("evt", b"\xff\xfe") == Rejection("malformed", "payload is not valid JSON")
 
 
 # ------------------------------------------------------------------ fuzz
@@ -257,27 +259,27 @@ SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.f
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
                                                                                             max_size=3), max_leaves=8)
 OBJECTS = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=10).map(lambda d: {"v": 1, **d} if d.get("v", 1) == 1 else d)
-PARSED = (wire.Event, wire.Status, wire.Telemetry, wire.Command, wire.Answer, wire.Rejection)
+PARSED = (Event, Status, Telemetry, Command, Answer, Rejection)
 
 
 @settings(max_examples=400, deadline=None)
 @given(channel=st.sampled_from(["evt", "status", "tele", "cmd", "nope"]), payload=st.binary(max_size=1100))
 def test_fuzz_random_bytes_never_raise(channel, payload):
-    assert isinstance(wire.parse(channel, payload, DEV), PARSED)
+    assert isinstance(protocol.parse(channel, payload, DEV), PARSED)
 
 
 @settings(max_examples=600, deadline=None)
 @given(channel=st.sampled_from(["evt", "status", "tele", "cmd", "ans"]), obj=OBJECTS)
 def test_fuzz_json_objects_never_raise_and_never_hit_the_guard(channel, obj):
-    result = wire.parse(channel, json.dumps(obj).encode(), DEV)
+    result = protocol.parse(channel, json.dumps(obj).encode(), DEV)
     assert isinstance(result, PARSED)
-    assert not (isinstance(result, wire.Rejection) and result.code == "parser_error"), result
+    assert not (isinstance(result, Rejection) and result.code == "parser_error"), result
 
 
 @settings(max_examples=200, deadline=None)
 @given(name=st.text(max_size=60))
 def test_fuzz_topics_never_raise(name):
-    assert isinstance(wire.parse_topic(name), wire.Topic | wire.Rejection)
+    assert isinstance(protocol.parse_topic(name), Topic | Rejection)
 
 
 # ------------------------------------------------------------------ the same vectors under MicroPython
@@ -298,8 +300,8 @@ def parity_vectors() -> list[list]:
         channel = {"encode_event": "evt", "encode_status": "status", "encode_tele": "tele",
                    "encode_answer": "ans"}.get(enc[1], "cmd")
         vectors.append(["parse", channel, wire_runner.encode(enc), None])
-    evt = wire.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1).decode()
-    vectors += [["serial", wire.encode_serial("luza/v1/a/b/evt", evt)], ["serial", "nope"],
+    evt = protocol.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1).decode()
+    vectors += [["serial", envelope.encode_serial("luza/v1/a/b/evt", evt)], ["serial", "nope"],
                 ["serial", '{"topic": 5, "payload": {}}'], ["serial", "x" * 5000],
                 ["restamp", evt, 3, 1_700_000_000_000], ["restamp", evt, 2, 1000]]
     # a deterministic sample of generated objects (standard JSON, so both parsers must agree)

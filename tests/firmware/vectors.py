@@ -135,7 +135,7 @@ def strike_vectors() -> list[tuple[str, list[Any]]]:
     return out
 
 
-RUNNER_FILES = ("firmware/**/*.py", "shared_rules/wire*.py", "tests/__init__.py", "tests/firmware/__init__.py",
+RUNNER_FILES = ("firmware/**/*.py", "luza_wire/*.py", "tests/__init__.py", "tests/firmware/__init__.py",
                 "tests/firmware/fw_runner.py")
 
 _MP_RUN = """

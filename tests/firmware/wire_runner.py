@@ -4,23 +4,25 @@ A vector is ["parse", channel, payload(str), device-or-None], ["topic", name], o
 the result is a plain JSON-able description, so the two runtimes compare with ==.
 """
 
-from shared_rules import wire
+from luza_wire import envelope, protocol, resend
+from luza_wire.frame import Rejection
+from luza_wire.messages import Answer, Command, Event, Status, Telemetry, Topic
 
 
 def describe(m):
-    if isinstance(m, wire.Rejection):
+    if isinstance(m, Rejection):
         return ["rejection", m.code, m.reason]
-    if isinstance(m, wire.Event):
+    if isinstance(m, Event):
         return ["event", m.kind, m.device, m.boot, m.seq, m.t, m.synced, _sorted(m.fields)]
-    if isinstance(m, wire.Status):
+    if isinstance(m, Status):
         return ["status", m.state, m.boot, m.fw, m.ip, m.role, m.error]
-    if isinstance(m, wire.Telemetry):
+    if isinstance(m, Telemetry):
         return ["tele", m.boot, _sorted(m.fields)]
-    if isinstance(m, wire.Command):
+    if isinstance(m, Command):
         return ["command", m.name, m.cid, _sorted(m.args)]
-    if isinstance(m, wire.Topic):
+    if isinstance(m, Topic):
         return ["topic", m.table, m.device, m.channel]
-    if isinstance(m, wire.Answer):
+    if isinstance(m, Answer):
         return ["answer", m.re, m.cid, m.boot, m.lo, m.hi, [list(g) for g in m.gone], m.sent]
     return ["other", repr(m)]
 
@@ -29,9 +31,14 @@ def _sorted(d):
     return [[k, d[k]] for k in sorted(d)]
 
 
+def _encoder(name):
+    """The function an ["encode", name, ...] vector calls: `resend`'s for an answer, else `protocol`'s."""
+    return getattr(resend if name == "encode_answer" else protocol, name)
+
+
 def encode(vec):
     """The payload an ["encode", ...] vector builds, as text."""
-    return getattr(wire, vec[1])(*vec[2], **vec[3]).decode()
+    return _encoder(vec[1])(*vec[2], **vec[3]).decode()
 
 
 def _encoded(payload):
@@ -46,20 +53,20 @@ def run(vec):
         payload = vec[2]
         if isinstance(payload, str):
             payload = payload.encode()
-        return describe(wire.parse(vec[1], payload, vec[3]))
+        return describe(protocol.parse(vec[1], payload, vec[3]))
     if op == "topic":
-        return describe(wire.parse_topic(vec[1]))
+        return describe(protocol.parse_topic(vec[1]))
     if op == "encode":  # MicroPython's dicts do not keep insertion order: compare content and size
-        return _encoded(getattr(wire, vec[1])(*vec[2], **vec[3]))
+        return _encoded(_encoder(vec[1])(*vec[2], **vec[3]))
     if op == "serial":  # a serial line -> (topic, payload) or a rejection
-        got = wire.parse_serial(vec[1])
-        if isinstance(got, wire.Rejection):
+        got = envelope.parse_serial(vec[1])
+        if isinstance(got, Rejection):
             return describe(got)
         import json
 
         return ["serial", got[0], _sorted(json.loads(got[1]))]  # MicroPython has no compact separators
     if op == "restamp":  # ["restamp", payload, boot, offset]
-        return _encoded(wire.restamp_event(vec[1].encode(), vec[2], vec[3]))
+        return _encoded(protocol.restamp_event(vec[1].encode(), vec[2], vec[3]))
     raise ValueError("unknown vector op " + repr(op))
 
 

@@ -19,7 +19,8 @@ import paho.mqtt.client as mqtt
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 
 
 class Node:
@@ -40,11 +41,11 @@ class Node:
         self.client.loop_start()
 
     def topic(self, channel: str) -> str:
-        return wire.topic(self.table, self.device, channel)
+        return protocol.topic(self.table, self.device, channel)
 
     def _connected(self, client: mqtt.Client, *args: object) -> None:
         client.subscribe(self.topic("cmd"), qos=1)
-        client.publish(self.topic("status"), wire.encode_status("online", self.boot, fw=self.fw, role=self.role),
+        client.publish(self.topic("status"), protocol.encode_status("online", self.boot, fw=self.fw, role=self.role),
                        qos=1, retain=True)
 
     def _message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
@@ -60,7 +61,7 @@ class Node:
     def event(self, kind: str, t: int, synced: bool = True, **fields: object) -> bytes:
         """Build the next event (not sent)."""
         self.seq += 1
-        return wire.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
+        return protocol.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
 
     def send(self, payload: bytes, wait: bool = True) -> None:
         self.sent.append(payload)
@@ -72,19 +73,19 @@ class Node:
         self.client.publish(self.topic(channel), payload, qos=1).wait_for_publish(10)
 
     def tele(self, **fields: object) -> None:
-        self.raw("tele", wire.encode_tele(self.boot, **fields))
+        self.raw("tele", protocol.encode_tele(self.boot, **fields))
 
     def close(self, graceful: bool = True) -> None:
         if graceful:
-            self.client.publish(self.topic("status"), wire.encode_status("offline", self.boot), qos=1,
+            self.client.publish(self.topic("status"), protocol.encode_status("offline", self.boot), qos=1,
                                 retain=True).wait_for_publish(5)
         self.client.disconnect()
         self.client.loop_stop()
 
 
 def sensor_input(payload: bytes, role: str, seat: int | None, received_ms: int = 0) -> SensorInput:
-    ev = wire.parse_event(payload)
-    assert isinstance(ev, wire.Event), ev
+    ev = protocol.parse_event(payload)
+    assert isinstance(ev, Event), ev
     return SensorInput(ev, role, seat, ev.t, received_ms)
 
 

@@ -1,4 +1,4 @@
-"""Building hub inputs for TableSession tests: real wire events (built and parsed by shared_rules.wire)."""
+"""Building hub inputs for TableSession tests: real wire events (built and parsed by luza_wire.protocol)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from hub.reconcile.fold import HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 
 
 class Kit:
@@ -21,8 +22,8 @@ class Kit:
     def _event(self, kind: str, device: str, t: int, role: str, seat: int | None, delay: int = 0,
                **fields: object) -> SensorInput:
         self.seq[device] += 1
-        ev = wire.parse_event(wire.encode_event(kind, device, self.boot, self.seq[device], t, **fields))
-        assert isinstance(ev, wire.Event), ev
+        ev = protocol.parse_event(protocol.encode_event(kind, device, self.boot, self.seq[device], t, **fields))
+        assert isinstance(ev, Event), ev
         return SensorInput(ev, role, seat, t, t + delay)
 
     def strike(self, t: int, seat: int | None = 0, double: bool = False, device: str | None = None,

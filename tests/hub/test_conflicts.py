@@ -8,7 +8,7 @@ import pytest
 
 from hub import config
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 from tests.hub.nodes import Clock, Node, expected_board
 from tests.hub.test_service import PLAYERS, T0, board, facts, start_free_match, wait_for
 from tests.support.broker import Mosquitto
@@ -26,7 +26,7 @@ def test_same_key_other_content_is_kept_as_a_conflict_and_alerted(
     for node, payload in sent:
         node.send(payload)
     head.send(sent[1][1])  # a plain redelivery: a duplicate, not a conflict
-    forged = wire.encode_event("pocket", "p-head", 1, 1, T0 + 1800, True, p=2, c="ivory")  # same key, other ball
+    forged = protocol.encode_event("pocket", "p-head", 1, 1, T0 + 1800, True, p=2, c="ivory")  # same key, other ball
     head.send(forged)
     head.send(forged)  # the same conflict again: counted, stored once
     wait_for(lambda: hub.stats["accepted"] + hub.stats["duplicates"] == 5)

@@ -16,7 +16,8 @@ from hub.ingest.delivery import Marks, Outgoing
 from hub.service.hub import Hub
 from hub.store import conflicts
 from hub.store.database import Store
-from shared_rules import wire
+from luza_wire import resend
+from luza_wire.messages import Answer
 from tests.hub.holes import hole_in_sequence
 from tests.hub.nodes import Node
 from tests.hub.test_service import T0, wait_for
@@ -76,14 +77,14 @@ def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(sto
     tick = Tick()
     marks = Marks(monotonic=tick)
     store_seqs(store, "p1", 1, [1, 5])
-    resend = Outgoing("p1", "resend", {"b": 1, "lo": 2, "hi": 4})
+    ask = Outgoing("p1", "resend", {"b": 1, "lo": 2, "hi": 4})
     asked = []
     for dt in (0, 4, 1, 9, 1, 19, 1):  # 5 s, then 10 s, then 20 s
         tick.t += dt
-        asked.append(resend in marks.after_commit(store, [("p1", 1)], []))
+        asked.append(ask in marks.after_commit(store, [("p1", 1)], []))
     assert asked == [True, False, True, False, True, False, True]
-    answer = wire.parse_answer(wire.encode_answer("resend", 0, 1, 2, 4, [(2, 3)], 1))
-    assert isinstance(answer, wire.Answer)
+    answer = resend.parse_answer(resend.encode_answer("resend", 0, 1, 2, 4, [(2, 3)], 1))
+    assert isinstance(answer, Answer)
     with store.transaction():
         assert marks.record_gone(store, "p1", answer, T0) == [(2, 3)]
         assert marks.record_gone(store, "p1", answer, T0) == []  # said twice: kept once
@@ -99,8 +100,8 @@ def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(sto
 def test_an_answer_is_taken_only_for_the_seqs_the_hub_asked_for(store: Store) -> None:
     marks = Marks(monotonic=Tick())
     store_seqs(store, "p1", 1, [1, 2, 5])
-    unasked = wire.parse_answer(wire.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
-    assert isinstance(unasked, wire.Answer)
+    unasked = resend.parse_answer(resend.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
+    assert isinstance(unasked, Answer)
     with store.transaction():  # nobody asked: seqs 1-100 do not become final holes (today's main kept all 100)
         assert marks.record_gone(store, "p1", unasked, T0) == []
     assert marks.unasked == 100 and marks.final("p1", 1) == []
@@ -115,9 +116,9 @@ def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_ab
     store_seqs(store, "p1", 3, [1, 2])
     out = Marks().reconnected(store, [("p1", 3), ("p2", 1)])
     assert out == [Outgoing("p1", "stored", {"b": 3, "s": 2}),
-                   Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + wire.MAX_RESEND}),
+                   Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + resend.MAX_RESEND}),
                    Outgoing("p2", "stored", {"b": 1, "s": 0}),
-                   Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": wire.MAX_RESEND})]
+                   Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": resend.MAX_RESEND})]
 
 
 def test_a_resent_event_moved_onto_the_hub_clock_is_a_duplicate_not_a_conflict(store: Store) -> None:
@@ -153,7 +154,7 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 2)
         alert = missing(hub)
         assert alert is not None and "asked for again" in alert["en"] and alert["final"] == []
-        head.raw("ans", wire.encode_answer("resend", 1, 1, 3, 3, [(3, 3)], 0))  # the node no longer has it
+        head.raw("ans", resend.encode_answer("resend", 1, 1, 3, 3, [(3, 3)], 0))  # the node no longer has it
         wait_for(lambda: hub.stats["gone"] == 1)
         assert hub.wait_idle(5)
         alert = missing(hub)
@@ -180,7 +181,7 @@ def test_an_unsolicited_answer_through_the_broker_marks_nothing_gone(
     with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 2)) as hole:  # no hole: the hub asks for nothing
         hub, head = hole.hub, hole.node
         wait_for(lambda: hub.stats["accepted"] == 3)
-        head.raw("ans", wire.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
+        head.raw("ans", resend.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
         wait_for(lambda: hub.stats["gone_unasked"] == 100)
         assert hub.wait_idle(5) and hub.stats["gone"] == 0 and missing(hub) is None
         head.send(hole.events[3])  # seq 4 still counts as stored, not as gone

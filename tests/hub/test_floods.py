@@ -10,7 +10,7 @@ from hub import config
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from hub.store.database import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND, Store
-from shared_rules import wire
+from luza_wire import protocol
 from tests.hub.conftest import TABLES
 
 FLOOD = 20_000
@@ -39,9 +39,9 @@ def test_a_flood_of_invalid_payloads_is_counted_with_a_bounded_sample(tmp_path: 
     try:
         before = db_bytes(db)
         for i in range(FLOOD):  # QoS 1 (an ack to call), as nodes publish: never shed by the ingest queue
-            hub.feed(RawMessage("mqtt", wire.topic("t1", "p-head", "evt"), BAD, i, _no_ack))
+            hub.feed(RawMessage("mqtt", protocol.topic("t1", "p-head", "evt"), BAD, i, _no_ack))
             if i % 2 == 0:  # and as many strangers, each with a name of its own
-                hub.feed(RawMessage("mqtt", wire.topic("t1", f"x{i}", "evt"), BAD, i, _no_ack))
+                hub.feed(RawMessage("mqtt", protocol.topic("t1", f"x{i}", "evt"), BAD, i, _no_ack))
         assert hub.wait_idle(120)
         grown = db_bytes(db) - before
         print(f"\n{FLOOD + FLOOD // 2} rejected payloads of 5 KB: database grew by {grown / 1e6:.2f} MB")

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 from tests.hub.test_service import T0, wait_for
 from tests.support.broker import Mosquitto
 
@@ -42,7 +42,7 @@ def near_valid(draw: st.DrawFn) -> bytes:
     """A valid event with one field mangled: the hardest kind to tell apart."""
     kind = draw(st.sampled_from(["pocket", "strike", "jam", "clear"]))
     fields = {"p": draw(st.integers(0, 7))} if kind != "strike" else {"pk": draw(st.floats(-1, 2000))}
-    obj = json.loads(wire.encode_event(kind, "p-head", draw(st.integers(0, 3)), draw(st.integers(0, 50)),
+    obj = json.loads(protocol.encode_event(kind, "p-head", draw(st.integers(0, 3)), draw(st.integers(0, 50)),
                                        T0 + draw(st.integers(-10**6, 10**6)), **fields))
     key = draw(st.sampled_from(sorted(obj)))
     obj[key] = draw(scalars)
@@ -86,7 +86,7 @@ def test_fuzzed_payloads_through_the_broker(cfg: Any, mosquitto: Mosquitto, hubs
     try:
         storm()
         assert hub._worker is not None and hub._worker.is_alive()
-        good = wire.encode_event("pocket", "p-head", 99, 1, T0, p=1)
+        good = protocol.encode_event("pocket", "p-head", 99, 1, T0, p=1)
         pub.publish("luza/v1/t1/p-head/evt", good, qos=1).wait_for_publish(5)
         wait_for(lambda: hub.store is not None and hub.store.has_event(("p-head", 99, 1)), 10)
         assert hub.stats["rejected"] > 0
@@ -100,7 +100,7 @@ RAW = {
     "empty": (b"", "malformed"),
     "64k-random": (bytes(range(256)) * 256, "oversized"),
     "json-array": (b"[1, 2, 3]", "malformed"),
-    "trailing-garbage": (wire.encode_event("pocket", "p-head", 1, 1, T0, p=1) + b"}}", "malformed"),
+    "trailing-garbage": (protocol.encode_event("pocket", "p-head", 1, 1, T0, p=1) + b"}}", "malformed"),
     "huge-number": (b'{"v":1,"k":"pocket","d":"p-head","b":1,"s":1e999,"t":1,"p":1}', "bad_field"),
 }
 

@@ -18,19 +18,19 @@ from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.service.inbox import EVENT_SHARE, OVERHEAD, TELE_BURST, TELE_PER_S, Inbox, cost
-from shared_rules import wire
+from luza_wire import frame, protocol
 from tests.hub.test_fault_floods import peak_rss_mb
 from tests.hub.test_faults import Serve, write_config
 from tests.hub.test_service import wait_for
 from tests.support.broker import Mosquitto
 
-TELE = wire.encode_tele(1, up=1000, heap=80000, rssi=-60)
+TELE = protocol.encode_tele(1, up=1000, heap=80000, rssi=-60)
 BIG = b'{"v": 1, "k": "pocket", "pad": "' + b"x" * 60_000 + b'"}'  # 60 KB: far over the wire's 1 KiB
 
 
 def raw(channel: str, payload: bytes, acked: list[int] | None = None, device: str = "p-head") -> RawMessage:
     ack = (lambda: acked.append(1)) if acked is not None else None
-    return RawMessage("mqtt", wire.topic("t1", device, channel), payload, 0, ack)
+    return RawMessage("mqtt", protocol.topic("t1", device, channel), payload, 0, ack)
 
 
 def test_telemetry_goes_first_then_other_qos0_and_qos1_never(caplog: pytest.LogCaptureFixture) -> None:
@@ -75,7 +75,7 @@ def test_an_oversized_payload_is_cut_at_once_and_keeps_its_size() -> None:
 
 
 def test_the_budget_holds_the_whole_window_of_qos1_events() -> None:
-    assert EVENT_SHARE >= RECEIVE_MAXIMUM * (wire.MAX_PAYLOAD + OVERHEAD)
+    assert EVENT_SHARE >= RECEIVE_MAXIMUM * (frame.MAX_PAYLOAD + OVERHEAD)
 
 
 # ------------------------------------------------------------------ through Mosquitto
@@ -109,9 +109,9 @@ def test_a_flood_against_a_held_worker_sheds_telemetry_and_keeps_every_event(
     assert entered.wait(10)  # the worker is held: everything now queues
     unsubscribe()
     n_events = 1500
-    events = [(wire.topic("t1", "p-head", "evt"), wire.encode_event("pocket", "p-head", 7, s, 1000 + s, p=1), 1)
+    events = [(protocol.topic("t1", "p-head", "evt"), protocol.encode_event("pocket", "p-head", 7, s, 1000 + s, p=1), 1)
               for s in range(1, n_events + 1)]
-    flood = [(wire.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000 + [(wire.topic("t1", "p-mid", "evt"), BIG, 0)] * 300
+    flood = [(protocol.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000 + [(protocol.topic("t1", "p-mid", "evt"), BIG, 0)] * 300
     publish_flood(mosquitto.port, flood + events)
     inbox = hub._queue
     wait_for(lambda: inbox.shed["tele"] > 0, 20)
@@ -138,9 +138,9 @@ def test_luza_serve_rss_stays_bounded_under_a_flood_of_oversized_qos0_and_teleme
     try:
         assert serve.proc.pid and os.path.exists(f"/proc/{serve.proc.pid}/status")
         before = peak_rss_mb(serve.proc.pid)
-        flood = ([(wire.topic("t1", "p-mid", "evt"), BIG, 0)] * 2000
-                 + [(wire.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000)
-        sentinel = (wire.topic("t1", "p-head", "evt"), wire.encode_event("pocket", "p-head", 9, 1, 5, p=1), 1)
+        flood = ([(protocol.topic("t1", "p-mid", "evt"), BIG, 0)] * 2000
+                 + [(protocol.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000)
+        sentinel = (protocol.topic("t1", "p-head", "evt"), protocol.encode_event("pocket", "p-head", 9, 1, 5, p=1), 1)
         publish_flood(mosquitto.port, [*flood, sentinel])  # the sentinel arrives after the whole flood
 
         def stored() -> bool:

@@ -10,7 +10,8 @@ import pytest
 
 from hub.config import BrokerConfig
 from hub.ingest.mqtt import MqttIngest, RawMessage
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto
@@ -24,7 +25,7 @@ def node(broker: Mosquitto, cid: str = "node") -> mqtt.Client:
 
 
 def send(c: mqtt.Client, seq: int) -> None:
-    info = c.publish("luza/v1/t1/p1/evt", wire.encode_event("pocket", "p1", 1, seq, 1000 + seq, p=1), qos=1)
+    info = c.publish("luza/v1/t1/p1/evt", protocol.encode_event("pocket", "p1", 1, seq, 1000 + seq, p=1), qos=1)
     info.wait_for_publish(5)
 
 
@@ -42,8 +43,8 @@ def drain(q: queue.Queue[RawMessage], n: int, timeout: float = 5) -> list[RawMes
 def seqs(msgs: list[RawMessage]) -> list[int]:
     out = []
     for m in msgs:
-        ev = wire.parse_event(m.payload)
-        assert isinstance(ev, wire.Event)
+        ev = protocol.parse_event(m.payload)
+        assert isinstance(ev, Event)
         out.append(ev.seq)
     return out
 

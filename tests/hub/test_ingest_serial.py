@@ -12,7 +12,8 @@ import serial
 
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.serial import MAX_LINE, SerialIngest, parse_line
-from shared_rules import wire
+from luza_wire import protocol
+from luza_wire.messages import Event
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def test_lines_become_messages_and_bad_lines_become_framing_errors(pty: tuple[in
     ing.start()
     try:
         assert ing.opened.wait(5)  # pyserial puts the tty in raw mode on open; write only after that
-        evt = json.loads(wire.encode_event("pocket", "p1", 1, 5, 1000, p=2))
+        evt = json.loads(protocol.encode_event("pocket", "p1", 1, 5, 1000, p=2))
         os.write(master, line("luza/v1/t1/p1/evt", evt))
         os.write(master, b"not json\n")
         os.write(master, b'{"topic": 3}\n')
@@ -53,8 +54,8 @@ def test_lines_become_messages_and_bad_lines_become_framing_errors(pty: tuple[in
     finally:
         ing.stop()
     assert msgs[0].source == "serial" and msgs[0].topic == "luza/v1/t1/p1/evt" and msgs[0].received_ms == 42
-    ev = wire.parse_event(msgs[0].payload, "p1")
-    assert isinstance(ev, wire.Event) and ev.key == ("p1", 1, 5) and ev.get("pocket") == 2
+    ev = protocol.parse_event(msgs[0].payload, "p1")
+    assert isinstance(ev, Event) and ev.key == ("p1", 1, 5) and ev.get("pocket") == 2
     assert msgs[0].ack is None and msgs[0].error is None
     assert msgs[1].error is not None and msgs[1].error[0] == "malformed"
     assert msgs[2].error is not None and "topic" in msgs[2].error[1]
@@ -69,7 +70,7 @@ def test_commands_go_back_down_the_port(pty: tuple[int, str]) -> None:
     ing.start()
     try:
         assert ing.opened.wait(5)
-        ing.send("luza/v1/t1/p1/cmd", wire.encode_command("time", 1, hub=123))
+        ing.send("luza/v1/t1/p1/cmd", protocol.encode_command("time", 1, hub=123))
         data = b""
         while not data.endswith(b"\n"):
             data += os.read(master, 1024)

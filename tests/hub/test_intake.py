@@ -11,7 +11,7 @@ from hub.ingest.clockmap import ClockMap
 from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
-from shared_rules import wire
+from luza_wire import protocol
 
 CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
                                {"id": "t2", "pockets": {"q1": [1]}}]})
@@ -29,7 +29,7 @@ def evt(device: str = "p1", boot: int = 1, seq: int = 1, t: int = NOW - 5, kind:
         synced: bool = True, **f: object) -> bytes:
     if kind == "pocket" and "p" not in f:
         f["p"] = 1
-    return wire.encode_event(kind, device, boot, seq, t, synced, **f)
+    return protocol.encode_event(kind, device, boot, seq, t, synced, **f)
 
 
 @pytest.mark.parametrize(("topic", "payload", "code"), [
@@ -38,7 +38,7 @@ def evt(device: str = "p1", boot: int = 1, seq: int = 1, t: int = NOW - 5, kind:
     ("luza/v1/T1/p1/evt", evt(), "bad_id"),
     ("luza/v1/t1/p9/evt", evt("p9"), "unknown_device"),
     ("luza/v1/t2/p1/evt", evt(), "wrong_table"),
-    ("luza/v1/t1/p1/cmd", wire.encode_command("time", 1, hub=1), "bad_channel"),
+    ("luza/v1/t1/p1/cmd", protocol.encode_command("time", 1, hub=1), "bad_channel"),
     ("luza/v1/t1/p1/evt", b"{not json", "malformed"),
     ("luza/v1/t1/p1/evt", b'{"v": 2, "k": "pocket"}', "bad_version"),
     ("luza/v1/t1/p1/evt", b"x" * 2000, "oversized"),
@@ -101,9 +101,9 @@ def test_stale_boot() -> None:
 
 
 def test_status_and_tele() -> None:
-    st = run("luza/v1/t1/p1/status", wire.encode_status("online", 3, fw="1.0", role="pocket"))
+    st = run("luza/v1/t1/p1/status", protocol.encode_status("online", 3, fw="1.0", role="pocket"))
     assert isinstance(st, StatusIn) and st.status.boot == 3
-    te = run("luza/v1/t1/p1/tele", wire.encode_tele(3, rssi=-60, bat=3.9, ob=2))
+    te = run("luza/v1/t1/p1/tele", protocol.encode_tele(3, rssi=-60, bat=3.9, ob=2))
     assert isinstance(te, TeleIn) and te.tele.get("ob") == 2
     will = run("luza/v1/t1/p1/status", json.dumps({"v": 1, "st": "lost"}).encode())
     assert isinstance(will, StatusIn) and will.status.state == "lost"

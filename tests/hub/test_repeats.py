@@ -12,7 +12,7 @@ from hub import config
 from hub.ingest.mqtt import RawMessage
 from hub.logs import RepeatFilter
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 from tests.hub.conftest import TABLES
 from tests.hub.test_bad_input import Serving, folder, write_config  # noqa: F401  (fixture)
 from tests.hub.test_service import PLAYERS
@@ -23,7 +23,7 @@ def test_a_dismiss_alert_flood_stores_one_input(tmp_path: Path) -> None:
     try:
         hub.new_match("t1", "free", PLAYERS)
         hub.submit("t1", {"kind": "open_shot"})  # a node that goes offline mid-match is an alert
-        hub.feed(RawMessage("mqtt", wire.topic("t1", "p-head", "status"), b'{"v": 1, "st": "lost"}', 1))
+        hub.feed(RawMessage("mqtt", protocol.topic("t1", "p-head", "status"), b'{"v": 1, "st": "lost"}', 1))
         assert hub.wait_idle(5)
         (alert,) = [a for a in hub.state("t1")["match"]["alerts"] if a["kind"] == "node_offline"]
         before = hub.store.count_inputs()  # type: ignore[union-attr]

@@ -26,7 +26,7 @@ from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.store.database import Store
-from shared_rules import wire
+from luza_wire import protocol
 from tests.hub.nodes import Clock, Node, action, expected_board, sensor_input
 from tests.support.broker import Mosquitto
 
@@ -244,12 +244,12 @@ def test_serial_gateway_into_the_hub(mosquitto: Mosquitto, tmp_path: Any, hubs: 
         hub.new_match("t2", "free", PLAYERS)
 
         def line(channel: str, payload: bytes) -> bytes:
-            return json.dumps({"topic": wire.topic("t2", "t2-p", channel),
+            return json.dumps({"topic": protocol.topic("t2", "t2-p", channel),
                                "payload": json.loads(payload)}).encode() + b"\n"
 
-        os.write(master, line("status", wire.encode_status("online", 1, role="pocket")))
-        os.write(master, line("evt", wire.encode_event("pocket", "t2-p", 1, 1, T0 + 50, p=4)))
-        os.write(master, line("evt", wire.encode_event("pocket", "t2-p", 1, 1, T0 + 50, p=4)))  # again
+        os.write(master, line("status", protocol.encode_status("online", 1, role="pocket")))
+        os.write(master, line("evt", protocol.encode_event("pocket", "t2-p", 1, 1, T0 + 50, p=4)))
+        os.write(master, line("evt", protocol.encode_event("pocket", "t2-p", 1, 1, T0 + 50, p=4)))  # again
         os.write(master, b"garbage\n")
         wait_for(lambda: hub.stats["accepted"] + hub.stats["duplicates"] == 2 and hub.stats["rejected"] == 1)
         reply = b""

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from hub.ingest.timecheck import STEP_TOLERANCE_MS, TimeCheck
 from hub.reconcile.inputs import SensorInput
-from shared_rules import wire
+from luza_wire.messages import Event
 
 T0 = 1_800_000_000_000
 HOUR = 3_600_000
 
 
 def event(device: str, seq: int, at_ms: int, received_ms: int, boot: int = 1) -> SensorInput:
-    e = wire.Event("pocket", device, boot, seq, at_ms, True, {"pocket": 1})
+    e = Event("pocket", device, boot, seq, at_ms, True, {"pocket": 1})
     return SensorInput(e, "pocket", None, at_ms, received_ms)
 
 

@@ -15,7 +15,7 @@ from hub.ingest.mqtt import RawMessage
 from hub.reconcile.checks import RefereeInputError
 from hub.service.changes import Change
 from hub.service.hub import Hub
-from shared_rules import wire
+from luza_wire import protocol
 from tests.export.matchkit import PLAYERS, Clock, Table, play_classic
 
 
@@ -119,8 +119,8 @@ def test_rev_strictly_increases_and_the_envelope_carries_boot_and_hub_time(hub: 
 
 def test_a_device_change_is_pushed_with_its_table(hub: Hub, clock: Clock) -> None:
     before = hub.state("t2")["rev"]
-    hub.feed(RawMessage("mqtt", wire.topic("t2", "t2-p", "status"),
-                        wire.encode_status("online", 3, fw="0.4.0", ip="10.0.0.9", role="pocket"), clock.ms))
+    hub.feed(RawMessage("mqtt", protocol.topic("t2", "t2-p", "status"),
+                        protocol.encode_status("online", 3, fw="0.4.0", ip="10.0.0.9", role="pocket"), clock.ms))
     assert hub.wait_idle(10)
     state = hub.state("t2")
     assert state["rev"] > before

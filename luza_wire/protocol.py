@@ -1,43 +1,36 @@
-"""Luza wire protocol v1: the only code that builds or parses MQTT topics and payloads.
+"""Luza wire protocol v1: the only code that builds or parses MQTT topics and payloads (docs/wire.md).
 
 Runs unchanged on CPython 3.11+ and MicroPython 1.2x: no dataclasses, enum or typing at run time, only
-`json`. Parsing never raises: it returns a typed message, or a `Rejection` with a machine code and a reason a
-person can act on. The contract is documented in docs/wire.md.
+`json`. Parsing never raises: it returns a message of `luza_wire.messages`, or a `luza_wire.Rejection`
+with a machine code and a reason a person can act on.
 
 Topics: luza/v1/<table>/<device>/<channel> (channel: status, evt, tele, ans, cmd) and luza/v1/<table>/state.
-The framing half (JSON rules, field checks, the serial envelope, the clock restamp, the hub's retained payloads)
-lives in wire_frame.py and is re-exported here: import `shared_rules.wire` only.
+Besides the node's five channels this module builds the hub's retained payloads and moves an event recorded on
+a node's uptime clock onto the hub's clock; the rules every payload follows are in `frame`.
 """
 
-from shared_rules import wire_frame as _frame
-from shared_rules.wire_frame import (
+import json
+
+from luza_wire.frame import (
     MAX_SEQ,
     MAX_T,
     PREFIX,
     VERSION,
     Rejection,
-    _check_range,
-    _dump,
-    _first_rejection,
-    _int_field,
-    _is_int,
-    _load,
-    _num_field,
+    compact,
+    dump,
+    first_rejection,
+    int_field,
+    is_int,
+    load,
+    num_field,
     valid_id,
 )
-from shared_rules.wire_frame import Answer as Answer  # a type: re-exported by name
-from shared_rules.wire_messages import Command, Event, Status, Telemetry, Topic
+from luza_wire.messages import Command, Event, Status, Telemetry, Topic
+from luza_wire.resend import check_range, parse_answer
 
-# Re-exported from the framing half, so that callers import `wire` only.
-MAX_ID, MAX_PAYLOAD, STATE_VERSION, HUB_STATUS_TOPIC = _frame.MAX_ID, _frame.MAX_PAYLOAD, _frame.STATE_VERSION, \
-    _frame.HUB_STATUS_TOPIC
-MAX_SERIAL_LINE = _frame.MAX_SERIAL_LINE
-encode_serial, parse_serial, restamp_event, event_key = (_frame.encode_serial, _frame.parse_serial,
-                                                         _frame.restamp_event, _frame.event_key)
-encode_state, encode_hub_status, runs = _frame.encode_state, _frame.encode_hub_status, _frame.runs
-encode_answer, parse_answer = _frame.encode_answer, _frame.parse_answer
-MAX_GONE, MAX_RESEND = _frame.MAX_GONE, _frame.MAX_RESEND
-
+STATE_VERSION = 1  # the `v` of the retained luza/v1/<table>/state payload (docs/web-api.md)
+HUB_STATUS_TOPIC = PREFIX + "/hub/status"
 CHANNELS = ("status", "evt", "tele", "cmd", "ans")
 NODE_CHANNELS = ("status", "evt", "tele", "ans")
 EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
@@ -109,14 +102,14 @@ def encode_event(kind, device, boot, seq, t, synced=True, **fields):
         value = fields[name]
         if value is not None:
             obj[name] = value
-    return _dump(obj)
+    return dump(obj)
 
 
 def encode_status(state, boot, fw="", ip="", role="", error=None):
     obj = {"v": VERSION, "st": state, "b": boot, "fw": fw, "ip": ip, "role": role}
     if error:
         obj["err"] = error
-    return _dump(obj)
+    return dump(obj)
 
 
 def encode_tele(boot, **fields):
@@ -125,7 +118,7 @@ def encode_tele(boot, **fields):
         value = fields[name]
         if value is not None:
             obj[name] = value
-    return _dump(obj)
+    return dump(obj)
 
 
 RESERVED = ("v", "c", "id")  # a command's own keys; its arguments cannot use them
@@ -139,9 +132,7 @@ def encode_command(name, cid=0, **args):
     obj = {"v": VERSION, "c": name, "id": cid}
     for name_ in args:
         obj[name_] = args[name_]
-    return _dump(obj)
-
-
+    return dump(obj)
 
 
 # ---------------------------------------------------------------- parsing
@@ -150,23 +141,23 @@ def encode_command(name, cid=0, **args):
 def _event_fields(kind, obj):
     """The kind-specific fields of an event as a dict, or a Rejection."""
     if kind == "strike":
-        peak = _num_field(obj, "pk", 0, 1000)
-        gap = _num_field(obj, "gap", 0, 10000)
+        peak = num_field(obj, "pk", 0, 1000)
+        gap = num_field(obj, "gap", 0, 10000)
         dbl = obj.get("dbl", False)
         if not isinstance(dbl, bool):
             return Rejection("bad_field", "field 'dbl' must be true or false, got %r" % (dbl,))
-        bad = _first_rejection((peak, gap))
+        bad = first_rejection((peak, gap))
         if bad:
             return bad
         return {"peak": peak, "double": dbl, "gap": gap}
-    pocket = _int_field(obj, "p", 1, 6)
-    dur = _num_field(obj, "dur", 0, 86400000)
-    bad = _first_rejection((pocket, dur))
+    pocket = int_field(obj, "p", 1, 6)
+    dur = num_field(obj, "dur", 0, 86400000)
+    bad = first_rejection((pocket, dur))
     if bad:
         return bad
     fields = {"pocket": pocket, "dur": dur}
     if kind in ("jam", "clear", "out", "flag"):
-        beam = _int_field(obj, "bm", 0, 1, required=False)  # 0 upper, 1 lower
+        beam = int_field(obj, "bm", 0, 1, required=False)  # 0 upper, 1 lower
         if isinstance(beam, Rejection):
             return beam
         fields["beam"] = beam
@@ -179,14 +170,14 @@ def _event_fields(kind, obj):
         colour = obj.get("c")
         if colour is not None and colour not in COLOURS:
             return Rejection("bad_field", "unknown colour %r (expected one of %s)" % (colour, ", ".join(COLOURS)))
-        conf = _num_field(obj, "cf", 0, 1)
+        conf = num_field(obj, "cf", 0, 1)
         if isinstance(conf, Rejection):
             return conf
         fields["colour"] = colour
         fields["conf"] = conf
     if kind == "calib":
         rgb = obj.get("rgb")
-        if not isinstance(rgb, list) or not 3 <= len(rgb) <= 4 or not all(_is_int(c) for c in rgb):
+        if not isinstance(rgb, list) or not 3 <= len(rgb) <= 4 or not all(is_int(c) for c in rgb):
             return Rejection("bad_field", "field 'rgb' must be a list of 3 or 4 integers")
         fields["rgb"] = rgb
     return fields
@@ -194,7 +185,7 @@ def _event_fields(kind, obj):
 
 def parse_event(payload, device=None):
     """An `evt` payload -> Event, or Rejection. `device`, if given, must match the payload's."""
-    obj = _load(payload)
+    obj = load(payload)
     if isinstance(obj, Rejection):
         return obj
     kind = obj.get("k")
@@ -205,10 +196,10 @@ def parse_event(payload, device=None):
         return Rejection("bad_field", "field 'd' must be a device id (1-32 of a-z, 0-9, '-'), got %r" % (dev,))
     if device is not None and dev != device:
         return Rejection("device_mismatch", "payload says device %r but was published on %r's topic" % (dev, device))
-    boot = _int_field(obj, "b", 0, MAX_SEQ)
-    seq = _int_field(obj, "s", 0, MAX_SEQ)
-    t = _int_field(obj, "t", 0, MAX_T)
-    bad = _first_rejection((boot, seq, t))
+    boot = int_field(obj, "b", 0, MAX_SEQ)
+    seq = int_field(obj, "s", 0, MAX_SEQ)
+    t = int_field(obj, "t", 0, MAX_T)
+    bad = first_rejection((boot, seq, t))
     if bad:
         return bad
     fields = _event_fields(kind, obj)
@@ -220,13 +211,13 @@ def parse_event(payload, device=None):
 
 
 def parse_status(payload):
-    obj = _load(payload)
+    obj = load(payload)
     if isinstance(obj, Rejection):
         return obj
     st = obj.get("st")
     if st not in STATUS_STATES:
         return Rejection("bad_field", "status %r is not one of %s" % (st, ", ".join(STATUS_STATES)))
-    boot = _int_field(obj, "b", 0, MAX_SEQ, required=st != "lost")
+    boot = int_field(obj, "b", 0, MAX_SEQ, required=st != "lost")
     if isinstance(boot, Rejection):
         return boot
     role = obj.get("role", "")
@@ -258,16 +249,16 @@ for _name in TELE_COUNTERS:
 
 
 def parse_tele(payload):
-    obj = _load(payload)
+    obj = load(payload)
     if isinstance(obj, Rejection):
         return obj
-    boot = _int_field(obj, "b", 0, MAX_SEQ)
+    boot = int_field(obj, "b", 0, MAX_SEQ)
     if isinstance(boot, Rejection):
         return boot
     fields = {}
     for name in TELE_FIELDS:
         lo, hi = TELE_FIELDS[name]
-        x = _num_field(obj, name, lo, hi)
+        x = num_field(obj, name, lo, hi)
         if isinstance(x, Rejection):
             return x
         if x is not None:
@@ -277,13 +268,13 @@ def parse_tele(payload):
 
 def parse_command(payload):
     """A `cmd` payload -> Command, or Rejection. Checks each command's own arguments."""
-    obj = _load(payload)
+    obj = load(payload)
     if isinstance(obj, Rejection):
         return obj
     name = obj.get("c")
     if name not in COMMANDS:
         return Rejection("unknown_command", "unknown command %r (expected one of %s)" % (name, ", ".join(COMMANDS)))
-    cid = _int_field(obj, "id", 0, MAX_SEQ, required=False)
+    cid = int_field(obj, "id", 0, MAX_SEQ, required=False)
     if isinstance(cid, Rejection):
         return cid
     args = {}
@@ -299,12 +290,12 @@ def parse_command(payload):
 def _check_args(name, obj, args):
     """None if command `name`'s own arguments are valid (filling the parsed view into `args`), else a Rejection."""
     if name == "time":
-        return _rejection_of(_int_field(obj, "hub", 0, MAX_T))
+        return _rejection_of(int_field(obj, "hub", 0, MAX_T))
     if name == "config":
         if not isinstance(obj.get("set"), dict):
             return Rejection("bad_field", "command 'config' needs an object 'set' of settings to change")
     elif name == "calibrate":
-        pocket = _int_field(obj, "p", 1, 6)
+        pocket = int_field(obj, "p", 1, 6)
         if isinstance(pocket, Rejection):
             return pocket
         colour = obj.get("col")
@@ -312,11 +303,11 @@ def _check_args(name, obj, args):
             return Rejection("bad_field", "command 'calibrate' needs a colour 'col', one of %s" % (", ".join(COLOURS),))
         args["c"] = colour  # the parsed view names it like events do
     elif name == "identify":
-        return _rejection_of(_num_field(obj, "s", 0, 600))
+        return _rejection_of(num_field(obj, "s", 0, 600))
     elif name == "stored":
-        return _first_rejection((_int_field(obj, "b", 0, MAX_SEQ), _int_field(obj, "s", 0, MAX_SEQ)))
+        return first_rejection((int_field(obj, "b", 0, MAX_SEQ), int_field(obj, "s", 0, MAX_SEQ)))
     elif name == "resend":
-        return _check_range(obj, "command 'resend'")
+        return check_range(obj, "command 'resend'")
     return None
 
 
@@ -340,3 +331,49 @@ def parse(channel, payload, device=None):
         return Rejection("bad_channel", "unknown channel %r" % (channel,))
     except Exception as exc:  # a parser bug must not stop ingest; it is reported as a rejection
         return Rejection("parser_error", "could not parse payload: %s" % (exc,))
+
+
+# ---------------------------------------------------------------- the clock restamp (node side)
+
+
+def restamp_event(payload, boot, offset):
+    """An `evt` payload recorded on the uptime clock (`u: 1`) of boot `boot`, moved onto the hub clock by
+    `offset` (hub ms - uptime ms). Anything else (already synced, another boot, unreadable) comes back as is."""
+    if offset is None or b'"u"' not in payload:
+        return payload
+    try:
+        obj = json.loads(payload)
+    except ValueError:
+        return payload
+    if not isinstance(obj, dict) or obj.get("u") != 1 or obj.get("b") != boot or not is_int(obj.get("t")):
+        return payload
+    obj["t"] = obj["t"] + offset
+    del obj["u"]
+    return dump(obj)
+
+
+def event_key(payload):
+    """(boot, seq) of an `evt` payload this node built, or None if it cannot be read (cheap: no validation)."""
+    try:
+        obj = json.loads(payload)
+        boot, seq = obj["b"], obj["s"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not is_int(boot) or not is_int(seq):
+        return None
+    return boot, seq
+
+
+# ---------------------------------------------------------------- the hub's retained payloads
+
+
+def encode_state(state):
+    """The retained luza/v1/<table>/state payload: the table's state envelope (its `v` is STATE_VERSION)."""
+    if state.get("v") != STATE_VERSION:
+        raise ValueError("a table state must carry v=%d" % (STATE_VERSION,))
+    return compact(state)
+
+
+def encode_hub_status(state, boot, ver, t):
+    """The retained luza/v1/hub/status payload: {"v": 1, "st": online|offline|lost, "boot", "ver", "t"}."""
+    return compact({"v": VERSION, "st": state, "boot": boot, "ver": ver, "t": t})

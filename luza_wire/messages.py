@@ -1,6 +1,6 @@
-"""The parsed messages of the wire protocol (`shared_rules.wire` builds and parses them; import them from there).
+"""The parsed messages of the wire contract: `protocol` builds and parses them, the hub and the firmware read them.
 
-Runs unchanged on CPython 3.11+ and MicroPython 1.2x, like wire.py: plain classes with `__slots__`.
+Runs unchanged on CPython 3.11+ and MicroPython 1.2x: plain classes with `__slots__`.
 """
 
 
@@ -28,7 +28,7 @@ class Event:
 
     A hub keeps every event of a live match, so an event is small: its fields are a tuple of names shared by all
     events with the same fields and a tuple of values (a dict is 184 bytes), and its kind and device are shared
-    strings (`shared_rules.wire.shared_id`).
+    strings (`luza_wire.protocol.shared_id`).
     """
 
     __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "_names", "_values")
@@ -98,3 +98,23 @@ class Command:
         self.name = name
         self.cid = cid
         self.args = args
+
+
+class Answer:
+    """A node's answer to a command (channel `ans`); today only to `resend`: of seqs `lo`..`hi` of boot `boot`,
+    the node re-sent `sent` and no longer holds the `gone` ones ([(first, last)] ranges)."""
+
+    __slots__ = ("re", "cid", "boot", "lo", "hi", "gone", "sent")
+
+    def __init__(self, re, cid, boot, lo, hi, gone, sent):
+        self.re = re
+        self.cid = cid
+        self.boot = boot
+        self.lo = lo
+        self.hi = hi
+        self.gone = gone
+        self.sent = sent
+
+    def __repr__(self):
+        return "Answer(%s boot %s %s..%s gone=%r sent=%s)" % (self.re, self.boot, self.lo, self.hi, self.gone,
+                                                              self.sent)
