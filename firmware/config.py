@@ -8,6 +8,7 @@ Runs on MicroPython and CPython (the hub's `luza firmware flash` validates node.
 
 import json
 
+from firmware import pins
 from luza_wire import frame, protocol
 
 DEFAULTS = {  # type: dict
@@ -18,7 +19,7 @@ DEFAULTS = {  # type: dict
     "broker": {"host": "192.168.4.1", "port": 1883, "user": "", "password": "", "keepalive": 30, "tls": False},
     "serial": {"enabled": False, "baud": 115200},  # USB-serial gateway mode instead of Wi-Fi/MQTT
     # One entry per pocket this node serves: pocket number 1..6 and its two beam input pins.
-    "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}],
+    "pockets": [{"pocket": 1, "upper": pins.POCKET_UPPER, "lower": pins.POCKET_LOWER, "colour": False}],
     "beam": {
         "active_low": True,  # receiver output low when the beam is interrupted
         "debounce_ms": 2,  # shorter level changes are chatter
@@ -28,8 +29,8 @@ DEFAULTS = {  # type: dict
         "spacing_mm": 30,  # upper to lower beam as mounted (hardware/mounting.md): tells one ball from two
     },
     "colour": {
-        "sda": 21,
-        "scl": 22,
+        "sda": pins.COLOUR_SDA,
+        "scl": pins.COLOUR_SCL,
         "freq": 400000,
         "gain": 4,  # TCS34725 analogue gain: 1, 4, 16 or 60
         "atime_ms": 24,  # integration time per reading
@@ -38,9 +39,9 @@ DEFAULTS = {  # type: dict
     },
     "cue": {
         "sensor": "adxl345",  # or "lis3dh"
-        "sda": 21,
-        "scl": 22,
-        "int_pin": 4,  # accelerometer interrupt (FIFO watermark / activity wake)
+        "sda": pins.CUE_SDA,
+        "scl": pins.CUE_SCL,
+        "int_pin": pins.CUE_INT,  # accelerometer interrupt (FIFO watermark / activity wake)
         "odr_hz": 1600,
         "range_g": 16,
         "strike_g": 3.0,  # contact starts at this magnitude (gravity removed)
@@ -50,7 +51,7 @@ DEFAULTS = {  # type: dict
         "double_max_ms": 40,  # second contact within this window is a double hit
         "refractory_ms": 300,
         "sleep_after_s": 30,  # idle this long -> light sleep until the activity interrupt
-        "battery_pin": 35,
+        "battery_pin": pins.CUE_BATTERY,
         "battery_divider": 2.0,
     },
     "tele_s": 30,
@@ -58,13 +59,10 @@ DEFAULTS = {  # type: dict
     "outbox": {"max": 200, "flash": True},
 }
 
-ROLES = protocol.ROLES  # one definition of roles, colours and ids: the wire protocol's
+# Roles, colours and ids have one definition, the wire protocol's (luza_wire.protocol, luza_wire.frame).
 SENSORS = ("adxl345", "lis3dh")
 GAINS = (1, 4, 16, 60)
 ODRS = (100, 200, 400, 800, 1600, 3200)
-COLOURS = protocol.COLOURS
-ESP32_PINS = tuple(range(0, 40))
-_INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # no pull-ups: need an external resistor (fine for beam inputs)
 
 
 def merge(base, site):
@@ -152,9 +150,9 @@ class _Checker:
             self.fail(key, "is %r" % (src.get(name),), "use one of " + ", ".join(str(o) for o in options))
 
     def pin(self, key, x, output=False):
-        if not isinstance(x, int) or isinstance(x, bool) or x not in ESP32_PINS:
+        if not isinstance(x, int) or isinstance(x, bool) or x not in pins.GPIOS:
             self.fail(key, "must be an ESP32 GPIO number 0..39, got %r" % (x,), "check the wiring table in hardware/")
-        elif output and x in _INPUT_ONLY:
+        elif output and x in pins.INPUT_ONLY:
             self.fail(key, "GPIO %d is input-only" % x, "use a pin below 34")
 
 
@@ -170,7 +168,7 @@ def validate(cfg):
     for key in cfg:
         if key not in DEFAULTS:
             c.fail(key, "unknown setting", "known: " + ", ".join(sorted(DEFAULTS)))
-    c.choice(None, "role", ROLES)
+    c.choice(None, "role", protocol.ROLES)
     for name in ("table", "device"):
         if not frame.valid_id(cfg.get(name)):
             c.fail(name, "must be 1-32 of a-z, 0-9 and '-', got %r" % (cfg.get(name),), "e.g. %r" % DEFAULTS[name])
@@ -206,18 +204,21 @@ def _check_link(c):
         c.flag("broker", "tls")
 
 
+_EXAMPLE_POCKET = '{"pocket": 1, "upper": %d, "lower": %d, "colour": false}' % pins.SLOTS[0]
+
+
 def _check_pockets(c):
     pockets = c.cfg.get("pockets")
     if not isinstance(pockets, list) or not 1 <= len(pockets) <= 6:
         c.fail("pockets", "must be a list of 1..6 pocket entries, got %r" % (pockets,),
-               'e.g. [{"pocket": 1, "upper": 32, "lower": 33, "colour": false}]')
+               "e.g. [%s]" % _EXAMPLE_POCKET)
         pockets = []
     seen_pockets = []
     seen_pins = []
     for i, p in enumerate(pockets):
         key = "pockets[%d]" % i
         if not isinstance(p, dict):
-            c.fail(key, "must be an object", 'e.g. {"pocket": 1, "upper": 32, "lower": 33, "colour": false}')
+            c.fail(key, "must be an object", "e.g. " + _EXAMPLE_POCKET)
             continue
         n = p.get("pocket")
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 6:
@@ -272,9 +273,9 @@ def _check_calibration(c, cal):
                 for x in v:
                     if not isinstance(x, (int, float)) or isinstance(x, bool) or x < 0:
                         ok = False
-            if colour not in COLOURS or not ok:
+            if colour not in protocol.COLOURS or not ok:
                 c.fail(key + "." + str(colour), "must be a known colour with [r, g, brightness, spread]",
-                       "colours: " + ", ".join(COLOURS) + "; re-run `calibrate`")
+                       "colours: " + ", ".join(protocol.COLOURS) + "; re-run `calibrate`")
 
 
 def _check_cue(c):

@@ -1,9 +1,10 @@
-"""Pin maps of the node roles, from the firmware's own defaults, drawn as the SVG wiring diagrams in hardware/.
+"""The wiring diagrams in hardware/, drawn from the pin map (firmware/pins.py) that the firmware, `luza provision`
+and the virtual table read too.
 
-`pins(role)` reads `firmware.config.DEFAULTS` (and, for pocket nodes serving more than one pocket, the slot
-table `hub.virtual.table.PINS` that `luza provision` also uses); `svg(role)` draws the diagram a person wires
-by. Every wire carries `data-signal` and `data-gpio`, so tests/deploy/test_pinmaps.py can read the numbers
-back out of the committed files and compare them with the firmware.
+`pins(role)` lists a role's signal wires with their GPIO from `firmware.pins` (and `slot_pins()` the beam pins per
+slot of a node serving several pockets); `svg(role)` draws the diagram a person wires by. Every wire carries
+`data-signal` and `data-gpio`, so tests/deploy/test_pinmaps.py can read the numbers back out of the committed
+files and compare them with the pin map.
 
     python -m hub.deploy.pinmaps hardware/     # regenerate hardware/pocket-node.svg and hardware/cue-node.svg
 """
@@ -15,11 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from firmware.config import DEFAULTS
-from hub.virtual.table import PINS as SLOT_PINS
+from firmware import pins as gpio
 from luza_wire import protocol
-
-ROLES = protocol.ROLES
 
 
 @dataclass(frozen=True)
@@ -34,27 +32,27 @@ class Pin:
 
 
 def pins(role: str) -> list[Pin]:
-    """The signal wires of a node role, from the firmware's defaults."""
+    """The signal wires of a node role, from the pin map. A signal is named like the firmware's setting it is
+    (`pocket.upper` is pockets[0].upper, `cue.int_pin` is cue.int_pin)."""
     if role == "pocket":
-        p = DEFAULTS["pockets"][0]
-        c = DEFAULTS["colour"]
-        return [Pin("pocket.upper", p["upper"], "Upper beam receiver / приёмник верхнего луча", "OUT", "#c0392b"),
-                Pin("pocket.lower", p["lower"], "Lower beam receiver / приёмник нижнего луча", "OUT", "#d35400"),
-                Pin("colour.sda", c["sda"], "TCS34725 colour sensor / датчик цвета", "SDA", "#2471a3"),
-                Pin("colour.scl", c["scl"], "TCS34725 colour sensor / датчик цвета", "SCL", "#1e8449")]
+        return [Pin("pocket.upper", gpio.POCKET_UPPER, "Upper beam receiver / приёмник верхнего луча", "OUT",
+                    "#c0392b"),
+                Pin("pocket.lower", gpio.POCKET_LOWER, "Lower beam receiver / приёмник нижнего луча", "OUT",
+                    "#d35400"),
+                Pin("colour.sda", gpio.COLOUR_SDA, "TCS34725 colour sensor / датчик цвета", "SDA", "#2471a3"),
+                Pin("colour.scl", gpio.COLOUR_SCL, "TCS34725 colour sensor / датчик цвета", "SCL", "#1e8449")]
     if role == "cue":
-        q = DEFAULTS["cue"]
-        return [Pin("cue.sda", q["sda"], "ADXL345 accelerometer / акселерометр", "SDA", "#2471a3"),
-                Pin("cue.scl", q["scl"], "ADXL345 accelerometer / акселерометр", "SCL", "#1e8449"),
-                Pin("cue.int_pin", q["int_pin"], "ADXL345 accelerometer / акселерометр", "INT1", "#8e44ad"),
-                Pin("cue.battery_pin", q["battery_pin"], "Battery divider 2×100 kΩ / делитель батареи",
+        return [Pin("cue.sda", gpio.CUE_SDA, "ADXL345 accelerometer / акселерометр", "SDA", "#2471a3"),
+                Pin("cue.scl", gpio.CUE_SCL, "ADXL345 accelerometer / акселерометр", "SCL", "#1e8449"),
+                Pin("cue.int_pin", gpio.CUE_INT, "ADXL345 accelerometer / акселерометр", "INT1", "#8e44ad"),
+                Pin("cue.battery_pin", gpio.CUE_BATTERY, "Battery divider 2×100 kΩ / делитель батареи",
                     "MID", "#b7950b")]
-    raise ValueError(f"role {role!r}: one of {', '.join(ROLES)}")
+    raise ValueError(f"role {role!r}: one of {', '.join(protocol.ROLES)}")
 
 
 def slot_pins() -> list[tuple[int, int, int]]:
     """(slot 1..6, upper GPIO, lower GPIO) for a node serving several pockets."""
-    return [(i + 1, up, low) for i, (up, low) in enumerate(SLOT_PINS)]
+    return [(i + 1, up, low) for i, (up, low) in enumerate(gpio.SLOTS)]
 
 
 POWER = {
@@ -89,7 +87,7 @@ def svg(role: str) -> str:
            f'height="{height}" viewBox="0 0 960 {height}" font-family="DejaVu Sans, Arial, sans-serif">',
            f'<rect width="960" height="{height}" fill="#ffffff"/>',
            _text(20, 34, TITLE[role], 20, weight="bold"),
-           _text(20, 58, BOARD[role] + "; GPIO numbers from firmware/config.py DEFAULTS"),
+           _text(20, 58, BOARD[role] + "; GPIO numbers from firmware/pins.py"),
            f'<rect x="40" y="{top - 30}" width="220" height="{row * len(wires) + 30}" rx="8" fill="#2c3e50"/>',
            _text(150, top - 10, "ESP32", 14, "middle", "bold", ' fill="#ffffff"')]
     part_y: dict[str, float] = {}
@@ -132,7 +130,7 @@ def svg(role: str) -> str:
 
 def write(folder: Path) -> list[Path]:
     written = []
-    for role in ROLES:
+    for role in protocol.ROLES:
         target = folder / f"{role}-node.svg"
         target.write_text(svg(role))
         written.append(target)

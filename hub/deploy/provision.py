@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware import pins
 from hub import config as cfgmod
 from hub.deploy import credentials as creds
-from hub.virtual.table import PINS
 from luza_wire import protocol
 from luza_wire.frame import Rejection
 
@@ -179,10 +179,10 @@ def node_config(node: NewNode, password: str, wifi: tuple[str, str], broker: tup
                                        "user": creds.device_user(node.table, node.device), "password": password,
                                        "tls": tls}}
     if node.role == "pocket":
-        if len(node.pockets) > len(PINS):
-            raise ProvisionError(f"a node serves at most {len(PINS)} pockets")
-        site["pockets"] = [{"pocket": p, "upper": PINS[i][0], "lower": PINS[i][1], "colour": node.colour and i == 0}
-                           for i, p in enumerate(node.pockets)]
+        if len(node.pockets) > len(pins.SLOTS):
+            raise ProvisionError(f"a node serves at most {len(pins.SLOTS)} pockets")
+        site["pockets"] = [{"pocket": p, "upper": pins.SLOTS[i][0], "lower": pins.SLOTS[i][1],
+                            "colour": node.colour and i == 0} for i, p in enumerate(node.pockets)]
     errors = fw.validate(fw.merge(fw.DEFAULTS, site))
     if errors:
         raise ProvisionError("the node's config is refused by the firmware: " + "; ".join(errors))

@@ -38,11 +38,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from firmware import pins
 from hub.virtual import traces
 from hub.virtual.node import VirtualNode, VirtualTime
 from luza_wire import protocol
-
-PINS = ((32, 33), (25, 26), (27, 14), (12, 13), (18, 19), (16, 17))  # upper/lower GPIOs per slot (hardware/)
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ class VirtualTable:
         for i, group in enumerate(self.groups):
             cfg = {"role": "pocket", "table": table, "device": pocket_node_id(group), "wifi": {"ssid": "virtual"},
                    "tele_s": tele_s,
-                   "pockets": [{"pocket": p, "upper": PINS[s][0], "lower": PINS[s][1], "colour": colour}
+                   "pockets": [{"pocket": p, "upper": pins.SLOTS[s][0], "lower": pins.SLOTS[s][1], "colour": colour}
                                for s, p in enumerate(group)]}
             self.pocket_nodes.append(VirtualNode(cfg, broker, workdir, self.vt, seed=seed + 10 * i))
         self.cue_nodes: dict[str, VirtualNode] = {}

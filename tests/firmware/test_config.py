@@ -74,9 +74,13 @@ def test_cue_problems(cue, error):
 
 
 def test_colours_are_the_wire_protocols():
+    """A calibrated colour is checked against the wire protocol's colours (their one definition)."""
     from luza_wire import protocol
 
-    assert config.COLOURS == protocol.COLOURS
+    assert config.validate(cfg(colour={"calibration": {"1": {c: [1, 2, 3, 4] for c in protocol.COLOURS}}})) == []
+    errors = config.validate(cfg(colour={"calibration": {"1": {"purple": [1, 2, 3, 4]}}}))
+    assert errors == ["colour.calibration.1.purple: must be a known colour with [r, g, brightness, spread]; "
+                      "colours: " + ", ".join(protocol.COLOURS) + "; re-run `calibrate`"]
 
 
 def test_serial_mode_needs_no_wifi():
