@@ -71,6 +71,7 @@ export function live(path, { onMessage, onStatus = () => {}, token = () => null 
       arm();
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "error") return; // a refusal {code, en, ru, field}; the close that follows says what to do
       if (seenBoot(msg.boot ?? msg.health?.boot)) return;
       backoff = MIN_BACKOFF_MS;
       status(true);

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.commands.history_args import add_db, open_store
+from hub.errors import refusal_line
 from hub.export.days import local_zone, parse_day
 
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             count, data = 1, export_match(store, args.match, args.format, args.lang, tz, now)
         _write(args.output, data)
     except ExportError as exc:
-        print(f"luza export: {exc.en}", file=sys.stderr)
+        print(f"luza export: {refusal_line(exc.body)}", file=sys.stderr)
         return 2
     if args.output:
         print(f"luza export: {count} match(es) -> {args.output} ({len(data)} bytes)", file=sys.stderr)

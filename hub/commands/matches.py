@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from hub.commands.history_args import add_db, open_store
+from hub.errors import refusal_line
 from hub.export.days import local_zone, parse_day
 
 
@@ -40,10 +41,10 @@ def run(args: argparse.Namespace) -> int:
                   parse_day(args.until, tz, "--until"), args.status, args.limit, (args.page - 1) * args.limit)
         total, rows = search(open_store(args), q)
     except ExportError as exc:
-        print(f"luza matches: {exc.en}", file=sys.stderr)
+        print(f"luza matches: {refusal_line(exc.body)}", file=sys.stderr)
         return 2
-    except QueryError as exc:
-        print(f"luza matches: --{exc.en}", file=sys.stderr)
+    except QueryError as exc:  # its field is an option here: --status
+        print(f"luza matches: --{refusal_line(exc.body)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"total": total, "matches": rows}, ensure_ascii=False, indent=1))

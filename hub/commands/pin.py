@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from hub import config as cfgmod
+from hub.errors import refusal_line
 from luza_wire import frame
 
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         check_pin_format(pin)
         PinStore(db).set(args.table, pin)
     except PinError as exc:
-        print(f"luza pin: {exc.en} / {exc.ru}", file=sys.stderr)
+        print(f"luza pin: {refusal_line(exc.body)}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"luza pin: cannot write {db}: {exc}", file=sys.stderr)

@@ -3,7 +3,11 @@ over its control socket (hub.service.control) and print the answer.
 
 Every action carries a `uid` (one is made unless the action or `--uid` gives it). When the hub does not answer
 in time (a slow commit, a dropped connection), the same action is sent again with the same uid, up to
-`--retries` times: the hub applies it once and answers the re-send with the first result."""
+`--retries` times: the hub applies it once and answers the re-send with the first result.
+
+A refusal is printed as the hub gives it, {"ok": false, "error": {"code", "en", "ru", "field"}} (the same body
+the REST API answers, hub.errors.ErrorBody), with one line `refused: <en> / отклонено: <ru>` on stderr; an action
+refused here before it is sent (not JSON, nested too deeply) is printed the same way."""
 
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ import json
 import sys
 import time
 from typing import Any
+
+from hub.errors import INTERNAL_ERROR, MALFORMED, REFUSED, UNAVAILABLE, ErrorBody
 
 MAX_DEPTH = 16  # an action is two levels deep; anything deeper is refused before it is sent
 
@@ -37,10 +43,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         action = json.loads(args.action)
     except (ValueError, RecursionError) as exc:
-        return _refused(f"the action is not JSON ({_short(exc)})", f"действие не в формате JSON ({_short(exc)})")
+        return _refused(ErrorBody(MALFORMED, f"the action is not JSON ({_short(exc)})",
+                                  f"действие не в формате JSON ({_short(exc)})", "action"))
     if _depth(action) > MAX_DEPTH:
-        return _refused(f"the action is nested more than {MAX_DEPTH} levels deep",
-                        f"вложенность действия больше {MAX_DEPTH} уровней")
+        return _refused(ErrorBody(MALFORMED, f"the action is nested more than {MAX_DEPTH} levels deep",
+                                  f"вложенность действия больше {MAX_DEPTH} уровней", "action"))
     if args.uid and isinstance(action, dict):
         action = {**action, "uid": args.uid}
     action = with_uid(action)
@@ -55,13 +62,23 @@ def run(args: argparse.Namespace) -> int:
             continue
         except (OSError, ValueError) as exc:
             return _no_answer(args.control, exc)
-        if answer.get("ok") is True or answer.get("code") != "unavailable" or last:
+        if answer.get("ok") is True or _body_of(answer).code not in (UNAVAILABLE, INTERNAL_ERROR) or last:
             break
         time.sleep(min(0.2 * 2 ** attempt, 2.0))
-    print(json.dumps(answer, ensure_ascii=False))
     if answer.get("ok") is True:
+        print(json.dumps(answer, ensure_ascii=False))
         return 0
-    return _refused(str(answer.get("error")), str(answer.get("error_ru")))
+    return _refused(_body_of(answer))
+
+
+def _body_of(answer: dict[str, Any]) -> ErrorBody:
+    """The refusal in a hub's answer (a body that is not an object is taken as the English text)."""
+    err = answer.get("error")
+    if not isinstance(err, dict):
+        return ErrorBody(REFUSED, str(err), str(err))
+    field = err.get("field")
+    return ErrorBody(str(err.get("code") or REFUSED), str(err.get("en")), str(err.get("ru") or err.get("en")),
+                     field if isinstance(field, str) else None)
 
 
 def _depth(obj: object, level: int = 1) -> int:
@@ -82,6 +99,7 @@ def _no_answer(path: str, exc: BaseException) -> int:
     return 1
 
 
-def _refused(en: str, ru: str) -> int:
-    print(f"refused: {en} / отклонено: {ru}", file=sys.stderr)
+def _refused(body: ErrorBody) -> int:
+    print(json.dumps({"ok": False, "error": body.as_json()}, ensure_ascii=False))
+    print(f"refused: {body.en} / отклонено: {body.ru}", file=sys.stderr)
     return 2

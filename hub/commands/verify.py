@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hub.errors import refusal_line
+
 UNSIGNED, FORGED = 3, 4
 
 
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             return _seal_only(args.file, fmt, want)
         return _json(args.file, want)
     except ExportError as exc:
-        print(f"luza verify: {exc.en}", file=sys.stderr)
+        print(f"luza verify: {refusal_line(exc.body)}", file=sys.stderr)
         return 2
 
 

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from hub.errors import MALFORMED, Refusal
 from hub.export import text
 from hub.names import clean_name
 from hub.store.database import Store
@@ -30,10 +31,11 @@ class Query:
     offset: int = 0
 
 
-class QueryError(ValueError):
+class QueryError(Refusal):
+    """A search the history cannot run; `field` names the parameter at fault."""
+
     def __init__(self, field: str, en: str, ru: str) -> None:
-        super().__init__(en)
-        self.field, self.en, self.ru = field, en, ru
+        super().__init__(en, ru, field, MALFORMED)
 
 
 def check(q: Query) -> None:

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hub.errors import MALFORMED, Refusal
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.assembler import ShotEvidence
 from hub.reconcile.checks import RefereeInputError
@@ -37,12 +38,12 @@ ROUTED = ("new_match",)  # the service's routing, not an input of the session
 VOLATILE = ("generator", "exported_ms", "verification")
 
 
-class ExportError(ValueError):
-    """No such match, or a document that cannot be read; `en`/`ru` are one-line messages."""
+class ExportError(Refusal):
+    """No such match, or a document that cannot be read or made; `en`/`ru` are one-line messages. `code`:
+    malformed | not_found | unavailable (hub.errors)."""
 
-    def __init__(self, en: str, ru: str | None = None, code: str = "malformed") -> None:
-        super().__init__(en)
-        self.en, self.ru, self.code = en, ru or en, code  # code: malformed | not_found | unavailable | damaged
+    def __init__(self, en: str, ru: str | None = None, code: str = MALFORMED, field: str | None = None) -> None:
+        super().__init__(en, ru, field, code)  # code: malformed | not_found | unavailable | damaged
 
 
 @dataclasses.dataclass(frozen=True)

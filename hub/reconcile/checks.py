@@ -9,29 +9,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hub.errors import MALFORMED, Refusal
 from shared_rules.model import Colour, Foul
 
 Args = dict[str, Any]
 
-MALFORMED, UNKNOWN_TABLE, NO_MATCH, REFUSED, UNAVAILABLE = "malformed", "unknown_table", "no_match", "refused", \
-    "unavailable"
-ERROR_CODES = (MALFORMED, UNKNOWN_TABLE, NO_MATCH, REFUSED, UNAVAILABLE)
 
-
-class RefereeInputError(ValueError):
+class RefereeInputError(Refusal):
     """A referee action that cannot be taken: malformed, or impossible in the current position.
 
-    `field` names the offending argument (or "kind"); `en`/`ru` are the messages for the panel. `code` is the
-    category an API maps to a status: malformed (400), unknown_table (404), no_match (409), refused (409, the
-    rules or the session refuse it here), unavailable (503, the hub could not store it).
+    Its `body` (hub.errors.ErrorBody) is what every channel answers: `field` names the offending argument (or
+    "kind"); `en`/`ru` are the messages for the panel; `code` (hub.errors) is the category an API maps to a
+    status: malformed (400), unknown_table (404), no_match (409), refused (409, the rules or the session refuse it
+    here), unavailable (503, the hub could not store it).
     """
-
-    def __init__(self, en: str, ru: str | None = None, field: str | None = None, code: str = REFUSED) -> None:
-        super().__init__(en)
-        self.en = en
-        self.ru = ru or en
-        self.field = field
-        self.code = code
 
 
 COLOURS = tuple(c.value for c in Colour)

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.errors import MALFORMED
 from hub.reconcile.actions import Action
-from hub.reconcile.checks import MALFORMED, RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.referee import parse, validate
 from luza_wire import protocol
 from luza_wire.messages import Event

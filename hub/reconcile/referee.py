@@ -14,8 +14,9 @@ from typing import cast
 
 from pydantic import ValidationError
 
+from hub.errors import MALFORMED
 from hub.reconcile.actions import ACTION_MODELS, Action, fields_of
-from hub.reconcile.checks import MALFORMED, Args, RefereeInputError, err, text
+from hub.reconcile.checks import Args, RefereeInputError, err, text
 
 __all__ = ["ACTION_KINDS", "parse", "validate"]
 
@@ -25,6 +26,9 @@ ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
 
 def validate(kind: object, args: Mapping[str, object]) -> Args:
     """Check one action's arguments; return them normalised to plain JSON values. Raises RefereeInputError."""
+    if kind is None:
+        raise RefereeInputError(f"kind: missing; one of {', '.join(ACTION_KINDS)}",
+                                f"kind: не указано действие; одно из {', '.join(ACTION_KINDS)}", "kind", MALFORMED)
     if not isinstance(kind, str) or kind not in ACTION_MODELS:
         raise RefereeInputError(f"kind: unknown referee action {kind!r}; one of {', '.join(ACTION_KINDS)}",
                                 f"kind: неизвестное действие судьи {kind!r}; одно из {', '.join(ACTION_KINDS)}",
@@ -36,6 +40,9 @@ def validate(kind: object, args: Mapping[str, object]) -> Args:
         if name not in known and name != "by" and not (kind == "declare" and name == "kind"):  # the call's kind
             raise err(str(name), f"'{kind}' has no field {name!r}; its fields: {', '.join(known) or 'none'}",
                       f"у действия '{kind}' нет поля {name!r}; его поля: {', '.join(known) or 'нет'}")
+    for name, spec in ACTION_MODELS[kind].model_fields.items():
+        if spec.is_required() and name != "kind" and name not in args:
+            raise err(name, "missing", "не указано")
     out = ACTION_MODELS[kind].check(args)
     if args.get("by") is not None:
         out["by"] = text(args, "by", limit=40)  # who entered it (the panel's token label)

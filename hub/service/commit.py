@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from hub.errors import disk_full_alert
-from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
+from hub.errors import UNAVAILABLE, disk_full_alert
+from hub.reconcile.checks import RefereeInputError
 from hub.service.matches import RefereeRequest, answer_caller
 from hub.service.router import Batch, Router
 from hub.store.database import Store

@@ -3,11 +3,12 @@ referee actions, one JSON line each, and answers each with one JSON line.
 
 Request:  {"table": "t1", "action": {"kind": "declare", "ball": 3, "pocket": 5}}   (the dicts `Hub.submit` takes)
 Answer:   {"ok": true, "table": "t1", "cursor": 42, "match_id": 1, "match": <scoreboard>}
-      or  {"ok": false, "error": "<en>", "error_ru": "<ru>", "field": "<name or null>"}
+      or  {"ok": false, "error": {"code": "malformed", "en": "<en>", "ru": "<ru>", "field": "<name or null>"}}
 
 A refused action (RefereeInputError), a line that is not JSON, not an object, too long, or names no configured
-table gets an ok:false answer; the connection and the hub go on. No stack trace ever reaches the client: an
-unexpected error is logged here and answered with a short text. Each outcome is counted in `stats`.
+table gets an ok:false answer whose `error` is the refusal's hub.errors.ErrorBody, the same body the REST API
+answers for the same refusal; the connection and the hub go on. No stack trace ever reaches the client: an
+unexpected error is logged here and answered with hub.errors.INTERNAL_FAULT. Each outcome is counted in `stats`.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
 The actions and their fields are hub.reconcile.actions' models (checked by hub.reconcile.referee.validate inside `Hub.submit`), the
@@ -30,7 +31,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
+from hub.errors import (
+    INTERNAL_FAULT,
+    MALFORMED,
+    ErrorBody,
+    Refusal,
+    not_stored_in_time,
+    too_many_clients,
+    unknown_table,
+)
+from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
 
 log = logging.getLogger("luza.control")
@@ -152,10 +162,7 @@ class ControlServer:
             if busy:
                 self._count("busy")
                 with contextlib.suppress(OSError):
-                    conn.sendall(_line(_refusal(f"the hub takes at most {self.max_clients} control connections; "
-                                                "close another one",
-                                                f"хаб принимает не более {self.max_clients} подключений; "
-                                                "закройте одно из них")))
+                    conn.sendall(_line(_refusal(too_many_clients(self.max_clients))))
                 conn.close()
                 continue
             t.start()
@@ -224,23 +231,19 @@ class ControlServer:
         except RefereeInputError as exc:
             self._count("refused")
             log.info("referee action refused: %s", exc.en)
-            return {"ok": False, "error": exc.en, "error_ru": exc.ru, "field": exc.field, "code": exc.code}
+            return _refusal(exc.body)
         except _Malformed as exc:
             self._count(exc.counter)
-            log.warning("control request refused: %s", exc.err.en)
-            return {"ok": False, "error": exc.err.en, "error_ru": exc.err.ru, "field": exc.err.field}
+            log.warning("control request refused: %s", exc.body.en)
+            return _refusal(exc.body)
         except TimeoutError:
             self._count("errors")
             log.error("the hub did not commit a referee action within %.1f s", self.submit_timeout)
-            return _refusal(f"the hub did not answer within {self.submit_timeout:g} s; the action may still be "
-                            "stored: send it again with the same uid (it is applied once)",
-                            f"хаб не ответил за {self.submit_timeout:g} с; действие могло быть сохранено: "
-                            "отправьте его снова с тем же uid (оно будет применено один раз)", code=UNAVAILABLE)
+            return _refusal(not_stored_in_time(self.submit_timeout))
         except Exception:  # never a stack trace to the client; the log has it
             self._count("errors")
             log.exception("control request failed")
-            return _refusal("internal error of the hub (see its log); the action was not confirmed",
-                            "внутренняя ошибка хаба (см. журнал); действие не подтверждено", code=UNAVAILABLE)
+            return _refusal(INTERNAL_FAULT)
         self._count("ok")
         answer = {"ok": True, "table": table, "cursor": state.get("cursor"), "match_id": state.get("match_id"),
                   "match": state.get("match")}
@@ -250,39 +253,35 @@ class ControlServer:
 
     def _parse(self, raw: bytes) -> tuple[str, dict[str, Any]]:
         if raw is _TOO_LONG:
-            raise _Malformed("too_long", RefereeInputError(
-                f"the line is longer than {self.max_line} bytes; send one JSON object per line",
-                f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в строке"))
+            raise _Malformed("too_long", f"the line is longer than {self.max_line} bytes; send one JSON object per "
+                             "line", f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в "
+                             "строке")
         try:
             req = json.loads(raw.decode("utf-8"))
             if _too_deep(req, MAX_DEPTH):
                 raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except RecursionError:
-            raise _Malformed("malformed", RefereeInputError(
-                f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two levels deep",
-                f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня")) from None
+            raise _Malformed("malformed", f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two "
+                             "levels deep", f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня"
+                             ) from None
         except (UnicodeDecodeError, ValueError) as exc:
-            raise _Malformed("malformed", RefereeInputError(
-                f"not a JSON line ({exc}); send {{\"table\": \"t1\", \"action\": {{\"kind\": ...}}}}",
-                f"строка не JSON ({exc}); отправьте {{\"table\": \"t1\", \"action\": {{\"kind\": ...}}}}")) from None
+            example = '{"table": "t1", "action": {"kind": ...}}'
+            raise _Malformed("malformed", f"not a JSON line ({exc}); send {example}",
+                             f"строка не JSON ({exc}); отправьте {example}") from None
         if not isinstance(req, dict):
-            raise _Malformed("malformed", RefereeInputError(
-                f"the request must be a JSON object {{\"table\", \"action\"}}, got {type(req).__name__}",
-                f"запрос должен быть объектом JSON {{\"table\", \"action\"}}, получено {type(req).__name__}"))
+            raise _Malformed("malformed", "the request must be a JSON object {\"table\", \"action\"}, got "
+                             f"{type(req).__name__}", "запрос должен быть объектом JSON {\"table\", \"action\"}, "
+                             f"получено {type(req).__name__}")
         table, action = req.get("table"), req.get("action")
         known = [t.id for t in self.hub.config.tables]
         if table is None:
-            raise _Malformed("malformed", RefereeInputError(
-                f"table: missing; the hub serves {', '.join(known)}",
-                f"table: не указан стол; хаб обслуживает {', '.join(known)}", "table"))
+            raise _Malformed("malformed", f"table: missing; the hub serves {', '.join(known)}",
+                             f"table: не указан стол; хаб обслуживает {', '.join(known)}", "table")
         if not isinstance(table, str) or table not in known:
-            raise _Malformed("unknown_table", RefereeInputError(
-                f"table: unknown table {table!r}; the hub serves {', '.join(known)}",
-                f"table: неизвестный стол {table!r}; хаб обслуживает {', '.join(known)}", "table"))
+            raise _Malformed.of_body("unknown_table", unknown_table(table, known))
         if not isinstance(action, dict):
-            raise _Malformed("malformed", RefereeInputError(
-                "action: must be an object such as {\"kind\": \"lag\", \"winner\": 0}",
-                "action: нужен объект, напр. {\"kind\": \"lag\", \"winner\": 0}", "action"))
+            raise _Malformed("malformed", "action: must be an object such as {\"kind\": \"lag\", \"winner\": 0}",
+                             "action: нужен объект, напр. {\"kind\": \"lag\", \"winner\": 0}", "action")
         return table, action
 
     def _count(self, what: str) -> None:
@@ -299,12 +298,16 @@ class _Client:
         self.busy = self.evicted = False
 
 
-class _Malformed(Exception):
+class _Malformed(Refusal):
     """A request line refused before it reaches the hub; `counter` is its stats key."""
 
-    def __init__(self, counter: str, err: RefereeInputError) -> None:
-        super().__init__(err.en)
-        self.counter, self.err = counter, err
+    def __init__(self, counter: str, en: str, ru: str, field: str | None = None, code: str = MALFORMED) -> None:
+        super().__init__(en, ru, field, code)
+        self.counter = counter
+
+    @staticmethod
+    def of_body(counter: str, body: ErrorBody) -> _Malformed:
+        return _Malformed(counter, body.en, body.ru, body.field, body.code)
 
 
 def _too_deep(obj: object, limit: int) -> bool:
@@ -319,11 +322,9 @@ def _too_deep(obj: object, limit: int) -> bool:
 _TOO_LONG = b"\x00too long"  # a sentinel object, compared by identity
 
 
-def _refusal(en: str, ru: str, field: str | None = None, code: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"ok": False, "error": en, "error_ru": ru, "field": field}
-    if code is not None:
-        out["code"] = code
-    return out
+def _refusal(body: ErrorBody) -> dict[str, Any]:
+    """The answer to a refused request: the refusal's body, as REST and the WebSocket give it."""
+    return {"ok": False, "error": body.as_json()}
 
 
 def new_uid(prefix: str = "cli") -> str:

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hub.config import Config
+from hub.errors import MALFORMED, NO_MATCH, unknown_table
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
 from hub.reconcile.board import enrich
-from hub.reconcile.checks import MALFORMED, NO_MATCH, UNKNOWN_TABLE, RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
 from hub.service.rebuild import timing
@@ -109,8 +110,7 @@ class MatchDesk:
             return
         try:
             if self.config.table(item.table_id) is None:
-                raise RefereeInputError(f"table: no table {item.table_id!r} in luza.toml",
-                                        f"table: стола {item.table_id!r} нет в luza.toml", "table", UNKNOWN_TABLE)
+                raise RefereeInputError.of(unknown_table(item.table_id, [t.id for t in self.config.tables]))
             action = parse_referee_action(item.action, now)
             act = action.action
             if isinstance(act, NewMatchAction):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.config import Config
+from hub.errors import UNAVAILABLE
 from hub.ingest import timecheck
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.delivery import Marks
@@ -26,7 +27,7 @@ from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.board import enrich
-from hub.reconcile.checks import UNAVAILABLE, RefereeInputError
+from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.matches import Live, MatchDesk, RefereeRequest, Replayed

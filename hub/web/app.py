@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from hub.errors import INTERNAL_FAULT
 from hub.service.hub import Hub
 from hub.web import errors, pages
 from hub.web.context import WebContext
@@ -51,9 +52,7 @@ class Never500:
         except Exception:
             errors.log.exception("unhandled error on %s", scope.get("path"))
             if not started:
-                await ApiError(503, "internal", "internal error of the hub (see its log); nothing was confirmed",
-                               "внутренняя ошибка хаба (см. журнал); ничего не подтверждено"
-                               ).response()(scope, receive, send)
+                await ApiError.of(INTERNAL_FAULT).response()(scope, receive, send)
 
 
 def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:

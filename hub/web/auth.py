@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hub.errors import SchemaError
+from hub.errors import MALFORMED, Refusal, SchemaError
 from hub.store import migrations
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB, a few tens of ms: slow for a guesser, fine for a panel
@@ -29,12 +29,11 @@ MAX_DEVICES = 20  # established devices kept per table (the least recently used 
 MAX_KEYS = 4096  # client addresses a Lockout remembers (the quiet ones give way first)
 
 
-class PinError(ValueError):
+class PinError(Refusal):
     """A PIN that cannot be set (not 4..12 digits); `en`/`ru` say what is accepted."""
 
     def __init__(self, en: str, ru: str) -> None:
-        super().__init__(en)
-        self.en, self.ru = en, ru
+        super().__init__(en, ru, "pin", MALFORMED)
 
 
 def check_pin_format(pin: str) -> None:

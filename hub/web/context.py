@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from hub.errors import not_stored_in_time
 from hub.ingest.devices import device_view
 from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
@@ -93,11 +94,7 @@ class WebContext:
         except RefereeInputError as exc:
             raise from_referee(exc) from None
         except (TimeoutError, FutureTimeout):
-            raise ApiError(503, "unavailable",
-                           f"the hub did not store the action within {self.settings.submit_timeout_s:g} s; "
-                           "send it again with the same uid",
-                           f"хаб не сохранил действие за {self.settings.submit_timeout_s:g} с; "
-                           "отправьте его снова с тем же uid") from None
+            raise ApiError.of(not_stored_in_time(self.settings.submit_timeout_s)) from None
 
 
 def ctx(conn: HTTPConnection) -> WebContext:

@@ -1,8 +1,11 @@
-"""Every error the web app answers: {"error": {"code", "en", "ru", "field"}} with a 4xx (or 503), never a 500."""
+"""Every error the web app answers: {"error": <hub.errors.ErrorBody>} = {"error": {"code", "en", "ru", "field"}}
+with a 4xx (or 503), never a 500. The body is the one every channel gives for the same refusal (hub/errors.py);
+this module only adds the HTTP status."""
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,38 +14,61 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from hub.errors import (
+    BUSY,
+    DAMAGED,
+    INTERNAL_ERROR,
+    INTERNAL_FAULT,
+    MALFORMED,
+    NO_MATCH,
+    NOT_FOUND,
+    REFUSED,
+    UNAVAILABLE,
+    UNKNOWN_TABLE,
+    ErrorBody,
+    Refusal,
+)
+from hub.errors import unknown_table as unknown_table_body
 from hub.reconcile.actions import ACTION_MODELS
 from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.inputs import parse_referee_action
 
 log = logging.getLogger("luza.web")
 
-STATUS = {"malformed": 400, "unknown_table": 404, "no_match": 409, "refused": 409, "unavailable": 503}
+STATUS = {MALFORMED: 400, UNKNOWN_TABLE: 404, NOT_FOUND: 404, NO_MATCH: 409, REFUSED: 409, DAMAGED: 410,
+          BUSY: 429, UNAVAILABLE: 503, INTERNAL_ERROR: 503}
+"""The HTTP status of a refusal's code, unless the route says otherwise (a schema error is 422)."""
 
 
 class ApiError(Exception):
-    """An answer other than success: status, code, English and Russian text, the field at fault."""
+    """An answer other than success: the HTTP status and the refusal's body (hub.errors.ErrorBody), made from
+    its parts (a route's own check) or from a refusal (`ApiError.of`)."""
 
     def __init__(self, status: int, code: str, en: str, ru: str, field: str | None = None,
                  headers: dict[str, str] | None = None) -> None:
         super().__init__(en)
-        self.status, self.code, self.en, self.ru, self.field = status, code, en, ru, field
-        self.headers = headers
+        self.status, self.body, self.headers = status, ErrorBody(code, en, ru, field), headers
+
+    @classmethod
+    def of(cls, refusal: Refusal | ErrorBody, status: int | None = None,
+           headers: dict[str, str] | None = None) -> ApiError:
+        """The answer to a refusal: its body, with `status` or the one its code maps to (STATUS)."""
+        body = refusal.body if isinstance(refusal, Refusal) else refusal
+        return cls(STATUS.get(body.code, 409) if status is None else status, body.code, body.en, body.ru,
+                   body.field, headers)
 
     def response(self) -> JSONResponse:
-        return JSONResponse(body(self.code, self.en, self.ru, self.field), self.status, headers=self.headers)
+        return JSONResponse({"error": self.body.as_json()}, self.status, headers=self.headers)
 
 
-def body(code: str, en: str, ru: str, field: str | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "en": en, "ru": ru, "field": field}}
-
-
-def from_referee(exc: RefereeInputError) -> ApiError:
-    return ApiError(STATUS.get(exc.code, 409), exc.code, exc.en, exc.ru, exc.field)
+def from_referee(exc: Refusal) -> ApiError:
+    """A refused referee action (hub.reconcile.checks.RefereeInputError) as an answer."""
+    return ApiError.of(exc)
 
 
 def unknown_table(table: str, known: list[str]) -> ApiError:
-    return ApiError(404, "unknown_table", f"no table {table!r}; the hub serves {', '.join(known)}",
-                    f"нет стола {table!r}; хаб обслуживает {', '.join(known)}", "table")
+    """No such table (hub.errors.unknown_table): 404."""
+    return ApiError.of(unknown_table_body(table, known))
 
 
 RU_MESSAGES: dict[str, str] = {
@@ -81,14 +107,34 @@ def _ru(error: Mapping[str, Any]) -> str:
         return "недопустимое значение"
 
 
+_ACTIONS = re.compile(r"/api/tables/[^/]+/actions")
+
+
+def _as_the_hub_says(request: Request, exc: RequestValidationError) -> RefereeInputError | None:
+    """A referee action the schema refused, refused as the hub's own check refuses it (what the control socket
+    answers for it), or None if that check would take it (then the schema's words stand)."""
+    if request.method != "POST" or not _ACTIONS.fullmatch(request.url.path):
+        return None
+    if isinstance(exc.body, Mapping) and exc.body.get("kind") == "new_match":
+        return None  # a kind the hub takes, but not on this route (POST .../match starts a match)
+    try:
+        parse_referee_action(exc.body, 0)
+    except RefereeInputError as refused:
+        return refused
+    return None
+
+
 def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
     first: dict[str, Any] = dict(errors[0]) if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
     where = _where(first.get("loc", ()))
     if first.get("type") == "json_invalid":
-        return ApiError(422, "malformed", "the body is not valid JSON", "тело запроса — не корректный JSON",
-                        "body").response()
+        return ApiError(422, MALFORMED, "the body is not valid JSON", "тело запроса — не корректный JSON",
+                       "body").response()
+    refusal = _as_the_hub_says(request, exc)
+    if refusal is not None:  # the same words as the control socket's for the same action
+        return ApiError.of(refusal, 422).response()
     if first.get("type") == "missing":
         en, ru = f"{where}: missing", f"{where}: не указано"
     elif first.get("type") == "extra_forbidden":
@@ -104,19 +150,19 @@ def _validation(request: Request, exc: Exception) -> JSONResponse:
         where = "kind"
     else:
         en, ru = f"{where}: {first.get('msg')}", f"{where}: {_ru(first)}"
-    return ApiError(422, "malformed", en, ru, where).response()
+    return ApiError(422, MALFORMED, en, ru, where).response()
 
 
 def _http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404:
-        return ApiError(404, "not_found", f"nothing at {request.url.path}", f"по адресу {request.url.path} ничего нет"
-                        ).response()
+        return ApiError(404, NOT_FOUND, f"nothing at {request.url.path}",
+                       f"по адресу {request.url.path} ничего нет").response()
     if exc.status_code == 405:
         return ApiError(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
-                        f"метод {request.method} не поддерживается для {request.url.path}").response()
-    return ApiError(exc.status_code, "malformed" if exc.status_code == 400 else "http_error", str(exc.detail),
-                    f"ошибка запроса: {exc.detail}").response()
+                       f"метод {request.method} не поддерживается для {request.url.path}").response()
+    return ApiError(exc.status_code, MALFORMED if exc.status_code == 400 else "http_error", str(exc.detail),
+                   f"ошибка запроса: {exc.detail}").response()
 
 
 def _api(request: Request, exc: Exception) -> JSONResponse:
@@ -126,8 +172,7 @@ def _api(request: Request, exc: Exception) -> JSONResponse:
 
 def _internal(request: Request, exc: Exception) -> JSONResponse:
     log.exception("request %s %s failed", request.method, request.url.path, exc_info=exc)
-    return ApiError(503, "internal", "internal error of the hub (see its log); nothing was confirmed",
-                    "внутренняя ошибка хаба (см. журнал); ничего не подтверждено").response()
+    return ApiError.of(INTERNAL_FAULT).response()
 
 
 def install(app: FastAPI) -> None:

@@ -10,10 +10,11 @@
 - GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline;
                                       pdf is a heavy export)
 
-Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors follow the
-web contract: {"error": {"code", "en", "ru", "field"}} with 400 (malformed), 404 (no such match), 410 (`damaged`:
-part of the match is on a torn page of the database; one warning line in the log) or 501 (PDF without WeasyPrint).
-The zip of many matches leaves such a match out and lists it (luza-skipped.txt inside, header X-Luza-Skipped).
+Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors are the
+refusal's body like every route's (hub.web.errors.ApiError): {"error": {"code", "en", "ru", "field"}} with 400
+(malformed), 404 (no such match), 410 (`damaged`: part of the match is on a torn page of the database; one
+warning line in the log), 501 (PDF without WeasyPrint) or 503 (the database cannot be read). The zip of many
+matches leaves such a match out and lists it (luza-skipped.txt inside, header X-Luza-Skipped).
 """
 
 from __future__ import annotations
@@ -24,19 +25,19 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from hub.errors import SchemaError
+from hub.errors import DAMAGED, MALFORMED, NOT_FOUND, UNAVAILABLE, SchemaError
 from hub.export import build, load, signing
 from hub.export import history as hist
 from hub.export.days import local_zone, parse_day
 from hub.export.files import MEDIA_TYPES, check_format, filename, render, zip_stream
 from hub.export.model import ExportError
 from hub.store.database import Store
-from hub.web.errors import ApiError as WebApiError
+from hub.web.errors import ApiError
 from hub.web.heavy import Gate, Job
 
 Auth = Annotated[str | None, Header(alias="Authorization")]
@@ -44,27 +45,15 @@ Auth = Annotated[str | None, Header(alias="Authorization")]
 log = logging.getLogger("luza.web")
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, en: str, ru: str, field: str | None = None) -> None:
-        super().__init__(en)
-        self.status, self.code, self.en, self.ru, self.field = status, code, en, ru, field
-
-    def response(self) -> JSONResponse:
-        body: dict[str, Any] = {"code": self.code, "en": self.en, "ru": self.ru}
-        if self.field:
-            body["field"] = self.field
-        return JSONResponse({"error": body}, status_code=self.status)
-
-
 def _export_error(exc: ExportError, field: str | None = None, match_id: str | None = None) -> ApiError:
-    if exc.code == "damaged":  # a torn page of the database (hub.store.integrity): one line in the log, no trace
+    if exc.code == DAMAGED:  # a torn page of the database (hub.store.integrity): one line in the log, no trace
         log.warning("%s", exc.en)
-        return ApiError(410, "damaged", exc.en, exc.ru, "match")
-    if exc.code == "unavailable":
-        return ApiError(501, "unavailable", exc.en, exc.ru, "format")
-    if exc.code == "not_found":  # the CLI's message names the database file; a web client is not told that
-        return ApiError(404, "not_found", f"no match {match_id}", f"партии {match_id} нет", "match")
-    return ApiError(400, "malformed", exc.en, exc.ru, field)
+        return ApiError(410, DAMAGED, exc.en, exc.ru, "match")
+    if exc.code == UNAVAILABLE:
+        return ApiError(501, UNAVAILABLE, exc.en, exc.ru, "format")
+    if exc.code == NOT_FOUND:  # the CLI's message names the database file; a web client is not told that
+        return ApiError(404, NOT_FOUND, f"no match {match_id}", f"партии {match_id} нет", "match")
+    return ApiError(400, MALFORMED, exc.en, exc.ru, field)
 
 
 def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
@@ -78,7 +67,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
         try:
             s = Store(db_path, readonly=True)
         except (OSError, SchemaError, sqlite3.DatabaseError) as exc:
-            raise ApiError(503, "unavailable", f"the match database cannot be read: {exc}",
+            raise ApiError(503, UNAVAILABLE, f"the match database cannot be read: {exc}",
                            f"база партий недоступна: {exc}") from None
         try:
             yield s
@@ -95,7 +84,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             with store() as s:
                 total, rows = hist.search(s, q)
         except hist.QueryError as exc:
-            return ApiError(400, "malformed", exc.en, exc.ru, exc.field).response()
+            return ApiError.of(exc).response()
         except ApiError as exc:
             return exc.response()
         return JSONResponse({"total": total, "limit": n, "offset": skip, "matches": rows})
@@ -112,7 +101,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             job = heavy.begin(total, format)
         except ExportError as exc:
             return _export_error(exc, "format").response()
-        except (ApiError, WebApiError) as exc:
+        except ApiError as exc:
             return exc.response()
         # streamed: a match that cannot be read is listed in luza-skipped.txt inside the zip (and logged)
         return StreamingResponse(heavy.stream(job, lambda: _zip(db_path, job, format, lang, span)),
@@ -143,7 +132,7 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             data = render(doc, format, lang, local_zone(), signing.for_db(db_path))
         except ExportError as exc:
             return _export_error(exc, "format" if "format" in exc.en else "lang", match_id).response()
-        except (ApiError, WebApiError) as exc:
+        except ApiError as exc:
             return exc.response()
         finally:
             if job is not None:
@@ -176,14 +165,14 @@ def _day(value: str | None, field: str) -> int | None:
     try:
         return parse_day(value, local_zone(), field)
     except ExportError as exc:
-        raise ApiError(400, "malformed", exc.en, exc.ru, field) from None
+        raise ApiError(400, MALFORMED, exc.en, exc.ru, field) from None
 
 
 def _int(value: str, field: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ApiError(400, "malformed", f"{field}: expected a whole number, got {value!r}",
+        raise ApiError(400, MALFORMED, f"{field}: expected a whole number, got {value!r}",
                        f"{field}: нужно целое число, получено {value!r}", field) from None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from hub.errors import ErrorBody, unknown_table
 from hub.service.changes import Change
 from hub.web.context import Web, WebContext
 from hub.web.slots import Slots
@@ -132,6 +133,14 @@ async def _serve(ws: WebSocket, live: Live, queue: asyncio.Queue[str], table: st
             await read
 
 
+async def _refuse(ws: WebSocket, close_code: int, body: ErrorBody) -> None:
+    """Say why in the body every channel gives for this refusal (hub.errors), then close with the code the
+    dashboard reads (the close reason is the body's code)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await ws.send_text(_dumps({"type": "error", "error": body.as_json()}))
+        await ws.close(close_code, body.code)
+
+
 def _live(web: WebContext) -> Live:
     assert web.live is not None
     return web.live
@@ -148,7 +157,7 @@ async def _admit(ws: WebSocket, web: WebContext, table: str | None) -> bool:
     refusal = _live(web).slots.take(_address(ws), screen)
     if refusal is None:
         return True
-    await ws.close(CLOSE_BUSY, refusal.reason)
+    await _refuse(ws, CLOSE_BUSY, refusal.body)
     return False
 
 
@@ -158,7 +167,7 @@ async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = No
     live = _live(web)
     await ws.accept()
     if web.hub.config.table(table) is None:
-        await ws.close(CLOSE_UNKNOWN_TABLE, f"unknown table {table!r}")
+        await _refuse(ws, CLOSE_UNKNOWN_TABLE, unknown_table(table, [t.id for t in web.hub.config.tables]))
         return
     if not await _admit(ws, web, table):
         return

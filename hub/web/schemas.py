@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.errors import ErrorBody
 from hub.reconcile.action_types import ColourName, PocketNo
 from hub.reconcile.actions import NewMatchAction
 
@@ -124,15 +125,8 @@ class Health(BaseModel):
     alerts: list[dict[str, Any]] = []  # hub alerts, e.g. {"kind": "disk_full", "en": …, "ru": …}
 
 
-class ErrorBody(BaseModel):
-    code: str
-    en: str
-    ru: str
-    field: str | None = None
-
-
 class ErrorOut(BaseModel):
-    error: ErrorBody
+    error: ErrorBody  # the one body of a refusal in every channel (hub.errors)
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

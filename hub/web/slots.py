@@ -20,6 +20,8 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
+from hub.errors import BUSY, ErrorBody
+
 
 def is_loopback(address: str | None) -> bool:
     """True for the Pi's own clients (127.0.0.1, ::1, ::ffff:127.0.0.1) — the wall screen's kiosk."""
@@ -36,14 +38,22 @@ def is_loopback(address: str | None) -> bool:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a socket was refused: the close reason (ASCII, under 123 bytes) and a counter's label."""
+    """Why a socket was refused: the reason in English and Russian and a counter's label."""
 
     reason: str
     label: str
+    ru: str
+
+    @property
+    def body(self) -> ErrorBody:
+        """What the socket is told before its close (hub.errors: the body every channel gives)."""
+        return ErrorBody(BUSY, self.reason, self.ru)
 
 
-PER_ADDRESS = Refusal("too many live connections from this address", "per_address")
-FULL = Refusal("too many live connections to the hub", "total")
+PER_ADDRESS = Refusal("too many live connections from this address; close another tab or screen", "per_address",
+                      "слишком много подключений с этого адреса; закройте другую вкладку или экран")
+FULL = Refusal("too many live connections to the hub; try again in a minute", "total",
+               "к хабу подключено слишком много клиентов; попробуйте через минуту")
 
 
 class Slots:

@@ -191,9 +191,9 @@ def test_bad_json_and_absurd_nesting_for_the_control_socket(folder: Path) -> Non
             for raw in (b"{" * 30_000, b'{"table": "t1", "action": ' + b"[" * 500 + b"]" * 500 + b"}"):
                 s.sendall(raw + b"\n")
                 answer = json.loads(reader.readline())
-                assert answer["ok"] is False and ("nested" in answer["error"] or "JSON" in answer["error"])
+                assert answer["ok"] is False and ("nested" in answer["error"]["en"] or "JSON" in answer["error"]["en"])
             s.sendall(b'{"table": "t1", "action": {"kind": "undo"}}\n')
-            assert json.loads(reader.readline())["field"] == "table"  # no match: the hub still answers
+            assert json.loads(reader.readline())["error"]["field"] == "table"  # no match: the hub still answers
             reader.close()
     finally:
         assert hub.stop() == 0

@@ -97,10 +97,10 @@ def test_a_refused_action_gets_the_exact_reason_in_both_languages(server: Contro
     send(server.path, "t1", new_match())
     cursor = hub.state("t1")["cursor"]
     answer = send(server.path, "t1", {"kind": "lag", "winner": 5})
-    assert answer == {"ok": False, "error": BAD_SEAT_EN, "error_ru": BAD_SEAT_RU, "field": "winner",
-                      "code": "malformed"}
-    no_match = send(server.path, "t2", {"kind": "lag", "winner": 0})
-    assert no_match["ok"] is False and no_match["error"] and no_match["error_ru"] != no_match["error"]
+    assert answer == {"ok": False, "error": {"code": "malformed", "en": BAD_SEAT_EN, "ru": BAD_SEAT_RU,
+                                             "field": "winner"}}
+    no_match = send(server.path, "t2", {"kind": "lag", "winner": 0})["error"]
+    assert no_match["code"] == "no_match" and no_match["en"] and no_match["ru"] != no_match["en"]
     assert hub.state("t1")["cursor"] == cursor  # nothing stored
     assert server.stats["refused"] == 2
 
@@ -120,18 +120,19 @@ def test_malformed_lines_are_answered_and_the_connection_goes_on(server: Control
             "unknown kind": b'{"table": "t1", "action": {"kind": "fly"}}',
         }.items()}
         for name, a in answers.items():
-            assert a["ok"] is False and a["error"] and a["error_ru"], name
-            assert "Traceback" not in a["error"], name
-        assert answers["not json"]["error"].startswith("not a JSON line")
-        assert answers["not an object"]["error"] == ('the request must be a JSON object {"table", "action"}, '
-                                                     'got list')
-        assert answers["unknown table"]["error"] == "table: unknown table 't9'; the hub serves t1, t2"
-        assert answers["unknown table"]["error_ru"] == "table: неизвестный стол 't9'; хаб обслуживает t1, t2"
-        assert answers["no table"]["error"] == "table: missing; the hub serves t1, t2"
-        assert answers["unknown table"]["field"] == answers["no table"]["field"] == "table"
-        assert answers["no action"]["field"] == answers["action not an object"]["field"] == "action"
-        assert answers["too long"]["error"] == "the line is longer than 4096 bytes; send one JSON object per line"
-        assert answers["unknown kind"]["field"] == "kind"
+            assert a["ok"] is False and set(a) == {"ok", "error"}, name
+            assert a["error"]["en"] and a["error"]["ru"] and "Traceback" not in a["error"]["en"], name
+            assert a["error"]["code"] == ("unknown_table" if name == "unknown table" else "malformed"), name
+        errors = {name: a["error"] for name, a in answers.items()}
+        assert errors["not json"]["en"].startswith("not a JSON line")
+        assert errors["not an object"]["en"] == 'the request must be a JSON object {"table", "action"}, got list'
+        assert errors["unknown table"] == {"code": "unknown_table", "en": "no table 't9'; the hub serves t1, t2",
+                                           "ru": "нет стола 't9'; хаб обслуживает t1, t2", "field": "table"}
+        assert errors["no table"]["en"] == "table: missing; the hub serves t1, t2"
+        assert errors["no table"]["field"] == "table"
+        assert errors["no action"]["field"] == errors["action not an object"]["field"] == "action"
+        assert errors["too long"]["en"] == "the line is longer than 4096 bytes; send one JSON object per line"
+        assert errors["unknown kind"]["field"] == "kind"
         # the same connection still works, and so does the hub
         good = c.ask(json.dumps({"table": "t1", "action": new_match()}).encode())
         assert good["ok"] is True and good["match"]["variant"] == "free"
@@ -195,10 +196,12 @@ def test_luza_referee_prints_the_answer_and_exits_by_outcome(server: ControlServ
     assert out["ok"] is True and out["match"]["players"] == list(PLAYERS)
     assert main(["referee", "--control", str(server.path), "--table", "t1", '{"kind": "lag", "winner": 5}']) == 2
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["field"] == "winner"
-    assert f"refused: {BAD_SEAT_EN}" in captured.err and f"отклонено: {BAD_SEAT_RU}" in captured.err
+    assert json.loads(captured.out) == {"ok": False, "error": {"code": "malformed", "en": BAD_SEAT_EN,
+                                                               "ru": BAD_SEAT_RU, "field": "winner"}}
+    assert captured.err == f"refused: {BAD_SEAT_EN} / отклонено: {BAD_SEAT_RU}\n"
     assert main(["referee", "--control", str(server.path), "--table", "t1", "{oops"]) == 2
-    assert "the action is not JSON" in capsys.readouterr().err
+    captured = capsys.readouterr()  # refused before it is sent, said the same way
+    assert json.loads(captured.out)["error"]["code"] == "malformed" and "the action is not JSON" in captured.err
     assert main(["referee", "--control", str(sock_dir / "none.sock"), "--table", "t1", "{}"]) == 1
     assert "no answer from the hub" in capsys.readouterr().err
 
@@ -246,7 +249,7 @@ def test_luza_serve_takes_referee_actions_on_its_control_socket(mosquitto: Mosqu
         c = Conn(control)
         try:
             assert c.ask(b"garbage")["ok"] is False
-            assert c.ask(b'{"table": "t9", "action": {}}')["field"] == "table"
+            assert c.ask(b'{"table": "t9", "action": {}}')["error"]["field"] == "table"
             lag = c.ask(json.dumps({"table": "t1", "action": {"kind": "lag", "winner": 0}}).encode())
             assert lag["ok"] is True and lag["cursor"] > json.loads(started.stdout)["cursor"]
         finally:

@@ -34,7 +34,8 @@ from tests.hub.tablekit import Kit, item, session
     ("fact", {"name": "spin", "value": 1}, "name", "unknown fact 'spin'"),
     ("fact", {"name": "cushions", "value": -1}, "value", "0..50"),
     ("fact", {"name": "centre_crossing", "value": "yes"}, "value", "true or false"),
-    ("confirm", {"question": "q"}, "answer", "non-empty text"),
+    ("confirm", {"question": "q"}, "answer", "answer: missing"),
+    ("confirm", {"question": "q", "answer": ""}, "answer", "non-empty text"),
     ("foul", {"foul": "miss", "shot": "yesterday"}, "shot", "'current'"),
     ("new_match", {"variant": "free", "players": ["Ivan"]}, "players", "two player names"),
 ])

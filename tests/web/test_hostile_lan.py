@@ -136,7 +136,8 @@ def _exact(sock: socket.socket, n: int) -> bytes:
 
 
 def first_frame(sock: socket.socket) -> tuple[str, object]:
-    """('state', message) for a text frame, ('close', code) for a close frame."""
+    """('state', message) for a text frame, ('close', code) for a close frame (a refused socket is first told
+    why, {"type": "error", ...}: that message is skipped, the close that follows is the answer)."""
     b0, b1 = _exact(sock, 2)
     n = b1 & 0x7F
     if n == 126:
@@ -146,7 +147,11 @@ def first_frame(sock: socket.socket) -> tuple[str, object]:
     payload = _exact(sock, n)
     if b0 & 0x0F == 8:
         return "close", struct.unpack(">H", payload[:2])[0]
-    return "state", json.loads(payload)
+    message = json.loads(payload)
+    if message.get("type") == "error":
+        assert message["error"]["code"] == "busy" and message["error"]["ru"], message
+        return first_frame(sock)
+    return "state", message
 
 
 def test_idle_websockets_from_the_lan_leave_the_board_and_the_panel_online(serve: Serve) -> None:

@@ -74,10 +74,14 @@ def test_resync_by_rev(server: WebServer, hub: Hub) -> None:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"  # another boot: its revs mean nothing here
 
 
-def test_unknown_table_closes_with_4404(server: WebServer) -> None:
-    with connect(ws_url(server, "/ws/tables/t9")) as ws, pytest.raises(ConnectionClosed) as exc:
-        ws.recv(timeout=5)
-    assert exc.value.rcvd is not None and exc.value.rcvd.code == 4404
+def test_unknown_table_says_why_and_closes_with_4404(server: WebServer) -> None:
+    with connect(ws_url(server, "/ws/tables/t9")) as ws:
+        assert json.loads(ws.recv(timeout=5)) == {"type": "error", "error": {
+            "code": "unknown_table", "en": "no table 't9'; the hub serves t1, t2",
+            "ru": "нет стола 't9'; хаб обслуживает t1, t2", "field": "table"}}
+        with pytest.raises(ConnectionClosed) as exc:
+            ws.recv(timeout=5)
+    assert exc.value.rcvd is not None and exc.value.rcvd.code == 4404 and exc.value.rcvd.reason == "unknown_table"
 
 
 def test_club_socket(server: WebServer, hub: Hub) -> None:
