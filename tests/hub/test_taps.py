@@ -209,9 +209,10 @@ def test_a_match_with_taps_taken_back_replays_exports_and_verifies(tmp_path: Pat
     withdrawn = [i for i in doc["inputs"] if i["origin"].get("action") == "withdraw"]
     assert [i["corrects"]["shot"] for i in withdrawn] == [1, 2]  # each names the shot it corrects
     assert all(i["applied"] for i in doc["inputs"]) and doc["verification"]["matches_stored_state"] is True
-    out = tmp_path / "m.json"
-    out.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "m.json"  # the club's export is signed (hub/export/signing.py): verify checks that too
+    assert main(["export", "--db", str(db), "--match", "1", "--format", "json", "-o", str(out)]) == 0
     assert main(["verify", str(out)]) == 0
+    assert "signed by" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- one tap applied once (issue 18 item 3)
