@@ -1,13 +1,16 @@
 """`luza demo`: the appliance on one machine with no hardware: a private locked-down broker, a virtual table, the
-hub and the web app (wall board, referee panel, club view, overlay) playing match after match until Ctrl-C."""
+hub and the web app (wall board, referee panel, club view, overlay) playing match after match until Ctrl-C or
+SIGTERM, which both finish the shot in play, stop everything the demo started (its broker last) and exit 0."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -61,14 +64,19 @@ def run(args: argparse.Namespace) -> int:
 def _terminal(args: argparse.Namespace, variant: str) -> int:
     from hub.demo.terminal import run_demo  # late import: `luza --help` stays light
 
+    stop = threading.Event()
     try:
-        result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir)
+        with _stopping(stop):
+            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop)
     except RuntimeError as exc:  # e.g. Mosquitto missing: say what to do, no stack trace
         print(f"luza demo: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("luza demo: stopped / остановлено", file=sys.stderr)
         return 130
+    if stop.is_set() and not result.over:
+        print("luza demo: stopped / остановлено", file=sys.stderr)
+        return 0
     if not result.over:
         print(f"luza demo: {result.problem or f'the match did not finish in {result.shots} shots'} / "
               "партия не доиграна", file=sys.stderr)
@@ -77,21 +85,34 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
     return 0
 
 
-def _web(args: argparse.Namespace, chosen: list[str]) -> int:
-    from hub.demo.web import run_web_demo
+@contextlib.contextmanager
+def _stopping(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM (a service manager, `kill`) alike: the first sets `stop` (the demo finishes
+    the shot in play and shuts down in order: virtual table, web server, hub, then its broker), a second one stops
+    at once (KeyboardInterrupt: the same shutdown, without waiting for the shot)."""
 
-    stop = threading.Event()
-
-    def on_sigint(signum: int, frame: object) -> None:
-        if stop.is_set():  # a second Ctrl-C: stop now
+    def on_signal(signum: int, frame: object) -> None:
+        if stop.is_set():
             raise KeyboardInterrupt
         print("luza demo: stopping after this shot... / останавливаюсь...", file=sys.stderr)
         stop.set()
 
-    previous = signal.signal(signal.SIGINT, on_sigint)
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
-                              args.matches, stop=stop)
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _web(args: argparse.Namespace, chosen: list[str]) -> int:
+    from hub.demo.web import run_web_demo
+
+    stop = threading.Event()
+    try:
+        with _stopping(stop):
+            result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
+                                  args.matches, stop=stop)
     except RuntimeError as exc:  # Mosquitto missing, the port taken: one line that says what to do
         hint = f" (try --port {args.port + 1})" if "listen" in str(exc) else ""
         print(f"luza demo: {exc}{hint}", file=sys.stderr)
@@ -99,8 +120,6 @@ def _web(args: argparse.Namespace, chosen: list[str]) -> int:
     except KeyboardInterrupt:
         print("luza demo: stopped / остановлено", file=sys.stderr)
         return 130
-    finally:
-        signal.signal(signal.SIGINT, previous)
     for variant, winner, scores, shots in result.matches:
         print(f"{variant}: {scores[0]}:{scores[1]}, won by seat {winner} after {shots} shots")
     if result.problem:

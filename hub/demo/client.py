@@ -40,6 +40,7 @@ class PanelClient:
         self.timeout = timeout
         self.retries = retries
         self.token: str | None = None
+        self.tokens: set[str] = set()  # every token this client got (the demo tells its own from a person's)
         self._uids = itertools.count(1)
         self._run = uuid.uuid4().hex[:8]
         self.sent: set[str] = set()  # uids of the actions this client sent
@@ -54,6 +55,7 @@ class PanelClient:
     def login(self) -> None:
         body = self._call("POST", f"/api/tables/{self.table}/token", {"pin": self.pin, "label": self.label})
         self.token = str(body["token"])
+        self.tokens.add(self.token)
 
     def act(self, action: Mapping[str, object]) -> dict[str, Any]:
         """One referee action (`kind` + fields); returns the hub's answer (`rev`, `state`)."""

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import random
 import shutil
+import sqlite3
 import tempfile
 import threading
 import uuid
@@ -118,18 +119,24 @@ class LocalReferee:
 class DemoPlayers:
     """Two scripted players and a demo referee (hub.demo.referee): the player in turn strikes and usually pots
     the ball the referee called (Classic, 100 points) or the colour the player needs (Star). The referee acts
-    through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo.client). When someone
-    else enters a referee action (a person on the panel), the scripted referee stands by for the rest of the
-    match and the players play on."""
+    through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo.client).
+
+    `person()` names whoever else has the table's panel right now (None: nobody). While someone does, the
+    scripted referee stands by and the players wait for that person's answers (a call, a ball's number, the lag)
+    before each strike, as players wait for a referee. Without `person`, someone else's referee action in the
+    match counts, for the rest of the match (the terminal demo, where no panel runs)."""
 
     def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random,
-                 referee: Any = None) -> None:
+                 referee: Any = None, person: Callable[[], str | None] | None = None) -> None:
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
         self.rules = find_variant(variant)()  # what the variant wants (profile, scoring balls): never its name
         self.referee = referee or LocalReferee(hub)
+        self._person = person or self._acted_in_match
         self.shots = 0
         self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
-        self.person: str | None = None  # who took over the panel, once someone did
+        self.person: str | None = None  # who last had the panel, once someone did
+        self.match_id = hub.state(TABLE).get("match_id")  # the match these players play (not the next one)
+        self._stop = threading.Event()
 
     def board(self) -> dict[str, Any]:
         return dict(self.hub.state(TABLE).get("match") or {})
@@ -147,15 +154,27 @@ class DemoPlayers:
             self.refused.append(f"{action.get('kind')}: {exc}")
 
     def taken_over(self) -> bool:
-        """True once a referee action entered by someone other than the demo referee is in the match."""
+        """True while someone other than the demo referee has the table (see the class docstring)."""
+        who = self._person()
+        if who is not None:
+            self.person = who
+        return who is not None
+
+    def _acted_in_match(self) -> str | None:
+        """Who, other than the demo referee, entered a referee action in the live match (sticky: the first)."""
         if self.person is None:
             session = self.hub.session(TABLE)
             for inp in session.log if session is not None else ():
                 by = inp.args.get("by") if isinstance(inp, RefereeAction) else None
                 if by and by != self.referee.label:
-                    self.person = str(by)
-                    break
-        return self.person is not None
+                    return str(by)
+        return self.person
+
+    async def _wait_for_person(self) -> None:
+        """While a person referees, the next strike waits until the panel's questions are answered (or the
+        person leaves the table to the script, or the demo stops)."""
+        while not self._stop.is_set() and self.live() and self.board().get("questions") and self.taken_over():
+            await asyncio.sleep(0.2)
 
     def _referee(self, called: int | None, colour: str | None = None) -> None:
         """Answer what the panel asks after the shot (ball numbers, a lag, a choice), a few rounds at most."""
@@ -171,6 +190,9 @@ class DemoPlayers:
 
     async def shot(self) -> None:
         await asyncio.to_thread(self._referee, None)  # e.g. the lag of Classic's 70:70 decider (5.7)
+        await self._wait_for_person()
+        if self._stop.is_set() or not self.live():
+            return
         board = self.board()
         player = "ab"[int(board.get("to_play", 0))]
         plan = plan_shot(self.rules, await asyncio.to_thread(self._state), board, self.rng)
@@ -195,12 +217,15 @@ class DemoPlayers:
 
     async def play(self, stop: threading.Event) -> None:
         """Play the table's live match until it is over (or `stop`, or MAX_SHOTS)."""
+        self._stop = stop
         while not stop.is_set() and self.shots < MAX_SHOTS and self.live() and not self.board().get("over"):
             await self.shot()
 
     def live(self) -> bool:
-        """A match is in play on the table (a person may have ended it from the panel)."""
-        return self.hub.state(TABLE).get("match") is not None
+        """This match is still in play on the table (a person may have ended it, or started another, from the
+        panel)."""
+        state = self.hub.state(TABLE)
+        return state.get("match") is not None and state.get("match_id") == self.match_id
 
     def problem(self) -> str | None:
         """Why the match did not finish, in words a person can act on (None if it did)."""
@@ -214,6 +239,30 @@ class DemoPlayers:
         if self.refused:
             why += "; refused referee actions: " + "; ".join(self.refused[-3:])
         return why
+
+
+def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
+    """The hub's clock: the virtual table's, moved past the latest time a store kept from an earlier run (the
+    same --workdir), so a match resumed after a restart goes on forward in time, as on a real hub's clock."""
+    last = 0
+    if db.exists():
+        with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn, contextlib.suppress(sqlite3.Error):
+            last = max(conn.execute("SELECT max(at_ms), max(received_ms) FROM inputs").fetchone() +
+                       conn.execute("SELECT max(started_ms), max(ended_ms) FROM matches").fetchone(),
+                       key=lambda v: v or 0) or 0
+    offset = max(0, last + 1000 - table.vt.hub_ms())
+
+    def clock() -> int:
+        return table.vt.hub_ms() + offset
+
+    return clock
+
+
+def in_play(hub: Hub) -> str | None:
+    """The variant of the table's match if one is in play: after a restart on the same --workdir, the match the
+    hub rebuilt from the store, which the demo resumes rather than refusing to start another."""
+    session = hub.session(TABLE)
+    return str(session.variant) if session is not None and not session.match.state.over else None
 
 
 @contextlib.contextmanager
@@ -235,25 +284,26 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
-    with workspace(workdir) as root:
+    with workspace(workdir) as root, contextlib.ExitStack() as running:  # stopped in reverse, each even if one fails
         port, db = free_port(), root / "luza.db"
-        broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{port}", db), port=port).start()
-        hub: Hub | None = None
-        try:
-            out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
-            table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
-            broker.log_in_nodes(table)  # the installation's locked-down broker: every node has its own login
-            hub = Hub(demo_config(broker.hub_url, db), clock=table.vt.hub_ms).start(connect_timeout=5)
-            hub.subscribe(Printer(out))
+        broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{port}", db), port=port,
+                                  own_group=True).start()
+        running.callback(broker.stop)  # last: the hub says goodbye to it first
+        out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
+        table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
+        broker.log_in_nodes(table)  # the installation's locked-down broker: every node has its own login
+        hub = Hub(demo_config(broker.hub_url, db), clock=demo_clock(table, db)).start(connect_timeout=5)
+        running.callback(hub.stop)
+        hub.subscribe(Printer(out))
+        resumed = in_play(hub)
+        if resumed is None:
             hub.new_match(TABLE, variant, PLAYERS)
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
-            players = DemoPlayers(hub, table, variant, rng)
-            asyncio.run(players.run(stop))
-            hub.wait_idle(10)
-            board = players.board()
-            return DemoResult(board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
-                              players.shots, bool(board.get("over")), players.problem())
-        finally:
-            if hub is not None:
-                hub.stop()
-            broker.stop()
+        else:
+            out(f"resuming match {hub.state(TABLE).get('match_id')} from the store / продолжаю партию из базы")
+        players = DemoPlayers(hub, table, resumed or variant, rng)
+        asyncio.run(players.run(stop))
+        hub.wait_idle(10)
+        board = players.board()
+        return DemoResult(board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
+                          players.shots, bool(board.get("over")), players.problem())

@@ -18,19 +18,29 @@ import itertools
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from hub.demo.client import PanelClient, PanelRefused
-from hub.demo.terminal import PLAYERS, TABLE, DemoPlayers, Printer, demo_config, workspace
+from hub.demo.terminal import (
+    PLAYERS,
+    TABLE,
+    DemoPlayers,
+    Printer,
+    demo_clock,
+    demo_config,
+    in_play,
+    workspace,
+)
 from hub.deploy.broker import Mosquitto, free_port
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
-from hub.web.auth import PinStore
+from hub.web.auth import PinStore, Tokens
 from hub.web.server import WebServer
 
 DEMO_PIN = "2468"
 PAUSE_S = 6.0  # wall seconds the win screen stays up before the next match
+PERSON_IDLE_S = 300.0  # a person's panel untouched this long (no sign-in, no tap): the demo takes the table back
 PLAYER_PAIRS = (PLAYERS, ("Анна", "Мария"), ("Sergei", "Dmitri"))
 
 
@@ -51,77 +61,151 @@ def urls(base: str, table: str = TABLE) -> list[tuple[str, str]]:
 def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None = None, workdir: str | None = None,
                  host: str = "127.0.0.1", port: int = 8000, matches: int = 0, out: Callable[[str], None] = print,
                  stop: threading.Event | None = None, pause_s: float = PAUSE_S,
-                 on_ready: Callable[[str], None] | None = None) -> WebDemoResult:
+                 on_ready: Callable[[str], None] | None = None, person_idle_s: float = PERSON_IDLE_S
+                 ) -> WebDemoResult:
     """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
     result = WebDemoResult()
-    with workspace(workdir) as root:
+    with workspace(workdir) as root, contextlib.ExitStack() as running:  # stopped in reverse, each even if one fails
         broker_port = free_port()
         db = root / "luza.db"
         broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{broker_port}", db),
-                                  port=broker_port).start()
-        hub: Hub | None = None
-        web: WebServer | None = None
-        try:
-            table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
-            broker.log_in_nodes(table)
-            hub = Hub(demo_config(broker.hub_url, db), clock=table.vt.hub_ms).start(connect_timeout=10)
-            hub.subscribe(Printer(out))
-            PinStore(db).set(TABLE, DEMO_PIN)
-            web = WebServer(hub, host, port).start()
-            base = web.url
-            out(f"Luza demo is running / демо запущено: {base}")
-            for label, url in urls(base):
-                out(f"  {label}: {url}")
-            out(f"  referee PIN / PIN судьи: {DEMO_PIN}   (Ctrl-C stops / Ctrl-C — стоп)")
-            if on_ready:
-                on_ready(base)
-            panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")
-            asyncio.run(_play(hub, table, panel, variants, rng, matches, stop, result, out, pause_s))
-        finally:
-            if web is not None:
-                web.stop()
-            if hub is not None:
-                hub.stop()
-            broker.stop()
+                                  port=broker_port, own_group=True).start()
+        running.callback(broker.stop)  # last: the hub says goodbye to it first (no "lost the broker")
+        table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
+        broker.log_in_nodes(table)
+        hub = Hub(demo_config(broker.hub_url, db), clock=demo_clock(table, db)).start(connect_timeout=10)
+        running.callback(hub.stop)
+        hub.subscribe(Printer(out))
+        PinStore(db).set(TABLE, DEMO_PIN)
+        web = WebServer(hub, host, port).start()
+        running.callback(web.stop)
+        base = web.url
+        out(f"Luza demo is running / демо запущено: {base}")
+        for label, url in urls(base):
+            out(f"  {label}: {url}")
+        out(f"  referee PIN / PIN судьи: {DEMO_PIN}   (Ctrl-C stops / Ctrl-C — стоп)")
+        if on_ready:
+            on_ready(base)
+        panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")
+        person = Presence(web.app.state.luza.tokens, panel, person_idle_s)
+        asyncio.run(_Demo(hub, table, panel, itertools.cycle(variants), rng, matches, stop, result, out,
+                          pause_s, person).run())
     return result
 
 
-async def _play(hub: Hub, table: VirtualTable, panel: PanelClient, variants: Sequence[str], rng: random.Random,
-                matches: int, stop: threading.Event, result: WebDemoResult, out: Callable[[str], None],
-                pause_s: float) -> None:
-    await table.start()
-    await table.synced()  # the hub's time exchange on each birth
-    try:
-        for n, variant in zip(itertools.count(1), itertools.cycle(variants), strict=False):
-            if stop.is_set() or (matches and n > matches):
-                return
-            players = PLAYER_PAIRS[(n - 1) % len(PLAYER_PAIRS)]
-            await asyncio.to_thread(panel.start_match, variant, players)
-            await asyncio.to_thread(panel.act, {"kind": "lag", "winner": rng.randint(0, 1)})
-            script = DemoPlayers(hub, table, variant, rng, referee=_PanelReferee(panel))
-            await script.play(stop)
-            board = script.board()
-            if script.person:
-                out(f"match {n}: refereed from the panel by {script.person!r} / судит человек с панели")
-            if not script.live():
-                out(f"match {n}: ended from the panel / партия завершена с панели")
-                continue
-            if not board.get("over"):
-                if stop.is_set():
-                    return
-                result.problem = script.problem()
-                await asyncio.to_thread(panel.act, {"kind": "end_match", "reason": "demo: shot limit"})
-                continue
-            result.matches.append((variant, board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
-                                   script.shots))
-            with contextlib.suppress(PanelRefused):  # no shot open: nothing to close
-                await asyncio.to_thread(panel.act, {"kind": "close_shot"})
-            await asyncio.to_thread(panel.act, {"kind": "end_match", "reason": "won"})
-            await _pause(stop, pause_s)
-    finally:
-        await table.stop()
+class Presence:
+    """Who besides the demo has the table's panel: the label of a referee token other than the demo client's own,
+    issued or presented within `idle_s` (hub.web.auth.Tokens.last_use), else None. Signing in with the PIN, or
+    any tap, counts; only watching does not."""
+
+    def __init__(self, tokens: Tokens, panel: PanelClient, idle_s: float) -> None:
+        self.tokens, self.panel, self.idle_s = tokens, panel, idle_s
+
+    def __call__(self) -> str | None:
+        token = self.tokens.last_use(TABLE, exclude=self.panel.tokens)
+        if token is None or self.tokens.clock() - token.used > self.idle_s:
+            return None
+        return token.label
+
+
+@dataclass
+class _Demo:
+    """The demo's loop over the table: resume the match in play, else stand by for a person, else close the
+    finished match and start the next one."""
+
+    hub: Hub
+    table: VirtualTable
+    panel: PanelClient
+    variants: Iterator[str]
+    rng: random.Random
+    matches: int
+    stop: threading.Event
+    result: WebDemoResult
+    out: Callable[[str], None]
+    pause_s: float
+    person: Callable[[], str | None]
+    seen: int = 0  # matches played through: finished, ended from the panel, or cut at the shot limit
+    started: int = 0  # matches the demo started
+    standing_by: str | None = None  # the person the demo stands by for (printed once)
+
+    async def run(self) -> None:
+        await self.table.start()
+        await self.table.synced()  # the hub's time exchange on each birth
+        try:
+            if in_play(self.hub) is not None:
+                self.out(f"resuming match {self.hub.state(TABLE).get('match_id')} from the store / "
+                         "продолжаю партию из базы")
+            while not self.stop.is_set() and not (self.matches and self.seen >= self.matches):
+                await self.step()
+        finally:
+            await self.table.stop()
+
+    async def step(self) -> None:
+        board = self.hub.state(TABLE).get("match")
+        who = self.person()
+        if in_play(self.hub) is not None:
+            await self.play_live()
+        elif who is not None:
+            if self.standing_by != who:
+                self.standing_by = who
+                self.out(f"{who!r} has the referee panel: the demo stands by / на панели судьи человек: демо ждёт")
+            await asyncio.sleep(0.2)  # until the person starts a match, or leaves the table to the demo
+        elif board is not None:
+            await self.close()  # finished (or cannot go on) and nobody ended it
+        else:
+            await self.start_next()
+
+    async def play_live(self) -> None:
+        variant = in_play(self.hub)
+        script = DemoPlayers(self.hub, self.table, str(variant), self.rng, referee=_PanelReferee(self.panel),
+                             person=self.person)
+        await script.play(self.stop)
+        n = script.match_id
+        if script.person:
+            self.out(f"match {n}: refereed from the panel by {script.person!r} / судит человек с панели")
+        board = script.board()
+        if not script.live():
+            self.out(f"match {n}: ended from the panel / партия завершена с панели")
+            self.seen += 1
+        elif board.get("over"):
+            self.result.matches.append((script.variant, board.get("winner"),
+                                        tuple(board.get("scores") or (0, 0)), script.shots))  # type: ignore[arg-type]
+            self.seen += 1
+            if self.person() is None:
+                await self.close()
+                await _pause(self.stop, self.pause_s)
+        elif not self.stop.is_set() and self.person() is None:  # the shot limit: say why, then the next match
+            self.result.problem = script.problem()
+            self.seen += 1
+            await self.close("demo: shot limit")
+
+    async def close(self, reason: str = "won") -> None:
+        """End the table's match (close its last shot first); a person who ended it first is no error."""
+        with contextlib.suppress(PanelRefused):  # no shot open: nothing to close
+            await asyncio.to_thread(self.panel.act, {"kind": "close_shot"})
+        try:
+            await asyncio.to_thread(self.panel.act, {"kind": "end_match", "reason": reason})
+        except PanelRefused:
+            if self.hub.state(TABLE).get("match") is not None:
+                raise
+
+    async def start_next(self) -> None:
+        players = PLAYER_PAIRS[self.started % len(PLAYER_PAIRS)]
+        if self.standing_by is not None:
+            self.out(f"{self.standing_by!r} has left the panel idle: the demo plays on / панель судьи свободна: "
+                     "демо продолжает")
+            self.standing_by = None
+        try:
+            await asyncio.to_thread(self.panel.start_match, next(self.variants), players)
+        except PanelRefused:
+            if self.hub.state(TABLE).get("match") is None:
+                raise
+            return  # a person started one at the same moment: theirs is played
+        self.started += 1
+        with contextlib.suppress(PanelRefused):  # a person answered the lag first
+            await asyncio.to_thread(self.panel.act, {"kind": "lag", "winner": self.rng.randint(0, 1)})
 
 
 async def _pause(stop: threading.Event, seconds: float) -> None:

@@ -41,6 +41,7 @@ class Mosquitto:
         acl: str | None = None,
         locked: tuple[Config, Credentials] | None = None,
         persistence: bool = True,
+        own_group: bool = False,
     ) -> None:
         exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not os.path.exists(exe):
@@ -52,6 +53,9 @@ class Mosquitto:
         self.users = users
         self.acl = acl
         self.persistence = persistence  # False: a restart (or SIGKILL) forgets every session and queued message
+        # True: a process group of its own, so a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches
+        # only its owner, who disconnects its clients and then stops it (`luza demo`); a test's broker shares ours
+        self.own_group = own_group
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.workdir / "mosquitto.conf"
         self.config: Config | None = None
@@ -63,11 +67,11 @@ class Mosquitto:
 
     @classmethod
     def locked(cls, workdir: Path, config: Config, port: int | None = None,
-               credentials: Credentials | None = None) -> Mosquitto:
+               credentials: Credentials | None = None, own_group: bool = False) -> Mosquitto:
         """The installation's locked-down broker for the nodes of `config` (new demo credentials unless given)."""
         from hub.deploy import credentials as creds
 
-        return cls(workdir, port, locked=(config, creds.ensure(credentials, config, ["demo"])))
+        return cls(workdir, port, locked=(config, creds.ensure(credentials, config, ["demo"])), own_group=own_group)
 
     @property
     def hub_url(self) -> str:
@@ -140,7 +144,8 @@ class Mosquitto:
     def start(self, timeout: float = 10.0) -> Mosquitto:
         assert self.proc is None, "already running"
         self.proc = subprocess.Popen(
-            [self.exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [self.exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            process_group=0 if self.own_group else None,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -17,7 +17,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,6 +148,7 @@ class Token:
     label: str
     expires: float
     pin_set_ms: int | None  # the PIN it was issued under: a new PIN revokes it
+    used: float = 0.0  # when it was issued or last presented (Tokens' clock): is someone acting on the table?
 
 
 class Tokens:
@@ -163,15 +164,26 @@ class Tokens:
         now = self.clock()
         with self._lock:
             self._tokens = {k: t for k, t in self._tokens.items() if t.expires > now}
-            self._tokens[token] = Token(table, label, now + self.ttl_s, pin_set_ms)
+            self._tokens[token] = Token(table, label, now + self.ttl_s, pin_set_ms, now)
         return token
 
     def get(self, token: str) -> Token | None:
+        """The live token (None if unknown or expired); presenting it counts as a use (`last_use`)."""
+        now = self.clock()
         with self._lock:
             t = self._tokens.get(token)
-        if t is None or t.expires <= self.clock():
-            return None
+            if t is None or t.expires <= now:
+                return None
+            t.used = now
         return t
+
+    def last_use(self, table: str, exclude: Collection[str] = ()) -> Token | None:
+        """The live token for `table` issued or presented most recently, other than the `exclude`d ones: who
+        else is acting on the table, and when (`luza demo`'s script stands by while a person is)."""
+        now = self.clock()
+        with self._lock:
+            mine = [t for k, t in self._tokens.items() if t.table == table and t.expires > now and k not in exclude]
+        return max(mine, key=lambda t: t.used, default=None)
 
 
 @dataclass

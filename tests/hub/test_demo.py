@@ -9,7 +9,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,10 @@ import pytest
 from hub.commands import demo as demo_command
 from hub.commands.demo import demo_variants
 from hub.demo import terminal as demo
-from hub.demo.client import PanelClient
 from hub.demo.referee import answers, call_ball, plan_shot, target_ball
 from hub.demo.terminal import run_demo, scoreboard_line
 from hub.demo.web import run_web_demo
 from shared_rules import VARIANTS, Match, State
-from tests.hub.test_service import wait_for
 
 pytestmark = pytest.mark.mosquitto
 
@@ -145,23 +142,6 @@ def test_web_demo_plays_match_after_match_through_the_panel_api(tmp_path: Path) 
     by = {json.loads(r)["args"].get("by") for (r,) in db.execute("SELECT record FROM inputs WHERE source = 'referee'")}
     db.close()
     assert by == {"demo"}  # every referee action came through the panel API with the demo's token
-
-
-def test_a_person_on_the_panel_takes_over_from_the_script(tmp_path: Path) -> None:
-    lines: list[str] = []
-
-    def person(base: str) -> None:
-        def act() -> None:
-            panel = PanelClient(base, "demo", "2468", label="panel")
-            wait_for(lambda: (panel.state().get("match") or {}).get("shot_count", 0) >= 2, 30)
-            panel.act({"kind": "end_match", "reason": "the club closes"})
-
-        threading.Thread(target=act, daemon=True).start()
-
-    result = run_web_demo(["free"], speed=25.0, seed=5, workdir=str(tmp_path), port=0, matches=2,
-                          out=lines.append, pause_s=0, on_ready=person)
-    assert "match 1: ended from the panel / партия завершена с панели" in lines
-    assert [m[0] for m in result.matches] == ["free"] and result.problem is None  # match 2 played to the end
 
 
 def test_demo_command_line_says_what_to_do_when_the_port_is_taken(tmp_path: Path) -> None:
