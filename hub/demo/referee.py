@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shared_rules.model import Colour
@@ -72,6 +72,16 @@ def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: rando
         pot = False  # nothing left that would score, or nothing left to call
     colour = rules.colour_of(ball).value if ball is not None else Colour.IVORY.value
     return Plan(pocket, call, colour, pot)
+
+
+def their_call(rules: Variant, plan: Plan, board: Mapping[str, Any]) -> Plan:
+    """The shot when a person referees: the script calls nothing; the player goes for the ball and pocket the
+    person called for this shot (the scoreboard's `next_shot`), if any, else for the ball of `plan`."""
+    calls = ((board.get("next_shot") or {}).get("declarations") or [])
+    call = calls[-1] if calls else None
+    if call is None or not isinstance(call.get("ball"), int):
+        return replace(plan, call=None)
+    return Plan(int(call.get("pocket") or plan.pocket), None, rules.colour_of(call["ball"]).value, plan.pot)
 
 
 def answers(board: Mapping[str, Any], called: int | None, rng: random.Random,

@@ -23,7 +23,7 @@ from typing import Any
 
 from hub import config
 from hub.demo.client import PanelRefused
-from hub.demo.referee import answers, plan_shot, unanswered
+from hub.demo.referee import answers, plan_shot, their_call, unanswered
 from hub.deploy.broker import Mosquitto, free_port
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction
@@ -196,7 +196,9 @@ class DemoPlayers:
         board = self.board()
         player = "ab"[int(board.get("to_play", 0))]
         plan = plan_shot(self.rules, await asyncio.to_thread(self._state), board, self.rng)
-        if plan.call is not None and not self.taken_over():  # Classic 5.2, 100 points §4: call, then shoot
+        if self.taken_over():  # the person makes the call (or not): the player goes for the ball they called
+            plan = their_call(self.rules, plan, board)
+        elif plan.call is not None:  # Classic 5.2, 100 points §4: call, then shoot
             await asyncio.to_thread(self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket})
             await self.table.vt.until(self.table.vt.ms() + 1000)
         start = self.table.vt.ms()

@@ -6,8 +6,13 @@ match until Ctrl-C, refereed by a script through the referee panel's own REST AP
 What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins (hub.deploy.broker,
 hub.deploy), the hub (hub.service.hub) with its SQLite store, the web app (hub.web) on http://127.0.0.1:<port>,
 and the virtual table (hub.virtual: pocket and cue nodes running the real firmware logic). Each match is started
-and refereed through `hub.demo.client.PanelClient` with the demo PIN, exactly as a person's panel does; once a
-person enters an action on the panel, the script stands by for the rest of that match (hub.demo.terminal.DemoPlayers).
+and refereed through `hub.demo.client.PanelClient` with the demo PIN, exactly as a person's panel does.
+
+Why the loop looks at the table rather than counting matches: the table may hold a match the demo did not start.
+After a restart on the same --workdir the hub rebuilt the match in play from the store, and the demo resumes it
+(starting another would be refused). A person who signed into the panel (`Presence`: a referee token not the
+demo's, issued or presented within PERSON_IDLE_S) has the table: the script's referee stands by, the virtual
+players wait for the person's answers, and no match is started for them; a person idle that long gives it back.
 """
 
 from __future__ import annotations

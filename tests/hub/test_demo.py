@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from hub.commands import demo as demo_command
 from hub.commands.demo import demo_variants
 from hub.demo import terminal as demo
-from hub.demo.referee import answers, call_ball, plan_shot, target_ball
+from hub.demo.referee import answers, call_ball, plan_shot, target_ball, their_call
 from hub.demo.terminal import run_demo, scoreboard_line
 from hub.demo.web import run_web_demo
 from shared_rules import VARIANTS, Match, State
@@ -55,6 +56,23 @@ def test_a_demo_that_cannot_finish_exits_non_zero_and_says_why(monkeypatch: pyte
     assert demo_command.run(args) == 1
     err = capsys.readouterr().err
     assert "the match did not finish in 2 shots (limit 2)" in err and "партия не доиграна" in err
+
+
+def test_the_terminal_demo_resumes_its_match_on_the_same_workdir(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    """A match left in play (here: cut at the shot limit) is resumed by the next run on the same --workdir, in its
+    own variant, rather than refused (the hub rebuilt it from the store)."""
+    monkeypatch.setattr(demo, "MAX_SHOTS", 2)
+    assert not run_demo("classic", speed=25.0, seed=3, workdir=str(tmp_path), out=lambda _: None).over
+    monkeypatch.setattr(demo, "MAX_SHOTS", 400)
+    lines: list[str] = []
+    result = run_demo("free", speed=25.0, seed=3, workdir=str(tmp_path), out=lines.append)
+    assert "resuming match 1 from the store / продолжаю партию из базы" in lines
+    assert result.over and result.problem is None and max(result.scores) >= TARGETS["classic"]
+    db = sqlite3.connect(tmp_path / "luza.db")
+    rows = db.execute("SELECT id, variant, status FROM matches").fetchall()
+    db.close()
+    assert rows == [(1, "classic", "live")]  # over, and not ended: the terminal demo leaves the result up
 
 
 def test_scoreboard_line_reads_in_both_languages() -> None:
@@ -98,6 +116,15 @@ def test_the_referee_calls_only_what_the_rules_allow() -> None:
     assert _call("free", [0, 4]) is None
     m, state, board = _position("classic", [0])
     assert not plan_shot(m.variant, state, board, random.Random(1)).pot  # nothing left to call
+
+
+def test_under_a_person_the_player_goes_for_the_ball_they_called() -> None:
+    m, state, board = _position("classic", [0, 4, 7])
+    plan = plan_shot(m.variant, state, board, random.Random(1))
+    board["next_shot"] = {"declarations": [{"ball": 7, "pocket": 2, "kind": "ball", "method": "ball"}]}
+    mine = their_call(m.variant, plan, board)
+    assert (mine.call, mine.pocket, mine.colour, mine.pot) == (None, 2, m.variant.colour_of(7).value, plan.pot)
+    assert their_call(m.variant, plan, {"next_shot": {"declarations": []}}) == replace(plan, call=None)
 
 
 def _colour(to_play: int, scores: tuple[int, int], on_table: list[int]) -> str | None:
