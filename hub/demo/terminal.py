@@ -135,7 +135,8 @@ class DemoPlayers:
         self.shots = 0
         self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
         self.person: str | None = None  # who last had the panel, once someone did
-        self.match_id = hub.state(TABLE).get("match_id")  # the match these players play (not the next one)
+        session = hub.session(TABLE)  # the match these players play (not the next one a person starts)
+        self.match_id = session.match_id if session is not None else None
         self._stop = threading.Event()
 
     def board(self) -> dict[str, Any]:
@@ -226,8 +227,8 @@ class DemoPlayers:
     def live(self) -> bool:
         """This match is still in play on the table (a person may have ended it, or started another, from the
         panel)."""
-        state = self.hub.state(TABLE)
-        return state.get("match") is not None and state.get("match_id") == self.match_id
+        session = self.hub.session(TABLE)  # the worker's, ahead of the published state by a commit at most
+        return session is not None and session.match_id == self.match_id
 
     def problem(self) -> str | None:
         """Why the match did not finish, in words a person can act on (None if it did)."""
