@@ -16,7 +16,8 @@ Everything that touches hardware goes through a *board* (duck-typed):
 `DeviceBoard` in the device's main.py (firmware/main.py) is the ESP32 one; `hub.virtual.node.VirtualBoard` feeds simulated pins.
 
 Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
-stamps it with hub time if synced (else uptime and `u: 1`), numbers it (device, boot, seq), encodes it with
+stamps it with hub time if synced (else uptime and `u: 1`) and with the uptime itself (`up`: what the hub places
+it by, whatever the clock says), numbers it (device, boot, seq), encodes it with
 `luza_wire.protocol`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
 outbox forgets it once the hub's `stored` mark covers it (firmware/delivery.py). An invalid config stops the role, not the node: the errors are printed
 on the console and the birth message says `st: "error"` with the first one, so the hub shows what to fix.
@@ -90,8 +91,9 @@ class Node:
     def emit(self, kind, up_ms, **fields):
         """Record one event that happened at uptime `up_ms`; returns its payload (bytes)."""
         self.seq += 1
-        t, synced = self.clock.stamp(up_ms if up_ms > 0 else 0)
-        payload = protocol.encode_event(kind, self.device, self.boot, self.seq, t, synced, **fields)
+        up = up_ms if up_ms > 0 else 0
+        t, synced = self.clock.stamp(up)
+        payload = protocol.encode_event(kind, self.device, self.boot, self.seq, t, synced, up=up, **fields)
         self.outbox.put(payload)
         self.link.kick()
         return payload
@@ -167,6 +169,7 @@ class Node:
             adj = self.clock.sync(cmd.args["hub"])
             if abs(adj) > 1000:
                 self.log("time: hub clock moved %d ms" % (adj,))
+            self.link.send("tele", self.tele())  # a fresh `up` right away: the hub measures this boot's clock by it
         elif name == "identify":
             self._tasks.append(asyncio.create_task(self._blink(cmd.args.get("s", 5))))
         elif name == "config":

@@ -5,8 +5,9 @@ Referee actions are dated with the hub's clock and sensor events with the nodes'
 (an operator's `date -s`, an NTP step after a long outage) would date the referee's calls an hour away from
 the balls they concern and move fouls onto other shots. `SteadyClock` keeps one timeline instead: it only
 moves at the monotonic clock's rate (which NTP slews, so it keeps real time's pace), and a step of the wall
-clock is logged (once per step, with its size) and changes nothing. The timeline follows the wall clock again
-at the next hub start.
+clock is logged (once per step, with its size) and changes nothing. It is the source of the hub's timeline
+(`hub.hubclock.HubClock`), which follows a wall clock that stepped ahead only while no match is live, never one
+that stepped back, and never goes below what the store holds (hub/ingest/timebase.py).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class SteadyClock:
         if rounded != self._logged_step:
             self._logged_step = rounded
             if rounded:
-                log.warning("the hub's wall clock stepped by %+.1f s; inputs keep the steady timeline (the wall "
-                            "clock is taken again at the next start)", step / 1000)
+                log.warning("the hub's wall clock stepped by %+.1f s; inputs keep the steady timeline (it follows "
+                            "a wall clock ahead only while no match is live)", step / 1000)
             else:
                 log.warning("the hub's wall clock is back on the steady timeline")

@@ -20,7 +20,9 @@ class Event:
     """A sensor event. `key` = (device, boot, seq) is its identity; `t` is device time in ms.
 
     `synced` says whether `t` is on the hub's clock (Unix ms after a time exchange) or the node's
-    uptime clock (before the first sync). Kind-specific fields:
+    uptime clock (before the first sync). `up` is the node's uptime at the event (ms since its boot, monotonic: no
+    time exchange moves it), or None from firmware that does not send it; the hub places an event by `up`, never by
+    `t` alone (hub/ingest/clockmap.py). Kind-specific fields:
       pocket: pocket (1..6), colour (or None), conf (0..1 or None), dur (ms in the beams or None)
       strike: peak (g), double (bool), gap (ms between the two contacts, or None)
       jam / clear: pocket, dur (ms blocked)
@@ -31,15 +33,16 @@ class Event:
     strings (`luza_wire.protocol.shared_id`).
     """
 
-    __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "_names", "_values")
+    __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "up", "_names", "_values")
 
-    def __init__(self, kind, device, boot, seq, t, synced, fields):
+    def __init__(self, kind, device, boot, seq, t, synced, fields, up=None):
         self.kind = kind
         self.device = device
         self.boot = boot
         self.seq = seq
         self.t = t
         self.synced = synced
+        self.up = up
         names = tuple(fields)
         self._names = _FIELD_NAMES.setdefault(names, names)
         self._values = tuple(fields[n] for n in names)

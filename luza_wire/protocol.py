@@ -93,11 +93,14 @@ def parse_topic(name):
 # ---------------------------------------------------------------- building
 
 
-def encode_event(kind, device, boot, seq, t, synced=True, **fields):
-    """Build an `evt` payload (bytes). Fields with value None are left out."""
+def encode_event(kind, device, boot, seq, t, synced=True, up=None, **fields):
+    """Build an `evt` payload (bytes). Fields with value None are left out. `up`: the node's uptime (ms) at the event,
+    what the hub places it by (its `t` may come from a clock that stepped)."""
     obj = {"v": VERSION, "k": kind, "d": device, "b": boot, "s": seq, "t": t}
     if not synced:
         obj["u"] = 1  # t is on the node's uptime clock
+    if up is not None:
+        obj["up"] = up
     for name in fields:
         value = fields[name]
         if value is not None:
@@ -199,7 +202,8 @@ def parse_event(payload, device=None):
     boot = int_field(obj, "b", 0, MAX_SEQ)
     seq = int_field(obj, "s", 0, MAX_SEQ)
     t = int_field(obj, "t", 0, MAX_T)
-    bad = first_rejection((boot, seq, t))
+    up = int_field(obj, "up", 0, MAX_T, required=False)
+    bad = first_rejection((boot, seq, t, up))
     if bad:
         return bad
     fields = _event_fields(kind, obj)
@@ -207,7 +211,7 @@ def parse_event(payload, device=None):
         return fields
     if fields.get("colour") is not None:
         fields["colour"] = shared_id(fields["colour"])
-    return Event(shared_id(kind), shared_id(dev), boot, seq, t, obj.get("u") != 1, fields)
+    return Event(shared_id(kind), shared_id(dev), boot, seq, t, obj.get("u") != 1, fields, up)
 
 
 def parse_status(payload):

@@ -3,7 +3,9 @@
 Checks, in order: transport framing, topic (protocol.parse_topic), device known to the config, device on its
 own table, payload (protocol.parse: malformed, wrong version, oversized, bad fields), the event fits the device
 (a strike from a cue node, a pocket the node covers), and a boot long past (an event from an earlier boot that the hub has
-no clock for, or older than `late_window`). The result is a plain value; the hub's worker does the I/O.
+no clock for, or older than `late_window`). An event is placed on the hub's timeline by its uptime through the
+hub's own offset for its boot (hub.ingest.clockmap), never by the node's clock alone. The result is a plain value;
+the hub's worker does the I/O.
 """
 
 from __future__ import annotations
@@ -104,12 +106,17 @@ def _event(raw: RawMessage, dev: DeviceConfig, ev: Event, registry: Registry, cl
                                             f"pockets {list(dev.pockets)}", dev.id)
     current = registry.current_boot(dev.id)
     old_boot = current is not None and ev.boot < current
-    if old_boot and not ev.synced and clocks.offset(dev.id, ev.boot) is None:
+    unknown = old_boot and clocks.offset(dev.id, ev.boot) is None  # a boot that ended before the hub measured it
+    if unknown and not ev.synced:
         return Rejected("stale_boot", f"event from boot {ev.boot} of {dev.id!r} (now on boot {current}) carries "
                                       f"uptime the hub has no clock for", dev.id)
-    at_ms = clocks.to_hub(dev.id, ev.boot, ev.t, ev.synced, raw.received_ms)
+    offset = None
+    if ev.up is not None and not unknown:  # placed by the node's uptime and the hub's own measure of its clock
+        at_ms, offset = clocks.place(dev.id, ev.boot, ev.up, raw.received_ms)
+    else:  # firmware without `up` (or a boot the hub never measured): the node's clock is all there is
+        at_ms = clocks.to_hub(dev.id, ev.boot, ev.t, ev.synced, raw.received_ms)
     if old_boot and at_ms < raw.received_ms - late_window_ms:
         return Rejected("stale_boot", f"event from boot {ev.boot} of {dev.id!r} (now on boot {current}) is "
                                       f"{(raw.received_ms - at_ms) // 1000} s old, beyond ingest.late_window_s",
                         dev.id)
-    return EventIn(dev, SensorInput(ev, dev.role, dev.seat, at_ms, raw.received_ms))
+    return EventIn(dev, SensorInput(ev, dev.role, dev.seat, at_ms, raw.received_ms, offset))

@@ -2,7 +2,9 @@
 
 Such an event is never folded into play, so a ball that really fell would be missing from the score. When it
 matters — a pocket event of a table's live match — the referee panel shows a question on the shot that was
-being played when the hub received it (`suspect:<device>/<boot>/<seq>`, action `add_ball`, answers `add` and
+being played when the hub received it, kept within the shots of the same node's events just before and after it
+by seq (its time is what cannot be trusted; its node's order can) (`suspect:<device>/<boot>/<seq>`, action
+`add_ball`, answers `add` and
 `ignore`): `add` is the referee's `add_ball` for that pocket and shot, `ignore` a `dismiss_alert` of the
 question's id. The question goes when either is stored (a ball the referee added to that pocket of that
 shot answers it), and comes back with the match after a hub restart (it is rebuilt from the log).
@@ -22,6 +24,7 @@ from hub.reconcile.notices import Question, pocket_name
 from hub.store.database import Store
 
 KIND = "impossible_time"
+DEPTH = 50  # the latest shots searched for a suspect event's neighbours in its node's order
 ANSWERS = {"add": ("Add the ball", "Добавить шар"), "ignore": ("No ball fell", "Шар не падал")}
 
 
@@ -68,7 +71,7 @@ class SuspectBalls:
         shots = [s for s in (*session.shots, session.assembler.open) if s is not None]
         for ball in balls:
             qid = f"suspect:{ball.item}"
-            shot = shot_at(shots, ball.received_ms)
+            shot = between(session, ball.item, shot_at(shots, ball.received_ms))
             if qid in session.dismissed or added(shot, ball.pocket):
                 continue
             out.append(question(qid, ball, shot.number if shot is not None else None))
@@ -82,6 +85,32 @@ def shot_at(shots: Sequence[Any], at_ms: int) -> Any:
     if before:
         return max(before, key=lambda s: s.opened_at)
     return min(opened, key=lambda s: s.opened_at) if opened else None
+
+
+def between(session: Any, item: str, shot: Any) -> Any:
+    """The shot a suspect event belongs to as far as its own node's order tells: not before the shot of the node's
+    previous event of the boot (by seq), not after the shot of its next one; `shot` (by receipt) within that. Its
+    time cannot place it among the other nodes' events, but its seq does among its node's. Looks at the latest
+    `DEPTH` shots (one pass over their evidence: a question costs the same at shot 10 as at shot 1,500)."""
+    device, boot, seq = item.rsplit("/", 2)
+    prefix, n = f"{device}/{boot}/", int(seq)
+    before = after = None  # (seq, shot) of the nearest events of the node either side, in play
+    for s in reversed(session.assembler.shots[-DEPTH:]):
+        if getattr(s, "voided", False):
+            continue
+        for i in s.items():
+            if not i.startswith(prefix):
+                continue
+            k = int(i[len(prefix):])
+            if k < n and (before is None or k > before[0]):
+                before = (k, s)
+            elif k > n and (after is None or k < after[0]):
+                after = (k, s)
+    if before is not None and (shot is None or shot.number < before[1].number):
+        return before[1]
+    if after is not None and (shot is None or shot.number > after[1].number):
+        return after[1]
+    return shot
 
 
 def added(shot: Any, pocket: int) -> bool:

@@ -15,6 +15,10 @@ Such an event is still stored (the log is the truth: its record carries `"suspec
 or `luza replay` (which lists it). The table shows one `impossible_time` alert naming the node, the keys and
 the reasons until a new match starts.
 
+Current firmware stamps each event with its uptime, and the hub places it by that (hub/ingest/clockmap.py): a node
+clock that steps never reaches these checks. What is left for them: an event of a boot dated before the match (a
+ball dropped while racking), a nonsensical uptime, and firmware without the uptime stamp, placed by its clock.
+
 The absolute bound is generous on purpose (a node's synced clock is the hub's, so anything far ahead is
 wrong, but tests of other parts date their matches in 2027 against the real clock); the per-node step check
 is what catches a clock that jumps. A hub restart forgets the last trusted events: the first event the hub

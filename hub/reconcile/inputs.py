@@ -29,8 +29,9 @@ class SensorInput:
     event: Event  # parsed and valid
     role: str  # "pocket" | "cue" (from the table config's device registry)
     seat: int | None  # for a cue node: the seat it is paired with (0/1); None for pockets
-    at_ms: int  # event time on the hub clock (device time mapped through the device's clock offset)
+    at_ms: int  # event time on the hub's timeline: what orders it (its uptime + `offset`, or its clock's `t`)
     received_ms: int  # hub receive time
+    offset: int | None = None  # hub ms - uptime ms the hub placed it with (hub/ingest/clockmap.py); None: by `t`
     item: str = field(init=False, compare=False, repr=False)  # "device/boot/seq": its id as evidence and as a key
 
     def __post_init__(self) -> None:
@@ -117,9 +118,14 @@ def input_to_record(inp: SensorInput | RefereeAction) -> dict[str, Any]:
     """A JSON-able dict for the store."""
     if isinstance(inp, SensorInput):
         e = inp.event
-        return {"type": "sensor", "kind": e.kind, "device": e.device, "boot": e.boot, "seq": e.seq, "t": e.t,
-                "synced": e.synced, "fields": dict(e.fields), "role": inp.role, "seat": inp.seat,
-                "at_ms": inp.at_ms, "received_ms": inp.received_ms}
+        out: dict[str, Any] = {"type": "sensor", "kind": e.kind, "device": e.device, "boot": e.boot, "seq": e.seq,
+                               "t": e.t, "synced": e.synced, "fields": dict(e.fields), "role": inp.role,
+                               "seat": inp.seat, "at_ms": inp.at_ms, "received_ms": inp.received_ms}
+        if e.up is not None:
+            out["up"] = e.up  # the node's uptime, and the offset the hub placed it with: at_ms = up + off (schema v8)
+        if inp.offset is not None:
+            out["off"] = inp.offset
+        return out
     rec: dict[str, Any] = {"type": "referee", "kind": inp.kind, "args": dict(inp.args), "at_ms": inp.at_ms}
     if inp.uid:
         rec["uid"] = inp.uid
@@ -156,5 +162,15 @@ def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
         raise RecordError(f"seat must be 0, 1 or null, got {seat!r}")
     event = Event(protocol.shared_id(ev_kind), protocol.shared_id(_need(d, "device", str)), _need(d, "boot", int),
                        _need(d, "seq", int), _need(d, "t", int), bool(d.get("synced", True)),
-                       dict(_need(d, "fields", Mapping)))
-    return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int))
+                       dict(_need(d, "fields", Mapping)), _optional(d, "up"))
+    return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int), _optional(d, "off"))
+
+
+def _optional(d: Mapping[str, Any], name: str) -> int | None:
+    """An int field stored from schema v8 on (None in older records)."""
+    v = d.get(name)
+    if v is None:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RecordError(f"record field {name!r} is not an integer: {v!r}")
+    return v

@@ -27,6 +27,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from hub.config import Config
+from hub.hubclock import HubClock
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
@@ -39,7 +40,6 @@ from hub.service.matches import RefereeRequest, Replayed, answer_caller
 from hub.service.node_commands import NodeCommands
 from hub.service.pending import PendingActions
 from hub.service.router import Batch, Router
-from hub.steadyclock import SteadyClock
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
@@ -50,6 +50,7 @@ log = logging.getLogger("luza.hub")
 
 _STOP = object()
 _RECONNECTED = object()  # the broker lost the hub's session: ask the nodes to re-send (hub.ingest.delivery)
+_CONNECTED = object()  # connected to the broker: every node gets the hub's time (and answers with a fresh sample)
 
 
 class Hub:
@@ -57,7 +58,9 @@ class Hub:
 
     def __init__(self, config: Config, clock: Callable[[], int] | None = None, mqtt: bool = True) -> None:
         self.config = config
-        self.clock = clock = clock if clock is not None else SteadyClock()  # a wall-clock step moves nothing
+        # the hub's timeline: steady (a wall-clock step moves nothing), never below the store (hub.hubclock)
+        self.clock = HubClock(clock)
+        stamp = self.clock.raw  # ingest stamps receipts raw; the worker puts them on the timeline (Router.handle)
         # received, accepted, duplicates, rejected, updates (status/tele), referee, referee_refused, batches, …
         self.stats: Counter[str] = Counter()
         self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
@@ -77,10 +80,12 @@ class Hub:
         self._dblock: DbLock | None = None
         self.registry = Registry(config)
         self.clocks = ClockMap()
-        self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, clock) if mqtt else None
-        self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, clock)
+        self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, stamp) if mqtt else None
+        self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, stamp)
                        for url in config.ingest.serial]
-        self.nodes = NodeCommands(config, clock, self.mqtt)  # time, stored marks, resend, identify, …
+        self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
+        self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
+        self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
 
     # ------------------------------------------------------------ lifecycle
@@ -105,7 +110,8 @@ class Hub:
                 store.ensure_table(t.id, t.name, self.clock())
         self.registry = Registry(self.config, store.devices(), store.rejected_counts())
         self.clocks = ClockMap(store.clocks())
-        router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock)
+        router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock,
+                                       reachable=bool(self.mqtt or self.serial))
         if repair is not None:
             router.notices.append(repair.alert())  # on every table until the hub restarts
         router.load()
@@ -159,7 +165,10 @@ class Hub:
                 self._idle.notify_all()
 
     def _link_changed(self, up: bool) -> None:
-        """The broker connection is up again; if the broker lost our session, nodes are asked to re-send."""
+        """The broker connection is up again: every node gets the time; if the broker lost our session, nodes are
+        asked to re-send."""
+        if up:
+            self._queue.put(_CONNECTED)
         if up and self.mqtt is not None and not self.mqtt.session_present:
             self._queue.put(_RECONNECTED)
 
@@ -244,12 +253,10 @@ class Hub:
         marks = self._router.marks if self._router else None
         while True:
             try:
-                first = self._queue.get(marks.due_in() if marks else None)
-            except queue.Empty:  # a stored mark held back by its rate limit is due
+                first = self._queue.get(self._wait_s())
+            except queue.Empty:  # a stored mark held back by its rate limit is due, or the wait of held actions
                 self.nodes.deliver(marks.flush() if marks else [])
-                continue
-            if first is _RECONNECTED:
-                self._reconnected()
+                self._release()
                 continue
             items = [first]
             wait = self.config.store.group_commit_ms / 1000
@@ -261,19 +268,49 @@ class Hub:
                 except queue.Empty:
                     break
             stop = items[-1] is _STOP
-            work = [i for i in items if i is not _STOP and i is not _RECONNECTED]
-            if len(work) + stop < len(items):
+            if any(i is _CONNECTED for i in items):
+                self.nodes.time_to_all()
+            if any(i is _RECONNECTED for i in items):
                 self._reconnected()
+            work = [i for i in items if i is not _STOP and i is not _RECONNECTED and i is not _CONNECTED]
             for kind, n in self._queue.shed.items():
                 self.stats["shed_" + kind] = n
-            if work:
-                assert self._committer is not None
-                self._committer.commit(work)
-                with self._idle:
-                    self._pending -= len(work)
-                    self._idle.notify_all()
+            self._commit(self._hold(work))
+            self._release(force=stop)
             if stop:
                 return
+
+    def _wait_s(self) -> float | None:
+        """How long the worker may wait for the queue: until a held-back stored mark or the held actions are due."""
+        router = self._router
+        waits = [w for w in (router.marks.due_in(), router.timebase.due_in() if self._held else None)
+                 if w is not None] if router else []
+        return min(waits) if waits else None
+
+    def _commit(self, work: list[object]) -> None:
+        if not work:
+            return
+        assert self._committer is not None
+        self._committer.commit(work)
+        with self._idle:
+            self._pending -= len(work)
+            self._idle.notify_all()
+
+    def _hold(self, work: list[object]) -> list[object]:
+        """Referee actions wait while the hub joins the store's timeline after a restart (hub.ingest.timebase:
+        at most a few seconds), so none is dated on a timeline about to move."""
+        router = self._router
+        if router is None or not (self._held or router.timebase.holding()):
+            return work
+        self._held += [i for i in work if isinstance(i, RefereeRequest)]
+        return [i for i in work if not isinstance(i, RefereeRequest)]
+
+    def _release(self, force: bool = False) -> None:
+        """The held referee actions, once the timeline is settled (or the hub stops)."""
+        router = self._router
+        if self._held and (force or router is None or not router.timebase.holding()):
+            held, self._held = self._held, []
+            self._commit(held)
 
     def _committed(self, batch: Batch, states: dict[str, dict[str, Any]] | None) -> None:
         """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the hub
@@ -291,8 +328,9 @@ class Hub:
 
     @property
     def alerts(self) -> list[dict[str, Any]]:
-        """Alerts of the whole hub (a full disk), shown on every table's state and in /healthz."""
-        return list(self._router.hub_alerts) if self._router else []
+        """Alerts of the whole hub (a full disk; its clock behind the store's timeline), shown on every table's state
+        and in /healthz."""
+        return [*self._router.hub_alerts, *self._router.timebase.alerts] if self._router else []
 
     def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, dict[str, Any]] | None = None) -> None:
         """Raise (or with None clear) the hub alert; when it changes, every table's state shows it at once."""
@@ -327,6 +365,9 @@ class Hub:
                     observe(max(0, now - received) / 1000)
         for table_id, device, link in batch.births:
             self.nodes.born(table_id, device, link)
+        if self._router is not None and self._router.timebase.moves != self._moves:  # the timeline moved
+            self._moves = self._router.timebase.moves
+            self.nodes.time_to_all()
         if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
             marks = self._router.marks
             self.nodes.deliver(marks.after_commit(self.store, batch.events, batch.dups)

@@ -6,13 +6,14 @@ inherits it; everything happens inside the hub's open transaction, collected in 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hub.config import Config
 from hub.errors import MALFORMED, NO_MATCH, unknown_table
+from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
@@ -84,7 +85,7 @@ class MatchDesk:
     config: Config
     store: Store
     registry: Registry
-    clock: Callable[[], int]
+    clock: HubClock
     cursor: int
     live: dict[str, Live]
     last: dict[str, dict[str, Any]]

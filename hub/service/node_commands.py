@@ -39,6 +39,14 @@ class NodeCommands:
         self.resync.sent(device)
         self._send(table_id, device, link, "time", **time_command_args(self.clock()))
 
+    def time_to_all(self) -> None:
+        """The time to every configured node (the hub connected to the broker, or its timeline moved): each answers
+        with a fresh sample of its clock (hub.ingest.timebase)."""
+        for t in self.config.tables:
+            for d in t.devices:
+                self.resync.sent(d.id)
+                self.send(d.id, "time", **time_command_args(self.clock()))
+
     def resync_due(self, devices: Iterable[str]) -> None:
         """The time again to each of `devices` (nodes heard in a batch) whose re-sync is due."""
         for device in self.resync.due(d for d in devices if self.config.device(d) is not None):

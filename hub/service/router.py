@@ -18,6 +18,7 @@ from typing import Any
 
 from hub.config import Config
 from hub.errors import UNAVAILABLE
+from hub.hubclock import HubClock
 from hub.ingest import timecheck
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.delivery import Marks
@@ -26,6 +27,7 @@ from hub.ingest.intake import AnswerIn, EventIn, Rejected, StatusIn, TeleIn, cla
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
+from hub.ingest.timebase import RECENT_MS, Timebase
 from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
@@ -50,7 +52,7 @@ class Batch:
     acks: list[Callable[[], None]] = field(default_factory=list)
     replies: list[tuple[Future[dict[str, Any]], str | Replayed | BaseException]] = field(default_factory=list)
     births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
-    clocks: dict[tuple[str, int], int] = field(default_factory=dict)  # offsets stored in this transaction
+    clocks: dict[tuple[str, int], tuple[int, int | None]] = field(default_factory=dict)  # clock offsets stored
     devices: set[str] = field(default_factory=set)
     broken: set[str] = field(default_factory=set)
     counts: Counter[str] = field(default_factory=Counter)
@@ -62,9 +64,11 @@ class Batch:
 class Router(MatchDesk):
     """Routes one item of a batch: payloads to the store and the sessions (referee actions: `MatchDesk`)."""
 
-    def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap,
-                 clock: Callable[[], int]) -> None:
+    def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap, clock: HubClock,
+                 reachable: bool = True) -> None:
         self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
+        self.reachable = reachable  # the hub hears nodes (a broker or a serial port): a restart can join their clocks
+        self.timebase = Timebase(clock, clocks)  # never below the store, joined to it after a restart
         self.live: dict[str, Live] = {}
         self.last: dict[str, dict[str, Any]] = {}  # table -> final scoreboard of its last match, until a new one
         self.plain: dict[str, dict[str, Any]] = {}  # table -> the session's scoreboard as stored (luza replay)
@@ -89,6 +93,7 @@ class Router(MatchDesk):
         batch.counts["received"] += 1
         if item.ack:
             batch.acks.append(item.ack)
+        item = dataclasses.replace(item, received_ms=self.clock.timeline(item.received_ms))  # stamped raw by ingest
         result = classify(item, self.config, self.registry, self.clocks, self.config.ingest.late_window_s * 1000)
         if isinstance(result, Rejected):
             self._reject(item, result, batch)
@@ -102,8 +107,9 @@ class Router(MatchDesk):
                 live.session.health = tuple(self.registry.health(result.device.table))
                 batch.touched.add(result.device.table)
             up = tele.fields.get("up")
-            if isinstance(up, int):  # the node's uptime now: a sample of that boot's clock offset
-                self.clocks.observe(result.device.id, tele.boot, up, item.received_ms)
+            if isinstance(up, int):  # the node's uptime now: a fresh sample of that boot's clock offset
+                received = self.timebase.sample(result.device.id, tele.boot, up, item.received_ms)
+                self.clocks.observe(result.device.id, tele.boot, up, received)
             batch.devices.add(result.device.id)
             batch.counts["updates"] += 1
         elif isinstance(result, EventIn):
@@ -249,7 +255,9 @@ class Router(MatchDesk):
         """Rebuild every live match of a configured table from the log (hub start). A match with a row that
         cannot be read is set aside (quarantined): its table shows an alert and may start a new match."""
         self.marks.load(self.store)
-        for m in self.store.matches(live_only=True):
+        live = self.store.matches(live_only=True)
+        self.timebase.start(self.store.high_water(), self._seen_boots(), bool(live), self.reachable)  # before any date
+        for m in live:
             if self.config.table(m.table_id) is None:
                 log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
                             m.table_id)
@@ -269,6 +277,17 @@ class Router(MatchDesk):
                 except UnreadableMatch:
                     continue
                 self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
+
+    def _seen_boots(self) -> list[tuple[str, int]]:
+        """The boots of configured nodes seen shortly before the store's high-water mark: they may still be up."""
+        since = self.store.high_water() - RECENT_MS
+        out = []
+        for t in self.config.tables:
+            for d in t.devices:
+                dev = self.registry.get(d.id)
+                if dev is not None and dev.boot is not None and (dev.last_seen_ms or 0) >= since:
+                    out.append((d.id, dev.boot))
+        return out
 
     def _revive(self, m: MatchRow) -> None:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
@@ -319,8 +338,13 @@ class Router(MatchDesk):
             if d is not None and d.table not in states:  # a device change is pushed to its table's screens
                 states[d.table] = self.table_state(d.table)
         batch.clocks = self.clocks.dirty()
-        for (dev, boot), offset in batch.clocks.items():
-            self.store.save_clock(dev, boot, offset, self.clock())
+        for (dev, boot), (offset, up) in batch.clocks.items():
+            self.store.save_clock(dev, boot, offset, self.clock(), up)
+        high = self.timebase.saving()
+        if high is not None:
+            self.store.save_high_water(high)
+        if self.timebase.check(bool(self.live)):  # the clock alert came or went: every table shows it
+            batch.touched.update(t.id for t in self.config.tables)
         for t in batch.touched:
             states[t] = self.table_state(t)
             live = self.live.get(t)
@@ -336,7 +360,8 @@ class Router(MatchDesk):
             plain = self.plain[table_id] = live.session.scoreboard()
             board = enrich(plain, live.session, live.match.started_ms)
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
-        alerts = [*self.hub_alerts, *self.notices, *([self.quarantined[table_id]] if table_id in self.quarantined else []),
+        alerts = [*self.hub_alerts, *self.timebase.alerts, *self.notices,
+                  *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
         return {"v": protocol.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
                 "cursor": self.cursor, "match_id": live.match.id if live else None,

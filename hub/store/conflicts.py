@@ -21,9 +21,12 @@ SHOWN_KEYS = 5  # keys named in the alert text; the alert's "keys" field carries
 
 
 def content(record: Mapping[str, Any]) -> dict[str, Any]:
-    """What the node itself said in a stored sensor record (the hub's own fields - times, seat - left out)."""
-    return {"kind": record.get("kind"), "t": record.get("t"), "synced": record.get("synced"),
-            "fields": record.get("fields") or {}}
+    """What the node itself said in a stored sensor record (the hub's own fields - times, seat, offset - left out)."""
+    out = {"kind": record.get("kind"), "t": record.get("t"), "synced": record.get("synced"),
+           "fields": record.get("fields") or {}}
+    if record.get("up") is not None:  # the node's uptime (firmware that sends it)
+        out["up"] = record["up"]
+    return out
 
 
 def restamped(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

@@ -323,11 +323,22 @@ class Store:
         return {r[0]: dict(zip(DEVICE_FIELDS, r[1:], strict=True))
                 for r in self.conn.execute(f"SELECT id, {cols} FROM devices ORDER BY id")}
 
-    def save_clock(self, device: str, boot: int, offset_ms: int, now_ms: int) -> None:
+    def save_clock(self, device: str, boot: int, offset_ms: int, now_ms: int, up_ms: int | None = None) -> None:
+        """A boot's clock offset (hub.ingest.clockmap) and the uptime of the sample it came from."""
         self.conn.execute(
-            "INSERT INTO clocks(device, boot, offset_ms, updated_ms) VALUES (?, ?, ?, ?) ON CONFLICT(device, boot) "
-            "DO UPDATE SET offset_ms = excluded.offset_ms, updated_ms = excluded.updated_ms",
-            (device, boot, offset_ms, now_ms))
+            "INSERT INTO clocks(device, boot, offset_ms, updated_ms, up_ms) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(device, boot) DO UPDATE SET offset_ms = excluded.offset_ms, updated_ms = excluded.updated_ms, "
+            "up_ms = excluded.up_ms", (device, boot, offset_ms, now_ms, up_ms))
 
-    def clocks(self) -> dict[tuple[str, int], int]:
-        return {(d, b): o for d, b, o in self.conn.execute("SELECT device, boot, offset_ms FROM clocks")}
+    def clocks(self) -> dict[tuple[str, int], tuple[int, int | None]]:
+        """{(device, boot): (offset, uptime of its sample or None)}."""
+        return {(d, b): (o, u) for d, b, o, u in self.conn.execute("SELECT device, boot, offset_ms, up_ms FROM clocks")}
+
+    def high_water(self) -> int:
+        """The hub's timeline at its last commit (hub.ingest.timebase): the hub's time never starts below it."""
+        row = self.conn.execute("SELECT value FROM hub_clock WHERE name = 'high_water'").fetchone()
+        return int(row[0]) if row else 0
+
+    def save_high_water(self, ms: int) -> None:
+        self.conn.execute("INSERT INTO hub_clock(name, value) VALUES ('high_water', ?) "
+                          "ON CONFLICT(name) DO UPDATE SET value = max(value, excluded.value)", (ms,))

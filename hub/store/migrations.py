@@ -172,6 +172,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, device)
     );
     """,
+    # 8: order never comes from a wall clock alone (hub.ingest.clockmap, hub.ingest.timebase) — a boot's clock offset
+    # keeps the uptime of the sample it came from (drift is tracked from it), and the hub's timeline at its last
+    # commit is kept, so a hub that starts with its clock behind never dates anything below what it has stored.
+    # Sensor records from here on carry `up` (the node's uptime) and `off` (the offset used): at_ms = up + off.
+    """
+    ALTER TABLE clocks ADD COLUMN up_ms INTEGER;  -- uptime of the sample offset_ms came from; NULL before v8
+    CREATE TABLE hub_clock (
+        name TEXT PRIMARY KEY,            -- 'high_water': the hub's timeline at its last commit (Unix ms)
+        value INTEGER NOT NULL
+    );
+    INSERT INTO hub_clock(name, value)
+        SELECT 'high_water', coalesce(max(v), 0) FROM (
+            SELECT max(received_ms) AS v FROM inputs UNION ALL SELECT max(started_ms) FROM matches
+            UNION ALL SELECT max(ended_ms) FROM matches);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

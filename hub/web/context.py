@@ -67,7 +67,8 @@ class WebContext:
         broker = hub.mqtt.connected.is_set() if hub.mqtt is not None else None
         alive = hub.worker_alive
         alerts = hub.alerts  # a full disk (hub.errors.disk_full_alert): the hub cannot store, so not ok
-        return {"ok": alive and broker is not False and not alerts, "worker_alive": alive, "broker_connected": broker,
+        failing = [a for a in alerts if a.get("severity") == "error"]  # a clock behind (a warning) still scores
+        return {"ok": alive and broker is not False and not failing, "worker_alive": alive, "broker_connected": broker,
                 "alerts": alerts,
                 "queue_depth": hub.queue_depth(), "boot": hub.boot, "hub_ms": hub.clock(),
                 "tables": len(hub.config.tables), "websocket_clients": self.live.clients if self.live else 0}

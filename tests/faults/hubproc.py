@@ -3,11 +3,13 @@
     proc = HubProcess(toml, table.vt)      # starts `python -m tests.faults.hubproc ...`, waits until connected
     proc.kill()                            # SIGKILL: no goodbye, nothing flushed
     proc = HubProcess(toml, table.vt)      # the next hub rebuilds from the log
+    proc = HubProcess(toml, table.vt, clock_ms=-15_000)   # ... with its clock 15 s behind (a Pi without RTC)
     proc.stop()                            # SIGTERM: the hub stops as `luza serve` does
 
 The child runs the same `Hub` that `luza serve` runs (store, one-hub-per-database lock, MQTT ingest with its
 persistent session, worker), with one difference: its clock is the virtual table's (`VirtualTime.hub_ms`, the
-same monotonic origin and speed), so a minute of play takes seconds and the hub's time agrees with the nodes'.
+same monotonic origin and speed), so a minute of play takes seconds and the hub's time agrees with the nodes' —
+unless `clock_ms` sets it that far off (a hub booted without a real-time clock, or with a wrong NTP answer).
 `luza serve` itself is killed in tests/hub/test_faults.py on real time.
 """
 
@@ -29,12 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 class HubProcess:
     """A child hub; `lines` collects its log (stderr)."""
 
-    def __init__(self, toml: Path, vt: VirtualTime, timeout: float = 30.0) -> None:
+    def __init__(self, toml: Path, vt: VirtualTime, timeout: float = 30.0, clock_ms: int = 0) -> None:
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.refused = False
         args = [sys.executable, "-m", "tests.faults.hubproc", str(toml), repr(vt.ms()), repr(time.monotonic()),
-                repr(vt.speed)]
+                repr(vt.speed), str(int(clock_ms))]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
         threading.Thread(target=self._read, daemon=True).start()
@@ -78,7 +80,8 @@ def main(argv: list[str]) -> int:
     from hub.service.hub import Hub
 
     toml, vt_ms, vt_mono, speed = argv[0], float(argv[1]), float(argv[2]), float(argv[3])
-    vt = VirtualTime(speed=speed, start_ms=vt_ms + (time.monotonic() - vt_mono) * 1000.0 * speed)
+    off = int(argv[4]) if len(argv) > 4 else 0
+    vt = VirtualTime(speed=speed, start_ms=vt_ms + (time.monotonic() - vt_mono) * 1000.0 * speed + off)
     logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(levelname)s %(name)s: %(message)s")
     done = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,5 +1,7 @@
 """Fault: a pocket node's clock jumps an hour ahead mid-match (after a strike, before the shot's balls drop),
-before that node has reported anything.
+before that node has reported anything — a node on firmware older than the uptime stamp (`up`), whose events carry
+its clock alone. (Current firmware stamps the uptime, which no clock step moves, and the hub places its events by
+that: the same jump changes nothing, tests/faults/test_node_clock_step.py.)
 
 Its events are dated impossibly (`future`: the node's clock ran an hour ahead of the hub's within one boot), so
 the hub stores them flagged and folds none into play (hub.ingest.timecheck). Each of its balls raises a
@@ -10,6 +12,7 @@ match played without the fault; every flagged event is kept in the log and shown
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ import pytest
 
 from hub.ingest.suspects import answer
 from hub.service.hub import Hub
+from hub.virtual.node import VirtualNode
 from tests.faults.conftest import Baseline, wait_stored
 from tests.faults.match import Step, events_made, prepare, run_table, score, script, until
 from tests.support.broker import Mosquitto
@@ -29,6 +33,20 @@ JUMP_MS = 3_600_000
 
 def suspect_questions(hub: Hub) -> list[dict[str, Any]]:
     return [q for q in hub.state("t1")["match"]["questions"] if q["kind"] == "impossible_time"]
+
+
+def without_uptime(node: VirtualNode) -> None:
+    """Make a node send its events as firmware before the uptime stamp did: `t` (its clock) only."""
+    assert node.node is not None
+    outbox = node.node.outbox
+    put = outbox.put
+
+    def put_old(payload: bytes) -> None:
+        obj = json.loads(payload)
+        obj.pop("up", None)
+        put(json.dumps(obj, separators=(",", ":")).encode())
+
+    outbox.put = put_old  # type: ignore[method-assign]
 
 
 def seen_before(steps: list[Step], k: int, groups: list[tuple[int, ...]]) -> bool:
@@ -49,6 +67,8 @@ def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_s
     asked: list[dict[str, Any]] = []
 
     async def jump(k: int, phase: str) -> None:
+        if (k, phase) == (0, "strike"):
+            without_uptime(node)  # before it reports anything
         if (k, phase) == (k0, "strike"):
             assert node.node is not None
             node.node.clock.offset += JUMP_MS  # the node's clock steps an hour ahead

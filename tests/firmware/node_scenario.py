@@ -164,10 +164,12 @@ async def scenario(root):
     await asyncio.sleep(0.07)
     board.ball(0)
     await _until(lambda: len([s for s in tr.sent if s[0].endswith("/evt")]) == 1, 2000)
+    teles = len([s for s in tr.sent if s[0].endswith("/tele")])
     tr.inbox.append(("msg", cmd, protocol.encode_command("time", 1, hub=1700000000000)))
     tr.inbox.append(("msg", cmd, b"{not json"))
     tr.inbox.append(("msg", cmd, b'{"v": 1, "c": "calibrate", "p": 4}'))
     await _until(lambda: clock.synced and node.link.rejected == 2, 2000)
+    answered = len([s for s in tr.sent if s[0].endswith("/tele")]) > teles  # the time is answered with telemetry
     tr.up = False  # outage: the next two balls stay in the outbox
     await _until(lambda: not node.link.up, 2000)
     board.ball(0)
@@ -186,11 +188,12 @@ async def scenario(root):
         ch = protocol.parse_topic(topic).channel
         msg = protocol.parse(ch, payload)
         if ch == "evt":
-            events.append([msg.kind, msg.seq, msg.get("pocket"), msg.synced, abs(msg.t - 1700000000000) < 10000])
+            events.append([msg.kind, msg.seq, msg.get("pocket"), msg.synced, abs(msg.t - 1700000000000) < 10000,
+                           msg.t - msg.up == (clock.offset if msg.synced else 0)])  # its uptime, whatever `t` is
         elif ch == "status":
             statuses.append([msg.state, retain])
     return {"events": events, "statuses": statuses, "rejected": node.link.rejected, "depth_in_outage": depth_in_outage,
             "ups": node.link.ups, "downs": node.link.downs, "connects": tr.connects, "will": json.loads(tr.will[1])["st"],
-            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0,
+            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0, "time_answered": answered,
             "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags"),
                      tele.get("rsd"), tele.get("gone")]}

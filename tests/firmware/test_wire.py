@@ -56,6 +56,17 @@ def test_unsynced_event_and_none_fields_left_out():
     assert isinstance(e, Event) and e.synced is False and e.get("colour") is None
 
 
+def test_an_event_carries_the_node_uptime_and_restamping_keeps_it():
+    payload = protocol.encode_event("pocket", DEV, 1, 2, 5000, synced=False, up=5000, p=1)
+    e = protocol.parse_event(payload)
+    assert isinstance(e, Event) and e.up == 5000 and e.fields == {"pocket": 1, "dur": None, "colour": None,
+                                                                   "conf": None}
+    moved = protocol.parse_event(protocol.restamp_event(payload, 1, 1_700_000_000_000))
+    assert isinstance(moved, Event) and (moved.t, moved.up, moved.synced) == (1_700_000_005_000, 5000, True)
+    old = protocol.parse_event(protocol.encode_event("pocket", DEV, 1, 3, 1_700_000_006_000, p=1))  # no `up`: older
+    assert isinstance(old, Event) and old.up is None
+
+
 def test_status_round_trip():
     s = protocol.parse("status", protocol.encode_status("online", 4, fw="0.1.0", ip="10.0.0.7", role="cue"))
     assert isinstance(s, Status)
@@ -180,6 +191,8 @@ REJECTIONS = [
     (["parse", "evt", ev(s=-1).decode(), None], "bad_field", "field 's' must be an integer 0..9007199254740992, got -1"),
     (["parse", "evt", ev(t=1.5).decode(), None], "bad_field",
      "field 't' must be an integer 0..9007199254740992, got 1.5"),
+    (["parse", "evt", ev(up=-5).decode(), None], "bad_field",
+     "field 'up' must be an integer 0..9007199254740992, got -5"),
     (["parse", "evt", ev(p=7).decode(), None], "bad_field", "field 'p' must be an integer 1..6, got 7"),
     (["parse", "evt", ev(p=...).decode(), None], "missing_field", "field 'p' is missing"),
     (["parse", "evt", ev(c="purple").decode(), None], "bad_field",

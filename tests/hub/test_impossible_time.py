@@ -73,3 +73,32 @@ def test_events_from_1970_and_2255_are_stored_flagged_and_not_scored(
     assert "verified" in out
     for n in (cue, head):
         n.close()
+
+
+def test_a_suspect_ball_is_asked_about_on_the_shot_its_node_order_puts_it_in(
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    """A ball whose time cannot be trusted (its node's clock stepped back an hour: firmware that sends no uptime)
+    arrives late, during shot 3; its node's events just before and after it (by seq) are in shots 1 and 2. Its
+    time cannot place it among the other nodes' events, its node's order can: the referee is asked about shot 2,
+    not about the shot being played when it arrived (nor, as with the hub's clock an hour off, shot 1)."""
+    clock = Clock(T0)
+    hub = hubs(cfg, clock=clock)
+    start_free_match(hub, clock)
+    cue, head = Node(mosquitto.port, "t1", "cue-a", "cue"), Node(mosquitto.port, "t1", "p-head", "pocket")
+    b1 = head.event("pocket", T0 + 1700, p=1, c="ivory")
+    b2 = head.event("pocket", T0 - 3_600_000, p=2, c="ivory")  # dated before the match: flagged, never counted
+    b3 = head.event("pocket", T0 + 20_700, p=1, c="ivory")
+    for node, payload in [(cue, cue.event("strike", T0 + 1000, pk=3.0)), (head, b1),
+                          (cue, cue.event("strike", T0 + 20_000, pk=3.0)), (head, b3),
+                          (cue, cue.event("strike", T0 + 40_000, pk=3.0))]:
+        node.send(payload)
+    wait_for(lambda: hub.stats["accepted"] == 5)
+    clock.now = T0 + 45_000  # shot 3 is being played when the flagged ball arrives
+    head.send(b2)
+    wait_for(lambda: hub.stats["accepted"] == 6)
+    assert hub.wait_idle(5)
+    asked = suspect_questions(hub)
+    assert [(q["id"], q["shot"], q["reason"]) for q in asked] == [("suspect:p-head/1/2", 2, "before_match")]
+    assert asked[0]["en"].startswith("Shot 2:") and asked[0]["ru"].startswith("Удар 2:")
+    for n in (cue, head):
+        n.close()

@@ -109,10 +109,10 @@ def test_devices_and_clocks_upsert(store: Store) -> None:
         store.save_device("p1", {"table_id": "t1", "state": "online", "fw": "1.0", "battery": 3.9})
         store.save_device("p1", {"state": "lost", "last_seen_ms": 5})
         store.save_clock("p1", 2, 1000, 1)
-        store.save_clock("p1", 2, 900, 2)
+        store.save_clock("p1", 2, 900, 2, up_ms=4000)
     d = store.devices()["p1"]
     assert (d["state"], d["fw"], d["battery"], d["last_seen_ms"]) == ("lost", "1.0", 3.9, 5)
-    assert store.clocks() == {("p1", 2): 900}
+    assert store.clocks() == {("p1", 2): (900, 4000)}
 
 
 def test_readonly_reader(tmp_path: Path, store: Store) -> None:
