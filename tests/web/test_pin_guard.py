@@ -189,7 +189,8 @@ def test_pins_made_outside_the_migrations_by_an_older_hub_are_kept_at_v7(tmp_pat
     old.set("t1", PIN)  # v7 on a fresh file; now rebuild the v6 layout an older hub left behind
     conn = sqlite3.connect(db, isolation_level=None)
     row = conn.execute("SELECT * FROM pins").fetchone()
-    conn.executescript("DROP TABLE referee_devices; PRAGMA user_version = 6;")
+    conn.executescript("DROP TABLE referee_devices; DROP TABLE hub_clock; ALTER TABLE clocks DROP COLUMN up_ms; "
+                       "PRAGMA user_version = 6;")  # what v7 and v8 added, gone
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'referee_devices'").fetchone() is None
     conn.close()
     again = PinStore(db)
