@@ -253,6 +253,9 @@ def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
             last = max(conn.execute("SELECT max(at_ms), max(received_ms) FROM inputs").fetchone() +
                        conn.execute("SELECT max(started_ms), max(ended_ms) FROM matches").fetchone(),
                        key=lambda v: v or 0) or 0
+        with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn, contextlib.suppress(sqlite3.Error):
+            row = conn.execute("SELECT value FROM hub_clock WHERE name = 'high_water'").fetchone()
+            last = max(last, int(row[0]) if row else 0)  # the hub's timeline at its last commit (schema v8)
     offset = max(0, last + 1000 - table.vt.hub_ms())
 
     def clock() -> int:
