@@ -1,7 +1,8 @@
 """Match history: search the store's matches by table, variant, player, date range and status, with paging.
 
 Read-only; used by `luza matches` and the REST route. A player matches by a case-insensitive part of either
-name (Cyrillic too: SQLite's own LIKE folds ASCII only, so the store connection gets a casefold function).
+name (Cyrillic too: SQLite's own LIKE folds ASCII only, so the store connection gets a casefold function), in
+either alphabet: "ivan" finds "Иван Петров" and "Петров" finds "Ivan Petrov" (hub/translit.py's search key).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from hub.errors import MALFORMED, Refusal
 from hub.export import text
 from hub.names import clean_name
 from hub.store.database import Store
+from hub.translit import search_key
 
 STATUSES = ("live", "ended")
 MAX_LIMIT = 500
@@ -53,10 +55,15 @@ def _fold(value: object) -> str | None:
     return value.casefold() if isinstance(value, str) else None
 
 
+def _key(value: object) -> str | None:
+    return search_key(value) if isinstance(value, str) else None
+
+
 def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
     """(total matching, the page of matches newest first as summaries)."""
     check(q)
     store.conn.create_function("luza_fold", 1, _fold, deterministic=True)
+    store.conn.create_function("luza_key", 1, _key, deterministic=True)
     where: list[str] = ["1=1"]
     args: list[object] = []
     for col, value in (("table_id", q.table), ("variant", q.variant), ("status", q.status)):
@@ -70,8 +77,9 @@ def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
         where.append("started_ms < ?")
         args.append(q.until_ms)
     if q.player:
-        where.append("EXISTS (SELECT 1 FROM json_each(matches.players) WHERE instr(luza_fold(value), ?) > 0)")
-        args.append(q.player.casefold())
+        where.append("EXISTS (SELECT 1 FROM json_each(matches.players) "
+                     "WHERE instr(luza_fold(value), ?) > 0 OR instr(luza_key(value), ?) > 0)")
+        args += [q.player.casefold(), search_key(q.player)]
     cond = " AND ".join(where)
     total = int(store.conn.execute(f"SELECT count(*) FROM matches WHERE {cond}", args).fetchone()[0])
     rows = store.conn.execute(

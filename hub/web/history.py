@@ -7,6 +7,8 @@
 - GET /api/matches/export.zip         every match started in [since, until) in one format, zipped (the club's:
                                       a heavy export, hub/web/heavy.py)
 - GET /api/matches/{id}               the match's JSON export (luza-match-export)
+- GET /api/matches/{id}/verify        what `luza verify` says of the match's JSON export, made now (hub/export/
+                                      verdict.py): {status: verified|incomplete|failed|unsigned|forged, en, ru, ...}
 - GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline;
                                       pdf is a heavy export)
 
@@ -36,6 +38,7 @@ from hub.export import history as hist
 from hub.export.days import local_zone, parse_day
 from hub.export.files import MEDIA_TYPES, check_format, filename, render, zip_stream
 from hub.export.model import ExportError
+from hub.export.verdict import verdict_of
 from hub.store.database import Store
 from hub.web.errors import ApiError
 from hub.web.heavy import Gate, Job
@@ -119,6 +122,18 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
         except ApiError as exc:
             return exc.response()
         return JSONResponse(doc)
+
+    @router.get("/api/matches/{match_id}/verify", summary="`luza verify` on the match's JSON export, by the hub")
+    def verify(match_id: str) -> Response:
+        try:
+            with store() as s:
+                doc = build(load(s, _int(match_id, "match")), _now())
+            verdict = verdict_of(signing.sign_json(doc, signing.for_db(db_path)))
+        except ExportError as exc:
+            return _export_error(exc, match_id=match_id).response()
+        except ApiError as exc:
+            return exc.response()
+        return JSONResponse(verdict)
 
     @router.get("/api/matches/{match_id}/export", summary="One match as a file: json, csv, html or pdf")
     def export(match_id: str, authorization: Auth = None, format: str = "json", lang: str = "ru") -> Response:

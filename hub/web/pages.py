@@ -42,6 +42,17 @@ def overlay_page(table: str, web: Web) -> FileResponse:
     return _page(web, "overlay.html")
 
 
+@router.get("/matches")
+def matches_page(web: Web) -> FileResponse:
+    return _page(web, "matches.html")
+
+
+@router.get("/match")
+def match_page(web: Web) -> FileResponse:
+    """One match of the history: `/match?id=N`."""
+    return _page(web, "match.html")
+
+
 def mount_static(app: FastAPI, dashboard: Path) -> None:
     """/static/... -> dashboard/... (js, css, fonts); nothing outside that directory is served."""
     app.mount("/static", StaticFiles(directory=dashboard, check_dir=False), name="static")

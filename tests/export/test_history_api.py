@@ -141,3 +141,20 @@ def test_pdf_without_weasyprint_is_501_with_the_install_line(api: httpx.Client, 
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # the server runs in this process
     r = api.get("/api/matches/1/export", params={"format": "pdf"}, headers=CLUB)
     assert r.status_code == 501 and r.json()["error"]["en"].startswith("PDF export needs WeasyPrint")
+
+
+def test_a_player_is_found_in_either_alphabet(api: httpx.Client) -> None:
+    for query in ("ivan", "IVAN petrov", "Петров", "kuznetsov"):
+        body = api.get("/api/matches", params={"player": query}).json()
+        assert body["total"] == 2, query
+    assert api.get("/api/matches", params={"player": "sidorov"}).json()["total"] == 0
+
+
+def test_the_hub_verifies_a_stored_match_as_luza_verify_does(api: httpx.Client) -> None:
+    body = api.get("/api/matches/1/verify").json()
+    assert body["status"] == "verified" and body["ok"] is True, body
+    assert body["scores"] == [71, 8] and body["shots"] == 9 and body["problems"] == []
+    assert body["evidence"]["complete"] is True and body["signature"]["status"] == "signed"
+    assert "71:8" in body["en"] and "71:8" in body["ru"]
+    r = api.get("/api/matches/99/verify")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"

@@ -1,0 +1,108 @@
+// One match of the history /match?id=N: the shots with the rules' cited reasons (from the match's JSON export),
+// the evidence status, the hub's `luza verify` verdict (GET /api/matches/{id}/verify) and the downloads.
+import { pick, withLang, lang, foulLabel } from "./i18n.js";
+import { h, fill } from "./dom.js";
+import { getJson, ApiError } from "./api.js";
+import { ht, when } from "./history-texts.js";
+import { loadVariants } from "./variants.js";
+
+const id = new URLSearchParams(location.search).get("id") || "";
+const api = `/api/matches/${encodeURIComponent(id)}`;
+
+function showError(e) {
+  const err = document.getElementById("error");
+  err.hidden = false;
+  fill(err, lang === "en" ? e.en : e.ru);
+}
+
+function summary(doc, variants) {
+  const m = doc.match;
+  const r = doc.result || {};
+  const sc = r.scores || [0, 0];
+  const who = r.draw ? ht("draw") : r.winner_name ? ht("winner", { who: r.winner_name }) : ht(m.status);
+  fill("summary",
+    h("div.sc", {}, h("span.pn", {}, m.players[0]), h("b", {}, `${sc[0]}:${sc[1]}`), h("span.pn", {}, m.players[1])),
+    h("div.meta", {}, [pick(m.table.name) || m.table.id, pick((variants.find((v) => v.id === m.variant) || {}).title) || m.variant, when(m.started_ms), who]
+      .filter(Boolean).join(" · ")));
+}
+
+function shotItem(s) {
+  const balls = (s.balls || []).map((b) => b.ball ?? "?").join(", ");
+  const after = s.score_after ? ht("after", { a: s.score_after[0], b: s.score_after[1] }) : "";
+  const fouls = (s.fouls || []).map((f) => h("li.foul", {}, `${ht("foul")} §${f.cite}: ${pick(f)}`));
+  const refs = (s.referee_fouls || []).map((f) => h("li.foul", {}, foulLabel(f.code || f, f.paragraph)));
+  const reasons = (s.reasons || []).map((r) => h("li", {}, h("cite", {}, `§${r.cite}`), " ", pick(r)));
+  return h(`li.shot${s.fouls && s.fouls.length ? ".fouled" : ""}`, { dataset: { n: s.number } },
+    h("div.shead", {}, h("b", {}, ht("shot", { n: s.number })), h("span", {}, ht("by", { who: s.shooter_name })),
+      h("span", {}, balls ? ht("pots", { balls }) : ht("no_pots")), h("span.after", {}, after)),
+    h("ul.reasons", {}, fouls, refs, reasons));
+}
+
+function evidenceBox(doc) {
+  const ev = (doc.verification || {}).evidence || {};
+  const ok = ev.complete !== false;
+  fill("evidence", h("span.k", {}, ht("evidence")),
+    h(`span.badge.${ok ? "verified" : "incomplete"}`, { id: "evidence-status" }, ht(ok ? "complete" : "incomplete")),
+    ok ? null : h("p", {}, pick(ev)));
+}
+
+async function verdict() {
+  fill("verify", h("span.k", {}, ht("verify")), h("span.badge", {}, ht("checking")));
+  try {
+    const v = await getJson(`${api}/verify`);
+    fill("verify", h("span.k", {}, ht("verify")),
+      h(`span.badge.${v.status}`, { id: "verify-status", dataset: { status: v.status } }, ht(`st_${v.status}`)),
+      h("p", {}, pick(v)), v.problems.length ? h("ul", {}, v.problems.map((p) => h("li", {}, p))) : null);
+  } catch (e) {
+    fill("verify", h("span.k", {}, ht("verify")), h("p.err", {}, lang === "en" ? e.en : e.ru));
+  }
+}
+
+// A referee token of any table opens the club's heavy exports (hub/web/heavy.py): the PDF is fetched with it.
+function clubToken() {
+  for (let i = 0; i < sessionStorage.length; i++) {
+    const k = sessionStorage.key(i);
+    if (k && k.startsWith("luza.token.")) return sessionStorage.getItem(k);
+  }
+  return null;
+}
+
+async function pdf(ev) {
+  ev.preventDefault();
+  try {
+    const res = await fetch(`${api}/export?format=pdf&lang=${lang}`, { headers: { Authorization: `Bearer ${clubToken()}` } });
+    if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null));
+    const a = h("a", { href: URL.createObjectURL(await res.blob()), download: `luza-match-${id}-${lang}.pdf` });
+    a.click();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function downloads() {
+  const link = (fmt) => h("a.dl", { href: `${api}/export?format=${fmt}&lang=${lang}`, id: `dl-${fmt}`,
+    download: fmt === "html" ? null : "" }, fmt.toUpperCase());
+  const token = clubToken();
+  fill("downloads", link("json"), link("csv"), link("html"),
+    token ? h("a.dl", { href: "#", id: "dl-pdf", onclick: pdf }, "PDF") : h("span.note", {}, ht("pdf_club")));
+}
+
+async function start() {
+  fill("back", ht("back")).setAttribute("href", withLang("/matches"));
+  fill("downloads-title", ht("downloads"));
+  fill("timeline-title", ht("timeline"));
+  fill("title", ht("match_n", { n: id }));
+  document.title = `Luza — ${ht("match_n", { n: id })}`;
+  downloads();
+  verdict();
+  try {
+    const [doc, variants] = await Promise.all([getJson(api), loadVariants()]);
+    summary(doc, variants);
+    evidenceBox(doc);
+    fill("timeline", (doc.shots || []).map(shotItem));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+start();
