@@ -1,6 +1,6 @@
 // One match of the history /match?id=N: the shots with the rules' cited reasons (from the match's JSON export),
 // the evidence status, the hub's `luza verify` verdict (GET /api/matches/{id}/verify) and the downloads.
-import { pick, withLang, lang, foulLabel } from "./i18n.js";
+import { pick, withLang, lang } from "./i18n.js";
 import { h, fill } from "./dom.js";
 import { getJson, ApiError } from "./api.js";
 import { ht, when } from "./history-texts.js";
@@ -29,13 +29,13 @@ function summary(doc, variants) {
 function shotItem(s) {
   const balls = (s.balls || []).map((b) => b.ball ?? "?").join(", ");
   const after = s.score_after ? ht("after", { a: s.score_after[0], b: s.score_after[1] }) : "";
-  const fouls = (s.fouls || []).map((f) => h("li.foul", {}, `${ht("foul")} §${f.cite}: ${pick(f)}`));
-  const refs = (s.referee_fouls || []).map((f) => h("li.foul", {}, foulLabel(f.code || f, f.paragraph)));
+  // the engine's fouls (the referee's calls among them, with the variant's paragraph), then every reason
+  const fouls = (s.fouls || []).map((f) => h("li.foul", {}, h("cite", {}, `§${f.cite}`), " ", pick(f)));
   const reasons = (s.reasons || []).map((r) => h("li", {}, h("cite", {}, `§${r.cite}`), " ", pick(r)));
   return h(`li.shot${s.fouls && s.fouls.length ? ".fouled" : ""}`, { dataset: { n: s.number } },
     h("div.shead", {}, h("b", {}, ht("shot", { n: s.number })), h("span", {}, ht("by", { who: s.shooter_name })),
       h("span", {}, balls ? ht("pots", { balls }) : ht("no_pots")), h("span.after", {}, after)),
-    h("ul.reasons", {}, fouls, refs, reasons));
+    h("ul.reasons", {}, fouls, reasons));
 }
 
 function evidenceBox(doc) {

@@ -64,6 +64,7 @@ async function load() {
     fill("page", body.total ? ht("page", { a: offset + 1, b: offset + body.matches.length, n: body.total }) : "");
     document.getElementById("prev").disabled = offset === 0;
     document.getElementById("next").disabled = offset + body.matches.length >= body.total;
+    document.body.dataset.shown = q.toString(); // the search these rows answer (a test waits on it)
   } catch (e) {
     err.hidden = false;
     fill(err, lang === "en" ? e.en : e.ru);
