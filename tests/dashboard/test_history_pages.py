@@ -111,6 +111,9 @@ def test_pages_in_english_and_the_club_link(browser: Any, site: str) -> None:
         page.click("#history-link")
     page.wait_for_selector("#matches tbody tr")
     assert page.inner_text("h1") == "Match history" and "lang=en" in page.url
+    ru, en = page.evaluate("async () => { const m = await import('/static/js/history-texts.js'); "
+                           "return [m.HISTORY_KEYS.ru, m.HISTORY_KEYS.en]; }")
+    assert ru == en and len(ru) > 30  # every history text in both languages
     page.screenshot(path=str(SHOTS / "matches-en.png"))
     page.goto(f"{site}/match?id=2&lang=en")
     page.wait_for_selector("#verify-status")
