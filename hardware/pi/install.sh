@@ -91,7 +91,7 @@ if [ "$mode" = uninstall ]; then
 fi
 
 # ---------------------------------------------------------------- packages (only the missing ones)
-want=(mosquitto mosquitto-clients python3-venv python3-pip sqlite3 chrony iw curl)
+want=(mosquitto mosquitto-clients python3-venv python3-pip sqlite3 chrony iw curl libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
 [ $tls = 1 ] && want+=(openssl)
 chromium_pkg=""
 if [ $kiosk = 1 ]; then

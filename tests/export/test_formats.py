@@ -17,7 +17,7 @@ from hub.store.database import Store
 from tests.export.matchkit import Clock, Table, open_hub
 
 needs_pdf = pytest.mark.skipif(not pdf.available() or shutil.which("pdftotext") is None,
-                               reason="needs WeasyPrint (luza[pdf]) and pdftotext (poppler-utils): scripts/setup --dev")
+                               reason="needs WeasyPrint (scripts/setup) and pdftotext (poppler-utils): scripts/setup --dev")
 
 
 def test_csv_has_one_row_per_shot_and_reads_back_with_the_csv_module(match_db: Path, tmp_path: Path) -> None:
@@ -96,10 +96,10 @@ def test_an_unfinished_match_exports_with_its_open_shot_marked_provisional(tmp_p
 def test_without_weasyprint_pdf_says_how_to_install_it(match_db: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "weasyprint", None)  # as if luza[pdf] were not installed
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # as if WeasyPrint were missing (a hand-made install)
     assert not pdf.available()
     out = tmp_path / "m.pdf"
     assert main(["export", "--db", str(match_db), "--match", "1", "--format", "pdf", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("luza export: PDF export needs WeasyPrint: pip install 'luza[pdf]'") and err.count("\n") == 1
+    assert err.startswith("luza export: PDF export needs WeasyPrint: pip install weasyprint") and err.count("\n") == 1
     assert not out.exists()

@@ -132,7 +132,7 @@ def test_a_file_resigned_by_another_key_is_forged(match_db: Path, tmp_path: Path
 
 
 @pytest.mark.parametrize("fmt", ["csv", "html", pytest.param("pdf", marks=pytest.mark.skipif(
-    not pdf.available(), reason="needs WeasyPrint (luza[pdf])"))])
+    not pdf.available(), reason="needs WeasyPrint (scripts/setup)"))])
 def test_csv_html_and_pdf_carry_a_signature_line(fmt: str, match_db: Path, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
