@@ -70,8 +70,9 @@ from .model import (
 )
 from .outcome import EffectKind, Need, NeedKind
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
+from .resolve import ShotFacts
 from .state import LAG, OVER, REFEREE, Key, Mode, State
-from .variant import ShotFacts, Variant, register
+from .variant import Variant, register
 
 DECIDER = Mode.DECIDER  # mode of the 70:70 decider (5.7)
 # Classic's extra state (typed keys of State.extra):

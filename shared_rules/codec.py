@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
@@ -152,3 +153,27 @@ def _decode(tp: Any, value: object, path: str) -> Any:
             raise MalformedInputError(f"{path}: expected a string, got {value!r}")
         return value
     raise MalformedInputError(f"{path}: unsupported field type {tp!r}")
+
+
+def merge_options(
+    variant: str, defaults: Mapping[str, object], given: Mapping[str, object] | None
+) -> dict[str, object]:
+    """A match's options: the variant's `defaults` with the `given` ones put in, strictly (an unknown option
+    or a value of another type than its default is a `MalformedInputError`); `Variant.check_options` checks
+    the values."""
+    merged = dict(defaults)
+    for key, value in (given or {}).items():
+        if key not in merged:
+            known = ", ".join(sorted(merged))
+            raise MalformedInputError(
+                f"option {key!r} is not an option of {variant}; known: {known}",
+                f"у разновидности {variant} нет параметра {key!r}; есть: {known}",
+            )
+        default = merged[key]
+        if type(value) is not type(default):
+            raise MalformedInputError(
+                f"option {key!r} must be {type(default).__name__}, got {value!r}",
+                f"параметр {key!r} должен быть {type(default).__name__}, получено {value!r}",
+            )
+        merged[key] = value
+    return merged

@@ -15,8 +15,9 @@ from .errors import MalformedInputError
 from .model import Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
+from .resolve import ShotFacts
 from .state import ChoiceKind, Pending
-from .variant import ShotFacts, Variant, register
+from .variant import Variant, register
 
 
 def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:

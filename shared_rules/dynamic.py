@@ -15,8 +15,9 @@ from .draft import Draft
 from .model import Choose, Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
+from .resolve import ShotFacts
 from .state import ChoiceKind, Pending
-from .variant import ShotFacts, Variant, register
+from .variant import Variant, register
 
 OBJECTS_ONLY = "objects_only"  # 5.2, 7(2): only object balls may be pocketed on this shot
 

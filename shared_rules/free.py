@@ -14,8 +14,9 @@ from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
 from .outcome import EffectKind, Need, NeedKind, Reason
 from .profile import GENERAL_FACTS, Fact, Profile
+from .resolve import ShotFacts
 from .state import LAG, OVER, REFEREE, ChoiceKind, Pending, State
-from .variant import ShotFacts, Variant, register
+from .variant import Variant, register
 
 
 def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:

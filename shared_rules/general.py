@@ -177,6 +177,22 @@ SPOTTING_LINE_CAPACITY = 12
 # -- the lag and the break ------------------------------------------------------------------------------------
 
 
+def initial_state(variant: str, balls: Sequence[int], special: int) -> State:
+    """General 8.1/8.2: the pyramid on the table, the coloured ball in hand in the house, the lag due."""
+    table = tuple(b for b in balls if b != special)
+    return State(
+        variant,
+        table,
+        ((), ()),
+        (0, 0),
+        hand=special,
+        in_hand=InHand.HOUSE,
+        is_break=True,
+        mode=LAG,
+        placed=((min(table), Spot.FOOT.value),) if table else (),
+    )
+
+
 def lag(state: State, inp: Lag) -> Draft:
     """General 11: the lag winner breaks, from hand from the house."""
     if state.mode != LAG:
@@ -259,10 +275,45 @@ def placement_foul(d: Draft, where: InHand, cue: int, offender: int) -> None:
         d.to_hand(cue, where, 1 - offender, R_PLACEMENT)
 
 
+def rebreak(d: Draft, offender: int, coloured: int) -> None:
+    """General 12.1 with `incorrect_break_rebreak`: rack again; the opponent breaks from the house."""
+    if coloured in d.on_table:
+        d.on_table.remove(coloured)
+        d.hand = coloured
+    if d.hand is not None:
+        d.to_hand(d.hand, InHand.HOUSE, 1 - offender, R_REBREAK)
+    d.emit(EffectKind.RACK, R_REBREAK, amount=len(d.on_table))
+    d.is_break = True
+
+
 def check_player(player: object, field: str) -> None:
     """MalformedInputError unless `player` is a seat, 0 or 1."""
     if type(player) is not int or player not in (0, 1):
         raise MalformedInputError(f"{field}: {player!r} is not a seat (0 or 1)", f"{field}: {player!r} — не игрок (0 или 1)")
+
+
+def check_turn(state: State, s: ShotReport) -> None:
+    """General 11 and 28: raise unless a shot may be played now (no lag, decision or choice due), by to_play."""
+    if state.mode == LAG:
+        raise IllegalInputError("enter the lag first (general 11)", "сначала проведите розыгрыш (п.11)")
+    if state.mode == REFEREE:
+        raise IllegalInputError(
+            "the referee must decide first (see needs)", "сначала нужно решение судьи"
+        )
+    if state.pending is not None:
+        p = state.pending
+        raise IllegalInputError(
+            f"player {p.player} must first choose ({p.kind})", f"игрок {p.player} должен сначала выбрать ({p.kind})"
+        )
+    check_player(s.shooter, "ShotReport.shooter")
+    if s.shooter != state.to_play:
+        raise IllegalInputError(
+            f"it is player {state.to_play}'s shot, not player {s.shooter}'s (general 28: a shot out of turn "
+            "is reported as the non-shooter's interference foul)",
+            f"удар игрока {state.to_play}, а не {s.shooter} (п.28)",
+        )
+    if s.offender is not None:
+        check_player(s.offender, "ShotReport.offender")
 
 
 # -- outside interference (§27) ------------------------------------------------------------------------------

@@ -8,13 +8,14 @@ that is not. The shot is then HELD: nothing changes but mode `held` and `State.h
 for the next ball). Undo takes the answer back, and then the shot. A report that cannot be folded at all is still
 refused (a `RulesError`), as before.
 
-`HeldShotMixin` is mixed into `Variant` (variant.py), like `ChoicesMixin`.
+The hooks (`Variant.complete`, `unnamed_candidates`, `colour_options`) are on `Variant` (variant.py), which
+holds a shot in `Variant.shot` and folds the answer in `Variant.apply`; these are the plain functions they use.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from collections.abc import Callable
 
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
@@ -52,127 +53,116 @@ def with_ball(s: ShotReport, slot: int, ball: int | None = None, colour: Colour 
     return dataclasses.replace(s, jumped=tuple(jumped))
 
 
-class HeldShotMixin:
-    """Holding a shot for a missing fact, and answering it (`Identify`)."""
+def unnamed_slot(
+    identity: BallIdentity, s: ShotReport, ball_of_colour: Callable[[Colour | None], int | None]
+) -> int | None:
+    """The slot of the first reported ball whose identity decides the result but is not given (None: nothing
+    is missing): by the profile's `identity`, a ball with no number (NUMBER) or no colour (COLOUR) that no
+    colour names alone (`ball_of_colour`). The default of `Variant.complete`."""
+    if identity is BallIdentity.NONE:
+        return None
+    for slot, b in enumerate((*s.pocketed, *s.jumped)):  # (the fold's hot path: no list of pairs built)
+        ball, colour = getattr(b, "ball", 0), getattr(b, "colour", None)
+        if ball is not None:
+            continue
+        if identity is BallIdentity.COLOUR and colour is None:
+            return slot
+        if identity is BallIdentity.NUMBER and (colour is None or ball_of_colour(colour) is None):
+            return slot
+    return None
 
-    name: ClassVar[str]
-    BALLS: ClassVar[tuple[int, ...]]
-    PROFILE: ClassVar[Profile]
 
-    def colour_of(self, ball: int) -> Colour:
-        raise NotImplementedError
+def only_ball_of(
+    balls: tuple[int, ...], colour_of: Callable[[int], Colour], colour: Colour | None
+) -> int | None:
+    """The one ball of `balls` with this colour class, if only one has it (the yellow, Star's joker)."""
+    if colour is None:
+        return None
+    found = [b for b in balls if colour_of(b) is colour]
+    return found[0] if len(found) == 1 else None
 
-    def fold_shot(self, state: State, s: ShotReport) -> Draft:
-        raise NotImplementedError
 
-    # -- hooks ------------------------------------------------------------------------------------------------
+Candidates = Callable[[State, Colour | None], tuple[int, ...]]  # `Variant.unnamed_candidates`
 
-    def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
-        """Hook: the report with every certain identity filled in, and the slot of the first reported ball whose
-        identity decides the result but is not given (None: nothing is missing). Default, by the profile: a ball
-        with no number (NUMBER) or no colour (COLOUR) that no colour names alone."""
-        identity = self.PROFILE.identity
-        if identity is BallIdentity.NONE:
-            return s, None
-        for slot, b in enumerate((*s.pocketed, *s.jumped)):  # (the fold's hot path: no list of pairs built)
-            ball, colour = getattr(b, "ball", 0), getattr(b, "colour", None)
-            if ball is not None:
-                continue
-            if identity is BallIdentity.COLOUR and colour is None:
-                return s, slot
-            if identity is BallIdentity.NUMBER and (colour is None or self.ball_of_colour(colour) is None):
-                return s, slot
-        return s, None
 
-    def ball_of_colour(self, colour: Colour | None) -> int | None:
-        """The one ball of the variant with this colour class, if only one has it (the yellow, Star's joker)."""
-        if colour is None:
-            return None
-        found = [b for b in self.BALLS if self.colour_of(b) is colour]
-        return found[0] if len(found) == 1 else None
+def stand_in(state: State, s: ShotReport, candidates: Candidates) -> ShotReport:
+    """The report with a fitting ball put in for each unnamed one (only to check the rest of it)."""
+    taken = {b for b, _ in reported(s) if b is not None}
+    for slot, (ball, colour) in enumerate(reported(s)):
+        if ball is None:
+            pick = next((b for b in candidates(state, colour) if b not in taken), None)
+            if pick is not None:
+                taken.add(pick)
+                s = with_ball(s, slot, pick)
+    return s
 
-    def unnamed_candidates(self, state: State, colour: Colour | None = None) -> tuple[int, ...]:
-        """Hook: the balls a ball reported without its number may be (on the table at the stroke, fitting its
-        colour). The hub offers them when it asks for a number."""
-        table = (*state.on_table, state.hand) if state.hand is not None else state.on_table
-        return tuple(sorted(b for b in table if colour is None or self.colour_of(b) is colour))
 
-    def colour_options(self, state: State) -> tuple[str, ...]:
-        """The colour classes of the variant's balls (what a colour question offers), in `Colour` order."""
-        present = {self.colour_of(b) for b in self.BALLS}
-        return tuple(c.value for c in Colour if c in present)
+def hold(state: State, s: ShotReport, slot: int, profile: Profile) -> Draft:
+    """The draft of a held shot: nothing changes but mode HELD and `State.held` (the report, the ball asked
+    about, the mode it was played in). `Variant.shot` has checked the rest of the report first."""
+    need = profile.identity.need or NeedKind.BALL_NUMBER
+    d = Draft(state)
+    d.held = Held(s, slot, need, state.mode)
+    d.mode = HELD
+    d.emit(EffectKind.MODE, profile.identity_rule or R_HELD, detail=HELD)
+    return d
 
-    # -- holding and answering ---------------------------------------------------------------------------------
 
-    def hold(self, state: State, s: ShotReport, slot: int) -> Draft:
-        """Hold the shot for the identity of the ball in `slot`; the rest of the report must be acceptable."""
-        need = self.PROFILE.identity.need or NeedKind.BALL_NUMBER
-        self.fold_shot(state, self.stand_in(state, s))  # raises (and nothing is held) if the report is bad anyway
-        d = Draft(state)
-        d.held = Held(s, slot, need, state.mode)
-        d.mode = HELD
-        d.emit(EffectKind.MODE, self.PROFILE.identity_rule or R_HELD, detail=HELD)
-        return d
+def identified(
+    state: State, inp: Identify, offered: Callable[[State], tuple[str, ...]], variant: str
+) -> tuple[State, ShotReport]:
+    """An `Identify` checked against the held need and the answers `offered` (`Variant.held_options`): the
+    position the held shot was played from, and the report with the named ball (`Variant.apply` folds it)."""
+    held = state.held
+    if state.mode != HELD or held is None:
+        raise IllegalInputError("no shot is held for a ball to be named", "нет удара, ожидающего номера шара")
+    options = offered(state)
+    if held.need is NeedKind.BALL_COLOUR:
+        if type(inp.colour) is not Colour or inp.ball is not None:
+            raise MalformedInputError("Identify: give the ball's colour", "Identify: укажите цвет шара")
+        value = inp.colour.value
+    else:
+        if type(inp.ball) is not int or inp.colour is not None:
+            raise MalformedInputError("Identify: give the ball's number", "Identify: укажите номер шара")
+        value = str(inp.ball)
+    if value not in options:
+        raise IllegalInputError(
+            f"{variant}: {value!r} is not a ball that could have fallen; name one of: {', '.join(options)}",
+            f"{variant}: {value!r} — не шар, который мог упасть; назовите один из: {', '.join(options)}",
+        )
+    report = with_ball(held.report, held.slot, inp.ball, inp.colour)
+    return state._replace(mode=held.mode, held=None), report  # the position the shot was played from
 
-    def stand_in(self, state: State, s: ShotReport) -> ShotReport:
-        """The report with a fitting ball put in for each unnamed one (only to check the rest of it)."""
-        taken = {b for b, _ in reported(s) if b is not None}
-        for slot, (ball, colour) in enumerate(reported(s)):
-            if ball is None:
-                pick = next((b for b in self.unnamed_candidates(state, colour) if b not in taken), None)
-                if pick is not None:
-                    taken.add(pick)
-                    s = with_ball(s, slot, pick)
-        return s
 
-    def supply(self, state: State, inp: Identify) -> Draft:
-        """Fold an `Identify`: the held shot, played from where it was played, with the named ball."""
-        held = state.held
-        if state.mode != HELD or held is None:
-            raise IllegalInputError("no shot is held for a ball to be named", "нет удара, ожидающего номера шара")
-        options = self.held_options(state)
-        if held.need is NeedKind.BALL_COLOUR:
-            if type(inp.colour) is not Colour or inp.ball is not None:
-                raise MalformedInputError("Identify: give the ball's colour", "Identify: укажите цвет шара")
-            value = inp.colour.value
-        else:
-            if type(inp.ball) is not int or inp.colour is not None:
-                raise MalformedInputError("Identify: give the ball's number", "Identify: укажите номер шара")
-            value = str(inp.ball)
-        if value not in options:
-            raise IllegalInputError(
-                f"{self.name}: {value!r} is not a ball that could have fallen; name one of: {', '.join(options)}",
-                f"{self.name}: {value!r} — не шар, который мог упасть; назовите один из: {', '.join(options)}",
-            )
-        report = with_ball(held.report, held.slot, inp.ball, inp.colour)
-        before = state._replace(mode=held.mode, held=None)  # the position the shot was played from
-        return self.shot(before, report)  # type: ignore[attr-defined, no-any-return]
+def possible_answers(
+    state: State,
+    colour_of: Callable[[int], Colour],
+    candidates: Candidates,
+    colours: Callable[[State], tuple[str, ...]],
+) -> tuple[str, ...]:
+    """What may answer the held need: ball numbers not named elsewhere in the report, or colours (the variant's
+    `colour_of`, `unnamed_candidates` and `colour_options` decide; `Variant.held_options`)."""
+    held = state.held
+    if held is None:
+        return ()
+    balls = reported(held.report)
+    colour = balls[held.slot][1]
+    if held.need is NeedKind.BALL_COLOUR:
+        fits = {colour_of(b) for b in candidates(state, None)}
+        return tuple(c for c in colours(state) if Colour(c) in fits)
+    named = {b for b, _ in balls if b is not None}
+    return tuple(str(b) for b in candidates(state, colour) if b not in named)
 
-    def held_options(self, state: State) -> tuple[str, ...]:
-        """What may answer the held need: ball numbers not named elsewhere in the report, or colours."""
-        held = state.held
-        if held is None:
-            return ()
-        balls = reported(held.report)
-        colour = balls[held.slot][1]
-        if held.need is NeedKind.BALL_COLOUR:
-            fits = {self.colour_of(b) for b in self.unnamed_candidates(state)}
-            return tuple(c for c in self.colour_options(state) if Colour(c) in fits)
-        named = {b for b, _ in balls if b is not None}
-        return tuple(str(b) for b in self.unnamed_candidates(state, colour) if b not in named)
 
-    def held_need(self, state: State) -> Need:
-        """The blocking need of a held shot: which ball (or colour) went into that pocket."""
-        held = state.held
-        assert held is not None
-        n = len(held.report.pocketed)
-        pocket = int(held.report.pocketed[held.slot].pocket) if held.slot < n else None
-        rule = self.PROFILE.identity_rule or R_HELD
-        what_en = f"went into pocket {pocket}" if pocket is not None else "left the table"
-        what_ru = f"упал в лузу {pocket}" if pocket is not None else "выскочил за борт"
-        if held.need is NeedKind.BALL_COLOUR:
-            en, ru = f"what colour was the ball that {what_en}?", f"какого цвета шар {what_ru}?"
-        else:
-            en, ru = f"which ball {what_en}?", f"какой шар {what_ru}?"
-        return Need(held.need, None, f"{rule.text('en')}: {en}", f"{rule.text('ru')}: {ru}",
-                    options=self.held_options(state), before_shot=False, blocking=True, slot=held.slot, pocket=pocket)
+def held_need(held: Held, rule: Reason, options: tuple[str, ...]) -> Need:
+    """The blocking need of a held shot: which ball (or colour) went into that pocket."""
+    n = len(held.report.pocketed)
+    pocket = int(held.report.pocketed[held.slot].pocket) if held.slot < n else None
+    what_en = f"went into pocket {pocket}" if pocket is not None else "left the table"
+    what_ru = f"упал в лузу {pocket}" if pocket is not None else "выскочил за борт"
+    if held.need is NeedKind.BALL_COLOUR:
+        en, ru = f"what colour was the ball that {what_en}?", f"какого цвета шар {what_ru}?"
+    else:
+        en, ru = f"which ball {what_en}?", f"какой шар {what_ru}?"
+    return Need(held.need, None, f"{rule.text('en')}: {en}", f"{rule.text('ru')}: {ru}",
+                options=options, before_shot=False, blocking=True, slot=held.slot, pocket=pocket)

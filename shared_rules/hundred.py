@@ -16,9 +16,10 @@ supplement §5, §10 and the §15/§17 restriction apply only to balls the refer
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
+from . import hundred_ten as h
 from .draft import Draft, effect
 from .errors import MalformedInputError
 from .hundred_input import (
@@ -37,24 +38,16 @@ from .hundred_input import (
     illegal,
     shot_needs,
 )
-from .hundred_ten import ControlBallMixin, value
 from .hundred_text import (
     FOUL_REASONS,
     PARAGRAPHS,
     R_BREAK,
-    R_BREAK_CALLED,
-    R_BREAK_UNCALLED,
     R_CAROM,
     R_CONCEDE,
-    R_COUNT,
     R_CUE_NOT_CALLED,
     R_DEBT,
-    R_DEBT_PAID,
-    R_DOUBLE_FAILED,
-    R_EXTRA,
     R_FOUL_POTTED,
     R_FOUL_TURN,
-    R_GENTLEMAN,
     R_GOAL,
     R_HAND_FREE,
     R_IDENTIFY,
@@ -70,8 +63,6 @@ from .hundred_text import (
     R_SERIES,
     R_SPOT_RAIL,
     R_SPOT_TEN,
-    R_TEN_ILLEGAL,
-    R_TEN_POTTED,
     SECTION19,
 )
 from .model import (
@@ -81,16 +72,15 @@ from .model import (
     Lag,
     ShotReport,
 )
-from .outcome import EffectKind, Need, Reason
+from .outcome import EffectKind, Need
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
+from .resolve import ShotFacts
 from .state import PLAY, State
-from .variant import ShotFacts, Variant, register
-
-__all__ = ["CUE", "LAST_BALL", "RESTRICTED", "TEN", "TOTAL", "Hundred", "value"]
+from .variant import Variant, register
 
 
 @register
-class Hundred(ControlBallMixin, Variant):
+class Hundred(Variant):
     """100 points with a control ball: balls 0 (yellow cue ball) and 5..15; #10 is the control ball."""
 
     name = "hundred"
@@ -189,7 +179,7 @@ class Hundred(ControlBallMixin, Variant):
             found.add(Foul.JUMPED)
         if self.require_completion and not g.correctly_completed(s, bool(f.pocketed)):
             found.add(Foul.NOT_COMPLETED)  # §2 and §19: the safety rule, on the break too
-        if self._ten_touched(d, s, f):
+        if h.ten_touched(d, s, f):
             found.add(Foul.TEN_TOUCHED)
         if not found:
             return []
@@ -203,20 +193,20 @@ class Hundred(ControlBallMixin, Variant):
         if f.was_break and d.effects and d.effects[-1].reason is g.R_BREAK_OK:
             d.effects[-1] = effect(EffectKind.NOTE, R_BREAK)  # §2: the safety rule is the break's only requirement
         if f.jumped:
-            self._spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
+            h.spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
         if CUE in f.jumped:
-            self._spot_shot(d, s, f.pocketed, R_CUE_NOT_CALLED)
-            self._cue_to(d, 1 - s.shooter, R_CUE_NOT_CALLED, R_HAND_FREE, "")
+            h.spot_shot(d, s, f.pocketed, R_CUE_NOT_CALLED)
+            h.cue_to(d, 1 - s.shooter, R_CUE_NOT_CALLED, R_HAND_FREE, "")
         elif f.pocketed and f.hand_rule == RESTRICTED and len(f.pocketed) == 1 and s.pocketed[0].direct is True:
-            self._spot_shot(d, s, f.pocketed, R_RESTRICTED)  # §15/§17: a single directly-struck ball
+            h.spot_shot(d, s, f.pocketed, R_RESTRICTED)  # §15/§17: a single directly-struck ball
             if f.pocketed[0] == CUE:
-                self._cue_to(d, 1 - s.shooter, R_RESTRICTED, R_HAND_FREE, "")
+                h.cue_to(d, 1 - s.shooter, R_RESTRICTED, R_HAND_FREE, "")
             else:
                 d.pass_turn(1 - s.shooter, R_RESTRICTED)
         elif CUE in f.pocketed:
-            self._cue_in(d, s, f, priv)
+            h.cue_in(d, s, f, priv, self.bonus_ten)
         else:
-            productive = self._count(d, s, f, priv) if f.pocketed else False
+            productive = h.count(d, s, f, priv) if f.pocketed else False
             if s.carom_on_ten or s.rokambol_on_ten:
                 if f.hand_rule == RESTRICTED:
                     d.emit(EffectKind.NOTE, R_NO_CAROM)
@@ -228,54 +218,7 @@ class Hundred(ControlBallMixin, Variant):
                 d.keep_turn(R_SERIES)
             else:
                 d.pass_turn(1 - s.shooter, R_NOT_PRODUCTIVE)
-        self._settle_ten(d, s)
-
-    def _calls_made(self, s: ShotReport, f: ShotFacts) -> bool:
-        """Every called ball fell into its called pocket, and the referee says the method was as called."""
-        if s.as_called is False:
-            return False
-        for c in s.declarations:
-            if c.ball not in f.pocketed or f.pockets[f.pocketed.index(c.ball)] != c.pocket:
-                return False
-        return True
-
-    def _count(self, d: Draft, s: ShotReport, f: ShotFacts, priv: bool) -> bool:
-        """Object balls pocketed with the cue ball still on the table; True if any counted (§4, §5, §6, §2)."""
-        if s.declarations:
-            if not self._calls_made(s, f):
-                reason = R_DOUBLE_FAILED if len(s.declarations) == 2 else R_NOT_CALLED
-                self._spot_shot(d, s, f.pocketed, reason)
-                return False
-            called = {c.ball for c in s.declarations}
-            good = [b for b in f.pocketed if b in called]
-            self._spot_shot(d, s, [b for b in f.pocketed if b not in called], R_EXTRA)
-            why = R_BREAK_CALLED if f.was_break else R_COUNT
-            return self._credit_all(d, s, f, good, why, priv)
-        if f.was_break:  # §2 (A-100-8): no supplement on the break
-            self._spot_shot(d, s, f.pocketed, R_BREAK_UNCALLED)
-            return False
-        good = [b for i, b in enumerate(f.pocketed) if s.pocketed[i].direct is True]
-        self._spot_shot(d, s, [b for b in f.pocketed if b not in good], R_NOT_CALLED)
-        return self._credit_all(d, s, f, good, R_GENTLEMAN, priv) if good else False
-
-    def _credit_all(self, d: Draft, s: ShotReport, f: ShotFacts, balls: Sequence[int], why: Reason, priv: bool) -> bool:
-        counted = False
-        for b in balls:
-            if b == TEN and d.mode != LAST_BALL and not priv and s.pocketed[f.pocketed.index(TEN)].direct is True:
-                self._spot_shot(d, s, (TEN,), R_TEN_ILLEGAL)  # §13: only with the privilege by the cue ball
-                continue
-            self._credit(d, s.shooter, b, R_TEN_POTTED if b == TEN else why)
-            counted = True
-        return counted
-
-    def _credit(self, d: Draft, player: int, ball: int, reason: Reason) -> None:
-        """A correctly pocketed ball: to the shelf for its number, or back to the table to pay a debt (§18)."""
-        if d.debts[player] > 0:
-            d.debts[player] -= 1
-            d.emit(EffectKind.DEBT, R_DEBT_PAID, player=player, ball=ball, amount=-1)
-            self.spot(d, (ball,))
-            return
-        d.to_shelf(player, ball, reason, points=value(ball))
+        h.settle_ten(d, s)
 
     # -- a foul -------------------------------------------------------------------------------------------
 
@@ -287,12 +230,12 @@ class Hundred(ControlBallMixin, Variant):
                 effects[i] = effect(EffectKind.FOUL, FOUL_REASONS[e.detail], e.player, e.ball, e.amount, e.spot, e.detail)
         d.take(PRIVILEGE)
         last = d.mode == LAST_BALL
-        self._spot_shot(d, s, f.pocketed, R_FOUL_POTTED)
-        self._spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
+        h.spot_shot(d, s, f.pocketed, R_FOUL_POTTED)
+        h.spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
         self._penalty(d, offender)
         opponent = 1 - offender
         if CUE in f.pocketed or CUE in f.jumped:
-            self._cue_to(d, opponent, R_FOUL_TURN, R_HAND_FREE, "")
+            h.cue_to(d, opponent, R_FOUL_TURN, R_HAND_FREE, "")
         else:
             d.pass_turn(opponent, R_FOUL_TURN)
         if last:
@@ -301,7 +244,7 @@ class Hundred(ControlBallMixin, Variant):
             if TEN in d.on_table and not any(p[0] == TEN for p in d.placed):
                 d.placed.append((TEN, CENTRE))
                 d.emit(EffectKind.SPOT, R_LAST_FOUL, ball=TEN, spot=CENTRE)
-        self._settle_ten(d, s)
+        h.settle_ten(d, s)
 
     def _penalty(self, d: Draft, offender: int) -> None:
         shelf = d.shelves[offender]
@@ -312,10 +255,10 @@ class Hundred(ControlBallMixin, Variant):
             return
         b = min(shelf)
         shelf.remove(b)
-        d.add_score(offender, -value(b), R_PENALTY)
+        d.add_score(offender, -h.value(b), R_PENALTY)
         d.emit(EffectKind.TO_TABLE, R_PENALTY, player=offender, ball=b)
         if b == TEN:
-            self._ten_home(d, R_SPOT_TEN, False)  # §13: back on the centre spot
+            h.ten_home(d, R_SPOT_TEN, False)  # §13: back on the centre spot
         else:
             self.spot(d, (b,))
 
@@ -334,7 +277,7 @@ class Hundred(ControlBallMixin, Variant):
         d.set_extra(OFF_SPOT, None)
         if TEN in d.pocketed:
             d.pocketed.remove(TEN)
-            self._ten_home(d, R_LAST, False)
+            h.ten_home(d, R_LAST, False)
 
     # -- lag and interference -----------------------------------------------------------------------------
 
@@ -368,3 +311,20 @@ class Hundred(ControlBallMixin, Variant):
     def shot_needs(self, state: State) -> tuple[Need, ...]:
         """The call (§4), the placement from hand (§2, §15-§17): see hundred_input."""
         return shot_needs(state)
+
+    # -- spotting, and what the hub and the screens read (hundred_ten.py) ------------------------------------
+
+    def spot(self, d: Draft, balls: Sequence[int]) -> None:
+        """§2/§4: numbered balls by the foot rail behind the pyramid; #10 to the centre spot."""
+        h.spot(d, balls)
+
+    def ball_value(self, ball: int) -> int:
+        return h.value(ball)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """§14 where #10 is, §11 the privilege, §20 the last-ball mode, §15/§17 the restricted hand."""
+        return h.board_facts(state)
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """§12: #10 only once no other numbered ball is on the table (or in last-ball mode, §20)."""
+        return h.scoring_balls(state, player)

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
 
 from .model import Foul
 from .outcome import NeedKind, Reason
-from .state import State
 
 
 class BallIdentity(StrEnum):
@@ -95,29 +93,4 @@ class Profile:
         return rule.cite() if rule is not None else ""
 
 
-class ProfileMixin:
-    """The hooks a screen or the hub's scripted players read (mixed into `Variant`): no rule is decided here."""
-
-    SPECIAL: ClassVar[int]
-    CUE_BALL: ClassVar[int | None]
-
-    def ball_value(self, ball: int) -> int:
-        """Hook: what the ball is worth on a shelf. Default: 1, the special (coloured) ball 0 (it is the cue ball
-        in most variants; Free counts it 1 through its own rules, which the scoreboard shows as the score)."""
-        return 0 if ball == self.SPECIAL else 1
-
-    def ball_label(self, ball: int) -> str:
-        """Hook: the label a screen draws on the ball ("●" for the special ball, else its number)."""
-        return "●" if ball == self.SPECIAL else str(ball)
-
-    def board_facts(self, state: State) -> dict[str, Any] | None:
-        """Hook: the variant's own facts for the screens (the scoreboard's section named after the variant)."""
-        return None
-
-    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
-        """Hook: the object balls on the table that would score for `player` if pocketed now (for a scripted
-        player or a hint). Default: every ball on the table but a fixed cue ball."""
-        return tuple(b for b in state.on_table if b != self.CUE_BALL)
-
-
-__all__ = ["GENERAL_FACTS", "GENERAL_FOULS", "BallIdentity", "Fact", "Profile", "ProfileMixin"]
+__all__ = ["GENERAL_FACTS", "GENERAL_FOULS", "BallIdentity", "Fact", "Profile"]

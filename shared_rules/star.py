@@ -14,14 +14,17 @@ opponent takes their next playing ball off the table and plays on, or gives the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
+from . import star_view as view
+from .choices import chosen_ball
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
-from .model import Choose, Colour, Declaration, Foul, Interference, ShotReport, Spot
-from .outcome import EffectKind, Reason
+from .model import Choose, Colour, Declaration, Foul, InHand, Interference, ShotReport, Spot
+from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from .resolve import ShotFacts
 from .star_text import (
     R_BREAK_BLUE,
     R_BREAK_OTHER,
@@ -57,12 +60,10 @@ from .star_view import (
     RACK,
     SEQUENCE_LENGTH,
     TAKE,
-    StarView,
-    sequence,
     sequence_colour,
 )
-from .state import Pending, State
-from .variant import ShotFacts, Variant, register
+from .state import LAG, OVER, PLAY, Pending, State
+from .variant import Variant, register
 
 B, Y, K, G, R, IVORY = Colour.BLUE, Colour.YELLOW, Colour.BLACK, Colour.GREEN, Colour.RED, Colour.IVORY
 
@@ -83,7 +84,7 @@ def _none_of(colour: Colour, field: str) -> IllegalInputError:
 
 
 @register
-class Star(StarView):
+class Star(Variant):
     """Star pyramid. Ball 0 is the ivory joker; balls 1..15 carry the Olympic colours of `COLOURS`."""
 
     name = "star"
@@ -337,7 +338,8 @@ class Star(StarView):
         if c.option == GIVE_BACK:
             d.pass_turn(1 - c.player, R_GIVE_BACK)
             return
-        ball = self.chosen_ball(c, p)  # A-S6: a ball of the needed colour (the lowest unless named), or the joker
+        # A-S6: a ball of the needed colour (the lowest unless named), or the joker
+        ball = chosen_ball(c, p, self.colour_of, self.SPECIAL)
         d.take_from_table(ball)
         self.credit(d, c.player, ball, R_PENALTY_TAKEN)
         d.keep_turn(R_PENALTY_TAKEN)
@@ -353,8 +355,35 @@ class Star(StarView):
         d.emit(EffectKind.NOTE, R_RERACK_BALL, ball=ball)
         return d
 
+    # -- needs, and what the screens and the hub read (star_view.py) -----------------------------------------
 
-__all__ = [
-    "COLOURS", "FIRST5", "FIVE", "GIVE_BACK", "JOKER", "PANEL_ORDER", "PENALTY", "RACK", "SEQUENCE_LENGTH", "TAKE",
-    "Star", "sequence", "sequence_colour",
-]
+    def next_colour(self, state: State, player: int) -> Colour | None:
+        """The colour `player` must pocket next (4.1); the joker may stand in for it."""
+        return view.next_colour(state, player)
+
+    def needs(self, state: State) -> tuple[Need, ...]:
+        """5.1: the penalty choice names the colour needed next; otherwise the base's needs."""
+        p = state.pending
+        if p is None or p.kind != PENALTY or state.mode != PLAY:
+            return super().needs(state)
+        return (view.penalty_need(state, p),)
+
+    def shot_needs(self, state: State) -> tuple[Need, ...]:
+        """Before a shot from the position: which ball is struck (its colour), 4.3 and A-S2."""
+        if state.is_break or state.in_hand is not InHand.NONE or state.mode in (LAG, OVER):
+            return super().shot_needs(state)
+        return (view.cue_colour_need(state),)
+
+    def ball_label(self, ball: int) -> str:
+        return "J" if ball == JOKER else str(ball)
+
+    def colour_options(self, state: State) -> tuple[str, ...]:
+        return tuple(c.value for c in PANEL_ORDER)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """4.1, A-S8: the colour each player needs next, both sequences as far as known, who completed five."""
+        return view.board_facts(state)
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """4.4, A-S2: the balls of the colour `player` needs next, and the joker."""
+        return view.scoring_balls(state, player)

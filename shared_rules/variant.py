@@ -10,13 +10,23 @@ docs/rules-engine.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import general as g
-from .choices import ChoicesMixin
+from .choices import (
+    choice_need,
+    choose,
+    chosen_ball,
+    concede,
+    decide,
+    lag_need,
+    placement_needs,
+    taken_reason,
+)
+from .codec import merge_options
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError, RulesError
-from .held import HeldShotMixin
+from .held import R_HELD, held_need, hold, identified, only_ball_of, possible_answers, stand_in, unnamed_slot
 from .model import (
     Choose,
     Colour,
@@ -30,12 +40,11 @@ from .model import (
     Lag,
     RefereeDecision,
     ShotReport,
-    Spot,
 )
-from .outcome import EffectKind, Outcome, Reason
-from .profile import Profile, ProfileMixin
-from .resolve import ResolveMixin, ShotFacts
-from .state import HELD, LAG, PLAY, REFEREE, State
+from .outcome import EffectKind, Need, NeedKind, Outcome, Reason
+from .profile import BallIdentity, Profile
+from .resolve import ShotFacts, fitting_ball, resolve
+from .state import HELD, LAG, OVER, REFEREE, ChoiceKind, Pending, State
 
 VARIANTS: dict[str, type[Variant]] = {}
 
@@ -61,11 +70,13 @@ def find_variant(name: str) -> type[Variant]:
         ) from None
 
 
-class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
+class Variant:
     """Base of every variant. One instance per match, holding that match's options.
 
-    The shot pipeline is here; choices, referee decisions and needs are in `ChoicesMixin` (choices.py); a shot
-    held for a missing fact in `HeldShotMixin` (held.py); what the hub reads in `PROFILE` and `ProfileMixin`.
+    Every hook a variant may override is a method here: the shot pipeline, choices and referee decisions, the
+    needs, a shot held for a missing fact, and what the hub reads beside `PROFILE`. The general rules they
+    apply are plain functions: general.py (the pyramid's general paragraphs), resolve.py (naming the balls of
+    a report), held.py (holding a shot), choices.py (folding choices, decisions and concessions; needs' texts).
     """
 
     name: ClassVar[str] = ""
@@ -90,22 +101,7 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
     R_SPOTTING: ClassVar[Reason] = g.R_SPOT
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
-        merged = dict(self.OPTIONS)
-        for key, value in (options or {}).items():
-            if key not in merged:
-                known = ", ".join(sorted(merged))
-                raise MalformedInputError(
-                    f"option {key!r} is not an option of {self.name}; known: {known}",
-                    f"у разновидности {self.name} нет параметра {key!r}; есть: {known}",
-                )
-            default = merged[key]
-            if type(value) is not type(default):
-                raise MalformedInputError(
-                    f"option {key!r} must be {type(default).__name__}, got {value!r}",
-                    f"параметр {key!r} должен быть {type(default).__name__}, получено {value!r}",
-                )
-            merged[key] = value
-        self.options: dict[str, object] = merged
+        self.options = merged = merge_options(self.name, self.OPTIONS, options)
         self.check_options()
         self.target = int(merged["target"])  # type: ignore[call-overload]
         self.require_completion = bool(merged["require_correct_completion"])
@@ -125,24 +121,11 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
 
     def initial_state(self) -> State:
         """General 8.1/8.2: the pyramid on the table, the coloured ball in hand in the house, the lag due."""
-        table = tuple(b for b in self.BALLS if b != self.SPECIAL)
-        return State(
-            self.name,
-            table,
-            ((), ()),
-            (0, 0),
-            hand=self.SPECIAL,
-            in_hand=InHand.HOUSE,
-            is_break=True,
-            mode=LAG,
-            placed=((min(table), Spot.FOOT.value),) if table else (),
-        )
+        return g.initial_state(self.name, self.BALLS, self.SPECIAL)
 
     def colour_of(self, ball: int) -> Colour:
         """Hook: the colour class of a ball (what a pocket's colour sensor reports)."""
         return g.colour_default(ball)
-
-    # -- dispatch ---------------------------------------------------------------------------------------
 
     def apply(self, state: State, inp: Input) -> tuple[State, Outcome]:
         """Fold one input. Raises a RulesError (and changes nothing) on bad input."""
@@ -157,17 +140,17 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
         if t is ShotReport:
             d = self.shot(state, inp)  # type: ignore[arg-type]
         elif t is Choose:
-            d = self.choose(state, inp)  # type: ignore[arg-type]
+            d = choose(state, inp, self.on_choice, self.after)  # type: ignore[arg-type]
         elif t is Lag:
             d = self.lag(state, inp)  # type: ignore[arg-type]
         elif t is Interference:
             d = self.interference(state, inp)  # type: ignore[arg-type]
         elif t is Concede:
-            d = self.concede(state, inp)  # type: ignore[arg-type]
+            d = concede(state, inp, self.R_CONCEDE)  # type: ignore[arg-type]
         elif t is RefereeDecision:
-            d = self.decide(state, inp)  # type: ignore[arg-type]
-        elif t is Identify:
-            d = self.supply(state, inp)  # type: ignore[arg-type]
+            d = decide(state, inp, self.decision_options, self.on_decision)  # type: ignore[arg-type]
+        elif t is Identify:  # the held shot, played from where it was played, with the named ball (held.py)
+            d = self.shot(*identified(state, inp, self.held_options, self.name))  # type: ignore[arg-type]
         else:
             raise MalformedInputError(f"not an input: {inp!r}", f"это не ввод: {inp!r}")
         return d.freeze(), Outcome(tuple(d.effects))
@@ -182,28 +165,8 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
 
     # -- shots ------------------------------------------------------------------------------------------
 
-    def check_shot(self, state: State, s: ShotReport) -> None:
-        """Raise if no shot may be played now or the report is not for the player to play."""
-        if state.mode == LAG:
-            raise IllegalInputError("enter the lag first (general 11)", "сначала проведите розыгрыш (п.11)")
-        if state.mode == REFEREE:
-            raise IllegalInputError(
-                "the referee must decide first (see needs)", "сначала нужно решение судьи"
-            )
-        if state.pending is not None:
-            p = state.pending
-            raise IllegalInputError(
-                f"player {p.player} must first choose ({p.kind})", f"игрок {p.player} должен сначала выбрать ({p.kind})"
-            )
-        g.check_player(s.shooter, "ShotReport.shooter")
-        if s.shooter != state.to_play:
-            raise IllegalInputError(
-                f"it is player {state.to_play}'s shot, not player {s.shooter}'s (general 28: a shot out of turn "
-                "is reported as the non-shooter's interference foul)",
-                f"удар игрока {state.to_play}, а не {s.shooter} (п.28)",
-            )
-        if s.offender is not None:
-            g.check_player(s.offender, "ShotReport.offender")
+    # Hook: raise if no shot may be played now or the report is not for the player to play (general 11, 28).
+    check_shot = staticmethod(g.check_turn)  # (bound as is: no frame of its own on the fold's hot path)
 
     def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
         """Hook: raise if these calls cannot be made before a shot played from `state` (`check_shot` calls it
@@ -215,8 +178,9 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
         self.check_shot(state, s)
         if s.pocketed or s.jumped:
             s, slot = self.complete(state, s)
-            if slot is not None:
-                return self.hold(state, s, slot)
+            if slot is not None:  # held for that ball (held.py); the rest of the report must be acceptable:
+                self.fold_shot(state, stand_in(state, s, self.unnamed_candidates))  # raises, nothing is held
+                return hold(state, s, slot, self.PROFILE)
         return self.fold_shot(state, s)
 
     def fold_shot(self, state: State, s: ShotReport) -> Draft:
@@ -231,7 +195,7 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
         d.in_hand = InHand.NONE
         d.hand_rule = ""
         d.is_break = False
-        self.resolve(d, s, f)
+        resolve(d, s, f, self.pick_ball)
         fouls = self.fouls(d, s, f)
         d.shots += 1
         d.run += 1
@@ -243,7 +207,7 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
                 g.placement_foul(d, f.from_hand, f.cue if f.cue is not None else self.SPECIAL, offender)
                 d.is_break = f.was_break
             elif f.was_break and Foul.BAD_BREAK in fouls and self.rebreak:
-                self.rebreak_after_foul(d, offender)
+                g.rebreak(d, offender, self.SPECIAL)
             if d.pending is not None and d.pending.balls:
                 # the two rules above may move the cue ball into hand after the penalty was offered
                 d.pending = d.pending._replace(balls=tuple(b for b in d.pending.balls if b in d.on_table))
@@ -265,6 +229,12 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
         else:
             f.cue = designated
             f.wrong_ball = cue is not None and cue != designated
+
+    def pick_ball(
+        self, d: Draft, ball: int | None, colour: Colour | None, cue: int | None, taken: list[int], field: str
+    ) -> int:
+        """The reported ball, checked; or, if not named, the lowest fitting object ball (then the cue ball)."""
+        return fitting_ball(d, ball, colour, cue, taken, field, self.colour_of, self.SPECIAL)
 
     def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
         """The shot's fouls: the reported ones plus those the facts prove (general 12, 15, 20, 24.3)."""
@@ -314,16 +284,6 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
         g.incorrectly_pocketed(d, balls)
         self.spot(d, balls)
 
-    def rebreak_after_foul(self, d: Draft, offender: int) -> None:
-        """General 12.1 with `incorrect_break_rebreak`: rack again; the opponent breaks from the house."""
-        if self.SPECIAL in d.on_table:
-            d.on_table.remove(self.SPECIAL)
-            d.hand = self.SPECIAL
-        if d.hand is not None:
-            d.to_hand(d.hand, InHand.HOUSE, 1 - offender, g.R_REBREAK)
-        d.emit(EffectKind.RACK, g.R_REBREAK, amount=len(d.on_table))
-        d.is_break = True
-
     def after(self, d: Draft) -> None:
         """Hook: after every input that changed the position: the win check."""
         for p in (d.to_play, 1 - d.to_play):
@@ -331,5 +291,108 @@ class Variant(HeldShotMixin, ChoicesMixin, ResolveMixin, ProfileMixin):
                 d.win(p, self.R_GOAL)
                 return
 
+    # -- choices and referee decisions (choices.py) ------------------------------------------------------
 
-__all__ = ["PLAY", "VARIANTS", "ShotFacts", "Variant", "find_variant", "register"]
+    def offer(self, d: Draft, player: int, kind: ChoiceKind, options: tuple[str, ...], reason: Reason, balls: bool = True) -> None:
+        """Give `player` a choice (answered with `Choose`); `balls`: the balls they may take, if any."""
+        pool = tuple(sorted(b for b in d.on_table if self.takeable(b))) if balls else ()
+        d.pending = Pending(player, kind, options, pool, reason.paragraph)
+        d.emit(EffectKind.CHOICE, reason, player=player, detail=kind)
+
+    def takeable(self, ball: int) -> bool:
+        """Hook: may this ball be taken off the table by a choice? Default: any but a fixed cue ball."""
+        return ball != self.CUE_BALL
+
+    def on_choice(self, d: Draft, c: Choose, p: Pending) -> None:
+        """Hook: apply a choice. Default: `take_ball` moves the ball to the chooser's shelf for 1 point."""
+        ball = chosen_ball(c, p, self.colour_of, self.SPECIAL)
+        d.take_from_table(ball)
+        d.to_shelf(c.player, ball, self.choice_reason(p))
+
+    def choice_reason(self, p: Pending) -> Reason:
+        """Hook: the reason to cite for carrying out a choice."""
+        return taken_reason(self.name, p.paragraph)
+
+    def decision_options(self, state: State) -> tuple[str, ...]:
+        """Hook: the decisions offered in mode REFEREE."""
+        return ()
+
+    def decision_text(self, state: State) -> tuple[str, str]:
+        """Hook: the prompt (en, ru) for the referee decision due in `state`."""
+        return ("The referee must decide", "Требуется решение судьи")
+
+    def on_decision(self, d: Draft, r: RefereeDecision) -> None:
+        """Hook: apply a referee decision."""
+        raise IllegalInputError("this variant has no referee decisions")
+
+    # -- needs ------------------------------------------------------------------------------------------
+
+    def needs(self, state: State) -> tuple[Need, ...]:
+        """What the referee panel must ask before (or with) the next shot. `blocking` ones come first."""
+        if state.mode == OVER or state.over:
+            return ()
+        if state.mode == LAG:
+            return (lag_need(),)
+        if state.mode == HELD:
+            assert state.held is not None
+            return (held_need(state.held, self.PROFILE.identity_rule or R_HELD, self.held_options(state)),)
+        if state.mode == REFEREE:
+            en, ru = self.decision_text(state)
+            return (Need(NeedKind.REFEREE_DECISION, None, en, ru, options=self.decision_options(state), blocking=True),)
+        if state.pending is not None:
+            return (choice_need(state.pending, self.name),)
+        return self.shot_needs(state)
+
+    def shot_needs(self, state: State) -> tuple[Need, ...]:
+        """Hook: facts the next ShotReport should carry (not blocking). Default: the placement from hand."""
+        return placement_needs(state)
+
+    # -- a missing fact (held.py) ----------------------------------------------------------------------------
+
+    def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
+        """Hook: the report with every certain identity filled in, and the slot of the first reported ball whose
+        identity decides the result but is not given (None: nothing is missing). Default, by the profile: a ball
+        with no number (NUMBER) or no colour (COLOUR) that no colour names alone."""
+        identity = self.PROFILE.identity
+        if identity is BallIdentity.NONE:
+            return s, None
+        return s, unnamed_slot(identity, s, self.ball_of_colour)
+
+    def ball_of_colour(self, colour: Colour | None) -> int | None:
+        """The one ball of the variant with this colour class, if only one has it (the yellow, Star's joker)."""
+        return only_ball_of(self.BALLS, self.colour_of, colour)
+
+    def unnamed_candidates(self, state: State, colour: Colour | None = None) -> tuple[int, ...]:
+        """Hook: the balls a ball reported without its number may be (on the table at the stroke, fitting its
+        colour). The hub offers them when it asks for a number."""
+        table = (*state.on_table, state.hand) if state.hand is not None else state.on_table
+        return tuple(sorted(b for b in table if colour is None or self.colour_of(b) is colour))
+
+    def colour_options(self, state: State) -> tuple[str, ...]:
+        """The colour classes of the variant's balls (what a colour question offers), in `Colour` order."""
+        present = {self.colour_of(b) for b in self.BALLS}
+        return tuple(c.value for c in Colour if c in present)
+
+    def held_options(self, state: State) -> tuple[str, ...]:
+        """What may answer the held need: ball numbers not named elsewhere in the report, or colours."""
+        return possible_answers(state, self.colour_of, self.unnamed_candidates, self.colour_options)
+
+    # -- what a screen or the hub's scripted players read: no rule is decided here ---------------------------
+
+    def ball_value(self, ball: int) -> int:
+        """Hook: what the ball is worth on a shelf. Default: 1, the special (coloured) ball 0 (it is the cue ball
+        in most variants; Free counts it 1 through its own rules, which the scoreboard shows as the score)."""
+        return 0 if ball == self.SPECIAL else 1
+
+    def ball_label(self, ball: int) -> str:
+        """Hook: the label a screen draws on the ball ("●" for the special ball, else its number)."""
+        return "●" if ball == self.SPECIAL else str(ball)
+
+    def board_facts(self, state: State) -> dict[str, Any] | None:
+        """Hook: the variant's own facts for the screens (the scoreboard's section named after the variant)."""
+        return None
+
+    def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:
+        """Hook: the object balls on the table that would score for `player` if pocketed now (for a scripted
+        player or a hint). Default: every ball on the table but a fixed cue ball."""
+        return tuple(b for b in state.on_table if b != self.CUE_BALL)

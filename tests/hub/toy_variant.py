@@ -18,8 +18,9 @@ from shared_rules.draft import Draft
 from shared_rules.model import ShotReport
 from shared_rules.outcome import Need, NeedKind, Reason
 from shared_rules.profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from shared_rules.resolve import ShotFacts
 from shared_rules.state import State
-from shared_rules.variant import ShotFacts, Variant
+from shared_rules.variant import Variant
 
 NAME = "toy"
 

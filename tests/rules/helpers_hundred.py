@@ -12,7 +12,7 @@ from shared_rules import (
     PocketedBall,
     ShotReport,
 )
-from shared_rules.hundred import RESTRICTED
+from shared_rules.hundred_input import RESTRICTED
 
 L, R = Pocket.FOOT_LEFT, Pocket.FOOT_RIGHT
 CUE_CALL = DeclarationKind.CUE_BALL

@@ -17,7 +17,8 @@ from shared_rules import (
     PocketedBall,
     ShotReport,
 )
-from shared_rules.hundred import CUE, TEN, TOTAL, value
+from shared_rules.hundred_input import CUE, TEN, TOTAL
+from shared_rules.hundred_ten import value
 from shared_rules.model import Colour
 from tests.rules.strategies import Rnd, invariant, shot_builder
 

@@ -8,7 +8,8 @@ The builder leans toward the shooter's own playing balls so random matches progr
 from __future__ import annotations
 
 from shared_rules import Colour, Concede, Foul, JumpedBall, Match, Pocket, PocketedBall, ShotReport
-from shared_rules.star import COLOURS, FIRST5, JOKER, SEQUENCE_LENGTH, Star, sequence
+from shared_rules.star import Star
+from shared_rules.star_view import COLOURS, FIRST5, JOKER, SEQUENCE_LENGTH, sequence
 from tests.rules.strategies import GENERAL_FOULS, Rnd, invariant, shot_builder
 
 

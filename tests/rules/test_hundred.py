@@ -25,7 +25,7 @@ from shared_rules import (
     ShotReport,
     Spot,
 )
-from shared_rules.hundred import RESTRICTED, TEN
+from shared_rules.hundred_input import RESTRICTED, TEN
 from shared_rules.model import Colour
 from shared_rules.state import HELD, LAG, OVER, PLAY
 from tests.rules.helpers import cites

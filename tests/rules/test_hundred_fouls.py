@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shared_rules import EffectKind, Foul, IllegalInputError, InHand, JumpedBall, ShotReport, Spot
-from shared_rules.hundred import LAST_BALL, TEN
+from shared_rules.hundred_input import LAST_BALL, TEN
 from shared_rules.state import PLAY
 from tests.rules.helpers import cites
 from tests.rules.helpers_hundred import R, broken, call, foul_reasons, last_ball_match, pot, run

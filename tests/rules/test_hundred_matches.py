@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared_rules import Foul, Interference, Lag, Match, ShotReport, Spot
-from shared_rules.hundred import LAST_BALL, TEN
+from shared_rules.hundred_input import LAST_BALL, TEN
 from shared_rules.model import Input
 from shared_rules.state import LAG
 from tests.rules.helpers_hundred import CUE_CALL, L, R, call, last_ball_match, pot

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shared_rules import DeclarationKind, EffectKind, Foul, IllegalInputError, ShotReport, Spot
-from shared_rules.hundred import TEN
+from shared_rules.hundred_input import TEN
 from tests.rules.helpers import cites
 from tests.rules.helpers_hundred import R, broken, call, foul_reasons, pot, restricted, run
 

@@ -30,7 +30,7 @@ from shared_rules import (
     ShotReport,
     Spot,
 )
-from shared_rules.star import COLOURS, FIRST5, RACK, SEQUENCE_LENGTH, sequence
+from shared_rules.star_view import COLOURS, FIRST5, RACK, SEQUENCE_LENGTH, sequence
 from shared_rules.state import HELD, LAG, OVER, PLAY
 from tests.rules.helpers import cites, started
 from tests.rules.helpers_star import IV, B, G, K, R, Y, broken, col, pot, unchanged

@@ -7,7 +7,7 @@ import json
 
 from shared_rules import Choose, Declaration, EffectKind, Foul, JumpedBall, NeedKind, Pocket, ShotReport, Spot
 from shared_rules.codec import input_from_dict, input_to_dict
-from shared_rules.star import COLOURS
+from shared_rules.star_view import COLOURS
 from tests.rules.helpers import cites
 from tests.rules.helpers_star import IV, B, G, K, R, Y, broken, col, pot, unchanged
 
