@@ -15,7 +15,7 @@ import pytest
 HUB = Path(__file__).resolve().parent.parent / "hub"
 LAYERS = {"store": 1, "reconcile": 2, "ingest": 3, "service": 4, "deploy": 5, "export": 5, "web": 6,
           "demo": 7, "commands": 8, "cli": 8, "virtual": 0}
-BASE = {"config", "errors", "logs", "names", "steadyclock", "hubclock", "__init__"}
+BASE = {"config", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
 
 
 def layer_of(module: str) -> int:
