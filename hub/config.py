@@ -76,10 +76,20 @@ class BrokerConfig:
     session_expiry_s: int = 7 * 24 * 3600  # how long the broker keeps our queued events while we are away
     reconnect_min_s: int = 1
     reconnect_max_s: int = 30
+    # The login of the hub's second connection, which reads telemetry alone, so a node's telemetry flood never
+    # queues ahead of events (docs/security.md). None: one connection reads everything (an open broker, old
+    # installations); the same user as `username` works on a broker that does not force client id = user name.
+    tele_username: str | None = None
+    tele_password: str | None = None
 
     @property
     def url(self) -> str:
         return f"mqtt://{self.host}:{self.port}"
+
+    @property
+    def tele_client_id(self) -> str:
+        """The telemetry connection's client id (a locked broker replaces it with `tele_username`)."""
+        return f"{self.client_id}-tele"
 
 
 @dataclass(frozen=True)
@@ -172,7 +182,7 @@ def _id(value: object, key: str, what: str) -> str:
 def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
     s = _section(raw, "broker")
     _known(s, "broker", ("url", "username", "password", "client_id", "keepalive_s", "session_expiry_s",
-                         "reconnect_min_s", "reconnect_max_s"))
+                         "reconnect_min_s", "reconnect_max_s", "tele_username", "tele_password"))
     url = _str(s, "url", "broker", "mqtt://127.0.0.1:1883") or ""
     parts = urlsplit(url)
     if parts.scheme != "mqtt" or not parts.hostname:
@@ -188,6 +198,10 @@ def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
     hi = _int(s, "reconnect_max_s", "broker", 30, 1, 3600)
     if hi < lo:
         raise ConfigError("broker.reconnect_max_s", f"must be at least reconnect_min_s ({lo})")
+    tele_user, tele_pw = _str(s, "tele_username", "broker", None), _str(s, "tele_password", "broker", None)
+    if tele_user == "" or (tele_pw is not None and tele_user is None):
+        raise ConfigError("broker.tele_username", 'name the telemetry connection\'s broker user, e.g. '
+                                                  'tele_username = "luza-hub-tele" (or remove tele_password)')
     return BrokerConfig(
         host=parts.hostname, port=port,
         username=_str(s, "username", "broker", parts.username),
@@ -195,7 +209,7 @@ def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
         client_id=client_id,
         keepalive_s=_int(s, "keepalive_s", "broker", 30, 5, 3600),
         session_expiry_s=_int(s, "session_expiry_s", "broker", 7 * 24 * 3600, 60, 0xFFFFFFFF),
-        reconnect_min_s=lo, reconnect_max_s=hi,
+        reconnect_min_s=lo, reconnect_max_s=hi, tele_username=tele_user, tele_password=tele_pw,
     )
 
 

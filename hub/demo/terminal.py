@@ -16,7 +16,7 @@ import sqlite3
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,11 +48,13 @@ class DemoResult:
     problem: str | None = None  # why the match did not finish (None if it did)
 
 
-def demo_config(broker_url: str, db: Path) -> config.Config:
-    """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes."""
+def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
+    """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes; `tele_login`: the
+    `[broker]` keys of the hub's telemetry connection (Mosquitto.tele_login), as on the Pi."""
     return config.parse({
         "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
-        "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2},
+        "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2,
+                   **(tele_login or {})},
         "store": {"path": str(db)},
         "tables": [{"id": TABLE, "name": "Demo table / Демо-стол",
                     "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
@@ -298,7 +300,7 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
         out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
         table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
         broker.log_in_nodes(table)  # the installation's locked-down broker: every node has its own login
-        hub = Hub(demo_config(broker.hub_url, db), clock=demo_clock(table, db)).start(connect_timeout=5)
+        hub = Hub(demo_config(broker.hub_url, db, broker.tele_login), clock=demo_clock(table, db)).start(connect_timeout=5)
         running.callback(hub.stop)
         hub.subscribe(Printer(out))
         resumed = in_play(hub)

@@ -80,7 +80,8 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
         running.callback(broker.stop)  # last: the hub says goodbye to it first (no "lost the broker")
         table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
         broker.log_in_nodes(table)
-        hub = Hub(demo_config(broker.hub_url, db), clock=demo_clock(table, db)).start(connect_timeout=10)
+        hub = Hub(demo_config(broker.hub_url, db, broker.tele_login), clock=demo_clock(table, db)).start(
+            connect_timeout=10)
         running.callback(hub.stop)
         hub.subscribe(Printer(out))
         PinStore(db).set(TABLE, DEMO_PIN)

@@ -4,8 +4,9 @@ Used by `luza demo` (the appliance with no broker to start by hand) and by every
 keeps persistent sessions and queued QoS 1 messages, as a real broker restart does.
 
 `Mosquitto.locked(workdir, config)` is the appliance's own locked-down broker: the config, password file and ACL
-the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub, every node of
-`config`, the admin tool and a `demo` screen, listening on 127.0.0.1 only. `hub_url` carries the hub's login;
+the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub (and its telemetry
+connection), every node of `config`, the admin tool and a `demo` screen, listening on 127.0.0.1 only. `hub_url`
+carries the hub's login, `tele_login` the telemetry connection's luza.toml keys;
 `login(table, device)` is a node's (user, password); `log_in_nodes(virtual_table)` logs a VirtualTable's nodes
 in. `Mosquitto(workdir)` alone is an open broker (older tests).
 """
@@ -80,6 +81,15 @@ class Mosquitto:
         from hub.deploy.credentials import HUB_USER
 
         return f"mqtt://{HUB_USER}:{self.credentials.hub}@127.0.0.1:{self.port}"
+
+    @property
+    def tele_login(self) -> dict[str, str]:
+        """luza.toml's `[broker]` keys of the hub's telemetry connection (hub.ingest.mqtt), as the installer
+        writes them."""
+        assert self.credentials is not None, "an open broker has no logins"
+        from hub.deploy.credentials import TELE_USER
+
+        return {"tele_username": TELE_USER, "tele_password": self.credentials.tele}
 
     def login(self, table: str, device: str) -> tuple[str, str]:
         """A node's (user, password) on the locked-down broker."""

@@ -1,4 +1,5 @@
-"""The broker passwords of one installation: the hub, the admin tool, every node and every screen.
+"""The broker passwords of one installation: the hub (and its telemetry connection), the admin tool, every node
+and every screen.
 
 Kept in one JSON file readable by root only (/etc/luza/credentials.json on the Pi). `ensure` gives every
 account in luza.toml a password, keeps the ones already there (so re-running the installer changes nothing)
@@ -18,6 +19,7 @@ from pathlib import Path
 from hub.config import Config
 
 HUB_USER = "luza-hub"  # also the hub's MQTT client id: the broker forces client id = user name
+TELE_USER = HUB_USER + "-tele"  # the hub's second connection: reads telemetry only (hub.ingest.mqtt)
 TOOL_USER = "luza-tool"  # `luza provision` and diagnostics: reads everything, sends node commands
 SCREEN_PREFIX = "screen-"
 
@@ -37,22 +39,26 @@ def new_password() -> str:
 
 @dataclass(frozen=True)
 class Credentials:
-    """Passwords by account. `devices` keys are `device_user(table, device)`, `screens` keys are screen names."""
+    """Passwords by account. `devices` keys are `device_user(table, device)`, `screens` keys are screen names;
+    `tele` is TELE_USER's ("" in a file from before it existed: `ensure` gives it one)."""
 
     hub: str
     tool: str
     devices: dict[str, str] = field(default_factory=dict)
     screens: dict[str, str] = field(default_factory=dict)
+    tele: str = ""
 
     def users(self) -> dict[str, str]:
         """Every broker user name and its password."""
         out = {HUB_USER: self.hub, TOOL_USER: self.tool}
+        if self.tele:
+            out[TELE_USER] = self.tele
         out.update(self.devices)
         out.update({SCREEN_PREFIX + name: pw for name, pw in self.screens.items()})
         return out
 
     def to_json(self) -> str:
-        doc = {"hub": self.hub, "tool": self.tool, "devices": dict(sorted(self.devices.items())),
+        doc = {"hub": self.hub, "tele": self.tele, "tool": self.tool, "devices": dict(sorted(self.devices.items())),
                "screens": dict(sorted(self.screens.items()))}
         return json.dumps(doc, indent=2) + "\n"
 
@@ -62,12 +68,13 @@ def from_json(text: str, where: str = "credentials") -> Credentials:
         doc = json.loads(text)
     except ValueError as exc:
         raise CredentialsError(f"{where}: not valid JSON ({exc})") from None
-    ok = isinstance(doc, dict) and isinstance(doc.get("hub"), str) and isinstance(doc.get("tool"), str)
+    ok = isinstance(doc, dict) and isinstance(doc.get("hub"), str) and isinstance(doc.get("tool"), str) \
+        and isinstance(doc.get("tele", ""), str)
     maps = [doc.get(k, {}) for k in ("devices", "screens")] if isinstance(doc, dict) else []
     if not ok or not all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in maps):
-        raise CredentialsError(f"{where}: expected {{\"hub\": ..., \"tool\": ..., \"devices\": {{}}, "
+        raise CredentialsError(f"{where}: expected {{\"hub\": ..., \"tele\": ..., \"tool\": ..., \"devices\": {{}}, "
                                f"\"screens\": {{}}}} with string passwords")
-    return Credentials(doc["hub"], doc["tool"], dict(maps[0]), dict(maps[1]))
+    return Credentials(doc["hub"], doc["tool"], dict(maps[0]), dict(maps[1]), doc.get("tele", ""))
 
 
 def load(path: Path) -> Credentials | None:
@@ -100,6 +107,7 @@ def ensure(creds: Credentials | None, config: Config, screens: Iterable[str] = (
     """Every account the config needs has a password; existing ones are kept; nodes gone from the config and
     screens not asked for any more are dropped (pass the current screens to keep them)."""
     base = creds or Credentials(new_password(), new_password())
+    base = base if base.tele else replace(base, tele=new_password())  # an installation from before TELE_USER
     devices = {u: base.devices.get(u) or new_password() for u in config_devices(config)}
     wanted = list(screens)
     for name in wanted:
@@ -110,9 +118,12 @@ def ensure(creds: Credentials | None, config: Config, screens: Iterable[str] = (
 
 
 def rotate(creds: Credentials, user: str) -> Credentials:
-    """A new password for one broker user (hub, tool, a node `<table>.<device>` or `screen-<name>`)."""
+    """A new password for one broker user (hub, its telemetry connection, tool, a node `<table>.<device>` or
+    `screen-<name>`)."""
     if user == HUB_USER:
         return replace(creds, hub=new_password())
+    if user == TELE_USER and creds.tele:
+        return replace(creds, tele=new_password())
     if user == TOOL_USER:
         return replace(creds, tool=new_password())
     if user in creds.devices:

@@ -4,7 +4,8 @@
 
 hardware/pi/install.sh calls this after installing the packages and the virtual environment; with `--root`
 the whole tree lands under DIR (tests, dry runs). luza.toml is written only if there is none (then it is the
-club's, edited by `luza provision` and by hand); the credentials file keeps every password it already has;
+club's, edited by `luza provision` and by hand; an installation from before the hub's telemetry connection only
+gains its login in `[broker]`); the credentials file keeps every password it already has;
 the broker's password file keeps every hash that still matches. The list of written files goes to
 <etc>/installed-files for `install.sh --uninstall`.
 """
@@ -18,7 +19,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hub import config as cfgmod
@@ -85,24 +86,40 @@ def system_files(opts: Options, cfg: cfgmod.Config) -> list[File]:
     return files
 
 
-def load_or_create_config(opts: Options, hub_password: str) -> tuple[cfgmod.Config, File | None]:
+def load_or_create_config(opts: Options, hub_password: str, tele_password: str) -> tuple[cfgmod.Config, File | None]:
     """The club's luza.toml if there is one (never overwritten), else a new one from the answers."""
     path = under(opts.root, opts.paths.config)
     if path.exists():
         return cfgmod.load(path), None
-    text = units.luza_toml(opts.paths, opts.club, opts.club_ru, list(opts.tables), hub_password, opts.port)
+    text = units.luza_toml(opts.paths, opts.club, opts.club_ru, list(opts.tables), hub_password, opts.port,
+                           tele_password)
+    return cfgmod.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
+
+
+def with_tele_login(opts: Options, cfg: cfgmod.Config, password: str) -> tuple[cfgmod.Config, File]:
+    """An installation from before the telemetry connection: its luza.toml gains `tele_username` and
+    `tele_password` in `[broker]` (a targeted edit; the rest is the club's), so the hub reads telemetry on a
+    connection of its own from its next start."""
+    path = under(opts.root, opts.paths.config)
+    text = units.set_broker_key(path.read_text(), "tele_username", creds.TELE_USER)
+    text = units.set_broker_key(text, "tele_password", password)
     return cfgmod.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
 
 
 def plan(opts: Options) -> list[File]:
-    """Every file with its content, credentials first (luza.toml carries the hub's password)."""
+    """Every file with its content, credentials first (luza.toml carries the hub's passwords)."""
     cpath = under(opts.root, opts.paths.etc + "/credentials.json")
     current = creds.load(cpath)
     hub_pw = current.hub if current else creds.new_password()
-    cfg, toml = load_or_create_config(opts, hub_pw)
-    base = current or creds.Credentials(hub_pw, creds.new_password())
-    if cfg.broker.password and cfg.broker.password != base.hub:  # luza.toml is the truth for the hub's login
-        base = creds.Credentials(cfg.broker.password, base.tool, base.devices, base.screens)
+    tele_pw = current.tele if current and current.tele else creds.new_password()
+    cfg, toml = load_or_create_config(opts, hub_pw, tele_pw)
+    if cfg.broker.tele_username is None:
+        cfg, toml = with_tele_login(opts, cfg, tele_pw)
+    base = replace(current or creds.Credentials(hub_pw, creds.new_password()), tele=tele_pw)
+    if cfg.broker.password and cfg.broker.password != base.hub:  # luza.toml is the truth for the hub's logins
+        base = replace(base, hub=cfg.broker.password)
+    if cfg.broker.tele_username == creds.TELE_USER and cfg.broker.tele_password:
+        base = replace(base, tele=cfg.broker.tele_password)
     c = creds.ensure(base, cfg, sorted(set(opts.screens) | set(base.screens)))
     files = [File(opts.paths.etc + "/credentials.json", c.to_json(), 0o600)]
     if toml is not None:

@@ -11,6 +11,15 @@
 - The hub's own status, retained on `luza/v1/hub/status`: `online` on every connect (the birth), `offline` on
   a clean stop, `lost` as the Last Will the broker publishes when the hub vanishes; each carries the hub's
   version and a boot id new at every start, so a screen knows when the scoreboard it holds is stale.
+- Telemetry on a connection of its own (`telemetry=True`, when luza.toml's `[broker] tele_username` is set): the
+  same class with its own login and client id subscribes to luza/v1/+/+/tele alone, at QoS 0 with a clean session
+  (health data: nothing is queued for it while the hub is away), and feeds the same inbox. The broker keeps one
+  queue per client, so one node's telemetry flood waits in the telemetry connection's queue and socket, never
+  ahead of an event (docs/security.md). The main connection then unsubscribes from telemetry (its persistent
+  session may hold the subscription from before). Either connection may drop without touching the other.
+  The telemetry connection reads at most `TELE_READ_PER_S` reports a second (all nodes together; a node sends one
+  every 30 s by default): past that its reading thread waits, so a flood stays in the broker, which drops what
+  does not fit in that client's queue (QoS 0), instead of taking the hub's CPU (and the GIL) from events.
 """
 
 from __future__ import annotations
@@ -37,6 +46,18 @@ log = logging.getLogger("luza.mqtt")
 
 RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
 HUB_STATUS_TOPIC = protocol.HUB_STATUS_TOPIC
+TELE_FILTER = protocol.PREFIX + "/+/+/tele"
+TELE_READ_PER_S = 200.0  # telemetry reports read a second on the telemetry connection (module docstring)
+TELE_READ_BURST = 200.0
+
+
+def topic_filters(cfg: BrokerConfig, telemetry: bool) -> tuple[list[tuple[str, int]], list[str]]:
+    """(filters to subscribe with their QoS, filters to unsubscribe) of the main or the telemetry connection."""
+    if telemetry:
+        return [(TELE_FILTER, 0)], []
+    if cfg.tele_username is None:  # one connection reads everything
+        return [(f, 1) for f in protocol.subscriptions()], []
+    return [(f, 1) for f in protocol.subscriptions() if f != TELE_FILTER], [TELE_FILTER]
 
 
 def hub_version() -> str:
@@ -71,12 +92,40 @@ class RawMessage:
     size: int | None = None  # the payload's size as received, when `payload` is a cut sample (hub.service.inbox)
 
 
+class Pace:
+    """A token bucket that holds the calling thread: `wait()` returns at once within `per_s` a second (bursts of
+    `burst`), and sleeps until the next token past that."""
+
+    def __init__(self, per_s: float, burst: float, monotonic: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.per_s, self.burst, self.monotonic, self.sleep = per_s, burst, monotonic, sleep
+        self.tokens, self.then = burst, monotonic()
+        self.waited_s = 0.0
+
+    def wait(self) -> None:
+        now = self.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.then) * self.per_s)
+        self.then = now
+        if self.tokens < 1.0:
+            delay = (1.0 - self.tokens) / self.per_s
+            self.sleep(delay)
+            self.waited_s += delay
+            self.tokens, self.then = 1.0, now + delay
+        self.tokens -= 1.0
+
+
 class MqttIngest:
-    """The hub's MQTT client. `on_message` runs on paho's network thread and must only enqueue."""
+    """The hub's MQTT client. `on_message` runs on paho's network thread and must only enqueue.
+
+    `telemetry=True`: the second connection, which reads telemetry alone (module docstring); it has no Last Will,
+    says no status and publishes nothing."""
 
     def __init__(self, cfg: BrokerConfig, on_message: Callable[[RawMessage], None],
-                 on_link: Callable[[bool], None] | None = None, clock: Callable[[], int] = now_ms) -> None:
+                 on_link: Callable[[bool], None] | None = None, clock: Callable[[], int] = now_ms,
+                 telemetry: bool = False) -> None:
         self.cfg = cfg
+        self.telemetry = telemetry
+        self.name = "telemetry connection" if telemetry else "hub connection"
         self._on_message = on_message
         self._on_link = on_link
         self._clock = clock
@@ -86,10 +135,14 @@ class MqttIngest:
         self.subscribed = threading.Event()  # the broker's SUBACK for this connection: nothing can pass us by
         self.connects = 0
         self.session_present = False  # whether the broker kept our session at the last connect
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=cfg.client_id,
-                                  protocol=mqtt.MQTTv5, manual_ack=True)
-        if cfg.username is not None:
-            self.client.username_pw_set(cfg.username, cfg.password)
+        self._subscribe, self._unsubscribe = topic_filters(cfg, telemetry)
+        self.pace = Pace(TELE_READ_PER_S, TELE_READ_BURST) if telemetry else None
+        client_id, user, password = ((cfg.tele_client_id, cfg.tele_username, cfg.tele_password) if telemetry
+                                     else (cfg.client_id, cfg.username, cfg.password))
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  protocol=mqtt.MQTTv5, manual_ack=not telemetry)
+        if user is not None:
+            self.client.username_pw_set(user, password)
         self.client.reconnect_delay_set(cfg.reconnect_min_s, cfg.reconnect_max_s)
         self.client.max_queued_messages_set(0)  # unbounded: state we publish while the broker is away waits
         self.client.on_socket_open = self._socket_open
@@ -98,20 +151,22 @@ class MqttIngest:
         self.client.on_subscribe = self._subscribed
         self.client.on_message = self._message
         self.boot_id = uuid.uuid4().hex[:12]
-        self.client.will_set(HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True)
+        if not telemetry:
+            self.client.will_set(HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True)
 
     # ------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
         props = Properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = self.cfg.session_expiry_s
+        props.SessionExpiryInterval = 0 if self.telemetry else self.cfg.session_expiry_s
         props.ReceiveMaximum = RECEIVE_MAXIMUM
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive_s,
-                                  clean_start=False, properties=props)
+                                  clean_start=self.telemetry, properties=props)
         self.client.loop_start()
 
     def stop(self) -> None:
-        if self.connected.is_set():  # a clean goodbye; the Last Will (`lost`) is for when we cannot say it
+        # a clean goodbye; the Last Will (`lost`) is for when we cannot say it
+        if self.connected.is_set() and not self.telemetry:
             info = self.client.publish(HUB_STATUS_TOPIC, hub_status("offline", self.boot_id, self._clock()),
                                        qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
@@ -135,17 +190,23 @@ class MqttIngest:
 
     def _connected(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            log.error("broker %s refused the hub: %s (check broker.username/password and the ACL)", self.cfg.url,
-                      reason)
+            keys = "broker.tele_username/tele_password" if self.telemetry else "broker.username/password"
+            log.error("broker %s refused the %s: %s (check %s and the ACL)", self.cfg.url, self.name, reason, keys)
             return
         with self._lock:
             self._generation += 1
             self.connects += 1
         # Re-subscribing is harmless with a present session and needed without one (first start, expired).
-        client.subscribe([(f, 1) for f in protocol.subscriptions()])
-        client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
+        client.subscribe(self._subscribe)
+        if self._unsubscribe:  # telemetry moved to its own connection: drop it from the persistent session
+            client.unsubscribe(self._unsubscribe)
+        if not self.telemetry:
+            client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
         self.session_present = bool(getattr(flags, "session_present", False))
-        log.info("connected to %s (session present: %s)", self.cfg.url, self.session_present)
+        if self.telemetry:
+            log.info("telemetry connection to %s up", self.cfg.url)
+        else:
+            log.info("connected to %s (session present: %s)", self.cfg.url, self.session_present)
         self.connected.set()
         if self._on_link:
             self._on_link(True)
@@ -157,11 +218,13 @@ class MqttIngest:
         self.connected.clear()
         self.subscribed.clear()
         if reason.is_failure:
-            log.warning("lost the broker %s (%s); reconnecting with backoff", self.cfg.url, reason)
+            log.warning("%s to %s lost (%s); reconnecting with backoff", self.name, self.cfg.url, reason)
         if self._on_link:
             self._on_link(False)
 
     def _message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if self.pace is not None:
+            self.pace.wait()  # a flood waits in the broker (telemetry connection only)
         with self._lock:
             gen = self._generation
         ack = self._acker(msg.mid, msg.qos, gen) if msg.qos > 0 else None

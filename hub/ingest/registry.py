@@ -4,6 +4,10 @@ hub/ingest/health.py's alerts) and how many of its payloads were rejected, by re
 
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
 (`snapshot()`), so it takes a lock. `row(device)` is what the store keeps in its `devices` table.
+
+Telemetry may come on a connection of its own (hub.ingest.mqtt), so it can overtake a node's birth or trail its
+Last Will: a birth is judged on what the node's status and events said, never on telemetry, and a report
+received before a goodbye does not bring the node back online.
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ class Registry:
         self._devices: dict[str, Device] = {}
         self._pockets: dict[str, list[tuple[str, tuple[int, ...]]]] = {}  # table -> [(pocket node, pockets)]
         self._health = Health()
+        # device -> (state, boot) as its status and events said (not telemetry), and the hub's ms of its last status
+        self._said: dict[str, tuple[str, int | None, int]] = {}
         for t in config.tables:
             for d in t.devices:
                 self._devices[d.id] = Device(d.id, t.id, d.role)
@@ -81,6 +87,7 @@ class Registry:
                       "dropped", "uptime_ms", "heap"):
                 if row.get(k) is not None:
                     setattr(dev, k, row[k])
+            self._said[dev_id] = (dev.state, dev.boot, dev.last_seen_ms or 0)
         for dev_id, counts in (rejected or {}).items():
             if dev_id not in self._devices and self._strangers() >= MAX_STRANGERS:
                 dev_id = UNKNOWN
@@ -99,7 +106,9 @@ class Registry:
         """A status message; True if it is a birth (online with a new boot, or back online): time to sync."""
         with self._lock:
             dev = self._get(device)
-            birth = state == "online" and (dev.state != "online" or boot != dev.boot)
+            said_state, said_boot, _ = self._said.get(device, ("unknown", None, 0))
+            birth = state == "online" and (said_state != "online" or boot != said_boot)
+            self._said[device] = (state, boot if boot is not None else said_boot, now_ms)
             dev.state = state
             if boot is not None:
                 dev.boot = boot
@@ -125,7 +134,8 @@ class Registry:
                 if wire_name in fields:
                     setattr(dev, attr, fields[wire_name])
             dev.last_seen_ms = now_ms
-            if dev.state in ("unknown", "lost", "offline"):
+            said_at = self._said.get(device, ("unknown", None, 0))[2]
+            if dev.state in ("unknown", "lost", "offline") and now_ms >= said_at:
                 dev.state = "online"  # telemetry means it is up, even if we missed its birth
 
     def on_event(self, device: str, boot: int, now_ms: int) -> None:
@@ -133,6 +143,9 @@ class Registry:
             dev = self._get(device)
             if dev.boot is None or boot > dev.boot:
                 dev.boot = boot
+            state, said_boot, said_at = self._said.get(device, ("unknown", None, 0))
+            if said_boot is None or boot > said_boot:
+                self._said[device] = (state, boot, said_at)
             dev.last_seen_ms = now_ms
 
     def health(self, table_id: str) -> list[Alert]:

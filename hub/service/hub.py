@@ -81,6 +81,9 @@ class Hub:
         self.registry = Registry(config)
         self.clocks = ClockMap()
         self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, stamp) if mqtt else None
+        # telemetry on a connection of its own, so a node's flood never queues ahead of events (hub.ingest.mqtt)
+        self.mqtt_tele = (MqttIngest(config.broker, self.feed, clock=stamp, telemetry=True)
+                          if mqtt and config.broker.tele_username is not None else None)
         self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, stamp)
                        for url in config.ingest.serial]
         self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
@@ -121,9 +124,12 @@ class Hub:
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
         self._worker.start()
         if self.mqtt:
-            self.mqtt.start()
+            for conn in filter(None, (self.mqtt, self.mqtt_tele)):
+                conn.start()
             if connect_timeout and not self.mqtt.wait_connected(connect_timeout):
                 log.warning("no broker at %s yet; ingest starts when it answers", self.config.broker.url)
+            elif connect_timeout and self.mqtt_tele:
+                self.mqtt_tele.wait_connected(connect_timeout)
         for s in self.serial:
             s.start()
         for t in self.config.tables:
@@ -134,6 +140,8 @@ class Hub:
         """Stop reading, finish (commit and acknowledge) what has arrived, disconnect, close the store."""
         for s in self.serial:
             s.stop()
+        if self.mqtt_tele:
+            self.mqtt_tele.stop()
         if self._worker is not None:
             self._stopping.set()  # a batch stuck retrying a failed commit gives up (it stays unacknowledged)
             self._queue.put(_STOP)

@@ -90,6 +90,30 @@ def test_screens_read_states_and_the_hub_status_only(locked: Mosquitto, clients:
     assert {t for t, _, _ in screen.messages} == {"luza/v1/t1/state"}
 
 
+def test_the_hubs_telemetry_account_reads_telemetry_and_nothing_else(locked: Mosquitto, clients: Any) -> None:
+    """luza-hub-tele (the hub's second connection, hub.ingest.mqtt) publishes nothing and reads only telemetry: a
+    stolen copy of its password can neither change a score nor see the events."""
+    c = locked.credentials
+    assert c is not None and c.tele
+    tele = clients(locked, creds.TELE_USER, c.tele)
+    hub = clients(locked, creds.HUB_USER, c.hub)
+    node = clients(locked, *locked.login("t1", "pockets-123"))
+    assert tele.connect() == OK and hub.connect() == OK and node.connect() == OK
+    assert clients(locked, creds.TELE_USER, c.hub).connect() in (BAD_LOGIN, NOT_AUTHORIZED)
+    tele.subscribe("luza/v1/#")  # granted; every delivery is checked against the ACL
+    for topic in ("luza/v1/t1/state", "luza/v1/t1/pockets-123/evt", "luza/v1/t1/pockets-123/tele",
+                  "luza/v1/t1/pockets-123/status", "luza/v1/t1/pockets-123/ans", "luza/v1/t1/pockets-123/cmd",
+                  HUB_STATUS_TOPIC, "elsewhere"):
+        assert tele.publish(topic, b'{"st":"fake"}', retain=True) == NOT_AUTHORIZED, topic
+    for ch in ("evt", "status", "ans"):
+        assert node.publish(f"luza/v1/t1/pockets-123/{ch}", b'{"k":"pocket"}') == OK
+    for topic in ("luza/v1/t1/state", "luza/v1/t1/pockets-123/cmd", HUB_STATUS_TOPIC):
+        assert hub.publish(topic, b"{}") == OK
+    assert node.publish("luza/v1/t1/pockets-123/tele", b'{"v":1,"b":1}') == OK  # the last one sent
+    assert tele.wait_message("luza/v1/t1/pockets-123/tele") == b'{"v":1,"b":1}'
+    assert {t for t, _, _ in tele.messages} == {"luza/v1/t1/pockets-123/tele"}
+
+
 def test_the_tool_reads_everything_and_sends_commands_but_not_state(locked: Mosquitto, clients: Any) -> None:
     tool = clients(locked, creds.TOOL_USER, locked.credentials.tool)  # type: ignore[union-attr]
     assert tool.connect() == OK

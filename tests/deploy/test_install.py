@@ -48,9 +48,36 @@ def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
     assert [t["id"] for t in cfg["tables"]] == ["t1", "t2"] and cfg["club"]["name_ru"] == "Клуб «Луза»"
     creds = json.loads((root / "etc/luza/credentials.json").read_text())
     assert cfg["broker"]["password"] == creds["hub"]
+    assert (cfg["broker"]["tele_username"], cfg["broker"]["tele_password"]) == ("luza-hub-tele", creds["tele"])
     assert (root / "etc/luza/credentials.json").stat().st_mode & 0o777 == 0o600
     kiosk = (root / "etc/systemd/system" / units.KIOSK_UNIT).read_text()
     assert "http://127.0.0.1:8000/board/t1" in kiosk
+
+
+def test_an_older_installation_gains_the_telemetry_login(tmp_path: Path) -> None:
+    """Installed before the hub had a telemetry connection: luza.toml and the credentials have no such login. The
+    installer's next run adds it (two lines in [broker]; the rest of the club's file untouched), once."""
+    root = tmp_path / "pi"
+    install(root, "--table", "t1")
+    toml, cpath = root / "etc/luza/luza.toml", root / "etc/luza/credentials.json"
+    old_text = "".join(line for line in toml.read_text().splitlines(keepends=True)
+                       if not line.startswith("tele_")) + "# the club's own note\n"
+    toml.write_text(old_text)
+    old_creds = json.loads(cpath.read_text())
+    del old_creds["tele"]
+    cpath.write_text(json.dumps(old_creds))
+    for name in ("passwd", "acl"):  # and the broker knew no such account
+        f = root / "etc/mosquitto/luza" / name
+        f.write_text(f.read_text().replace("luza-hub-tele", "gone"))
+    assert "wrote /etc/luza/luza.toml" in install(root, "--table", "t1")
+    text = toml.read_text()
+    creds = json.loads(cpath.read_text())
+    added = [line for line in text.splitlines() if line not in old_text.splitlines()]
+    assert added == ['tele_username = "luza-hub-tele"', f'tele_password = "{creds["tele"]}"']
+    assert tomllib.loads(text)["broker"]["password"] == creds["hub"] == old_creds["hub"]
+    assert "luza-hub-tele:" in (root / "etc/mosquitto/luza/passwd").read_text()
+    assert "user luza-hub-tele\ntopic read luza/v1/+/+/tele\n" in (root / "etc/mosquitto/luza/acl").read_text()
+    assert install(root, "--table", "t1").strip().endswith("0 file(s) changed")
 
 
 def test_uninstall_keeps_the_clubs_config_unless_purged(tmp_path: Path) -> None:

@@ -60,6 +60,35 @@ def test_rotate_a_node_and_the_hub(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "no broker user 't9.nobody'" in capsys.readouterr().err
 
 
+def test_rotate_the_hubs_telemetry_account(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, port = tmp_path / "pi", free_port()
+    install(root, "--table", "t1", "--port", str(port))
+    toml, cpath = root / "etc/luza/luza.toml", root / "etc/luza/credentials.json"
+    old = json.loads(cpath.read_text())
+    assert tomllib.loads(toml.read_text())["broker"]["tele_password"] == old["tele"]
+    broker = installed_broker(root, tmp_path / "b", port)
+    try:
+        assert _connects(broker, "luza-hub-tele", old["tele"]) == 0
+        assert main(["rotate", "luza-hub-tele", "--root", str(root)]) == 0
+        assert "restart the hub" in capsys.readouterr().out
+        new = json.loads(cpath.read_text())
+        assert new["tele"] != old["tele"] and {k: v for k, v in new.items() if k != "tele"} == {
+            k: v for k, v in old.items() if k != "tele"}
+        broker_section = tomllib.loads(toml.read_text())["broker"]
+        assert broker_section["tele_password"] == new["tele"] and broker_section["password"] == old["hub"]
+        assert broker.proc is not None
+        broker.proc.send_signal(signal.SIGHUP)  # `systemctl reload mosquitto`
+        for _ in range(100):  # the reload is asynchronous: wait until the old password stops working
+            if _connects(broker, "luza-hub-tele", old["tele"]) != 0:
+                break
+        assert _connects(broker, "luza-hub-tele", old["tele"]) != 0
+        assert _connects(broker, "luza-hub-tele", new["tele"]) == 0
+        assert _connects(broker, "luza-hub", old["hub"]) == 0
+        assert install(root, "--table", "t1", "--port", str(port)).strip().endswith("0 file(s) changed")
+    finally:
+        broker.stop()
+
+
 def test_set_hub_password_is_a_targeted_edit() -> None:
     text = '[club]\nname = "x"\n\n[broker]  # the broker\nurl = "mqtt://127.0.0.1:1883"\npassword = "old"\n[store]\n'
     assert set_hub_password(text, "new") == text.replace('password = "old"', 'password = "new"')

@@ -24,7 +24,8 @@ from luza_wire.messages import Event
 
 
 class Node:
-    def __init__(self, port: int, table: str, device: str, role: str, boot: int = 1, fw: str = "test-1") -> None:
+    def __init__(self, port: int, table: str, device: str, role: str, boot: int = 1, fw: str = "test-1",
+                 login: tuple[str, str] | None = None) -> None:
         self.table, self.device, self.role, self.boot, self.fw = table, device, role, boot, fw
         self.seq = 0
         self.sent: list[bytes] = []
@@ -33,6 +34,8 @@ class Node:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"node-{device}",
                                   protocol=mqtt.MQTTv311, clean_session=False)
         self.client.max_inflight_messages_set(1000)
+        if login is not None:  # its own (user, password) on the locked broker (Mosquitto.locked(...).login)
+            self.client.username_pw_set(*login)
         self.client.will_set(self.topic("status"), json.dumps({"v": 1, "st": "lost"}), qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_message = self._message

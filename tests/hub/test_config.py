@@ -42,6 +42,14 @@ def test_credentials_from_url(tmp_path: Path) -> None:
         "broker.local", 1884, "hub", "s3cret")
 
 
+def test_the_telemetry_connection_is_optional(tmp_path: Path) -> None:
+    """No telemetry login: one connection reads everything (an open broker, an installation from before it)."""
+    assert config.load(write(tmp_path, "")).broker.tele_username is None
+    cfg = config.load(write(tmp_path, '[broker]\ntele_username = "luza-hub-tele"\ntele_password = "pw"\n'))
+    assert (cfg.broker.tele_username, cfg.broker.tele_password, cfg.broker.tele_client_id) == (
+        "luza-hub-tele", "pw", "luza-hub-tele")
+
+
 BAD = [
     ('[[tables]]\nid = "t1"\n[[tables]]\nid = "t2"\npockets = { p-foot = [5, 7] }\n',
      "tables[1].pockets: device 'p-foot' lists pocket 7; pockets are 1-6"),
@@ -58,6 +66,9 @@ BAD = [
     ('[broker]\nurl = "http://x"\n', "broker.url: 'http://x' is not a broker URL"),
     ('[broker]\nkeepalive_s = "30"\n', "broker.keepalive_s: must be a whole number 5..3600, got '30'"),
     ('[broker]\nreconnect_min_s = 10\nreconnect_max_s = 5\n', "broker.reconnect_max_s: must be at least"),
+    ('[broker]\ntele_password = "pw"\n', "broker.tele_username: name the telemetry connection's broker user"),
+    ('[broker]\ntele_username = ""\n', "broker.tele_username: name the telemetry connection's broker user"),
+    ('[broker]\ntele_username = 5\n', "broker.tele_username: must be a string"),
     ('[store]\nsynchronous = "off"\n', "store.synchronous: 'off' is not one of"),
     ('[store]\npath = 5\n', "store.path: must be a string"),
     ('[ingest]\nserial = [1]\n', "ingest.serial: must be a list of serial ports"),

@@ -35,6 +35,25 @@ def test_telemetry_fields() -> None:
     assert row["state"] == "online" and row["last_seen_ms"] == 77 and row["boot"] == 2
 
 
+def test_telemetry_neither_hides_a_birth_nor_outlives_a_goodbye() -> None:
+    """Telemetry comes on a connection of its own (hub.ingest.mqtt), so it may overtake a birth or trail a
+    goodbye; a birth is what the node's status says (the hub sends it the time), and a report received before a
+    goodbye does not bring the node back."""
+    r = Registry(CFG)
+    assert r.on_status("p1", "online", 3, "1.2", "", None, 100) is True
+    r.on_tele("p1", 4, {"up": 10}, 205)  # the rebooted node's first report overtakes its birth
+    assert r.on_status("p1", "online", 4, "1.2", "", None, 210) is True
+    assert r.on_status("p1", "offline", 4, "", "", None, 300) is False
+    r.on_tele("p1", 4, {"bat": 3.5}, 295)  # received before the goodbye, handled after it
+    d = r.get("p1")
+    assert d is not None and d.state == "offline" and d.battery == 3.5
+    r.on_tele("p1", 4, {"bat": 3.4}, 400)  # one received after it: the node is up after all
+    assert r.get("p1").state == "online"  # type: ignore[union-attr]
+    assert r.on_status("p1", "lost", None, "", "", None, 500) is False  # its link drops ...
+    r.on_tele("p1", 4, {"bat": 3.4}, 510)  # ... and comes back: the report overtakes the birth again
+    assert r.on_status("p1", "online", 4, "1.2", "", None, 520) is True
+
+
 def test_rejections_counted_first_one_flagged() -> None:
     r = Registry(CFG, rejected={"p1": {"malformed": 2}})
     assert r.on_rejected("p1", "malformed") is False  # already seen before the restart
