@@ -20,6 +20,9 @@
   The telemetry connection reads at most `TELE_READ_PER_S` reports a second (all nodes together; a node sends one
   every 30 s by default): past that its reading thread waits, so a flood stays in the broker, which drops what
   does not fit in that client's queue (QoS 0), instead of taking the hub's CPU (and the GIL) from events.
+  Once it has read at that pace without a break for `TELE_FLUSH_S`, it drops its link and reconnects with a
+  clean session: the broker forgets the backlog (up to its whole client queue, minutes of reading), so the
+  other nodes' reports are current again seconds after a flood ends.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ HUB_STATUS_TOPIC = protocol.HUB_STATUS_TOPIC
 TELE_FILTER = protocol.PREFIX + "/+/+/tele"
 TELE_READ_PER_S = 200.0  # telemetry reports read a second on the telemetry connection (module docstring)
 TELE_READ_BURST = 200.0
+TELE_FLUSH_S = 10.0  # reading at the pace without a break this long: reconnect, dropping the broker's backlog
 
 
 def topic_filters(cfg: BrokerConfig, telemetry: bool) -> tuple[list[tuple[str, int]], list[str]]:
@@ -94,24 +98,36 @@ class RawMessage:
 
 class Pace:
     """A token bucket that holds the calling thread: `wait()` returns at once within `per_s` a second (bursts of
-    `burst`), and sleeps until the next token past that."""
+    `burst`), and sleeps until the next token past that. `behind_s()`: how long it has been holding the caller
+    back without a break (the bucket has not refilled to half since)."""
 
     def __init__(self, per_s: float, burst: float, monotonic: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.per_s, self.burst, self.monotonic, self.sleep = per_s, burst, monotonic, sleep
         self.tokens, self.then = burst, monotonic()
         self.waited_s = 0.0
+        self._dry_since: float | None = None
 
     def wait(self) -> None:
         now = self.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.then) * self.per_s)
         self.then = now
         if self.tokens < 1.0:
+            if self._dry_since is None:
+                self._dry_since = now
             delay = (1.0 - self.tokens) / self.per_s
             self.sleep(delay)
             self.waited_s += delay
             self.tokens, self.then = 1.0, now + delay
+        elif self.tokens >= self.burst / 2:
+            self._dry_since = None
         self.tokens -= 1.0
+
+    def behind_s(self) -> float:
+        return 0.0 if self._dry_since is None else self.monotonic() - self._dry_since
+
+    def reset(self) -> None:
+        self._dry_since = None
 
 
 class MqttIngest:
@@ -134,6 +150,8 @@ class MqttIngest:
         self.connected = threading.Event()
         self.subscribed = threading.Event()  # the broker's SUBACK for this connection: nothing can pass us by
         self.connects = 0
+        self.received = 0  # messages read on this connection (paho's thread)
+        self.flushes = 0  # times the telemetry connection dropped the broker's backlog (_drop_backlog)
         self.session_present = False  # whether the broker kept our session at the last connect
         self._subscribe, self._unsubscribe = topic_filters(cfg, telemetry)
         self.pace = Pace(TELE_READ_PER_S, TELE_READ_BURST) if telemetry else None
@@ -225,6 +243,9 @@ class MqttIngest:
     def _message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         if self.pace is not None:
             self.pace.wait()  # a flood waits in the broker (telemetry connection only)
+            if self.pace.behind_s() >= TELE_FLUSH_S:
+                self._drop_backlog(client)
+        self.received += 1
         with self._lock:
             gen = self._generation
         ack = self._acker(msg.mid, msg.qos, gen) if msg.qos > 0 else None
@@ -233,6 +254,18 @@ class MqttIngest:
         except UnicodeDecodeError:  # paho decodes topics as UTF-8; a hostile one must not kill the thread
             topic = msg._topic.decode("utf-8", "replace")
         self._on_message(RawMessage("mqtt", topic, bytes(msg.payload), self._clock(), ack))
+
+    def _drop_backlog(self, client: mqtt.Client) -> None:
+        """Cut the telemetry link (paho reconnects it with a clean session): the broker drops what it holds for it."""
+        assert self.pace is not None
+        self.pace.reset()
+        self.flushes += 1
+        log.warning("telemetry connection: read at %.0f reports/s for %.0f s without a break (a node floods?); "
+                    "reconnecting so the broker drops the backlog", self.pace.per_s, TELE_FLUSH_S)
+        sock = client.socket()
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # paho sees the link lost and reconnects after its delay
 
     def _acker(self, mid: int, qos: int, gen: int) -> Callable[[], None]:
         def ack() -> None:

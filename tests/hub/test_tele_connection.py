@@ -139,12 +139,15 @@ def test_the_reading_pace() -> None:
     for _ in range(10):
         pace.wait()
     assert now[0] == 0.0  # the burst passes at once
+    assert pace.behind_s() == 0.0
     for _ in range(100):
         pace.wait()
     assert now[0] == pytest.approx(1.0)  # then 100 a second
+    assert pace.behind_s() == pytest.approx(1.0)  # held back ever since the burst ran out
     now[0] += 5.0  # quiet for a while: the bucket refills to the burst, no more
     for _ in range(10):
         pace.wait()
     assert now[0] == pytest.approx(6.0) and pace.waited_s == pytest.approx(1.0)
+    assert pace.behind_s() == 0.0  # caught up
     pace.wait()
     assert now[0] == pytest.approx(6.01)
