@@ -87,7 +87,7 @@ class Registry:
                       "dropped", "uptime_ms", "heap"):
                 if row.get(k) is not None:
                     setattr(dev, k, row[k])
-            self._said[dev_id] = (dev.state, dev.boot, dev.last_seen_ms or 0)
+            self._said[dev_id] = (dev.state, dev.boot, 0)  # times of an earlier run are not compared
         for dev_id, counts in (rejected or {}).items():
             if dev_id not in self._devices and self._strangers() >= MAX_STRANGERS:
                 dev_id = UNKNOWN
