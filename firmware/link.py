@@ -73,6 +73,7 @@ class Link:
         self.topic_cmd = protocol.topic(table, device, "cmd")
         self.topic_ans = protocol.topic(table, device, "ans")
         self.error = None  # set by the node when its config is invalid: the birth then says st "error"
+        self.ota = None  # the update's progress or result (firmware/updater.py): carried by every status
         self.up = False
         self.ups = 0
         self.downs = 0
@@ -143,7 +144,11 @@ class Link:
 
     def _birth(self):
         state = "error" if self.error else "online"
-        return protocol.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error)
+        return protocol.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error, self.ota)
+
+    def send_status(self):
+        """The status again (retained), e.g. with an update's progress; best effort like `send`."""
+        return self.send("status", self._birth(), retain=True)
 
     async def _session(self):
         await self._wifi()

@@ -1,4 +1,5 @@
-"""Device entry point: copied to the ESP32's root as /main.py (next to /firmware/ and /luza_wire/).
+"""Device entry point: the loader (the device's /main.py, firmware/loader.py) calls `main(cfg_path)` after it
+has picked the build to run (the committed one, or a new one on its trial; docs/firmware.md, "Updates").
 
 Builds the ESP32 board (the drivers in firmware/drivers/ behind the board interface of firmware/node.py),
 picks the transport from /config.json (Wi-Fi + MQTT over our non-blocking client, firmware/mqtt.py, or USB
@@ -154,8 +155,8 @@ def _quiet(_msg):
     pass  # serial mode: stdout carries the JSON lines, so log lines would be framing errors at the hub
 
 
-def main():
-    cfg, errors = config.load(CONFIG_PATH)
+def main(cfg_path=CONFIG_PATH):
+    cfg, errors = config.load(cfg_path)
     for err in errors:
         print("config error: " + err)
     serial = isinstance(cfg.get("serial"), dict) and cfg["serial"].get("enabled") is True
@@ -170,9 +171,5 @@ def main():
         transport = MqttTransport(b["host"], b["port"], b["user"] or None, b["password"] or None, b["tls"])
         log = print
     board = DeviceBoard(cfg, log)
-    node = Node(board, transport, net, DirStore(OUTBOX_DIR), Clock(), cfg_path=CONFIG_PATH, log=log)
+    node = Node(board, transport, net, DirStore(OUTBOX_DIR), Clock(), cfg_path=cfg_path, log=log)
     asyncio.run(node.run())
-
-
-if __name__ == "__main__":
-    main()

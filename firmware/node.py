@@ -33,6 +33,7 @@ from firmware.compat import ticks_diff
 from firmware.link import Link
 from firmware.outbox import Outbox, next_boot
 from firmware.pocket_role import PocketRole
+from firmware.updater import Updater
 from luza_wire import frame, protocol
 
 FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
@@ -43,8 +44,9 @@ LIVE_KEYS = ("tele_s", "time_sync_s", "beam", "colour", "cue", "pockets", "outbo
 class Node:
     """One node. `cfg` (a dict of site settings) overrides reading `cfg_path`; see the module docstring."""
 
-    def __init__(self, board, transport, net, store, clock, cfg=None, cfg_path="/config.json", log=None):
+    def __init__(self, board, transport, net, store, clock, cfg=None, cfg_path="/config.json", log=None, root=""):
         self.board = board
+        self.root = root  # the file system's root: "" on the device, a folder for a virtual node
         self.store = store
         self.clock = clock
         self.cfg_path = cfg_path
@@ -73,7 +75,10 @@ class Node:
         self.stopping = False
         self._stopped = asyncio.Event()
         self._tasks = []
+        self.role_task = None
         self.role = None if self.errors else self._make_role()
+        self.updater = Updater(self)  # over-the-air updates (firmware/updater.py)
+        self.link.ota = self.updater.report()
 
     def _make_outbox(self):
         ob = self.cfg.get("outbox") if isinstance(self.cfg.get("outbox"), dict) else config.DEFAULTS["outbox"]
@@ -113,7 +118,8 @@ class Node:
         link = asyncio.create_task(self.link.run())
         self._tasks = [link, asyncio.create_task(self._housekeeping())]
         if self.role is not None:
-            self._tasks.append(asyncio.create_task(self.role.run()))
+            self.role_task = asyncio.create_task(self.role.run())
+            self._tasks.append(self.role_task)
         await self._stopped.wait()
         if self.rebooting:
             self.outbox.flush()  # RAM does not survive the reset; flash does
@@ -162,7 +168,7 @@ class Node:
     # ------------------------------------------------------------ commands
 
     def command(self, cmd):
-        """A parsed `cmd` (luza_wire.messages.Command): time, identify, config, calibrate, reboot."""
+        """A parsed `cmd` (luza_wire.messages.Command): time, identify, config, calibrate, reboot, ota."""
         self.commands += 1
         name = cmd.name
         if name == "time":
@@ -170,6 +176,9 @@ class Node:
             if abs(adj) > 1000:
                 self.log("time: hub clock moved %d ms" % (adj,))
             self.link.send("tele", self.tele())  # a fresh `up` right away: the hub measures this boot's clock by it
+            self.updater.hub_reached()  # the hub answered: an update on trial checks itself
+        elif name == "ota":
+            self.updater.command(cmd)
         elif name == "identify":
             self._tasks.append(asyncio.create_task(self._blink(cmd.args.get("s", 5))))
         elif name == "config":
@@ -229,7 +238,8 @@ class Node:
         elif self.role is not None and rebuild:
             self.role.close()
             self.role = self._make_role()
-            self._tasks.append(asyncio.create_task(self.role.run()))
+            self.role_task = asyncio.create_task(self.role.run())
+            self._tasks.append(self.role_task)
             self.log("config applied")
         return True
 

@@ -70,15 +70,18 @@ _FIELD_NAMES = {}  # type: dict  # the field-name tuples of events: a handful (o
 
 
 class Status:
-    __slots__ = ("state", "boot", "fw", "ip", "role", "error")
+    """A node's status. `ota`: its update's progress or result (a dict, see luza_wire/ota.py) or None."""
 
-    def __init__(self, state, boot, fw, ip, role, error):
+    __slots__ = ("state", "boot", "fw", "ip", "role", "error", "ota")
+
+    def __init__(self, state, boot, fw, ip, role, error, ota=None):
         self.state = state
         self.boot = boot
         self.fw = fw
         self.ip = ip
         self.role = role
         self.error = error
+        self.ota = ota
 
 
 class Telemetry:

@@ -11,6 +11,7 @@ a node's uptime clock onto the hub's clock; the rules every payload follows are 
 
 import json
 
+from luza_wire import ota as _ota
 from luza_wire.frame import (
     MAX_SEQ,
     MAX_T,
@@ -36,7 +37,7 @@ NODE_CHANNELS = ("status", "evt", "tele", "ans")
 EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
 # why a pocket node raised a `flag` (firmware/pocket.py FLAG_NAMES): what its beams could not settle
 FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot")
-COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend")
+COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend", "ota")  # ota: luza_wire/ota.py
 STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
 ROLES = ("pocket", "cue")
@@ -108,10 +109,13 @@ def encode_event(kind, device, boot, seq, t, synced=True, up=None, **fields):
     return dump(obj)
 
 
-def encode_status(state, boot, fw="", ip="", role="", error=None):
+def encode_status(state, boot, fw="", ip="", role="", error=None, ota=None):
+    """`ota`: the node's update progress or result (an object, luza_wire/ota.py), when it has one."""
     obj = {"v": VERSION, "st": state, "b": boot, "fw": fw, "ip": ip, "role": role}
     if error:
         obj["err"] = error
+    if ota:
+        obj["ota"] = ota
     return dump(obj)
 
 
@@ -232,7 +236,10 @@ def parse_status(payload):
     err = obj.get("err")
     if not isinstance(fw, str) or not isinstance(ip, str) or (err is not None and not isinstance(err, str)):
         return Rejection("bad_field", "fields 'fw', 'ip' and 'err' must be strings")
-    return Status(st, boot, fw, ip, role, err)
+    ota = _ota.check_status(obj.get("ota"))
+    if isinstance(ota, Rejection):
+        return ota
+    return Status(st, boot, fw, ip, role, err, ota)
 
 
 TELE_FIELDS = {"up": (0, MAX_T), "heap": (0, 2**32), "rssi": (-130, 0), "bat": (0, 10), "ob": (0, 2**32),
@@ -312,6 +319,8 @@ def _check_args(name, obj, args):
         return first_rejection((int_field(obj, "b", 0, MAX_SEQ), int_field(obj, "s", 0, MAX_SEQ)))
     elif name == "resend":
         return check_range(obj, "command 'resend'")
+    elif name == "ota":
+        return _ota.check_command(obj)
     return None
 
 

