@@ -108,6 +108,15 @@ class IngestConfig:
 
 
 @dataclass(frozen=True)
+class OtaConfig:
+    """Over-the-air updates of the nodes ([ota]; docs/install.md "Updating nodes")."""
+
+    dir: str | None = None  # where releases are kept (default: the folder "ota" beside the database)
+    keys: str | None = None  # the nodes' update keys (default: ota-keys.json beside luza.toml, if it is there)
+    host: str | None = None  # the hub's address as nodes reach its HTTP (default: the broker host each node uses)
+
+
+@dataclass(frozen=True)
 class Config:
     club: str = "Luza"
     club_ru: str = "Луза"
@@ -116,6 +125,7 @@ class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     ingest: IngestConfig = field(default_factory=IngestConfig)
     settle: Mapping[str, float] = field(default_factory=dict)  # ShotTiming fields by name (ms or s, as it says)
+    ota: OtaConfig = field(default_factory=OtaConfig)
 
     def table(self, table_id: str) -> TableConfig | None:
         for t in self.tables:
@@ -329,16 +339,27 @@ def settle_fields() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(ShotTiming))
 
 
+def _ota(raw: Mapping[str, Any], base: Path, store: StoreConfig) -> OtaConfig:
+    s = _section(raw, "ota")
+    _known(s, "ota", ("dir", "keys", "host"))
+    where = {k: _str(s, k, "ota", None) for k in ("dir", "keys", "host")}
+    folder = where["dir"] or (str(Path(store.path).parent / "ota") if store.path != ":memory:" else None)
+    keys = where["keys"] or ("ota-keys.json" if (base / "ota-keys.json").is_file() else None)
+    return OtaConfig(dir=str(base / folder) if folder else None, keys=str(base / keys) if keys else None,
+                     host=where["host"])
+
+
 def parse(raw: Mapping[str, Any], base: Path = Path(".")) -> Config:
     """Validate an already-read TOML document."""
-    _known(raw, "", ("club", "tables", "broker", "store", "ingest", "settle"))
+    _known(raw, "", ("club", "tables", "broker", "store", "ingest", "settle", "ota"))
     club = _section(raw, "club")
     _known(club, "club", ("name", "name_ru"))
     name = _str(club, "name", "club", "Luza") or "Luza"
+    store = _store(raw, base)
     return Config(
         club=name, club_ru=_str(club, "name_ru", "club", name) or name,
-        tables=_tables(raw), broker=_broker(raw), store=_store(raw, base), ingest=_ingest(raw),
-        settle=_settle(raw),
+        tables=_tables(raw), broker=_broker(raw), store=store, ingest=_ingest(raw),
+        settle=_settle(raw), ota=_ota(raw, base, store),
     )
 
 

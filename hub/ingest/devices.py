@@ -27,6 +27,7 @@ def device_view(row: Mapping[str, Any], config: Config, now_ms: int, jams: set[s
         "outbox": row.get("outbox"), "dropped": row.get("dropped"),
         "rejected": sum((row.get("rejected") or {}).values()),
         "jam": dev_id in (jams or set()),
+        "ota": row.get("ota"),  # its update's progress or result (luza_wire/ota.py), or None
         "silent": bool(row.get("online")) and (last is None or now_ms - int(last) > SILENT_MS),
     }
 

@@ -12,6 +12,7 @@ received before a goodbye does not bring the node back online.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
@@ -46,6 +47,7 @@ class Device:
     rejected: dict[str, int] = field(default_factory=dict)
     counters: dict[str, Any] = field(default_factory=dict)  # the latest telemetry's health counters
     counters_before: dict[str, Any] = field(default_factory=dict)  # the report before (same boot), for rates
+    ota: dict[str, Any] | None = None  # its update's progress or result, as its status said (luza_wire/ota.py)
 
     @property
     def online(self) -> bool:
@@ -63,6 +65,15 @@ def _as_dict(d: Device) -> dict[str, Any]:
         out[name] = dict(v) if isinstance(v, dict) else v
     out["online"] = d.online
     return out
+
+
+def _ota(stored: object) -> dict[str, Any] | None:
+    """A stored `ota` column (JSON text) back as the object, or None."""
+    try:
+        got = json.loads(stored) if isinstance(stored, str) else None
+    except ValueError:
+        return None
+    return got if isinstance(got, dict) else None
 
 
 class Registry:
@@ -88,6 +99,7 @@ class Registry:
                 if row.get(k) is not None:
                     setattr(dev, k, row[k])
             self._said[dev_id] = (dev.state, dev.boot, 0)  # times of an earlier run are not compared
+            dev.ota = _ota(row.get("ota"))
         for dev_id, counts in (rejected or {}).items():
             if dev_id not in self._devices and self._strangers() >= MAX_STRANGERS:
                 dev_id = UNKNOWN
@@ -102,7 +114,7 @@ class Registry:
         return dev
 
     def on_status(self, device: str, state: str, boot: int | None, fw: str, ip: str, error: str | None,
-                  now_ms: int) -> bool:
+                  now_ms: int, ota: dict[str, Any] | None = None) -> bool:
         """A status message; True if it is a birth (online with a new boot, or back online): time to sync."""
         with self._lock:
             dev = self._get(device)
@@ -110,6 +122,8 @@ class Registry:
             birth = state == "online" and (said_state != "online" or boot != said_boot)
             self._said[device] = (state, boot if boot is not None else said_boot, now_ms)
             dev.state = state
+            if state in ("online", "error"):  # the Last Will and the goodbye say nothing of an update
+                dev.ota = ota
             if boot is not None:
                 dev.boot = boot
             if state == "online":
@@ -184,6 +198,7 @@ class Registry:
             d = _as_dict(self._get(device))
         for key in ("rejected", "id", "online"):
             d.pop(key)
+        d["ota"] = json.dumps(d["ota"]) if d["ota"] else None
         return d
 
     def snapshot(self, table_id: str | None = None) -> list[dict[str, Any]]:

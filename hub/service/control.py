@@ -226,7 +226,13 @@ class ControlServer:
         """The answer to one request line. Never raises."""
         self._count("requests")
         try:
-            table, action = self._parse(raw)
+            req = self._load(raw)
+            if "ota" in req:  # an update push from `luza firmware push` (hub.ota.control)
+                from hub.ota.control import answer as ota_answer
+
+                self._count("ota")
+                return ota_answer(self.hub, req["ota"])
+            table, action = self._parse(req)
             state = self.hub.submit(table, action, timeout=self.submit_timeout)
         except RefereeInputError as exc:
             self._count("refused")
@@ -251,7 +257,7 @@ class ControlServer:
             answer["replayed"] = True  # this uid was taken before: cursor and match_id are the first answer's
         return answer
 
-    def _parse(self, raw: bytes) -> tuple[str, dict[str, Any]]:
+    def _load(self, raw: bytes) -> dict[str, Any]:
         if raw is _TOO_LONG:
             raise _Malformed("too_long", f"the line is longer than {self.max_line} bytes; send one JSON object per "
                              "line", f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в "
@@ -272,6 +278,9 @@ class ControlServer:
             raise _Malformed("malformed", "the request must be a JSON object {\"table\", \"action\"}, got "
                              f"{type(req).__name__}", "запрос должен быть объектом JSON {\"table\", \"action\"}, "
                              f"получено {type(req).__name__}")
+        return req
+
+    def _parse(self, req: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         table, action = req.get("table"), req.get("action")
         known = [t.id for t in self.hub.config.tables]
         if table is None:
@@ -348,10 +357,15 @@ def send(path: str | Path, table: str, action: object, timeout: float = 15.0) ->
     The action gets a fresh uid unless it has one; a caller that may retry gives it one first (`with_uid`) and
     re-sends that same dict, which the hub then applies once.
     Raises OSError if no hub listens there, ValueError if the answer is not a JSON object."""
+    return request(path, {"table": table, "action": with_uid(action)}, timeout)
+
+
+def request(path: str | Path, req: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+    """One request line over the control socket at `path`, and its answer (OSError, ValueError as `send`)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(str(path))
-        s.sendall(_line({"table": table, "action": with_uid(action)}))
+        s.sendall(_line(req))
         with s.makefile("rb") as reader:
             raw = reader.readline(16 * 1024 * 1024)
     if not raw:

@@ -32,6 +32,7 @@ from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.serial import SerialIngest
+from hub.ota.service import Ota
 from hub.reconcile.table import TableSession
 from hub.service.changes import Change, Subscribers
 from hub.service.commit import Committer
@@ -90,6 +91,9 @@ class Hub:
         self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
         self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
+        # over-the-air updates: push (between matches), serve, the go to swap (hub.ota.service)
+        self.ota = Ota(config, lambda t: self._states[t].state if t in self._states else {},
+                       lambda d: self.registry.get(d), self.command)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -376,6 +380,11 @@ class Hub:
         if self._router is not None and self._router.timebase.moves != self._moves:  # the timeline moved
             self._moves = self._router.timebase.moves
             self.nodes.time_to_all()
+        if batch.devices or changed:
+            try:
+                self.ota.after_commit(batch.devices)  # a staged update's go once no match is in play
+            except Exception:
+                log.exception("update service failed after a commit")
         if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
             marks = self._router.marks
             self.nodes.deliver(marks.after_commit(self.store, batch.events, batch.dups)

@@ -119,7 +119,7 @@ class Router(MatchDesk):
 
     def _status(self, raw: RawMessage, s: StatusIn, batch: Batch) -> None:
         st, dev = s.status, s.device
-        if self.registry.on_status(dev.id, st.state, st.boot, st.fw, st.ip, st.error, raw.received_ms):
+        if self.registry.on_status(dev.id, st.state, st.boot, st.fw, st.ip, st.error, raw.received_ms, st.ota):
             batch.births.append((dev.table, dev.id, raw.link))
         batch.devices.add(dev.id)
         batch.counts["updates"] += 1

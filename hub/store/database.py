@@ -79,7 +79,7 @@ class ActionUid:
 
 
 DEVICE_FIELDS = ("table_id", "role", "state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi",
-                 "outbox", "dropped", "uptime_ms", "heap")
+                 "outbox", "dropped", "uptime_ms", "heap", "ota")  # ota: JSON text (hub.ingest.registry)
 
 
 UNREADABLE = "unreadable"  # the `type` of a stored record that cannot be parsed (see Store.inputs)

@@ -187,6 +187,10 @@ MIGRATIONS: tuple[str, ...] = (
             SELECT max(received_ms) AS v FROM inputs UNION ALL SELECT max(started_ms) FROM matches
             UNION ALL SELECT max(ended_ms) FROM matches);
     """,
+    # 9: over-the-air updates — the node's last update progress or result (its status's `ota` object, JSON)
+    """
+    ALTER TABLE devices ADD COLUMN ota TEXT;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

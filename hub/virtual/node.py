@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware import colour as fw_colour
+from firmware import ota as fw_ota
 from firmware.clock import Clock
+from firmware.flash import Flash
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import PahoTransport, StaticNet
@@ -283,6 +285,7 @@ class VirtualNode:
     def __init__(self, cfg: dict[str, Any], broker: tuple[str, int], workdir: Path, vt: VirtualTime,
                  battery: float | None = None, seed: int = 0, transport: Any = None, poll_ms: int = 10) -> None:
         self.cfg = cfg
+        self.broker_host = broker[0]  # where the hub is: its HTTP serves this node's updates
         self.device = str(cfg["device"])
         self.vt = vt
         self.dir = Path(workdir) / self.device
@@ -304,8 +307,12 @@ class VirtualNode:
     def _new_node(self) -> None:
         clock = Clock(ticks=self.vt.ticks_ms, speed=self.vt.speed)
         store = DirStore(str(self.dir / "ob"))
+        # the loader's decision at boot (firmware/loader.py): an update's trial, or its rollback. The code stays
+        # this process's own (hub/virtual/device.py runs a node that really boots the new build).
+        _slot, cfg_path, _ = fw_ota.boot(Flash(str(self.dir)))
         self.node = Node(self.board, self.transport, self.net, store, clock, cfg=None,
-                         cfg_path=str(self.cfg_path), log=self.log.info)
+                         cfg_path=str(self.dir) + cfg_path, log=self.log.info, root=str(self.dir))
+        self.node.updater.host = self.broker_host  # the device finds it in its config's broker.host
         self.node.link.poll_ms = self.poll_ms
         self.boots += 1
 

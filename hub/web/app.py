@@ -21,6 +21,7 @@ from hub.web.routes_access import router as access_router
 from hub.web.routes_actions import router as actions_router
 from hub.web.routes_devices import router as devices_router
 from hub.web.routes_health import router as health_router
+from hub.web.routes_ota import router as ota_router
 from hub.web.routes_tables import router as tables_router
 from hub.web.settings import WebSettings
 
@@ -75,8 +76,8 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(title="Luza hub", version="1", description=DESCRIPTION, lifespan=lifespan)
     app.state.luza = web
     errors.install(app)
-    for router in (tables_router, actions_router, access_router, devices_router, health_router, live_router,
-                   pages.router):
+    for router in (tables_router, actions_router, access_router, devices_router, ota_router, health_router,
+                   live_router, pages.router):
         app.include_router(router)
     _history(app, web)
     pages.mount_static(app, settings.dashboard)

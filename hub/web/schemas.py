@@ -39,6 +39,11 @@ class CommandIn(_In):
     colour: ColourName | None = Field(None, description="calibrate: the colour of the ball held in the pocket")
 
 
+class OtaIn(_In):
+    release: Annotated[str | None, Field(max_length=64, pattern=r"^[A-Za-z0-9._+-]+$",
+                                         description="a release id (GET /api/ota); none: the hub's own firmware")] = None
+
+
 # ---------------------------------------------------------------- answers
 
 
@@ -58,6 +63,14 @@ class CommandOut(BaseModel):
     ok: bool = True
     device: str
     name: str
+
+
+class OtaOut(BaseModel):
+    ok: bool = True
+    device: str
+    release: str
+    en: str
+    ru: str
 
 
 class TableOut(BaseModel):

@@ -58,6 +58,7 @@ class WebServer:
             raise WebServerError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from exc
         self._sock = sock
         self.port = sock.getsockname()[1]
+        self.hub.ota.http_port = self.port  # nodes download their updates here (hub.ota)
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
                                         name="luza web", daemon=True)
         self._thread.start()
@@ -72,6 +73,8 @@ class WebServer:
     def stop(self, timeout: float = 10.0) -> None:
         """Close the sockets (WebSocket clients see a close), finish requests under way, stop the thread."""
         self.server.should_exit = True
+        if self.hub.ota.http_port == self.port:
+            self.hub.ota.http_port = None
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

@@ -6,6 +6,9 @@
     proxy.restore()                           # connections are accepted and forwarded again
     proxy.stop()
 
+`hold_after(n)`: the server's first `n` bytes (over all connections) reach the client, then nothing more, with
+every connection left open (a download that stalls midway; `down` counts the bytes forwarded to clients).
+
 While cut, a connection attempt is accepted and closed at once (as a router with no route answers a SYN with a
 reset), so the client sees the link down and backs off on its own schedule; nothing is buffered by the proxy.
 `connections` counts the connections forwarded, `refused` those closed while cut.
@@ -42,6 +45,9 @@ class TcpProxy:
         self._thread: threading.Thread | None = None
         self.connections = 0
         self.refused = 0
+        self.down = 0  # bytes forwarded from the server to clients
+        self.limit: int | None = None
+        self._upstream: set[socket.socket] = set()
 
     def start(self) -> TcpProxy:
         self._sel.register(self._listen, selectors.EVENT_READ)
@@ -60,6 +66,10 @@ class TcpProxy:
             self._is_cut = True
             self._cut_request = True
         self._drain_cut()
+
+    def hold_after(self, n: int) -> None:
+        """Forward at most `n` bytes from the server to clients in all, then hold (connections stay open)."""
+        self.limit = n
 
     def restore(self) -> None:
         with self._lock:
@@ -120,13 +130,22 @@ class TcpProxy:
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._sel.register(s, selectors.EVENT_READ)
         self._pairs[client], self._pairs[upstream] = upstream, client
+        self._upstream.add(upstream)
         self.connections += 1
 
     def _forward(self, sock: socket.socket) -> None:
         peer = self._pairs[sock]
+        size = 65536
+        if sock in self._upstream and self.limit is not None:
+            size = min(size, self.limit - self.down)
+            if size <= 0:
+                self._sel.unregister(sock)  # held: the server's bytes stay unread, the connection open
+                return
         try:
-            data = sock.recv(65536)
+            data = sock.recv(size)
             if data:
+                if sock in self._upstream:
+                    self.down += len(data)
                 peer.setblocking(True)  # small MQTT packets on loopback: a blocking send never waits long
                 peer.sendall(data)
                 peer.setblocking(False)
@@ -141,6 +160,7 @@ class TcpProxy:
             if s is None:
                 continue
             self._pairs.pop(s, None)
+            self._upstream.discard(s)
             with contextlib.suppress(KeyError, ValueError):
                 self._sel.unregister(s)
             with contextlib.suppress(OSError):

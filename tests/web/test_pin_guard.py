@@ -190,7 +190,7 @@ def test_pins_made_outside_the_migrations_by_an_older_hub_are_kept_at_v7(tmp_pat
     conn = sqlite3.connect(db, isolation_level=None)
     row = conn.execute("SELECT * FROM pins").fetchone()
     conn.executescript("DROP TABLE referee_devices; DROP TABLE hub_clock; ALTER TABLE clocks DROP COLUMN up_ms; "
-                       "PRAGMA user_version = 6;")  # what v7 and v8 added, gone
+                       "ALTER TABLE devices DROP COLUMN ota; PRAGMA user_version = 6;")  # what v7, v8, v9 added, gone
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'referee_devices'").fetchone() is None
     conn.close()
     again = PinStore(db)
