@@ -157,6 +157,7 @@ fi
 out="$("$PREFIX/venv/bin/python" -m hub.deploy.render --root / "${render_args[@]}")"
 echo "$out"
 chown root:luza "$ETC/luza.toml"; chmod 0640 "$ETC/luza.toml"
+chown root:luza "$ETC/ota-keys.json"; chmod 0640 "$ETC/ota-keys.json"  # the hub signs the nodes' updates with them
 chown root:mosquitto /etc/mosquitto/luza/passwd /etc/mosquitto/luza/acl
 [ -d "$ETC/tls" ] && chown -R root:mosquitto "$ETC/tls"
 # the hub's export signing key (Ed25519, 0600 beside the database; kept if there is one): its fingerprint is

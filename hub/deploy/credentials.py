@@ -4,11 +4,14 @@ and every screen.
 Kept in one JSON file readable by root only (/etc/luza/credentials.json on the Pi). `ensure` gives every
 account in luza.toml a password, keeps the ones already there (so re-running the installer changes nothing)
 and drops nodes no longer in the config (their access ends with the next broker reload). `rotate` replaces
-one password. The broker only ever sees hashes (hub.deploy.broker_config.passwd_text).
+one password. The broker only ever sees hashes (hub.deploy.broker_config.passwd_text). Beside the file, ota-keys.json
+holds what the hub needs of the node passwords for over-the-air updates (keys derived from them, hub.ota.keys),
+readable by the hub's group.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -17,6 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hub.config import Config
+from hub.ota.keys import FILE as OTA_KEYS
+from hub.ota.keys import keys_text
 
 HUB_USER = "luza-hub"  # also the hub's MQTT client id: the broker forces client id = user name
 TELE_USER = HUB_USER + "-tele"  # the hub's second connection: reads telemetry only (hub.ingest.mqtt)
@@ -86,17 +91,31 @@ def load(path: Path) -> Credentials | None:
 
 
 def save(creds: Credentials, path: Path) -> bool:
-    """Write (mode 0600) if the content changed; True if it did."""
+    """Write (mode 0600) if the content changed, and the nodes' update keys beside it; True if it did."""
     text = creds.to_json()
+    keys = path.with_name(OTA_KEYS)
+    _write(keys, keys_text(creds.devices), 0o640)
     if path.exists() and path.read_text() == text:
         return False
+    _write(path, text, 0o600)
+    return True
+
+
+def _write(path: Path, text: str, mode: int) -> None:
+    """Replace `path` with `text` (mode `mode`), keeping the group of the file it replaces (root:luza stays so)."""
+    if path.exists() and path.read_text() == text:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
+    before = path.stat() if path.exists() else None
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w") as f:
         f.write(text)
+    if before is not None and before.st_gid != os.getegid():
+        with contextlib.suppress(PermissionError):
+            os.chown(tmp, -1, before.st_gid)
+    os.chmod(tmp, mode)
     os.replace(tmp, path)
-    return True
 
 
 def config_devices(config: Config) -> list[str]:

@@ -27,6 +27,8 @@ from hub.deploy import broker_config as bc
 from hub.deploy import credentials as creds
 from hub.deploy import units
 from hub.deploy.units import Paths
+from hub.ota.keys import FILE as OTA_KEYS
+from hub.ota.keys import keys_text
 from luza_wire.frame import valid_id
 
 MOSQUITTO_CONF = "/etc/mosquitto/mosquitto.conf"
@@ -121,7 +123,8 @@ def plan(opts: Options) -> list[File]:
     if cfg.broker.tele_username == creds.TELE_USER and cfg.broker.tele_password:
         base = replace(base, tele=cfg.broker.tele_password)
     c = creds.ensure(base, cfg, sorted(set(opts.screens) | set(base.screens)))
-    files = [File(opts.paths.etc + "/credentials.json", c.to_json(), 0o600)]
+    files = [File(opts.paths.etc + "/credentials.json", c.to_json(), 0o600),
+             File(opts.paths.etc + "/" + OTA_KEYS, keys_text(c.devices), 0o640)]  # the hub signs updates with them
     if toml is not None:
         files.append(toml)
     files += broker_files(opts, cfg, c) + system_files(opts, cfg)

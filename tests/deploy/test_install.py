@@ -39,7 +39,7 @@ def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
 def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
     root = tmp_path / "pi"
     first = install(root, "--club", "Luza Club", "--club-ru", "Клуб «Луза»", "--table", "t1", "--table", "t2")
-    assert "15 file(s) changed" in first
+    assert "16 file(s) changed" in first
     before = snapshot(root)
     second = install(root, "--club", "Luza Club", "--club-ru", "Клуб «Луза»", "--table", "t1", "--table", "t2")
     assert second.strip().endswith("0 file(s) changed")
@@ -50,6 +50,8 @@ def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
     assert cfg["broker"]["password"] == creds["hub"]
     assert (cfg["broker"]["tele_username"], cfg["broker"]["tele_password"]) == ("luza-hub-tele", creds["tele"])
     assert (root / "etc/luza/credentials.json").stat().st_mode & 0o777 == 0o600
+    keys = json.loads((root / "etc/luza/ota-keys.json").read_text())  # what the hub signs updates with
+    assert (root / "etc/luza/ota-keys.json").stat().st_mode & 0o777 == 0o640 and keys == {}  # no node yet
     kiosk = (root / "etc/systemd/system" / units.KIOSK_UNIT).read_text()
     assert "http://127.0.0.1:8000/board/t1" in kiosk
 

@@ -12,6 +12,7 @@ import pytest
 
 from hub.cli import main
 from hub.commands.rotate import set_hub_password
+from hub.ota.keys import Keys, node_key
 from tests.deploy.conftest import Client
 from tests.deploy.helpers import installed_broker
 from tests.deploy.test_install import install
@@ -45,6 +46,8 @@ def test_rotate_a_node_and_the_hub(tmp_path: Path, capsys: pytest.CaptureFixture
         broker.proc.send_signal(signal.SIGHUP)  # `systemctl reload mosquitto`
         new = json.loads(cpath.read_text())
         assert new["devices"]["t1.p1"] != old["devices"]["t1.p1"] and new["hub"] == old["hub"]
+        keys = Keys.load(root / "etc/luza/ota-keys.json")  # the hub signs the node's updates with its new key
+        assert keys.key("t1", "p1") == node_key(new["devices"]["t1.p1"]) != node_key(old["devices"]["t1.p1"])
         for _ in range(100):  # the reload is asynchronous: wait until the old password stops working
             if _connects(broker, "t1.p1", old["devices"]["t1.p1"]) != 0:
                 break
