@@ -139,3 +139,8 @@ export class TableApi {
 export function deviceCommand(device, name, token) {
   return request("POST", `/api/devices/${encodeURIComponent(device)}/commands`, { name }, token);
 }
+
+/** An over-the-air update of one node (the hub's own firmware, or `release`); answers {en, ru} of what was sent. */
+export function deviceUpdate(device, token, release = null) {
+  return request("POST", `/api/devices/${encodeURIComponent(device)}/ota`, release ? { release } : {}, token);
+}

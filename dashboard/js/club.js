@@ -1,8 +1,8 @@
-// Club view /: every table live, the device list with an identify (blink) button, the hub's health.
+// Club view /: every table live, the device list with identify (blink) and update buttons, the hub's health.
 import { t, pick, withLang } from "./i18n.js";
 import { h, fill, pocketHealth, tableSvg, battery } from "./dom.js";
 import { live } from "./ws.js";
-import { deviceCommand, ApiError } from "./api.js";
+import { deviceCommand, deviceUpdate, ApiError } from "./api.js";
 
 let hubMs = 0;
 let receivedAt = Date.now();
@@ -64,32 +64,56 @@ function stateLabel(d) {
   return s === "offline" ? t("offline_dev") : t(s);
 }
 
-function devicesTable(devs) {
+// A node's over-the-air update as its status said it (shared_rules/wire_ota.py): progress, or how it ended.
+function updateText(o) {
+  if (!o || !o.st) return ["", "—"];
+  const vars = { to: o.to || o.r || "", n: o.n ?? 0, of: o.of ?? "?", err: o.err || "" };
+  const cls = o.st === "ok" ? "ok" : o.st === "refused" || o.st === "rolled_back" ? "bad" : "busy";
+  return [cls, t(`ota_${o.st}`, vars)];
+}
+
+function devicesTable(devs, busy) {
   const num = (v, unit = "") => (v == null ? "—" : `${v}${unit}`);
   const rej = (r) => (typeof r === "number" ? r : Object.values(r || {}).reduce((a, b) => a + b, 0));
+  const upd = (d) => { const [cls, text] = updateText(d.ota); return h(`td.ota${cls ? "." + cls : ""}`, {}, text); };
   return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
-    t("rssi"), t("outbox"), t("drops"), t("rejected"), ""].map((x) => h("th", {}, x)))),
+    t("rssi"), t("outbox"), t("drops"), t("rejected"), t("update_col"), "", ""].map((x) => h("th", {}, x)))),
   h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },
     h("td.dev", {}, d.device || d.id, d.role ? h("small", {}, ` ${d.role}`) : null), h("td", {}, d.table || d.table_id || "—"),
     h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? " · jam" : ""),
     h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || d.firmware || "—"),
     h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, " dBm")),
-    h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))),
-    h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))))))];
+    h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))), upd(d),
+    h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))),
+    // an update only between matches: the hub refuses it while the node's table has a match in play
+    h("td", {}, h("button.btn.small.upd", { type: "button", disabled: !d.online || busy.has(d.table) || null,
+      title: busy.has(d.table) ? t("update_in_play") : "", onclick: () => update(d) }, t("update"))))))];
+}
+
+function toast(text, bad, ms = 3000) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.className = bad ? "toast bad" : "toast";
+  el.hidden = false;
+  setTimeout(() => { el.hidden = true; }, ms);
 }
 
 async function identify(d) {
-  const el = document.getElementById("toast");
   try {
     await deviceCommand(d.device || d.id, "identify", sessionStorage.getItem(`luza.token.${d.table}`));
-    el.textContent = t("identify_sent");
-    el.className = "toast";
+    toast(t("identify_sent"), false);
   } catch (e) {
-    el.textContent = e instanceof ApiError ? pick(e) : String(e);
-    el.className = "toast bad";
+    toast(e instanceof ApiError ? pick(e) : String(e), true);
   }
-  el.hidden = false;
-  setTimeout(() => { el.hidden = true; }, 3000);
+}
+
+// The hub's own firmware to one node (POST /api/devices/{id}/ota, the referee token of its table, as identify).
+async function update(d) {
+  try {
+    toast(pick(await deviceUpdate(d.device || d.id, sessionStorage.getItem(`luza.token.${d.table}`))), false, 6000);
+  } catch (e) {
+    toast(e instanceof ApiError ? pick(e) : String(e), true, 8000);
+  }
 }
 
 fill("title", `Luza · ${t("club")}`);
@@ -100,7 +124,8 @@ live("/ws/club", {
     hubMs = msg.hub_ms ?? hubMs;
     receivedAt = Date.now();
     fill("tables", (msg.tables || []).map(tableCard));
-    fill("devices", devicesTable(msg.devices || []));
+    const busy = new Set((msg.tables || []).filter((e) => e.state && e.state.match && !e.state.match.over).map((e) => e.id));
+    fill("devices", devicesTable(msg.devices || [], busy));
     // alerts of the whole hub (a repaired or damaged store, a full disk) ride on every table's state
     const hubAlerts = (((msg.tables || [])[0] || {}).state || {}).alerts || [];
     fill("health", h("span.hlabel", {}, t("health")), healthView(msg.health),
