@@ -51,13 +51,20 @@ def load_node_config(path: Path) -> dict[str, Any]:
     return merged
 
 
+# Run on the node after the copy: it forgets an over-the-air build it had committed (/ota/state names it), so the
+# build just copied over USB is the one that runs (firmware/loader.py runs the committed slot). One line, no error
+# when the node never had an update.
+FORGET_OTA = "import os; os.remove('/ota/state') if 'ota' in os.listdir('/') and 'state' in os.listdir('/ota') else 0"
+
+
 def flash_commands(port: str, build_dir: Path, config_path: Path, mpremote: str = "mpremote") -> list[str]:
-    """The one mpremote command line that copies the build and the config and resets the node."""
+    """The one mpremote command line that copies the build and the config, forgets an update, resets the node."""
     return [
         mpremote, "connect", port,
         "fs", "cp", "-r", str(build_dir / "firmware"), str(build_dir / "luza_wire"), ":",
         "+", "fs", "cp", str(build_dir / "main.py"), ":main.py",
         "+", "fs", "cp", str(config_path), ":config.json",
+        "+", "exec", FORGET_OTA,
         "+", "reset",
     ]  # fmt: skip
 

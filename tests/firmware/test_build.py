@@ -143,4 +143,15 @@ def test_flash_command_line_copies_build_and_config():
     cmd = fw.flash_commands("/dev/ttyUSB0", Path("build/firmware"), Path("node.json"))
     assert cmd == ["mpremote", "connect", "/dev/ttyUSB0", "fs", "cp", "-r", "build/firmware/firmware",
                    "build/firmware/luza_wire", ":", "+", "fs", "cp", "build/firmware/main.py", ":main.py",
-                   "+", "fs", "cp", "node.json", ":config.json", "+", "reset"]
+                   "+", "fs", "cp", "node.json", ":config.json", "+", "exec", fw.FORGET_OTA, "+", "reset"]
+
+
+@pytest.mark.micropython
+def test_flashing_over_usb_forgets_a_committed_update(micropython):
+    """After `luza firmware flash` the USB build runs, not an update the node had kept (firmware/loader.py)."""
+    code = ("import os\n" + fw.FORGET_OTA + "\nprint(os.listdir('/'))\nos.mkdir('/ota')\n"
+            "open('/ota/state', 'w').write('{\"good\": \"/ota/a\"}')\n" + fw.FORGET_OTA + "\n"
+            "print(os.listdir('/ota'))\nfrom firmware import ota\nfrom firmware.flash import Flash\n"
+            "print(ota.boot(Flash(''))[0] == '')")
+    out = micropython.run(code, ("firmware/ota.py", "firmware/flash.py", "firmware/__init__.py"))
+    assert out.splitlines()[1:] == ["[]", "True"] and "ota" not in out.splitlines()[0]
