@@ -96,6 +96,9 @@ class Updater:
             why = "http"
         except asyncio.CancelledError:
             return
+        except Exception as exc:  # a bug here must not leave the state saying a download is under way
+            self.node.log("ota: %s failed: %s: %s" % (release, type(exc).__name__, exc))
+            why = ("error " + type(exc).__name__)[:100]
         finally:
             self.task = None
         if why:

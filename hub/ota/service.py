@@ -63,11 +63,17 @@ class Ota:
         self.stats: Counter[str] = Counter()  # pushed, refused, swaps, served, denied
         self._staged: dict[str, str] = {}  # device -> staged release waiting for its go
         self._lock = threading.Lock()
+        self._building = threading.Lock()
 
     # ------------------------------------------------------------ releases
 
     def release(self, rid: str | None = None, config: dict[str, Any] | None = None) -> Release:
-        """The release to push: a config change, the one named, or the hub's own firmware (built once)."""
+        """The release to push: a config change, the one named, or the hub's own firmware (built once; two pushes at
+        once build it once)."""
+        with self._building:
+            return self._release(rid, config)
+
+    def _release(self, rid: str | None, config: dict[str, Any] | None) -> Release:
         if self.releases is None:
             raise ReleaseError("no OTA folder: set [ota] dir in luza.toml", "нет папки обновлений: [ota] dir в luza.toml")
         if config is not None:
