@@ -355,10 +355,11 @@ def parse(raw: Mapping[str, Any], base: Path = Path(".")) -> Config:
     club = _section(raw, "club")
     _known(club, "club", ("name", "name_ru"))
     name = _str(club, "name", "club", "Luza") or "Luza"
+    tables, broker = _tables(raw), _broker(raw)  # checked in this order: the first error named is the first key
     store = _store(raw, base)
     return Config(
         club=name, club_ru=_str(club, "name_ru", "club", name) or name,
-        tables=_tables(raw), broker=_broker(raw), store=store, ingest=_ingest(raw),
+        tables=tables, broker=broker, store=store, ingest=_ingest(raw),
         settle=_settle(raw), ota=_ota(raw, base, store),
     )
 
