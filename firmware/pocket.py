@@ -27,6 +27,7 @@ Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/
 
 from array import array
 
+from . import passage
 from .compat import const, ticks_add, ticks_diff
 from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
@@ -39,20 +40,15 @@ UPPER = const(0)
 LOWER = const(1)
 KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear", 4: "out", 5: "flag"}  # the wire event kind for each detection
 # FLAG reasons (a FLAG detection carries its reason in `dur`): what the beams cannot settle, for the referee
-TWO = const(1)  # the block was longer than one ball and shorter than two: maybe two balls (one counted)
+TWO = const(1)  # the passage was longer than one ball and the beams cannot tell it from two (one counted)
 EDGES = const(2)  # the edge ring overflowed: edges were lost, a ball may have been missed
 NOISE = const(3)  # interference faster than the debounce on `beam` (a flickering lamp or IR source)
 DEAD = const(4)  # `beam` has not blocked for several passages the other beam saw: receiver dead or blinded
 SINGLE = const(5)  # a passage seen by one beam only while the other is dead: was it a ball?
-FULL = const(6)  # a ball came to rest in the upper beam on a full net: counted once, empty the net
+FULL = const(6)  # a ball came to rest across the beams (a full net, a tight mouth): counted once
 BOOT = const(7)  # the node started with `beam` blocked: a ball in the throat during the restart
 FLAG_NAMES = {1: "two", 2: "edges", 3: "noise", 4: "dead", 5: "single", 6: "full", 7: "boot"}
-BALL_MM = 68.0
-G_MM_MS2 = 0.00981  # gravity in mm/ms^2
-ONE_MAX_MM = 85.0  # a single ball blocks a beam over 55-68 mm of its fall (its chord, up to 20 mm off centre)
-TWO_MIN_MM = 110.0  # two balls touching: 68 mm + a chord, 123-136 mm
-TWO_MAX_MM = 160.0
-DECIDE_US = const(250000)  # wait this long for the lower beam to clear before deciding on gravity alone
+DECIDE_US = const(250000)  # wait this long for the lower beam to clear before deciding on the entry alone
 NOISE_GLITCHES = const(20)  # this many chatter pulses on one beam within NOISE_US is interference
 NOISE_US = const(1000000)
 DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
@@ -77,7 +73,7 @@ class PocketBeam:
         self.pocket = pocket
         self.debounce_us = int(debounce_ms * 1000)
         self.jam_us = int(jam_ms * 1000)
-        self.spacing = float(spacing_mm)
+        self.spacing_um = int(spacing_mm * 1000)
         self._lv = array("b", (0, 0))  # confirmed level per beam
         self._pend = array("b", (0, 0))  # 1 if a level change awaits confirmation
         self._pt = array("l", (0, 0))  # time of that change
@@ -213,11 +209,11 @@ class PocketBeam:
             if beam < 0:
                 break
             if self._pend_in and ticks_diff(self._pt[beam], self._in_t) > DECIDE_US:
-                self._decide(-1)
+                self._decide(passage.RESTING)
             self._pend[beam] = 0
             self._apply(beam, 1 - self._lv[beam], self._pt[beam])
         if self._pend_in and ticks_diff(now, self._in_t) > DECIDE_US:
-            self._decide(-1)  # the lower beam stays blocked (a full net): decide on gravity alone
+            self._decide(passage.RESTING)  # the lower beam stays blocked: it rests there; the entry alone
         for b in (0, 1):
             if self._noisy[b] and ticks_diff(now, self._gl_t[b]) > 2 * NOISE_US:
                 self._noisy[b] = 0  # quiet for a while: a new burst is a new report
@@ -235,8 +231,9 @@ class PocketBeam:
         self.jams += 1
         self._emit(JAM, self._since[b], self.jam_us, b)
         if b == UPPER and self._u_hold == _ABOVE and self._lv[LOWER] and self._l_hold != _NONE:
-            # Something came from above and rests in the upper beam on top of what fills the lower one (a
-            # full net): a ball that stopped there. Count it now, once, and ask for the net to be emptied.
+            # Something came from above and rests in the upper beam on top of what fills the lower one (itself,
+            # or a full net): a ball that stopped there. Count it now, once, and say so (two balls resting one on
+            # the other look the same).
             self._u_hold = _DOWN
             self.passed += 1
             self._emit(IN, self._since[b], self.jam_us, UPPER)
@@ -275,7 +272,7 @@ class PocketBeam:
                 self._upper_cleared(t)
         elif level:
             if self._pend_in:
-                self._decide(-1)  # the next object arrives before the lower beam cleared
+                self._decide(passage.NEXT)  # the next object arrives before the lower beam cleared
             if self._lv[UPPER] and self._u_hold == _ABOVE:
                 self._l_hold = _SPAN
                 self._low_t = t
@@ -306,7 +303,7 @@ class PocketBeam:
 
     def _upper_blocked(self, t):
         if self._pend_in:
-            self._decide(-1)  # the next ball is here before the lower beam cleared
+            self._decide(passage.NEXT)  # the next ball is here before the lower beam cleared
         if self._lv[LOWER] and self._l_hold == _BELOW and not self._jammed[LOWER]:  # (a jam does not rise)
             self._u_hold = _BELOW  # rising from below
         else:
@@ -339,49 +336,25 @@ class PocketBeam:
             self._passage(UPPER)
 
     def _decide(self, low_clear):
-        """How many balls the spanning object was, from its length: see `object_mm`."""
+        """How many balls the spanning object was, from its passage: see firmware/passage.py."""
         self._pend_in = 0
-        out = ticks_diff(low_clear, self._in_t) if low_clear != -1 else -1
-        mm = object_mm(self.spacing, self._in_lag, self._in_dur, out)
-        n = 1 if mm < TWO_MIN_MM else 2
-        for _ in range(n):
+        out = ticks_diff(low_clear, self._in_t) if low_clear >= 0 else low_clear
+        verdict = passage.balls(self.spacing_um, self._in_lag, self._in_dur, out)
+        self.passed += 1
+        self._emit(IN, self._in_t, self._in_dur, UPPER)
+        if verdict == passage.TWO_BALLS:
             self.passed += 1
             self._emit(IN, self._in_t, self._in_dur, UPPER)
-        if ONE_MAX_MM < mm < TWO_MIN_MM or mm > TWO_MAX_MM:
-            self._flag(TWO, self._in_t, UPPER)
+        elif verdict == passage.MAYBE_TWO:
+            self._flag(TWO, self._in_t, UPPER)  # one counted: the referee is asked "one or two?"
+        elif verdict == passage.RESTED:
+            self._flag(FULL, self._in_t, UPPER)
 
     def counters(self):
         """Telemetry counters as a dict (allocates: call at telemetry time, not per edge)."""
         return {"in": self.passed, "rattle": self.rattles, "out": self.outs, "glitch": self.glitches,
                 "lost": self.lost, "jam": self.jams, "dropped": self.dropped, "flag": self.flags,
                 "bu": self.blocks[0], "bl": self.blocks[1]}
-
-
-def object_mm(spacing, lag_us, dur_us, out_us):
-    """The length (mm) of the object that crossed the upper beam, from the beams' timings.
-
-    `lag_us`: upper block -> lower block (the leading edge travels `spacing`); `dur_us`: upper block -> upper
-    clear; `out_us`: upper clear -> lower clear (the trailing edge travels `spacing`), or -1 if unknown. With
-    all three, a constant acceleration is solved for (free fall, or a ball slowed by the net's mouth, or none):
-    s = v0*t1 + a*t1^2/2 and s = v0*(t3 - t2) + a*(t3^2 - t2^2)/2, then length = v0*t2 + a*t2^2/2. Without
-    the exit, free fall is assumed (or constant speed if the lag is too long for a fall)."""
-    t1 = lag_us / 1000.0
-    t2 = dur_us / 1000.0
-    if t1 <= 0:
-        return BALL_MM
-    if out_us >= 0:
-        t3 = t2 + out_us / 1000.0
-        p = t3 - t2
-        q = (t3 * t3 - t2 * t2) / 2
-        det = t1 * q - p * t1 * t1 / 2
-        if det > 0 and p > 0:
-            v0 = spacing * (q - t1 * t1 / 2) / det
-            a = spacing * (t1 - p) / det
-            return v0 * t2 + a * t2 * t2 / 2
-    v0 = (spacing - G_MM_MS2 * t1 * t1 / 2) / t1
-    if v0 <= 0:
-        return spacing * t2 / t1
-    return v0 * t2 + G_MM_MS2 * t2 * t2 / 2
 
 
 def beams_from_config(cfg):
