@@ -185,14 +185,16 @@ function renderIdle() {
     h("div.hint", {}, t("idle_hint")));
 }
 
+// The match clock runs on the hub's time; while the link is down it stops at the hub's last word (js/ws.js).
 function tick() {
   const b = env && (env.match || env.last_match);
   const c = b && b.clock;
   const end = c && c.ended_ms;
-  fill("clock", c ? clockText(c.started_ms, end ?? env.hub_ms, end ? Date.now() : receivedAt) : "");
+  const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
+  fill("clock", c ? clockText(c.started_ms, end ?? env.hub_ms, end ? at : receivedAt, at) : "");
 }
 
-live(`/ws/tables/${encodeURIComponent(table)}`, {
+const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) {
     if (msg.type !== "state") return;
     env = msg;
@@ -201,5 +203,6 @@ live(`/ws/tables/${encodeURIComponent(table)}`, {
     tick();
     document.body.dataset.rev = String(msg.rev);
   },
+  onStatus: () => { if (env) tick(); }, // offline: the clock stops now, at the hub's last word
 });
 setInterval(tick, 1000);

@@ -128,9 +128,9 @@ export function pocketHealth(devices = []) {
 }
 
 /** mm:ss (or h:mm:ss) since `startMs` by the hub's clock (`hubMs` and the local time it was received). */
-export function clockText(startMs, hubMs, receivedAt) {
+export function clockText(startMs, hubMs, receivedAt, at = Date.now()) {
   if (startMs == null || hubMs == null) return "";
-  const now = hubMs + (Date.now() - receivedAt);
+  const now = hubMs + (at - receivedAt);
   const secs = Math.max(0, Math.floor((now - startMs) / 1000));
   const hh = Math.floor(secs / 3600);
   const mm = String(Math.floor((secs % 3600) / 60)).padStart(hh ? 2 : 1, "0");

@@ -7,7 +7,8 @@ document.documentElement.lang = lang;
 
 const TEXTS = {
   ru: {
-    offline: "Нет связи с хабом — переподключение…", unknown_table: "Хаб не знает стол «{table}»",
+    offline: "Нет связи с хабом — переподключение…", offline_since: "Нет связи — последнее обновление {time}",
+    offline_taps: "Кнопки отключены, пока нет связи: нажатие не дошло бы до хаба", unknown_table: "Хаб не знает стол «{table}»",
     table: "Стол", target: "до {n}", clock: "Время партии",
     turn: "Бьёт", run: "Серия", visits: "Подход", shelf: "Полка", debt: "Долг", needs_to_win: "до победы {n}",
     provisional: "ПРЕДВАРИТЕЛЬНО", held: "Судья проверяет: {what}", held_plain: "Судья проверяет удар",
@@ -57,7 +58,8 @@ const TEXTS = {
     colour_green: "зелёный", colour_black: "чёрный",
   },
   en: {
-    offline: "No connection to the hub — reconnecting…", unknown_table: "The hub has no table “{table}”",
+    offline: "No connection to the hub — reconnecting…", offline_since: "No connection — last update {time}",
+    offline_taps: "Buttons are off while there is no connection: a tap would not reach the hub", unknown_table: "The hub has no table “{table}”",
     table: "Table", target: "to {n}", clock: "Match time",
     turn: "To play", run: "Run", visits: "Visit", shelf: "Shelf", debt: "Debt", needs_to_win: "needs {n} to win",
     provisional: "PROVISIONAL", held: "Referee is checking: {what}", held_plain: "Referee is checking the shot",

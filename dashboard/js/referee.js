@@ -211,4 +211,5 @@ live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
   onStatus() { syncDisabled(); },
   token: () => api.token,
+  hint: t("offline_taps"), // the offline strip says why the buttons are off
 });

@@ -36,6 +36,8 @@ class WebServer:
         self.guard = ConnectionGuard(settings.max_connections, settings.max_connections_per_address)
         self.config = uvicorn.Config(self.app, host=host, port=port, ws="websockets-sansio", lifespan="on",
                                      http=protocol_class(self.guard, settings.header_timeout_s),
+                                     # protocol pings: a client gone silent (half-open) is closed, its slot freed
+                                     ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_timeout_s,
                                      log_level=log_level, access_log=False, timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(self.config)
         self._sock: socket.socket | None = None

@@ -17,7 +17,13 @@ class WebSettings:
     pin_window_s: float = 300.0
     lockout_s: float = 60.0  # the first lockout; it doubles on each further one, up to `lockout_max_s`
     lockout_max_s: float = 900.0
-    heartbeat_s: float = 5.0  # WebSocket heartbeat period
+    # Liveness (docs/web-api.md "WebSockets"): a page hears from the hub at least every `heartbeat_s` and shows
+    # "no connection" after 4 s of silence (dashboard/js/ws.js SILENCE_MS: keep it above twice this); the hub
+    # pings every socket every `ws_ping_s` and drops one that has not answered within `ws_ping_timeout_s` (a
+    # half-open link: its slot is freed, hub/web/slots.py).
+    heartbeat_s: float = 1.5
+    ws_ping_s: float = 5.0
+    ws_ping_timeout_s: float = 5.0
     club_min_interval_s: float = 0.1  # /ws/club coalesces changes to at most one message per this
     submit_timeout_s: float = 10.0  # how long a request waits for the hub to commit an action
     # What one hostile client on the club LAN can hold (docs/security.md, "The web app under attack"):

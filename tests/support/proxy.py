@@ -1,9 +1,12 @@
-"""A TCP proxy on 127.0.0.1 that a test can cut: the network between one client (a node) and a server (the broker).
+"""A TCP proxy on 127.0.0.1 that a test can cut: the network between one client (a node, a browser) and a server
+(the broker, the web app).
 
     proxy = TcpProxy(("127.0.0.1", broker.port)).start()
     node.transport.port = proxy.port          # the node now reaches the broker through the proxy
     proxy.cut()                               # every connection through it is dropped; new ones are refused
     proxy.restore()                           # connections are accepted and forwarded again
+    proxy.silence()                           # nothing is forwarded any more, nothing is closed (half-open)
+    proxy.restore()                           # the held bytes and connections go through again
     proxy.stop()
 
 `hold_after(n)`: the server's first `n` bytes (over all connections) reach the client, then nothing more, with
@@ -12,6 +15,12 @@ every connection left open (a download that stalls midway; `down` counts the byt
 While cut, a connection attempt is accepted and closed at once (as a router with no route answers a SYN with a
 reset), so the client sees the link down and backs off on its own schedule; nothing is buffered by the proxy.
 `connections` counts the connections forwarded, `refused` those closed while cut.
+
+While silent, the link is half-open, as when a Wi-Fi access point dies or a cable is pulled: no close, no reset,
+no byte either way. Open connections stay open with what each side sent left unread; a new connection is
+accepted (the kernel completes the handshake) and held without a byte forwarded. Only the peers' own timeouts
+can notice. `restore()` forwards again: the held connections are connected to the target then, and what was
+sent meanwhile is delivered (unless its sender closed the connection first).
 """
 
 from __future__ import annotations
@@ -41,6 +50,9 @@ class TcpProxy:
         self._lock = threading.Lock()
         self._is_cut = False
         self._cut_request = False
+        self._silent = False
+        self._silence_request: bool | None = None  # the loop applies a silence() / restore() it has not yet seen
+        self._held: list[socket.socket] = []  # clients accepted while silent, not yet connected to the target
         self._running = False
         self._thread: threading.Thread | None = None
         self.connections = 0
@@ -71,9 +83,25 @@ class TcpProxy:
         """Forward at most `n` bytes from the server to clients in all, then hold (connections stay open)."""
         self.limit = n
 
+    @property
+    def is_silent(self) -> bool:
+        return self._silent
+
+    def silence(self) -> None:
+        """Stop forwarding without closing anything (a half-open link); returns once the loop has stopped."""
+        with self._lock:
+            self._silent = True
+            self._silence_request = True
+        self._drain_silence()
+
     def restore(self) -> None:
+        """Accept and forward again (after `cut()` or `silence()`)."""
         with self._lock:
             self._is_cut = False
+            if self._silent:
+                self._silent = False
+                self._silence_request = False
+        self._drain_silence()
 
     def stop(self) -> None:
         self._running = False
@@ -81,6 +109,8 @@ class TcpProxy:
             self._thread.join(5)
         for s in list(self._pairs):
             self._close(s)
+        for s in self._held:
+            s.close()
         self._sel.close()
         self._listen.close()
 
@@ -94,13 +124,40 @@ class TcpProxy:
                     return
             threading.Event().wait(0.002)
 
+    def _drain_silence(self) -> None:
+        for _ in range(500):
+            with self._lock:
+                if self._silence_request is None:
+                    return
+            threading.Event().wait(0.002)
+
+    def _apply_silence(self, silent: bool) -> None:
+        """Stop watching the forwarded sockets (they stay open, their bytes unread), or watch them again and
+        connect the clients held meanwhile."""
+        for s in self._pairs:
+            with contextlib.suppress(KeyError, ValueError):
+                if silent:
+                    self._sel.unregister(s)
+                else:
+                    self._sel.register(s, selectors.EVENT_READ)
+        if not silent:
+            held, self._held = self._held, []
+            for client in held:
+                self._pair(client)
+
     def _loop(self) -> None:
         while self._running:
             with self._lock:
                 if self._cut_request:
                     for s in list(self._pairs):
                         self._close(s)
+                    for s in self._held:
+                        s.close()
+                    self._held = []
                     self._cut_request = False
+                if self._silence_request is not None:
+                    self._apply_silence(self._silence_request)
+                    self._silence_request = None
             for key, _ in self._sel.select(0.02):
                 sock = key.fileobj
                 assert isinstance(sock, socket.socket)
@@ -120,6 +177,13 @@ class TcpProxy:
                 client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
             client.close()  # linger 0: a reset, as an unreachable network answers
             return
+        if self._silent:
+            self._held.append(client)  # accepted by the kernel; not a byte either way until restore()
+            return
+        self._pair(client)
+
+    def _pair(self, client: socket.socket) -> None:
+        """Connect `client` to the target and forward between them."""
         try:
             upstream = socket.create_connection(self.target, timeout=2)
         except OSError:

@@ -4,6 +4,7 @@ boot after a restart, the club view) and real HTTP from the demo's panel client.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,6 +19,7 @@ from hub.web import WebSettings
 from hub.web.auth import PinStore
 from hub.web.server import WebServer, serve_in_thread
 from tests.export.matchkit import PLAYERS, Table
+from tests.support.proxy import TcpProxy
 from tests.web.conftest import PIN
 
 
@@ -140,3 +142,31 @@ def test_metrics_count_websocket_clients(server: WebServer) -> None:
         ws.recv(timeout=5)
         text = urllib.request.urlopen(server.url + "/metrics", timeout=5).read().decode()
         assert "luza_websocket_clients 1.0" in text
+
+
+def test_the_hub_pings_every_socket_and_drops_one_gone_silent(open_hub: Callable[..., Hub]) -> None:
+    """Issue 20, item 2: a client behind a half-open link (a proxy that stops forwarding, closes nothing) is
+    dropped after the hub's ping goes unanswered, and its slot is free again; a client that answers stays."""
+    hub = open_hub()
+    settings = WebSettings(heartbeat_s=0.2, ws_ping_s=0.5, ws_ping_timeout_s=0.5)
+    srv = serve_in_thread(hub, "127.0.0.1", 0, settings)
+    proxy = TcpProxy(("127.0.0.1", srv.port)).start()
+    live = srv.app.state.luza.live
+    try:
+        with connect(f"ws://127.0.0.1:{proxy.port}/ws/tables/t1", ping_interval=None) as silent, \
+                connect(ws_url(srv, "/ws/tables/t2"), ping_interval=None) as talking:
+            silent.recv(timeout=5)
+            talking.recv(timeout=5)
+            assert live.clients == 2
+            proxy.silence()
+            cut = time.monotonic()
+            while live.clients > 1:  # a condition, polled: the hub's ping timeout decides when
+                assert time.monotonic() - cut < 5, "the hub kept a silent client's socket"
+                talking.recv(timeout=5)  # heartbeats keep coming to the one that answers pings
+            dropped_after = time.monotonic() - cut
+            assert live.slots.open == 1  # its slot is free again
+            assert json.loads(talking.recv(timeout=5))["type"] == "heartbeat"
+            assert dropped_after <= settings.ws_ping_s + settings.ws_ping_timeout_s + 1.5
+    finally:
+        proxy.stop()
+        srv.stop()
