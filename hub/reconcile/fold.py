@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.config import ShotTiming
+from hub.errors import NOT_FOUND
 from hub.reconcile.action_types import Category, EngineAction, ShotAmendment
 from hub.reconcile.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
 from hub.reconcile.amendments import ConfirmAction, DeclareAction, FactAction, RemoveAction, WithdrawAction
@@ -110,7 +111,7 @@ class Fold:
         item = item_of(a)
         if item is not None:
             if self.asm.find_item(item) is None and item not in self.asm.voided and item not in self.strikes:
-                raise missing(item)
+                raise missing(item, act)
             if isinstance(act, ConfirmAction):
                 check_answer(act.question, act.answer)
 
@@ -232,7 +233,7 @@ class Fold:
         if item is not None:
             shot = self.asm.find_item(item)
             if shot is None:
-                raise missing(item)
+                raise missing(item, act)
             if isinstance(act, ConfirmAction):
                 check_answer(act.question, act.answer)
             return shot
@@ -330,6 +331,14 @@ def item_of(a: RefereeAction) -> str | None:
     return act.item_named() if isinstance(act, ShotAmendment) else None
 
 
-def missing(item: str) -> RefereeInputError:
+def missing(item: str, act: object = None) -> RefereeInputError:
+    """No evidence item `item` in this match; an action that names a question (`confirm`, `withdraw` of an
+    answer) is told which question does not exist (404), not the item part of its id."""
+    question = getattr(act, "question", None)
+    if isinstance(question, str):
+        return RefereeInputError(f"there is no question {question!r} in this match (its questions are in the "
+                                 "state's `match.questions`)",
+                                 f"в партии нет вопроса {question!r} (они — в `match.questions` состояния)",
+                                 "question", NOT_FOUND)
     return _refuse(f"there is no ball, strike or question {item!r} in this match",
                    f"в партии нет шара, удара или вопроса {item!r}")

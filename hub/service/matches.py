@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hub.config import Config
-from hub.errors import MALFORMED, NO_MATCH, unknown_table
+from hub.errors import MALFORMED, NO_MATCH, NOT_FOUND, unknown_table
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
@@ -40,6 +40,14 @@ class RefereeRequest:
     table_id: str
     action: Mapping[str, object]
     future: Future[dict[str, Any]]
+
+
+def no_alert(table_id: str, alert: str) -> RefereeInputError:
+    """A dismissal of an alert the table does not show (never raised, gone, or a typo): 404, naming it."""
+    return RefereeInputError(f"there is no alert {alert!r} to dismiss on table {table_id!r} (its alerts are in the "
+                             "state's `match.alerts`)",
+                             f"на столе {table_id!r} нет предупреждения {alert!r}, скрывать нечего (они — в "
+                             "`match.alerts` состояния)", "alert", NOT_FOUND)
 
 
 def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
@@ -123,6 +131,8 @@ class MatchDesk:
                     self._end_match(item.table_id, action, now)
                 elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
                     batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
+                elif isinstance(act, DismissAlertAction) and act.alert not in self._dismissable(item.table_id, live):
+                    raise no_alert(item.table_id, act.alert)
                 else:
                     self._apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
                     self.cursor = self.store.append_action(item.table_id, match_id, now, now,
@@ -140,6 +150,10 @@ class MatchDesk:
         batch.counts["referee"] += 1
         batch.touched.add(item.table_id)
         batch.replies.append((item.future, item.table_id))
+
+    def _dismissable(self, table_id: str, live: Live) -> list[str]:
+        """The ids a `dismiss_alert` may name now: the match's alerts and its suspect-ball questions."""
+        return [*(a.id for a in live.session.alerts), *(q["id"] for q in self.suspects.questions(table_id, live.session))]
 
     def _require_live(self, table_id: str) -> Live:
         live = self.live.get(table_id)

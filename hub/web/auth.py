@@ -1,5 +1,9 @@
-"""Referee access: per-table PINs (scrypt hashes in the hub's SQLite file), bearer tokens, the referee's
-established devices, and wrong-PIN lockouts (per client address; see hub.web.pinguard for how they combine).
+"""Referee and club access: per-table PINs and the club's PIN (scrypt hashes in the hub's SQLite file), bearer
+tokens, established devices, and wrong-PIN lockouts (per client address; see hub.web.pinguard for how they combine).
+
+The club's PIN (the club role: device actions on the club view, the heavy exports) is kept like a table's, under
+the key `CLUB`, which no table id can be (a table id is 1-32 of a-z, 0-9 and '-'); its tokens are tokens "of the
+table" `CLUB`, so they never pass a table's check and a table's never pass the club's.
 
 PINs live in the `pins` table and devices in `referee_devices` (schema v7, hub/store/migrations.py; a database
 of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A PIN is
@@ -24,6 +28,7 @@ from pathlib import Path
 from hub.errors import MALFORMED, Refusal, SchemaError
 from hub.store import migrations
 
+CLUB = "*club"  # the key of the club's PIN, tokens, lockouts and devices (never a table id)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB, a few tens of ms: slow for a guesser, fine for a panel
 MAX_DEVICES = 20  # established devices kept per table (the least recently used gives way)
 MAX_KEYS = 4096  # client addresses a Lockout remembers (the quiet ones give way first)

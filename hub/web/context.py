@@ -13,7 +13,7 @@ from hub.errors import not_stored_in_time
 from hub.ingest.devices import device_view
 from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
-from hub.web.auth import PinStore, Token, Tokens
+from hub.web.auth import CLUB, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
 from hub.web.metrics import Metrics
 from hub.web.pinguard import PinGuard
@@ -75,15 +75,35 @@ class WebContext:
 
     # ------------------------------------------------------------ acting
 
-    def authorize(self, table: str, authorization: str | None) -> Token:
-        """The bearer token of a mutating call, valid for `table` (401 otherwise)."""
+    def bearer(self, authorization: str | None, scope: str) -> Token | None:
+        """The live token of `Authorization: Bearer <token>` if it is one for `scope` (a table id, or CLUB) under
+        that scope's current PIN; else None."""
         scheme, _, value = (authorization or "").partition(" ")
         token = self.tokens.get(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
-        if token is None or token.table != table or token.pin_set_ms != self.pins.set_ms(table):
+        if token is None or token.table != scope or token.pin_set_ms != self.pins.set_ms(scope):
+            return None
+        return token
+
+    def authorize(self, table: str, authorization: str | None) -> Token:
+        """The bearer token of a mutating call, valid for `table` (401 otherwise)."""
+        token = self.bearer(authorization, table)
+        if token is None:
             raise ApiError(401, "unauthorized",
                            f"this needs the referee's token for table {table!r}: enter the PIN on the panel",
                            f"нужен токен судьи стола {table!r}: введите PIN на панели", "authorization",
                            {"WWW-Authenticate": "Bearer"})
+        return token
+
+    def authorize_device(self, table: str, authorization: str | None) -> Token:
+        """A device action (the club view's identify, a calibration): the club's token or the referee token of the
+        device's table (401 otherwise, saying both)."""
+        token = self.bearer(authorization, CLUB) or self.bearer(authorization, table)
+        if token is None:
+            raise ApiError(401, "unauthorized",
+                           f"this needs the club's sign-in (the club PIN, on the club view) or the referee's token "
+                           f"for table {table!r}",
+                           f"нужен вход клуба (PIN клуба на странице клуба) или токен судьи стола {table!r}",
+                           "authorization", {"WWW-Authenticate": "Bearer"})
         return token
 
     async def submit(self, table: str, action: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,8 @@
 """Heavy exports (every match as one zip, any PDF): only for the club, one at a time, streamed.
 
-Who: the club role. Luza has no club sign-in yet, so the club role is, for now, *a referee token of any table*
-(`Authorization: Bearer <token>`, from that table's PIN): whoever holds a table's PIN works for the club. A
-phone on the club Wi-Fi without one gets 401. (`Gate.allowed` is the one place to change when a club sign-in
-exists.)
+Who: the club role, `Authorization: Bearer <token>` with a token from the club's PIN (`POST /api/club/token`;
+the PIN is set with `luza pin set --club`). A referee's token is for their table's match, not for the club's
+archive: it gets 401, as does a phone on the club Wi-Fi without a token.
 
 One at a time: a second heavy export while one runs answers 429 with `Retry-After` and "busy, try again in N s"
 (N from the running one's progress). Streamed: the zip is written one match at a time by a thread of its own
@@ -22,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hub.web.auth import CLUB
 from hub.web.errors import ApiError
 
 if TYPE_CHECKING:
@@ -46,10 +46,11 @@ class Job:
 
 def unauthorized() -> ApiError:
     return ApiError(401, "unauthorized",
-                    "this export is for the club: send a referee token (the PIN of any table) as "
-                    "Authorization: Bearer <token>",
-                    "эта выгрузка — для клуба: передайте токен судьи (PIN любого стола) в заголовке "
-                    "Authorization: Bearer <токен>", "authorization", {"WWW-Authenticate": "Bearer"})
+                    "this export is for the club: sign in with the club PIN (POST /api/club/token; set it on the "
+                    "hub with `luza pin set --club`) and send Authorization: Bearer <token>",
+                    "эта выгрузка — для клуба: войдите с PIN клуба (POST /api/club/token; задаётся на хабе: "
+                    "`luza pin set --club`) и передайте Authorization: Bearer <токен>", "authorization",
+                    {"WWW-Authenticate": "Bearer"})
 
 
 def too_many(count: int, fmt: str) -> ApiError:
@@ -133,10 +134,5 @@ class Gate:
 
 
 def club_gate(web: WebContext) -> Gate:
-    """The web app's gate: the club role is a live referee token of any table (see the module's docstring)."""
-
-    def allowed(value: str) -> bool:
-        token = web.tokens.get(value)
-        return token is not None and token.pin_set_ms == web.pins.set_ms(token.table)
-
-    return Gate(allowed)
+    """The web app's gate: a live token of the club role (see the module's docstring)."""
+    return Gate(lambda value: web.bearer(f"Bearer {value}", CLUB) is not None)

@@ -1,4 +1,4 @@
-"""Devices: the list (open) and node commands (a token of the device's table)."""
+"""Devices: the list (open) and node commands (the club's token, or a referee token of the device's table)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def list_devices(web: Web) -> list[dict[str, Any]]:
 @router.post("/api/devices/{device}/commands", response_model=CommandOut, status_code=status.HTTP_202_ACCEPTED,
              responses={s: ERRORS[s] for s in (400, 401, 404, 422, 503)})
 def command(device: str, body: CommandIn, web: Web,
-            authorization: Annotated[str | None, Header(description="Bearer <token> of the device's table")] = None,
+            authorization: Annotated[str | None, Header(
+                description="Bearer <token>: the club's (POST /api/club/token) or the device's table's")] = None,
             ) -> dict[str, Any]:
     """Send a node a command: `identify` (blink for `seconds`) or `calibrate` (a pocket's colour sensor)."""
     dev = web.hub.config.device(device)
@@ -30,7 +31,7 @@ def command(device: str, body: CommandIn, web: Web,
         known = [d.id for t in web.hub.config.tables for d in t.devices]
         raise ApiError(404, "unknown_device", f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
                        f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}", "device")
-    web.authorize(dev.table, authorization)
+    web.authorize_device(dev.table, authorization)
     if body.name == "identify":
         args: dict[str, Any] = {"s": body.seconds}
     else:

@@ -21,7 +21,7 @@ class _In(BaseModel):
 
 
 class TokenIn(_In):
-    pin: Annotated[str, Field(min_length=1, max_length=64, description="the table's referee PIN (4..12 digits)")]
+    pin: Annotated[str, Field(min_length=1, max_length=64, description="the table's referee PIN, or the club's (4..12 digits)")]
     label: Annotated[str | None, Field(max_length=40, pattern=r"^[\w .@-]*$",
                                        description="who acts (recorded with each action), e.g. 'panel'")] = None
 
@@ -50,6 +50,12 @@ class OtaIn(_In):
 class TokenOut(BaseModel):
     token: str
     table: str
+    expires_s: int
+
+
+class ClubTokenOut(BaseModel):
+    token: str
+    role: Literal["club"] = "club"
     expires_s: int
 
 

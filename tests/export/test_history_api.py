@@ -20,7 +20,7 @@ from hub.web import heavy
 from hub.web.heavy import Gate
 from hub.web.history import history_router
 
-GATE = Gate(lambda token: token == "club-token")  # the web app's gate takes a live referee token (hub.web.heavy)
+GATE = Gate(lambda token: token == "club-token")  # the web app's gate takes a live club token (hub.web.heavy)
 CLUB = {"Authorization": "Bearer club-token"}
 
 
@@ -87,7 +87,7 @@ def test_heavy_exports_are_the_clubs(api: httpx.Client, path: str, params: dict[
     for headers in ({}, {"Authorization": "Bearer guess"}):
         r = api.get(path, params=params, headers=headers)
         assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
-        assert "referee token" in r.json()["error"]["en"] and "токен судьи" in r.json()["error"]["ru"]
+        assert "club PIN" in r.json()["error"]["en"] and "PIN клуба" in r.json()["error"]["ru"]
 
 
 def test_a_second_heavy_export_while_one_runs_is_told_when_to_come_back(api: httpx.Client) -> None:

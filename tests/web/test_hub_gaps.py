@@ -54,9 +54,8 @@ def test_a_timed_out_caller_does_not_kill_the_worker(hub: Hub) -> None:
 
 def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch(hub: Hub, table: Table) -> None:
     hub.new_match("t1", "free", PLAYERS)
-    table.ref("lag", winner=0)
     entered, release, unsubscribe = _blocked(hub)
-    hub.submit_async("t1", {"kind": "dismiss_alert", "alert": "none"})
+    hub.submit_async("t1", {"kind": "lag", "winner": 0})  # stored and published: the worker stops in the publish
     assert entered.wait(10)  # the worker is busy: what comes now is one batch
     unsubscribe()
     table.strike(0)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from hub.web.auth import PinStore
+from hub.web.auth import CLUB, PinStore
 from tests.hub.test_torn_page import old_match_and_live_ones, tear_old_match
 from tests.support.config import write_luza_toml
 from tests.web.test_serve_http import ServeHttp, free_port
@@ -23,7 +23,7 @@ def test_the_export_of_a_torn_match_is_one_clear_error_and_the_zip_lists_it(tmp_
     old, live = old_match_and_live_ones(db)
     tear_old_match(db, old)
     conf = write_luza_toml(tmp_path / "luza.toml", f"mqtt://127.0.0.1:{free_port()}", db, TABLES)  # no broker
-    PinStore(db).set("t1", "2468")  # the zip of every match is the club's: a referee token (hub/web/heavy.py)
+    PinStore(db).set(CLUB, "13579")  # the zip of every match is the club's: a club token (hub/web/heavy.py)
     port = free_port()
     serve = ServeHttp(conf, port)
     try:
@@ -39,7 +39,7 @@ def test_the_export_of_a_torn_match_is_one_clear_error_and_the_zip_lists_it(tmp_
             assert err["ru"].startswith(f"партию {old} нельзя выгрузить")
             assert api.get(f"/api/matches/{old}").status_code == 410
             assert api.get(f"/api/matches/{live['t2']}/export").status_code == 200  # the others export
-            token = api.post("/api/tables/t1/token", json={"pin": "2468"}).json()["token"]
+            token = api.post("/api/club/token", json={"pin": "13579"}).json()["token"]
             z = api.get("/api/matches/export.zip", params={"lang": "en"}, headers={"Authorization": f"Bearer {token}"})
             assert z.status_code == 200  # streamed: the matches left out are listed inside, not in a header
             with zipfile.ZipFile(io.BytesIO(z.content)) as zf:
