@@ -135,7 +135,7 @@ export class TableApi {
   }
 }
 
-/** A node command from the club view (identify = blink), with a token of the device's table. */
+/** A node command from the club view (identify = blink), with the club's token or one of the device's table. */
 export function deviceCommand(device, name, token) {
   return request("POST", `/api/devices/${encodeURIComponent(device)}/commands`, { name }, token);
 }
@@ -144,3 +144,16 @@ export function deviceCommand(device, name, token) {
 export function deviceUpdate(device, token, release = null) {
   return request("POST", `/api/devices/${encodeURIComponent(device)}/ota`, release ? { release } : {}, token);
 }
+
+/** The club's sign-in (the club PIN, `luza pin set --club`): its token is kept for this tab. */
+export const club = {
+  key: "luza.club.token",
+  get token() { return sessionStorage.getItem(this.key); },
+  signOut() { sessionStorage.removeItem(this.key); },
+  /** Exchange the club PIN for a token; throws ApiError (401 wrong PIN, 429 locked out, 409 no club PIN). */
+  async login(pin) {
+    const data = await request("POST", "/api/club/token", { pin, label: "club" });
+    sessionStorage.setItem(this.key, data.token);
+    return data;
+  },
+};

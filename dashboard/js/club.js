@@ -2,7 +2,8 @@
 import { t, pick, withLang } from "./i18n.js";
 import { h, fill, pocketHealth, tableSvg, battery } from "./dom.js";
 import { live } from "./ws.js";
-import { deviceCommand, deviceUpdate, ApiError } from "./api.js";
+import { deviceCommand, deviceUpdate, club, ApiError } from "./api.js";
+import { lockoutCountdown } from "./countdown.js";
 
 let hubMs = 0;
 let receivedAt = Date.now();
@@ -90,34 +91,96 @@ function devicesTable(devs, busy) {
       title: busy.has(d.table) ? t("update_in_play") : "", onclick: () => update(d) }, t("update"))))))];
 }
 
-function toast(text, bad, ms = 3000) {
+function toast(text, bad = false, ms = 3000) {
   const el = document.getElementById("toast");
   el.textContent = text;
   el.className = bad ? "toast bad" : "toast";
   el.hidden = false;
-  setTimeout(() => { el.hidden = true; }, ms);
+  clearTimeout(el.luzaTimer);
+  el.luzaTimer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
+// ------------------------------------------------------------------ the club's sign-in (device actions, exports)
+
+function accessBar() {
+  fill("access", club.token
+    ? [h("span.signed", {}, t("club_signed_in")), h("button.btn.small", { type: "button", id: "club-signout",
+      onclick: () => { club.signOut(); accessBar(); } }, t("logout"))]
+    : h("button.btn.small", { type: "button", id: "club-signin", onclick: () => signIn() }, t("club_signin")));
+}
+
+/** Ask for the club PIN in a dialog; true once signed in, false if closed (Escape, Cancel). */
+function signIn() {
+  return new Promise((resolve) => {
+    const input = h("input", { id: "club-pin", type: "password", inputmode: "numeric", autocomplete: "off", maxlength: 12,
+      "aria-describedby": "club-pin-msg" });
+    const msg = h("p.msg", { id: "club-pin-msg", role: "status" }, t("club_pin_why"));
+    const ok = h("button.btn", { id: "club-pin-ok", type: "submit" }, t("ok"));
+    const dialog = h("dialog.signin", {},
+      h("form", { method: "dialog", onsubmit: async (e) => {
+        e.preventDefault();
+        if (!input.value) return;
+        try {
+          await club.login(input.value);
+          dialog.close("ok");
+        } catch (err) {
+          input.value = "";
+          msg.classList.add("bad");
+          if (err instanceof ApiError && err.status === 429 && err.retryAfter) {
+            ok.disabled = true;
+            lockoutCountdown(msg, err.retryAfter, () => { ok.disabled = false; msg.classList.remove("bad"); });
+          } else msg.textContent = err instanceof ApiError && err.status === 401 ? t("pin_wrong") : pick(err);
+        }
+      } },
+      h("h2", {}, t("club_signin")), h("label", { for: "club-pin" }, t("club_pin")), input, msg,
+      h("div.row", {}, ok, h("button.btn.ghost", { type: "button", onclick: () => dialog.close("") }, t("cancel")))));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      accessBar();
+      resolve(dialog.returnValue === "ok");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+/** Blink a node: with the club's token (signing in first if there is none), or a referee token of its table. */
 async function identify(d) {
+  const tableToken = sessionStorage.getItem(`luza.token.${d.table}`);
+  if (!club.token && !tableToken && !(await signIn())) return;
+  const token = club.token || tableToken;
   try {
-    await deviceCommand(d.device || d.id, "identify", sessionStorage.getItem(`luza.token.${d.table}`));
-    toast(t("identify_sent"), false);
+    await deviceCommand(d.device || d.id, "identify", token);
+    toast(t("identify_sent"));
   } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && token === club.token) { // a new club PIN, a restarted hub
+      club.signOut();
+      if (await signIn()) return identify(d);
+    }
     toast(e instanceof ApiError ? pick(e) : String(e), true);
   }
 }
 
-// The hub's own firmware to one node (POST /api/devices/{id}/ota, the referee token of its table, as identify).
+// The hub's own firmware to one node (POST /api/devices/{id}/ota): the club's token or its table's referee token.
 async function update(d) {
+  const tableToken = sessionStorage.getItem(`luza.token.${d.table}`);
+  if (!club.token && !tableToken && !(await signIn())) return;
+  const token = club.token || tableToken;
   try {
-    toast(pick(await deviceUpdate(d.device || d.id, sessionStorage.getItem(`luza.token.${d.table}`))), false, 6000);
+    toast(pick(await deviceUpdate(d.device || d.id, token)), false, 6000);
   } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && token === club.token) {
+      club.signOut();
+      if (await signIn()) return update(d);
+    }
     toast(e instanceof ApiError ? pick(e) : String(e), true, 8000);
   }
 }
 
 fill("title", `Luza · ${t("club")}`);
 fill("devices-title", t("devices"));
+accessBar();
 live("/ws/club", {
   onMessage(msg) {
     if (msg.type !== "club") return;

@@ -41,7 +41,17 @@ export async function startCard(ctx, env) {
   select.addEventListener("change", showOptions);
   showOptions();
   const last = env.last_match;
-  const form = h("form.card.start", { onsubmit: async (e) => {
+  // a seat is named by the name typed above it ("Player 1/2" only while that field is empty)
+  const seatName = (s) => h("span.seat-name", { dataset: { seat: String(s) } }, s === 0 ? t("player_a") : t("player_b"));
+  const nameSeats = () => {
+    for (const [s, id] of [[0, "#pa"], [1, "#pb"]]) {
+      const typed = form.querySelector(id).value.trim();
+      for (const el of form.querySelectorAll(`.seat-name[data-seat="${s}"]`)) {
+        el.textContent = typed || (s === 0 ? t("player_a") : t("player_b"));
+      }
+    }
+  };
+  const form = h("form.card.start", { oninput: nameSeats, onsubmit: async (e) => {
     e.preventDefault();
     const v = variants.find((x) => x.id === select.value);
     const options = {};
@@ -65,11 +75,12 @@ export async function startCard(ctx, env) {
   optionsBox,
   cues.length ? h("fieldset", {}, h("legend", {}, t("cues")), cues.map((c, i) => h("label.field", {},
     h("span", {}, c.device),
-    h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option", { value: s, selected: (c.seat ?? i) === s },
-      `${s === 0 ? t("player_a") : t("player_b")}`)))))) : null,
+    h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option.seat-name", { value: s,
+      selected: (c.seat ?? i) === s, dataset: { seat: String(s) } }, s === 0 ? t("player_a") : t("player_b"))))))) : null,
   h("fieldset.lag", {}, h("legend", {}, t("lag_winner")),
     ["", 0, 1].map((v) => h("label.radio", {}, h("input", { type: "radio", name: "lag", value: v, checked: v === "" }),
-      v === "" ? "—" : (v === 0 ? t("player_a") : t("player_b"))))),
+      v === "" ? "—" : seatName(v)))),
   h("button.btn.act.primary.huge", { type: "submit", id: "start" }, t("start_btn")));
+  nameSeats(); // the names of the last match, when the form opens with them
   return form;
 }

@@ -4,6 +4,7 @@ import { t, pick, lang, actionLabel } from "./i18n.js";
 import { h, fill, tableFromPath } from "./dom.js";
 import { live } from "./ws.js";
 import { TableApi, ApiError } from "./api.js";
+import { lockoutCountdown } from "./countdown.js";
 import { questionsCard, alertsCard, declareCard, shotCard, foulsCard, historyCard } from "./panel-cards.js";
 import { takeBackCard } from "./panel-taps.js";
 import { PendingTaps } from "./pending.js";
@@ -117,13 +118,17 @@ function pinScreen() {
       resumeTaps();
     } catch (e) {
       pin = ""; show();
-      if (e instanceof ApiError && e.status === 401) msg.textContent = t("pin_wrong");
-      else msg.textContent = e instanceof ApiError ? pick(e) : String(e);
       msg.classList.add("bad");
+      if (e instanceof ApiError && e.status === 429 && e.retryAfter) { // locked out: count down, OK waits
+        okKey.disabled = true;
+        lockoutCountdown(msg, e.retryAfter, () => { okKey.disabled = false; msg.classList.remove("bad"); });
+      } else if (e instanceof ApiError && e.status === 401) msg.textContent = t("pin_wrong");
+      else msg.textContent = e instanceof ApiError ? pick(e) : String(e);
     }
   };
   const key = (label, fn, cls = "") => h(`button.key${cls ? "." + cls : ""}`, { type: "button", onclick: fn,
     dataset: { key: label } }, label);
+  const okKey = key(t("ok"), submit, "ok");
   show();
   return h("section.pin", {},
     h("h1", {}, t("pin_title")), h("p", {}, t("pin_enter", { table: env ? (env.name || table) : table })),
@@ -132,7 +137,7 @@ function pinScreen() {
       ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => key(d, () => { if (pin.length < 12) pin += d; show(); })),
       key("⌫", () => { pin = pin.slice(0, -1); show(); }, "fn"),
       key("0", () => { if (pin.length < 12) pin += "0"; show(); }),
-      key(t("ok"), submit, "ok")));
+      okKey));
 }
 
 // ------------------------------------------------------------------ the page
