@@ -40,10 +40,11 @@ from hub.demo.terminal import (
 from hub.deploy.broker import Mosquitto, free_port
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
-from hub.web.auth import PinStore, Tokens
+from hub.web.auth import CLUB, PinStore, Tokens
 from hub.web.server import WebServer
 
 DEMO_PIN = "2468"
+DEMO_CLUB_PIN = "1357"  # the club view's sign-in (Blink a node; the heavy exports)
 PAUSE_S = 6.0  # wall seconds the win screen stays up before the next match
 PERSON_IDLE_S = 300.0  # a person's panel untouched this long (no sign-in, no tap): the demo takes the table back
 PLAYER_PAIRS = (PLAYERS, ("Анна", "Мария"), ("Sergei", "Dmitri"))
@@ -85,13 +86,15 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
         running.callback(hub.stop)
         hub.subscribe(Printer(out))
         PinStore(db).set(TABLE, DEMO_PIN)
+        PinStore(db).set(CLUB, DEMO_CLUB_PIN)
         web = WebServer(hub, host, port).start()
         running.callback(web.stop)
         base = web.url
         out(f"Luza demo is running / демо запущено: {base}")
         for label, url in urls(base):
             out(f"  {label}: {url}")
-        out(f"  referee PIN / PIN судьи: {DEMO_PIN}   (Ctrl-C stops / Ctrl-C — стоп)")
+        out(f"  referee PIN / PIN судьи: {DEMO_PIN}   club PIN / PIN клуба: {DEMO_CLUB_PIN}   "
+            "(Ctrl-C stops / Ctrl-C — стоп)")
         if on_ready:
             on_ready(base)
         panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")

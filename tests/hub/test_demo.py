@@ -163,7 +163,7 @@ def test_web_demo_plays_match_after_match_through_the_panel_api(tmp_path: Path) 
     assert [m[0] for m in result.matches] == ["classic", "hundred"]
     for variant, winner, scores, _shots in result.matches:
         assert winner in (0, 1) and scores[winner] >= TARGETS[variant]
-    assert any(line.startswith("  referee PIN / PIN судьи: 2468") for line in lines)
+    assert any(line.startswith("  referee PIN / PIN судьи: 2468   club PIN / PIN клуба: 1357") for line in lines)
     assert any("/board/demo" in line for line in lines) and any("/referee/demo" in line for line in lines)
     db = sqlite3.connect(tmp_path / "luza.db")
     by = {json.loads(r)["args"].get("by") for (r,) in db.execute("SELECT record FROM inputs WHERE source = 'referee'")}
