@@ -45,6 +45,17 @@ export function setOffline(off, text = null, lastMs = null) {
   document.body.dataset.online = off ? "0" : "1";
 }
 
+/** The socket's URL: this page's host, `path`, and the last `rev` and the panel's `token` when there are. */
+function socketUrl(path, rev, token) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const params = new URLSearchParams();
+  if (rev !== null) params.set("rev", rev);
+  if (token) params.set("token", token);
+  const qs = params.toString();
+  const query = qs ? `${path.includes("?") ? "&" : "?"}${qs}` : "";
+  return `${proto}//${location.host}${path}${query}`;
+}
+
 /**
  * Open a live socket on `path` (e.g. `/ws/tables/t1`). `onMessage(msg)` gets every "state"/"club" message;
  * `onStatus(online)` every change of link state. Keeps the last `rev` and resumes with `?rev=`. `token()` (the
@@ -102,13 +113,7 @@ export function live(path, { onMessage, onStatus = () => {}, token = () => null,
 
   const open = () => {
     clearTimeout(retry);
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const params = new URLSearchParams();
-    if (rev !== null) params.set("rev", rev);
-    if (token()) params.set("token", token());
-    const qs = params.toString();
-    const query = qs ? `${path.includes("?") ? "&" : "?"}${qs}` : "";
-    const ws = sock = new WebSocket(`${proto}//${location.host}${path}${query}`);
+    const ws = sock = new WebSocket(socketUrl(path, rev, token()));
     arm(); // an open that hangs (a silent link) counts as silence too
     ws.onmessage = (ev) => {
       arm();
