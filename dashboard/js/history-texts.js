@@ -13,7 +13,7 @@ const TEXTS = {
     evidence: "Доказательства", complete: "полные", incomplete: "неполные",
     verify: "Проверка (luza verify)", checking: "Проверка…",
     st_verified: "ПРОВЕРЕНО", st_incomplete: "НЕПОЛНЫЕ ДАННЫЕ", st_failed: "НЕ СОВПАДАЕТ", st_unsigned: "БЕЗ ПОДПИСИ",
-    st_forged: "ПОДДЕЛКА", downloads: "Скачать", pdf_club: "PDF — для клуба (токен судьи)",
+    st_forged: "ПОДДЕЛКА", downloads: "Скачать", pdf_club: "PDF — для клуба (вход клуба на странице клуба)",
     winner: "Победитель: {who}", draw: "Ничья", back: "← История", loading: "Загрузка…",
   },
   en: {
@@ -26,7 +26,7 @@ const TEXTS = {
     evidence: "Evidence", complete: "complete", incomplete: "incomplete",
     verify: "Verification (luza verify)", checking: "Checking…",
     st_verified: "VERIFIED", st_incomplete: "INCOMPLETE", st_failed: "DOES NOT MATCH", st_unsigned: "UNSIGNED",
-    st_forged: "FORGED", downloads: "Download", pdf_club: "PDF — for the club (a referee token)",
+    st_forged: "FORGED", downloads: "Download", pdf_club: "PDF — for the club (the club sign-in on the club view)",
     winner: "Winner: {who}", draw: "Draw", back: "← History", loading: "Loading…",
   },
 };

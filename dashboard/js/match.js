@@ -2,7 +2,7 @@
 // the evidence status, the hub's `luza verify` verdict (GET /api/matches/{id}/verify) and the downloads.
 import { pick, withLang, lang } from "./i18n.js";
 import { h, fill } from "./dom.js";
-import { getJson, ApiError } from "./api.js";
+import { getJson, club, ApiError } from "./api.js";
 import { ht, when } from "./history-texts.js";
 import { loadVariants } from "./variants.js";
 
@@ -58,14 +58,9 @@ async function verdict() {
   }
 }
 
-// A referee token of any table opens the club's heavy exports (hub/web/heavy.py): the PDF is fetched with it.
-function clubToken() {
-  for (let i = 0; i < sessionStorage.length; i++) {
-    const k = sessionStorage.key(i);
-    if (k && k.startsWith("luza.token.")) return sessionStorage.getItem(k);
-  }
-  return null;
-}
+// The club's token (its sign-in on the club view, js/api.js `club`) opens the heavy exports (hub/web/heavy.py):
+// the PDF is fetched with it.
+const clubToken = () => club.token;
 
 async function pdf(ev) {
   ev.preventDefault();

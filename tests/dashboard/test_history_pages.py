@@ -9,10 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from hub.deploy.broker import free_port
 from hub.service.hub import Hub
+from hub.web.auth import CLUB, PinStore
 from hub.web.server import WebServer
 from hub.web.settings import WebSettings
 from tests.dashboard.support import SHOTS
@@ -130,3 +132,20 @@ def test_pages_in_english_and_the_club_link(browser: Any, site: str) -> None:
     assert "no match 99" in page.inner_text("#error")
     assert page.errors == []
     page.close()
+
+
+def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(browser: Any, site: str, tmp_path: Path) -> None:
+    """Issue 20, item 5: the PDF (a heavy export) is the club's; the club view's sign-in opens it on the match page
+    (the referee token of a table no longer does, hub/web/heavy.py)."""
+    PinStore(tmp_path / "luza.db").set(CLUB, "13579")
+    token = httpx.post(f"{site}/api/club/token", json={"pin": "13579"}, timeout=30).json()["token"]
+    page = open_page(browser, f"{site}/match?id=2&lang=en")
+    page.wait_for_selector("#verify-status")
+    assert page.query_selector("#dl-pdf") is None  # not signed in: "PDF — for the club"
+    page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)  # as the club view's sign-in leaves it
+    page.reload()
+    page.wait_for_selector("#dl-pdf")
+    with page.expect_download(timeout=60_000) as download:
+        page.click("#dl-pdf")
+    path = download.value.path()
+    assert Path(path).read_bytes().startswith(b"%PDF") and not page.errors
