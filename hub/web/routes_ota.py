@@ -54,7 +54,8 @@ def releases(web: Web) -> dict[str, Any]:
 @router.post("/api/devices/{device}/ota", response_model=OtaOut, status_code=status.HTTP_202_ACCEPTED,
              responses={s: ERRORS[s] for s in (400, 401, 404, 409, 422, 503)})
 def push(device: str, body: OtaIn, web: Web,
-         authorization: Annotated[str | None, Header(description="Bearer <token> of the device's table")] = None,
+         authorization: Annotated[str | None, Header(
+             description="Bearer <token>: the club's (POST /api/club/token) or the device's table's")] = None,
          ) -> dict[str, Any]:
     """Update one node: the release named, or the hub's own firmware. It downloads it from this hub, checks it,
     and restarts into it; it keeps it only after it has reached the hub again (docs/firmware.md, Updates)."""
@@ -63,7 +64,7 @@ def push(device: str, body: OtaIn, web: Web,
         known = [d.id for t in web.hub.config.tables for d in t.devices]
         raise ApiError(404, "unknown_device", f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
                        f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}", "device")
-    web.authorize(dev.table, authorization)
+    web.authorize_device(dev.table, authorization)  # as identify: the club's token or the table's
     try:
         (result,) = web.hub.ota.push([device], body.release)
     except ReleaseError as exc:
