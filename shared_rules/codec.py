@@ -155,6 +155,13 @@ def _decode(tp: Any, value: object, path: str) -> Any:
     raise MalformedInputError(f"{path}: unsupported field type {tp!r}")
 
 
+# An option's type as a person reads it in an error (en, ru): "должен быть целым числом", not "должен быть int".
+_TYPE_NAMES: dict[type, tuple[str, str]] = {
+    int: ("int", "целым числом"), bool: ("bool (true or false)", "да или нет"),
+    str: ("str (text)", "текстом"), float: ("float (a number)", "числом"),
+}
+
+
 def merge_options(
     variant: str, defaults: Mapping[str, object], given: Mapping[str, object] | None
 ) -> dict[str, object]:
@@ -171,9 +178,10 @@ def merge_options(
             )
         default = merged[key]
         if type(value) is not type(default):
+            en_type, ru_type = _TYPE_NAMES.get(type(default), (type(default).__name__, "другого типа"))
             raise MalformedInputError(
-                f"option {key!r} must be {type(default).__name__}, got {value!r}",
-                f"параметр {key!r} должен быть {type(default).__name__}, получено {value!r}",
+                f"option {key!r} must be {en_type}, got {value!r}",
+                f"параметр {key!r} должен быть {ru_type}, получено {value!r}",
             )
         merged[key] = value
     return merged

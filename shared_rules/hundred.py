@@ -72,7 +72,7 @@ from .model import (
     Lag,
     ShotReport,
 )
-from .outcome import EffectKind, Need
+from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
 from .resolve import ShotFacts
 from .state import PLAY, State
@@ -222,12 +222,18 @@ class Hundred(Variant):
 
     # -- a foul -------------------------------------------------------------------------------------------
 
+    @classmethod
+    def foul_reason(cls, foul: Foul) -> Reason:
+        """§19/§12 (A-100-9): this variant's own words for the fouls it lists; the general paragraph otherwise."""
+        return FOUL_REASONS.get(foul.value) or super().foul_reason(foul)
+
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
         """§18/§19 (A-100-6, A-100-11): nothing counts, the offender pays one ball, the opponent plays."""
         effects = d.effects
         for i, e in enumerate(effects):  # cite §19/§12 instead of the general paragraphs the base recorded
             if e.kind is EffectKind.FOUL and e.detail in FOUL_REASONS:
-                effects[i] = effect(EffectKind.FOUL, FOUL_REASONS[e.detail], e.player, e.ball, e.amount, e.spot, e.detail)
+                effects[i] = effect(EffectKind.FOUL, self.foul_reason(Foul(e.detail)), e.player, e.ball, e.amount,
+                                    e.spot, e.detail)
         d.take(PRIVILEGE)
         last = d.mode == LAST_BALL
         h.spot_shot(d, s, f.pocketed, R_FOUL_POTTED)

@@ -260,6 +260,12 @@ class Variant:
     def variant_fouls(self, d: Draft, s: ShotReport, f: ShotFacts, found: set[Foul]) -> None:
         """Hook: add (or remove) fouls the variant's own rules make."""
 
+    @classmethod
+    def foul_reason(cls, foul: Foul) -> Reason:
+        """Hook: the rule this variant's FOUL effect cites for `foul` (its words name the foul on every screen).
+        Default: the general paragraph (general.FOUL_REASONS, with a variant's own foul as that variant words it)."""
+        return g.FOUL_REASONS[foul]
+
     def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
         """Hook: a shot without a foul. Default: every pocketed ball scores 1 (general 22.1/22.2); series rule."""
         for b in f.pocketed:

@@ -1,7 +1,8 @@
 // Wall board /board/<table>: the match for a 1920x1080 screen read from five metres.
-import { lang, t, pick, colourName } from "./i18n.js";
-import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockText, tableFromPath } from "./dom.js";
+import { lang, t, pick, colourName, foulLabel, pageTitle, langToggle } from "./i18n.js";
+import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockText, tableFromPath, nameNode, tn } from "./dom.js";
 import { live } from "./ws.js";
+import { loadVariants, foulOf } from "./variants.js";
 
 const table = tableFromPath();
 let env = null; // the last state envelope
@@ -19,8 +20,8 @@ function render() {
   document.getElementById("win").hidden = !(last || (m && m.over && m.status !== "held"));
   document.body.classList.toggle("provisional", Boolean(m && m.provisional));
   document.body.classList.toggle("held", Boolean(m && isHeld(m)));
-  fill("club", env.club ? h("span", {}, env.club) : null);
-  fill("table-name", env.name || `${t("table")} ${env.table}`);
+  fill("club", env.club ? nameNode(env.club) : null);
+  fill("table-name", nameNode(env.name || `${t("table")} ${env.table}`));
   const b = m || last;
   if (!b) { renderIdle(); fill("variant"); fill("target"); fill("banner"); return; }
   fill("variant", pick(b.title));
@@ -45,7 +46,7 @@ function renderPlayer(b, i) {
   const star = b.star;
   const pending = b.provisional && b.committed_scores && b.committed_scores[i] !== b.scores[i];
   fill(el,
-    h("div.name", {}, b.players[i]),
+    h("div.name", { translate: "no" }, b.players[i]),
     h("div.turn-tag", {}, turn ? `▶ ${t("turn")}` : ""),
     h(`div.score${pending ? ".pending" : ""}`, { dataset: { seat: String(i) } }, String(b.scores[i])),
     h("div.facts", {},
@@ -94,8 +95,8 @@ function renderBanner(b) {
   if ((b.needs || []).some((n) => n.kind === "lag")) chips.push(chip(t("lag"), "gold"));
   else if (b.over) { /* the win screen says it */ } else {
     if (b.is_break) chips.push(chip(t("is_break")));
-    if (b.in_hand === "house") chips.push(chip(t("in_hand_house", { who }), "gold"));
-    if (b.in_hand === "anywhere") chips.push(chip(t("in_hand_anywhere", { who }), "gold"));
+    if (b.in_hand === "house") chips.push(chip(tn("in_hand_house", { who }), "gold"));
+    if (b.in_hand === "anywhere") chips.push(chip(tn("in_hand_anywhere", { who }), "gold"));
     if (b.classic && b.classic.decider) {
       chips.push(chip([t("decider"), b.classic.decider_ball != null
         ? ball(b.classic.decider_ball, ballInfo(b, b.classic.decider_ball)) : null], "red"));
@@ -105,16 +106,34 @@ function renderBanner(b) {
     }
     if (b.hundred && b.hundred.ten) {
       chips.push(chip([ball(10, ballInfo(b, 10)), b.hundred.ten === "table" ? t("ten_on") : t("ten_off")]));
-      if (b.hundred.control_ball != null) chips.push(chip(t("control_ball", { who: b.players[b.hundred.control_ball] })));
+      if (b.hundred.control_ball != null) chips.push(chip(tn("control_ball", { who: b.players[b.hundred.control_ball] })));
     }
     if (b.star && b.star.next) {
       const c = b.star.next[b.to_play];
       chips.push(chip([`${t("next_colour")}: ${colourName(c)}`, ball(-1, { colour: c, label: "" })], "gold"));
     }
   }
-  for (const p of b.placed || []) chips.push(chip([ball(p.ball, ballInfo(b, p.ball)), pick(p)], "red")); // spot by hand
+  chips.push(...placedChips(b));
   fill("banner", chips);
 }
+
+/** Balls the referee puts on a spot by hand, worded from the spot's code in the screen's language. A new rack
+ * (the apex on the foot spot, the rest "rack") is one chip: the apex ball and how many balls to rack. */
+function placedChips(b) {
+  const placed = b.placed || [];
+  const rack = placed.some((p) => p.spot === "rack");
+  const apex = rack ? placed.find((p) => p.spot === "foot_spot") : null;
+  const inRack = (p) => p.spot === "rack" || p === apex;
+  const out = placed.filter((p) => !inRack(p)).map((p) => chip([ball(p.ball, ballInfo(b, p.ball)),
+    TEXT_SPOTS.has(p.spot) ? t(`spot_${p.spot}`) : pick(p)], "red"));
+  if (rack) {
+    out.unshift(chip([apex ? ball(apex.ball, ballInfo(b, apex.ball)) : null,
+      t("placed_rack", { n: placed.filter(inRack).length })], "red"));
+  }
+  return out;
+}
+const TEXT_SPOTS = new Set(["foot_spot", "centre_spot", "head_spot", "spotting_line", "toward_centre", "foot_rail",
+  "house", "anywhere"]);
 
 // What the referee must settle before the score stands: a ball to name, a sensor finding to confirm, a decision.
 const CHECKS = new Set(["identify", "confirm", "decide"]);
@@ -141,12 +160,12 @@ function renderLastShot(b) {
   const head = number != null ? t("last_shot", { n: number }) : "";
   const deltas = open && b.committed_scores ? b.scores.map((x, i) => x - b.committed_scores[i])
     : (step && step.deltas) || b.deltas || [0, 0];
-  const gain = deltas.map((d, i) => (d ? `${b.players[i]} ${d > 0 ? "+" : ""}${d}` : null)).filter(Boolean);
+  const gain = deltas.map((d, i) => (d ? [nameNode(b.players[i]), ` ${d > 0 ? "+" : ""}${d}`] : null)).filter(Boolean);
   const line = reasons.map(pick).filter(Boolean);
   if (!head && !line.length && !parts.length) parts.push(h("span.muted", {}, t("no_shots")));
   fill("lastshot", parts,
     head ? h("span.num", {}, head) : null,
-    gain.length ? h("span.gain", {}, gain.join(" · ")) : null,
+    gain.length ? h("span.gain", {}, gain.map((g, k) => [k ? " · " : "", ...g])) : null,
     line.length ? h("span.reason", {}, line.join(" · ")) : null);
 }
 
@@ -156,7 +175,10 @@ function renderFoul(b) {
   const key = step ? `${b.match_id}:${hist.length}:${step.number}:${step.kind}` : null;
   const fouled = step && step.fouls && step.fouls.length;
   if (key && fouled && seenFoulStep !== null && key !== seenFoulStep) {
-    const why = (step.reasons || []).map(pick).find((r) => /\d/.test(r)) || step.fouls.map((f) => `§${f}`).join(", ");
+    // the foul as the panel names it (the engine's words and rule, GET /api/variants), else the step's reason
+    const named = step.fouls.map((f) => foulOf(b.variant, f)).filter(Boolean);
+    const why = named.length ? named.map((f) => foulLabel(f)).join(" · ")
+      : (step.reasons || []).map(pick).find((r) => /\d/.test(r)) || "";
     const el = fill("foul", h("div.big", {}, t("foul")), h("div.why", {}, why));
     el.hidden = false;
     clearTimeout(foulTimer);
@@ -168,20 +190,20 @@ function renderFoul(b) {
 function renderWin(b, ended) {
   const w = b.winner;
   const qr = ended ? h("div.next", {}, h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`,
-    alt: "QR" }), h("span", {}, t("idle_hint"))) : null;
+    alt: t("qr_alt") }), h("span", {}, t("idle_hint"))) : null;
   fill("win",
     h("div.label", {}, b.draw ? t("draw") : t("final")),
-    w != null ? h("div.winner", {}, t("wins", { who: b.players[w] })) : null,
-    h("div.final", {}, h("span", {}, b.players[0]), h("b", {}, `${b.scores[0]} : ${b.scores[1]}`),
-      h("span", {}, b.players[1])),
+    w != null ? h("div.winner", {}, tn("wins", { who: b.players[w] })) : null,
+    h("div.final", {}, nameNode(b.players[0], "fname"), h("b", {}, `${b.scores[0]} : ${b.scores[1]}`),
+      nameNode(b.players[1], "fname")),
     h("div.sub", {}, pick(b.title)), qr);
 }
 
 function renderIdle() {
   fill("idle",
     h("div.title", {}, t("idle")),
-    h("div.tname", {}, env.name || `${t("table")} ${env.table}`),
-    h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`, alt: "QR" }),
+    h("div.tname", { translate: "no" }, env.name || `${t("table")} ${env.table}`),
+    h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`, alt: t("qr_alt") }),
     h("div.hint", {}, t("idle_hint")));
 }
 
@@ -194,6 +216,9 @@ function tick() {
   fill("clock", c ? clockText(c.started_ms, end ?? env.hub_ms, end ? at : receivedAt, at) : "");
 }
 
+pageTitle("title_board");
+document.querySelector(".topbar .right").append(langToggle());
+loadVariants(); // the fouls' names (the board's flash says what the panel's button says)
 const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) {
     if (msg.type !== "state") return;

@@ -1,6 +1,6 @@
 // Club view /: every table live, the device list with identify (blink) and update buttons, the hub's health.
-import { t, pick, withLang } from "./i18n.js";
-import { h, fill, pocketHealth, tableSvg, battery } from "./dom.js";
+import { t, pick, withLang, pageTitle, langToggle } from "./i18n.js";
+import { h, fill, pocketHealth, tableSvg, battery, nameNode } from "./dom.js";
 import { live } from "./ws.js";
 import { deviceCommand, deviceUpdate, club, ApiError } from "./api.js";
 import { lockoutCountdown } from "./countdown.js";
@@ -39,11 +39,11 @@ function tableCard(entry) {
     ...d, pockets: Array.isArray(d.pockets) ? d.pockets : d.pocket != null ? [].concat(d.pocket) : [] }));
   const q = m ? (m.questions || []).length : 0;
   return h(`article.tcard.${cls}`, { dataset: { table: entry.id } },
-    h("div.thead", {}, h("span.tname", {}, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
+    h("div.thead", {}, nameNode(entry.name || env.name || entry.id, "tname"), h(`span.status.${cls}`, {}, label),
       q ? h("span.qbadge", {}, t("open_questions", { n: q })) : null),
     b ? h("div.tscore", {},
       [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
-        h("span.pn", {}, b.players[i]), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
+        nameNode(b.players[i], "pn"), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
     b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
     accessLine(entry.access),
     h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
@@ -65,13 +65,15 @@ function stateLabel(d) {
   return s === "offline" ? t("offline_dev") : t(s);
 }
 
-// A node's over-the-air update as its status said it (shared_rules/wire_ota.py): progress, or how it ended.
+// A node's over-the-air update as its status said it (luza_wire/ota.py): progress, or how it ended.
 function updateText(o) {
   if (!o || !o.st) return ["", "—"];
   const vars = { to: o.to || o.r || "", n: o.n ?? 0, of: o.of ?? "?", err: o.err || "" };
   const cls = o.st === "ok" ? "ok" : o.st === "refused" || o.st === "rolled_back" ? "bad" : "busy";
   return [cls, t(`ota_${o.st}`, vars)];
 }
+
+const roleLabel = (role) => (role === "pocket" || role === "cue" ? t(`role_${role}`) : role);
 
 function devicesTable(devs, busy) {
   const num = (v, unit = "") => (v == null ? "—" : `${v}${unit}`);
@@ -80,10 +82,11 @@ function devicesTable(devs, busy) {
   return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
     t("rssi"), t("outbox"), t("drops"), t("rejected"), t("update_col"), "", ""].map((x) => h("th", {}, x)))),
   h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },
-    h("td.dev", {}, d.device || d.id, d.role ? h("small", {}, ` ${d.role}`) : null), h("td", {}, d.table || d.table_id || "—"),
-    h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? " · jam" : ""),
+    h("td.dev", {}, h("span", { translate: "no" }, d.device || d.id), d.role ? h("small", {}, ` ${roleLabel(d.role)}`) : null),
+    h("td", { translate: "no" }, d.table || d.table_id || "—"),
+    h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? ` · ${t("jam")}` : ""),
     h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || d.firmware || "—"),
-    h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, " dBm")),
+    h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, ` ${t("unit_dbm")}`)),
     h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))), upd(d),
     h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))),
     // an update only between matches: the hub refuses it while the node's table has a match in play
@@ -178,7 +181,9 @@ async function update(d) {
   }
 }
 
-fill("title", `Luza · ${t("club")}`);
+pageTitle("title_club");
+fill("title", `${t("brand")} · ${t("club")}`);
+document.querySelector(".clubhead").append(langToggle());
 fill("devices-title", t("devices"));
 accessBar();
 live("/ws/club", {

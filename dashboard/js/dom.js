@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the screens: element builder, ball symbols, the six-pocket table diagram, clocks.
-import { t, pick } from "./i18n.js";
+import { t, pick, tParts } from "./i18n.js";
 
 /** Build an element: h("div.card.big", {onclick, dataset: {...}, ...attrs}, ...children). */
 export function h(spec, attrs = {}, ...children) {
@@ -14,17 +14,30 @@ export function h(spec, attrs = {}, ...children) {
     else if (k === "html") el.innerHTML = v; // only for trusted SVG from the hub
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c == null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return el;
 }
 
+/** A name (a player's, a table's): not a word of the screen's language (`translate="no"`; the language checks
+ * of tests/dashboard skip it). */
+export function nameNode(text, cls = "nm") {
+  return h(`span.${cls}`, { translate: "no" }, text ?? "");
+}
+
+/** The text `key` with its `{who}`-style values as name nodes: "{who}: cue ball in hand" with the name marked. */
+export function tn(key, names = {}) {
+  const vars = {};
+  for (const [k, v] of Object.entries(names)) vars[k] = v instanceof Node ? v : nameNode(v);
+  return tParts(key, vars);
+}
+
 /** Replace the children of `el` (or of the element with that id). */
 export function fill(el, ...children) {
   const node = typeof el === "string" ? document.getElementById(el) : el;
-  node.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
   return node;
 }
 
@@ -45,7 +58,7 @@ export function ball(n, info = {}, extra = "") {
   const colour = info.colour || (n === 0 ? "yellow" : "ivory");
   const label = info.label ?? (n === 0 ? "" : String(n));
   const el = h(`span.ball.c-${colour}${n === 0 ? ".cue" : ""}${extra ? "." + extra : ""}`,
-    { title: info.value != null ? `${n}: ${info.value}` : String(n), dataset: { ball: String(n) } }, label);
+    { title: info.value != null ? `${n}: ${info.value}` : String(n), dataset: { ball: String(n) }, translate: "no" }, label);
   return el;
 }
 
@@ -107,7 +120,7 @@ export function flashPockets(svg, pockets) {
 /** A battery reading as shown (nodes report volts; a percentage is accepted too) and whether it is low. */
 export function battery(v) {
   if (v == null) return { text: "—", low: false };
-  if (v <= 5) return { text: `${Number(v).toFixed(2)} V`, low: v < 3.5 };
+  if (v <= 5) return { text: `${Number(v).toFixed(2)} ${t("unit_volt")}`, low: v < 3.5 };
   return { text: `${Math.round(v)}%`, low: v < 20 };
 }
 

@@ -1,8 +1,14 @@
-// Every text a Luza screen shows, in Russian and English, from this one place. `?lang=ru|en` (default ru).
-// The hub's own texts come as {en, ru} pairs: `pick()` chooses the one of the screen's language.
+// Every text a Luza screen shows, in Russian and English, from this one place. The language: `?lang=ru|en`, else
+// the one chosen last with the page's language toggle (localStorage), else Russian.
+// The hub's own texts come as {en, ru} pairs: `pick()` chooses the one of the screen's language and words its
+// rule references in that language ("classic 5.4:" -> "Классика п. 5.4:" / "Classic §5.4:").
 
-const params = new URLSearchParams(location.search);
-export const lang = params.get("lang") === "en" ? "en" : "ru";
+const LANG_KEY = "luza.lang";
+const asked = new URLSearchParams(location.search).get("lang");
+function remembered() {
+  try { return localStorage.getItem(LANG_KEY); } catch { return null; } // storage may be off (a kiosk profile)
+}
+export const lang = asked === "en" || asked === "ru" ? asked : remembered() === "en" ? "en" : "ru";
 document.documentElement.lang = lang;
 
 const TEXTS = {
@@ -22,9 +28,9 @@ const TEXTS = {
     idle: "Стол свободен", idle_hint: "Судья: отсканируйте код, чтобы начать партию",
     points_left: "На столе {n} очк.", shots: "Ударов: {n}",
     // panel
-    pin_title: "PIN судьи", pin_enter: "Введите PIN стола {table}", pin_wrong: "Неверный PIN",
-    pin_locked_wait: "Слишком много неверных PIN — повторите через {n} с", pin_try_again: "Можно ввести PIN снова",
-    pin_none: "PIN для этого стола не задан. На хабе: luza pin set --table {table}", ok: "OK", clear: "Стереть",
+    pin_title: "ПИН-код судьи", pin_enter: "Введите ПИН-код стола {table}", pin_wrong: "Неверный ПИН-код",
+    pin_locked_wait: "Слишком много неверных ПИН-кодов — повторите через {n} с", pin_try_again: "Можно ввести ПИН-код снова",
+    pin_none: "ПИН-код для этого стола не задан: задайте его на хабе (luza pin set --table {table})", ok: "ОК", clear: "Стереть",
     questions: "Вопросы", alerts: "Предупреждения", dismiss: "Скрыть", declare: "Заказ",
     declare_ball: "1. Шар", declare_pocket: "2. Луза", declare_cue: "Свояк (биток)", declared: "Заказано: {ball} в лузу {pocket}",
     shot_card: "Текущий удар", shot_n: "Удар {n}", source_sensor: "датчик", source_referee: "судья",
@@ -44,7 +50,7 @@ const TEXTS = {
     pending: "Ожидает ответа хаба", pending_try: "попытка {n}", pending_same: "Уже отправлено — ожидает ответа хаба",
     // club
     club: "Клуб", tables: "Столы", devices: "Устройства", health: "Хаб", device: "Устройство", state: "Состояние",
-    last_seen: "Был в сети", firmware: "Прошивка", battery: "Батарея", rssi: "RSSI", outbox: "Очередь",
+    last_seen: "Был в сети", firmware: "Прошивка", battery: "Батарея", rssi: "Сигнал", outbox: "Очередь",
     drops: "Потери", rejected: "Отклонено", identify: "Мигнуть", identify_sent: "Команда отправлена",
     update: "Обновить", update_col: "Обновление", update_in_play: "На столе идёт партия: обновление между партиями",
     ota_fetch: "загрузка {to}: {n}/{of}", ota_staged: "{to} готова, перезапуск между партиями", ota_trial: "проверка {to}",
@@ -53,12 +59,19 @@ const TEXTS = {
     connected: "подключён", disconnected: "нет связи", open_questions: "вопросов: {n}", free: "свободен",
     ended: "завершена", live: "идёт", held_short: "проверка", board_link: "Табло", panel_link: "Судья",
     overlay_link: "Трансляция", ago_s: "{n} с назад", ago_m: "{n} мин назад", never: "—",
-    club_signin: "Вход клуба", club_pin: "PIN клуба", club_signed_in: "Клуб: вход выполнен",
+    club_signin: "Вход клуба", club_pin: "ПИН-код клуба", club_signed_in: "Клуб: вход выполнен",
     club_pin_why: "Для команд устройствам (мигнуть) и выгрузок всех партий",
-    pin_failed: "Неверных PIN: {n}", pin_locked: "заблокировано адресов: {n}", pin_new_locked: "новые устройства ждут",
+    pin_failed: "Неверных ПИН-кодов: {n}", pin_locked: "заблокировано адресов: {n}", pin_new_locked: "новые устройства ждут",
     online: "в сети", offline_dev: "не в сети", lost: "потерян", error: "ошибка", unknown: "неизвестно",
     colour_ivory: "белый", colour_yellow: "жёлтый", colour_red: "красный", colour_blue: "синий",
     colour_green: "зелёный", colour_black: "чёрный",
+    // page titles, the language toggle, placements by hand, the chip strip's overflow, units
+    brand: "Луза", title_board: "табло", title_panel: "судья", title_club: "клуб", title_overlay: "трансляция",
+    placed_rack: "Расставить пирамиду ({n})", chips_more: "ещё {n}",
+    spot_foot_spot: "на заднюю отметку", spot_centre_spot: "на центральную отметку", spot_head_spot: "на переднюю отметку",
+    spot_spotting_line: "на линию от задней отметки", spot_toward_centre: "от задней отметки к центру",
+    spot_foot_rail: "к заднему борту за пирамидой", spot_house: "с руки из дома", spot_anywhere: "с руки с любого места",
+    qr_alt: "Код для панели судьи этого стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
   },
   en: {
     offline: "No connection to the hub — reconnecting…", offline_since: "No connection — last update {time}",
@@ -77,7 +90,7 @@ const TEXTS = {
     points_left: "{n} pts on the table", shots: "Shots: {n}",
     pin_title: "Referee PIN", pin_enter: "Enter the PIN of table {table}", pin_wrong: "Wrong PIN",
     pin_locked_wait: "Too many wrong PINs — try again in {n} s", pin_try_again: "You may enter the PIN again",
-    pin_none: "No PIN is set for this table. On the hub: luza pin set --table {table}", ok: "OK", clear: "Clear",
+    pin_none: "No PIN is set for this table: set it on the hub (luza pin set --table {table})", ok: "OK", clear: "Clear",
     questions: "Questions", alerts: "Alerts", dismiss: "Dismiss", declare: "Call",
     declare_ball: "1. Ball", declare_pocket: "2. Pocket", declare_cue: "Cue ball in (svoyak)", declared: "Called: {ball} into pocket {pocket}",
     shot_card: "Current shot", shot_n: "Shot {n}", source_sensor: "sensor", source_referee: "referee",
@@ -96,7 +109,7 @@ const TEXTS = {
     entered: "Entered by the referee — shot {n}", named: "Ball {ball} (pocket {pocket})", taken_out: "Ball removed, pocket {pocket}",
     pending: "Pending — waiting for the hub", pending_try: "try {n}", pending_same: "Already sent — pending, waiting for the hub",
     club: "Club", tables: "Tables", devices: "Devices", health: "Hub", device: "Device", state: "State",
-    last_seen: "Last seen", firmware: "Firmware", battery: "Battery", rssi: "RSSI", outbox: "Outbox",
+    last_seen: "Last seen", firmware: "Firmware", battery: "Battery", rssi: "Signal", outbox: "Outbox",
     drops: "Drops", rejected: "Rejected", identify: "Blink", identify_sent: "Command sent",
     update: "Update", update_col: "Update", update_in_play: "A match is in play on this table: updates wait for its end",
     ota_fetch: "downloading {to}: {n}/{of}", ota_staged: "{to} ready, restarts between matches", ota_trial: "trying {to}",
@@ -111,6 +124,12 @@ const TEXTS = {
     online: "online", offline_dev: "offline", lost: "lost", error: "error", unknown: "unknown",
     colour_ivory: "ivory", colour_yellow: "yellow", colour_red: "red", colour_blue: "blue",
     colour_green: "green", colour_black: "black",
+    brand: "Luza", title_board: "board", title_panel: "referee", title_club: "club", title_overlay: "overlay",
+    placed_rack: "Rack the pyramid ({n})", chips_more: "{n} more",
+    spot_foot_spot: "on the foot spot", spot_centre_spot: "on the centre spot", spot_head_spot: "on the head spot",
+    spot_spotting_line: "on the spotting line from the foot spot", spot_toward_centre: "from the foot spot toward the centre",
+    spot_foot_rail: "next to the foot rail behind the pyramid", spot_house: "in hand, from the house", spot_anywhere: "in hand, anywhere",
+    qr_alt: "Code for this table's referee panel", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
   },
 };
 
@@ -120,11 +139,53 @@ export function t(key, vars = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
 }
 
-/** The screen's language out of a hub {en, ru} pair (or an object carrying `en`/`ru` fields). */
+/** The text `key` as parts: its words, and each `{name}` the value given (a node stays a node: a player's name
+ * marked as a name, `nameNode` in dom.js). */
+export function tParts(key, vars = {}) {
+  const s = TEXTS[lang][key] ?? TEXTS.en[key] ?? key;
+  return s.split(/(\{\w+\})/).filter(Boolean).map((p) => {
+    const m = /^\{(\w+)\}$/.exec(p);
+    return m ? (vars[m[1]] ?? "") : p;
+  });
+}
+
+/** The screen's language out of a hub {en, ru} pair (or an object carrying `en`/`ru` fields), its rule
+ * references worded in that language (`screenText`). A plain string (a name) is returned as it is. */
 export function pick(pair) {
   if (pair == null) return "";
   if (typeof pair === "string") return pair;
-  return pair[lang] ?? pair.en ?? pair.ru ?? "";
+  return screenText(pair[lang] ?? pair.en ?? pair.ru ?? "");
+}
+
+/** The rule books a citation names (the engine's `Reason.cite()`: "classic 5.4", "general 19.1"): [en, ru].
+ * The one table every screen words a rule reference from. */
+export const RULE_BOOKS = {
+  general: ["General rules", "Общие правила"], classic: ["Classic", "Классика"], free: ["Free", "Свободная"],
+  star: ["Star", "Звёздная"], hundred: ["100 points", "100 очков"], dynamic: ["Dynamic", "Динамичная"],
+  combined: ["Combined", "Комбинированная"],
+};
+
+/** A citation in the screen's language: "classic 5.4" -> "Классика п. 5.4" / "Classic §5.4". */
+export function citeText(cite) {
+  const m = /^(\w+) (.+)$/.exec(String(cite || "").trim());
+  if (!m || !RULE_BOOKS[m[1]]) return String(cite || "");
+  const book = RULE_BOOKS[m[1]][lang === "en" ? 0 : 1];
+  return lang === "en" ? `${book} §${m[2]}` : `${book} п. ${m[2]}`;
+}
+
+const CITE_IN_TEXT = new RegExp(`\\b(${Object.keys(RULE_BOOKS).join("|")}) (\\d+(?:\\.\\d+)*(?:\\(\\d+\\))?)`, "g");
+
+/**
+ * A hub text as a screen shows it: every rule reference in the screen's language (from RULE_BOOKS); the docs'
+ * reading ids ("A-C4", kept in the export) and the API's field names in brackets ("(take_ball)") left out,
+ * and on an English screen a Russian gloss in brackets ("(туш)").
+ */
+export function screenText(text) {
+  let s = String(text).replace(CITE_IN_TEXT, (_, book, para) => citeText(`${book} ${para}`));
+  s = s.replace(/,\s*A-[A-Z0-9]+(?:-\d+)?\b/g, "").replace(/\s*\(A-[A-Z0-9]+(?:-\d+)?\)/g, "");
+  s = s.replace(/\s*\((?:см\.\s*)?[a-z]+(?:_[a-z]+)*\)/g, "");
+  if (lang === "en") s = s.replace(/\s*\([^()]*[А-Яа-яЁё][^()]*\)/g, "");
+  return s;
 }
 
 /** A colour name (ivory, yellow, ...) in the screen's language. */
@@ -139,23 +200,22 @@ export function withLang(path) {
 
 export const TEXT_KEYS = { ru: Object.keys(TEXTS.ru), en: Object.keys(TEXTS.en) };
 
-/** Referee-only fouls (the sensors cannot know them): code -> [paragraph, en, ru]. */
-export const FOUL_LABELS = {
-  miss: ["5.3", "Missed (no object ball touched)", "Промах (не задет прицельный шар)"],
-  bad_break: ["12.1", "Incorrect break", "Неправильный начальный удар"],
-  bad_cue_strike: ["15", "Bad cue strike", "Неправильный удар кием"],
-  both_feet_off: ["16", "Both feet off the floor", "Обе ноги оторваны от пола"],
-  touch: ["17", "Ball touched", "Касание шара"],
-  push: ["19", "Push / press shot", "Толчок, подставка"],
-  not_completed: ["20", "Shot not completed (cushion / crossing)", "Удар не завершён (борт / переход)"],
-  slow_play: ["26", "Slow play", "Затягивание удара"],
-  placement: ["21.2", "Ball touched placing from hand", "Касание шара при установке с руки"],
-  outside_house: ["21.3", "From hand outside the house", "С руки не из дома"],
-  house_ball_struck: ["21.4", "House ball struck directly", "Прямой удар по шару в доме"],
-  cue_ball_pocketed: ["classic 5.5", "Cue ball pocketed", "Биток в лузе"],
-  wrong_own_ball: ["star 4.3", "Not the own playing ball", "Не свой игровой шар"],
-  ten_touched: ["100 12", "Cue ball touched #10", "Биток коснулся №10"],
-};
+/** A foul as the hub names it (GET /api/variants: {cite, en, ru}, the engine's words): "Push or press shot",
+ * and its rule "General rules §19.1". The panel's button, the board's flash and the shot's entries say the same. */
+export function foulName(f) {
+  return f ? pick(f) : "";
+}
+
+export function foulCite(f) {
+  return f && f.cite ? citeText(f.cite) : "";
+}
+
+/** One line: "Пропих — Общие правила п. 19.1" (`fallback` until the hub's names are loaded). */
+export function foulLabel(f, fallback = "") {
+  if (!f) return fallback;
+  const cite = foulCite(f);
+  return cite ? `${foulName(f)} — ${cite}` : foulName(f);
+}
 
 /** Facts only the referee sees: name -> [en, ru]. */
 export const FACT_LABELS = {
@@ -175,14 +235,6 @@ export const FACT_LABELS = {
   centre_spot_taken: ["Centre spot taken", "Центральная отметка занята"],
 };
 
-/** A foul's label in the screen's language: "§5.3 Missed…" (the variant's paragraph when the hub gives one). */
-export function foulLabel(code, paragraph) {
-  const f = FOUL_LABELS[code];
-  const where = paragraph || (f && f[0]) || "";
-  const name = f ? (lang === "en" ? f[1] : f[2]) : code;
-  return `${/^\d/.test(where) ? "§" : ""}${where} ${name}`.trim();
-}
-
 /** Each referee action by its kind (the pending strip names the taps waiting for the hub): kind -> [en, ru]. */
 export const ACTION_LABELS = {
   lag: ["Lag", "Розыгрыш"], declare: ["Call", "Заказ"], identify: ["Ball number", "Номер шара"],
@@ -197,4 +249,27 @@ export const ACTION_LABELS = {
 export function actionLabel(kind) {
   const l = ACTION_LABELS[kind];
   return l ? l[lang === "en" ? 0 : 1] : kind;
+}
+
+/** The page's title in its language: "Луза — табло" / "Luza — board". */
+export function pageTitle(key) {
+  document.title = `${t("brand")} — ${t(key)}`;
+}
+
+/** The language toggle every page carries: a link to the page in the other language, remembered for the next
+ * visit (localStorage); `?lang=` in an address still wins. Its text is in its own language (`lang`). */
+export function langToggle() {
+  const other = lang === "en" ? "ru" : "en";
+  const url = new URL(location.href);
+  url.searchParams.set("lang", other);
+  const a = document.createElement("a");
+  a.className = "lang-toggle";
+  a.href = url.pathname + url.search;
+  a.lang = other;
+  a.hreflang = other;
+  a.textContent = other === "en" ? "EN" : "RU";
+  a.title = other === "en" ? "English" : "Русский";
+  a.setAttribute("aria-label", a.title);
+  a.addEventListener("click", () => { try { localStorage.setItem(LANG_KEY, other); } catch { /* kept by the link */ } });
+  return a;
 }

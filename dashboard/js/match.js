@@ -1,6 +1,6 @@
 // One match of the history /match?id=N: the shots with the rules' cited reasons (from the match's JSON export),
 // the evidence status, the hub's `luza verify` verdict (GET /api/matches/{id}/verify) and the downloads.
-import { pick, withLang, lang } from "./i18n.js";
+import { pick, withLang, lang, t, langToggle } from "./i18n.js";
 import { h, fill } from "./dom.js";
 import { getJson, club, ApiError } from "./api.js";
 import { ht, when } from "./history-texts.js";
@@ -87,7 +87,8 @@ async function start() {
   fill("downloads-title", ht("downloads"));
   fill("timeline-title", ht("timeline"));
   fill("title", ht("match_n", { n: id }));
-  document.title = `Luza — ${ht("match_n", { n: id })}`;
+  document.title = `${t("brand")} — ${ht("match_n", { n: id })}`;
+  if (!document.querySelector(".histhead .lang-toggle")) document.querySelector(".histhead").append(langToggle());
   downloads();
   verdict();
   try {

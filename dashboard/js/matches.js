@@ -1,6 +1,6 @@
 // Match history /matches: search by player (either alphabet: the hub's search is transliteration-aware), table,
 // variant and dates; newest first, a page at a time; a row opens the match page.
-import { pick, withLang, lang } from "./i18n.js";
+import { pick, withLang, lang, t, langToggle } from "./i18n.js";
 import { h, fill } from "./dom.js";
 import { getJson } from "./api.js";
 import { loadVariants } from "./variants.js";
@@ -12,7 +12,8 @@ let offset = Number(params.get("offset")) || 0;
 const FIELDS = ["player", "table", "variant", "since", "until"];
 
 function label() {
-  document.title = `Luza — ${ht("matches")}`;
+  document.title = `${t("brand")} — ${ht("matches")}`;
+  if (!document.querySelector(".histhead .lang-toggle")) document.querySelector(".histhead").append(langToggle());
   fill("title", ht("matches"));
   fill("club-link", `← ${ht("club")}`).setAttribute("href", withLang("/"));
   for (const f of FIELDS) fill(`l-${f === "player" ? "player" : f}`, ht(f === "player" ? "search" : f));

@@ -1,6 +1,6 @@
 // Stream overlay /overlay/<table>: a transparent, compact score bar for OBS (`lang`, `position`, `scale`).
-import { t, pick } from "./i18n.js";
-import { h, fill, ball, tableFromPath } from "./dom.js";
+import { t, pick, pageTitle, langToggle } from "./i18n.js";
+import { h, fill, ball, tableFromPath, tn } from "./dom.js";
 import { live } from "./ws.js";
 
 const params = new URLSearchParams(location.search);
@@ -20,7 +20,7 @@ function render(env) {
   const over = m.over || !env.match;
   const star = m.star;
   const seat = (i) => h(`div.seat.s${i}${!over && m.to_play === i ? ".turn" : ""}${over && m.winner === i ? ".won" : ""}`, {},
-    h("span.name", {}, m.players[i]),
+    h("span.name", { translate: "no" }, m.players[i]),
     star && star.next ? ball(-1, { colour: star.next[i], label: "" }) : null,
     h("span.score", {}, String(m.scores[i])));
   const run = m.series && m.series.run;
@@ -35,7 +35,7 @@ function render(env) {
   const fouled = last && last.fouls && last.fouls.length;
   if (flashKey !== null && key !== flashKey && (fouled || over)) {
     const el = document.getElementById("flash");
-    el.textContent = over ? (m.winner != null ? t("wins", { who: m.players[m.winner] }) : t("draw")) : t("foul");
+    fill(el, over ? (m.winner != null ? tn("wins", { who: m.players[m.winner] }) : t("draw")) : t("foul"));
     el.className = `flash ${over ? "win" : "foul"}`;
     el.hidden = false;
     clearTimeout(flashTimer);
@@ -44,6 +44,8 @@ function render(env) {
   flashKey = key;
 }
 
+pageTitle("title_overlay");
+document.body.append(langToggle()); // shown only under the pointer or the keyboard: a stream never sees it
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { render(msg); document.body.dataset.rev = String(msg.rev); } },
 });

@@ -1,9 +1,9 @@
 // The referee panel's cards: open questions, alerts, the two-tap call, the current shot, fouls and facts,
 // the last shots. Each card is a function of (ctx, board) returning an element; ctx.send(kind, fields) acts.
-import { t, pick, colourName, foulLabel, FACT_LABELS, lang } from "./i18n.js";
-import { h, ball, ballInfo } from "./dom.js";
+import { t, pick, colourName, foulLabel, foulName, foulCite, citeText, FACT_LABELS, lang } from "./i18n.js";
+import { h, ball, ballInfo, nameNode } from "./dom.js";
 import { pickBall, pickPocket, pickOption } from "./sheet.js";
-import { profileOf } from "./variants.js";
+import { profileOf, foulOf } from "./variants.js";
 import { nextCalls } from "./panel-taps.js";
 
 const COLOURS = ["ivory", "yellow", "blue", "black", "green", "red"];
@@ -55,7 +55,7 @@ export function answerOf(q, value) {
 
 function questionCard(ctx, board, q) {
   let opts = optionsOf(q);
-  if (q.action === "lag") opts = [[0, board.players[0]], [1, board.players[1]]]; // the lag names a seat
+  if (q.action === "lag") opts = [[0, nameNode(board.players[0])], [1, nameNode(board.players[1])]]; // a seat
   const isBall = ["identify", "fact", "choose"].includes(q.action) && opts.length > 0
     && opts.every(([v]) => /^\d+$/.test(String(v)));
   const answer = async (v) => {
@@ -75,7 +75,7 @@ function questionCard(ctx, board, q) {
         onclick: () => answer(v) }, face);
     }));
   return h("article.question", { dataset: { id: q.id } },
-    h("p.qtext", {}, pick(q)), q.cite ? h("div.cite", {}, `§ ${q.cite}`) : null, evidence(board, q), body);
+    h("p.qtext", {}, pick(q)), q.cite ? h("div.cite", {}, citeText(q.cite)) : null, evidence(board, q), body);
 }
 
 export function questionsCard(ctx, board) {
@@ -138,7 +138,8 @@ export function shotCard(ctx, board) {
   return card("shot", head,
     ctx.shotNumber != null ? h("div.targeting", {}, t("shot_n", { n: ctx.shotNumber }),
       btn("✕", () => { ctx.shotNumber = null; ctx.render(); }, "small")) : null,
-    (s.fouls || []).length ? h("div.fouls-on", {}, s.fouls.map((f) => h("span.tag.red", {}, foulLabel(f)))) : null,
+    (s.fouls || []).length ? h("div.fouls-on", {}, s.fouls.map((f) => h("span.tag.red", {},
+      foulLabel(foulOf(board.variant, f), t("foul"))))) : null,
     rows,
     h("div.row", {},
       btn(t("add_ball"), async () => {
@@ -171,9 +172,10 @@ export function foulsCard(ctx, board) {
   const fouls = profile ? profile.fouls : GENERAL_FOULS.map((code) => ({ code }));
   const facts = profile ? profile.referee_facts : [];
   return card("fouls", t("fouls"),
-    h("div.foul-grid", {}, fouls.map(({ code: c, paragraph }) => h(`button.btn.act.foul${on.has(c) ? ".on" : ""}`, {
-      type: "button", dataset: { foul: c }, onclick: () => ctx.send("foul", { foul: c, on: !on.has(c), ...target(ctx) }) },
-    foulLabel(c, paragraph)))),
+    h("div.foul-grid", {}, fouls.map((f) => h(`button.btn.act.foul${on.has(f.code) ? ".on" : ""}`, {
+      type: "button", dataset: { foul: f.code }, "aria-pressed": on.has(f.code) ? "true" : "false",
+      onclick: () => ctx.send("foul", { foul: f.code, on: !on.has(f.code), ...target(ctx) }) },
+    h("span.fname", {}, f.en ? foulName(f) : f.code), f.cite ? h("small.fcite", {}, foulCite(f)) : null))),
     facts.length ? h("h2", {}, t("facts")) : null,
     h("div.foul-grid", {}, facts.map((f) => factButton(ctx, board, f.name, f.type))));
 }

@@ -74,7 +74,7 @@ export async function startCard(ctx, env) {
     h("input", { id: "pb", required: true, maxlength: 60, value: last ? last.players[1] : "", autocomplete: "off" })),
   optionsBox,
   cues.length ? h("fieldset", {}, h("legend", {}, t("cues")), cues.map((c, i) => h("label.field", {},
-    h("span", {}, c.device),
+    h("span", { translate: "no" }, c.device),
     h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option.seat-name", { value: s,
       selected: (c.seat ?? i) === s, dataset: { seat: String(s) } }, s === 0 ? t("player_a") : t("player_b"))))))) : null,
   h("fieldset.lag", {}, h("legend", {}, t("lag_winner")),

@@ -4,6 +4,7 @@
 //   fact          -> fact {name, value: null, shot_number}  answer    -> withdraw {what: "answer", question}
 //   ball's number -> withdraw {what: "identity", item}      removed   -> withdraw {what: "removal", item}
 import { t, colourName, foulLabel, FACT_LABELS, lang } from "./i18n.js";
+import { foulOf } from "./variants.js";
 import { h } from "./dom.js";
 
 const QUESTION_LABELS = {
@@ -36,13 +37,13 @@ export function nextCalls(ctx, board) {
     () => ctx.send("declare", { calls: [], shot: "next" })));
 }
 
-function shotEntries(ctx, s) {
+function shotEntries(ctx, s, variant) {
   const at = { shot_number: s.number };
   const out = [];
   if (s.status === "open") {
     for (const c of s.declarations || []) out.push(entry("call", callText(c), () => ctx.send("declare", { calls: [], shot: "current" })));
   }
-  for (const f of s.called_fouls || []) out.push(entry("foul", foulLabel(f), () => ctx.send("foul", { foul: f, on: false, ...at }), f));
+  for (const f of s.called_fouls || []) out.push(entry("foul", foulLabel(foulOf(variant, f), t("foul")), () => ctx.send("foul", { foul: f, on: false, ...at }), f));
   for (const [name, value] of Object.entries(s.facts || {})) {
     if (value == null || value === false) continue;
     const label = FACT_LABELS[name] ? FACT_LABELS[name][lang === "en" ? 0 : 1] : name;
@@ -69,7 +70,7 @@ function shotEntries(ctx, s) {
 /** "Entered on shot N": everything the referee set on the shot shown, each one can be taken back. */
 export function takeBackCard(ctx, board) {
   const s = board.shot;
-  const rows = s ? shotEntries(ctx, s) : [];
+  const rows = s ? shotEntries(ctx, s, board.variant) : [];
   if (!rows.length) return null;
   return h("section.card.taps", {}, h("h2", {}, t("entered", { n: s.number })), rows);
 }

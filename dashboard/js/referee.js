@@ -1,7 +1,7 @@
 // Referee panel /referee/<table>: a phone held in one hand. PIN first; then open questions, the call, the shot,
 // fouls and facts, the last shots; undo, close and the match menu at the bottom, within the thumb's reach.
-import { t, pick, lang, actionLabel } from "./i18n.js";
-import { h, fill, tableFromPath } from "./dom.js";
+import { t, pick, lang, actionLabel, pageTitle, langToggle } from "./i18n.js";
+import { h, fill, tableFromPath, tn } from "./dom.js";
 import { live } from "./ws.js";
 import { TableApi, ApiError } from "./api.js";
 import { lockoutCountdown } from "./countdown.js";
@@ -131,7 +131,7 @@ function pinScreen() {
   const okKey = key(t("ok"), submit, "ok");
   show();
   return h("section.pin", {},
-    h("h1", {}, t("pin_title")), h("p", {}, t("pin_enter", { table: env ? (env.name || table) : table })),
+    h("h1", {}, t("pin_title")), h("p", {}, tn("pin_enter", { table: env ? (env.name || table) : table })),
     dots, msg,
     h("div.keypad", {},
       ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => key(d, () => { if (pin.length < 12) pin += d; show(); })),
@@ -144,8 +144,9 @@ function pinScreen() {
 
 function header() {
   const m = env && env.match;
-  return [h("div.tname", {}, env ? (env.name || table) : table),
-    m ? h("div.mini", {}, h("span", {}, m.players[0]), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), h("span", {}, m.players[1])) : null];
+  return [h("div.tname", { translate: "no" }, env ? (env.name || table) : table),
+    m ? h("div.mini", {}, h("span", { translate: "no" }, m.players[0]), h("b", {}, `${m.scores[0]}:${m.scores[1]}`),
+      h("span", { translate: "no" }, m.players[1])) : null, langToggle()];
 }
 
 function bottomBar(m) {
@@ -163,8 +164,8 @@ function bottomBar(m) {
 
 async function matchMenu(m) {
   const choice = await pickOption(t("match"), [
-    ["interference", t("interference")], ["concede0", t("concede", { who: m.players[0] })],
-    ["concede1", t("concede", { who: m.players[1] })], ["end", t("end_match")], ["logout", t("logout")]]);
+    ["interference", t("interference")], ["concede0", tn("concede", { who: m.players[0] })],
+    ["concede1", tn("concede", { who: m.players[1] })], ["end", t("end_match")], ["logout", t("logout")]]);
   if (choice === null) return;
   if (choice === "logout") { api.signOut(); mode = null; render(); return; }
   if (!(await confirmSheet(t("confirm_q")))) return;
@@ -212,6 +213,7 @@ function syncDisabled() {
 }
 
 document.body.dataset.lang = lang;
+pageTitle("title_panel");
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
   onStatus() { syncDisabled(); },

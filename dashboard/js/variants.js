@@ -15,3 +15,11 @@ export function profileOf(id) {
   const v = (cache || []).find((x) => x.id === id);
   return v ? v.profile : null;
 }
+
+/** The foul `key` (its code, `push`, or the paragraph a step's `fouls` list, `19`) of variant `id` as the hub
+ * names it ({code, paragraph, cite, en, ru}: the engine's words), or null before the variants are loaded. */
+export function foulOf(id, key) {
+  const p = profileOf(id);
+  if (!p) return null;
+  return [...(p.fouls || []), ...(p.foul_names || [])].find((f) => f.code === key || f.paragraph === key) || null;
+}

@@ -90,19 +90,30 @@ RU_MESSAGES: dict[str, str] = {
 }
 
 
+# A union's member in a validation error's location (`options.target.bool`): pydantic's, not a field.
+_UNION_MEMBER = re.compile(r"(int|bool|str|float|none|[a-z-]+\[.*\])")
+
+
 def _where(loc: Sequence[Any]) -> str:
     parts = [str(p) for p in loc]
     if parts[:1] == ["body"]:
         parts = parts[1:]
         if len(parts) > 1 and parts[0] in ACTION_MODELS:  # the discriminated union's tag: not a field
             parts = parts[1:]
+    parts = parts[:1] + [p for p in parts[1:] if not _UNION_MEMBER.fullmatch(p)]
     return ".".join(parts) or "body"
+
+
+def _ru_where(where: str) -> str:
+    """The field at fault as a Russian reader is told it: the request's body is «тело запроса»."""
+    return "тело запроса" if where == "body" else where
 
 
 def _ru(error: Mapping[str, Any]) -> str:
     text = RU_MESSAGES.get(str(error.get("type")), "недопустимое значение")
+    ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}  # 'a' or 'b': 'a', 'b'
     try:
-        return text.format(**(error.get("ctx") or {}))
+        return text.format(**ctx)
     except (KeyError, IndexError, ValueError):
         return "недопустимое значение"
 
@@ -136,9 +147,9 @@ def _validation(request: Request, exc: Exception) -> JSONResponse:
     if refusal is not None:  # the same words as the control socket's for the same action
         return ApiError.of(refusal, 422).response()
     if first.get("type") == "missing":
-        en, ru = f"{where}: missing", f"{where}: не указано"
+        en, ru = f"{where}: missing", f"{_ru_where(where)}: не указано"
     elif first.get("type") == "extra_forbidden":
-        en, ru = f"{where}: unknown field", f"{where}: неизвестное поле"
+        en, ru = f"{where}: unknown field", f"{_ru_where(where)}: неизвестное поле"
     elif first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
         kinds = ", ".join(k for k in ACTION_MODELS if k != "new_match")
         tag = (first.get("ctx") or {}).get("tag")
@@ -149,8 +160,18 @@ def _validation(request: Request, exc: Exception) -> JSONResponse:
             ru = f"kind: неизвестное действие судьи {tag!r}; одно из {kinds}"
         where = "kind"
     else:
-        en, ru = f"{where}: {first.get('msg')}", f"{where}: {_ru(first)}"
+        en, ru = f"{where}: {first.get('msg')}", f"{_ru_where(where)}: {_ru(first)}"
     return ApiError(422, MALFORMED, en, ru, where).response()
+
+
+# Starlette's and FastAPI's own refusals (`HTTPException(400, "There was an error parsing the body")`, a body
+# over the limit, ...): their words in Russian by status, never the English detail inside the Russian text.
+HTTP_RU: dict[int, str] = {
+    400: "тело запроса не прочитать: отправьте JSON в кодировке UTF-8",
+    401: "нужна авторизация", 403: "доступ запрещён", 406: "хаб не может ответить в запрошенном формате",
+    408: "запрос не дошёл целиком вовремя", 411: "не указана длина тела запроса",
+    413: "тело запроса слишком большое", 415: "тип тела запроса не поддерживается: отправьте JSON",
+}
 
 
 def _http(request: Request, exc: Exception) -> JSONResponse:
@@ -161,8 +182,9 @@ def _http(request: Request, exc: Exception) -> JSONResponse:
     if exc.status_code == 405:
         return ApiError(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
                        f"метод {request.method} не поддерживается для {request.url.path}").response()
+    ru = HTTP_RU.get(exc.status_code, f"запрос не выполнен (HTTP {exc.status_code})")
     return ApiError(exc.status_code, MALFORMED if exc.status_code == 400 else "http_error", str(exc.detail),
-                   f"ошибка запроса: {exc.detail}").response()
+                   ru).response()
 
 
 def _api(request: Request, exc: Exception) -> JSONResponse:

@@ -105,7 +105,10 @@ class VariantOption(BaseModel):
 
 class RefereeFoul(BaseModel):
     code: str  # the foul action's `foul` (e.g. `miss`)
-    paragraph: str  # where it is defined (e.g. `5.3`, `classic 5.5`)
+    paragraph: str  # where it is defined (e.g. `5.3`, `classic 5.5`): a step's `fouls` list these
+    cite: str = ""  # the rule the variant's FOUL effect cites (e.g. `general 19.1`, `hundred 19`)
+    en: str = ""  # the foul's name in the engine's words (every screen says the same)
+    ru: str = ""
 
 
 class RefereeFact(BaseModel):
@@ -121,6 +124,7 @@ class VariantProfile(BaseModel):
     calls: bool  # shots carry a call made before the shot
     facts: list[str]  # the ShotReport facts its shots may need
     fouls: list[RefereeFoul] = []  # the fouls the referee may call, in the panel's order
+    foul_names: list[RefereeFoul] = []  # every foul a shot of the variant can carry (the board names them)
     referee_facts: list[RefereeFact] = []  # the facts the referee sets one by one, in the panel's order
 
 

@@ -7,13 +7,29 @@ from typing import Any
 import shared_rules  # noqa: F401  (registers every variant)
 from hub.reconcile.action_types import FACTS
 from hub.reconcile.options import option_label
-from shared_rules.variant import VARIANTS
+from shared_rules.model import Foul
+from shared_rules.variant import VARIANTS, Variant
 
 
 def _option(name: str, default: object) -> dict[str, Any]:
     en, ru = option_label(name)
     kind = "bool" if isinstance(default, bool) else "int" if isinstance(default, int) else "choice"
     return {"name": name, "label": {"en": en, "ru": ru}, "type": kind, "default": default, "choices": None}
+
+
+def foul_name(text: str) -> str:
+    """The foul's name in the engine's words: 'foul 29.1(8): push or press shot' -> 'Push or press shot'."""
+    head, sep, rest = text.partition(": ")
+    name = rest if sep and head.split(" ")[0] in ("foul", "штраф") else text
+    return name[:1].upper() + name[1:]
+
+
+def _foul(cls: type[Variant], foul: Foul) -> dict[str, Any]:
+    """A foul as every screen names it: the rule the variant's FOUL effect cites and the engine's words for it
+    (the panel's button, the board's flash and the shot's reasons say the same)."""
+    r = cls.foul_reason(foul)
+    return {"code": foul.name.lower(), "paragraph": foul.value, "cite": r.cite(), "en": foul_name(r.en),
+            "ru": foul_name(r.ru)}
 
 
 def variants() -> list[dict[str, Any]]:
@@ -27,7 +43,10 @@ def variants() -> list[dict[str, Any]]:
                     "profile": {"identity": p.identity.value, "fixed_cue_ball": p.fixed_cue_ball, "calls": p.calls,
                                 "facts": sorted(f.value for f in p.facts),
                                 # what the referee panel offers: the fouls it may call and the facts it sets
-                                "fouls": [{"code": f.name.lower(), "paragraph": f.value} for f in p.fouls],
+                                "fouls": [_foul(cls, f) for f in p.fouls],
+                                # every foul its shots can carry (the sensors' too), named for the board
+                                "foul_names": [_foul(cls, f) for f in Foul
+                                               if cls.foul_reason(f).variant in ("general", name)],
                                 "referee_facts": [{"name": f.value, "type": FACTS.get(f.value, "flag")}
                                                   for f in p.referee_facts]}})
     return out

@@ -17,6 +17,8 @@ from hub.virtual.table import VirtualTable
 from hub.web.auth import PinStore
 from hub.web.server import WebServer
 from hub.web.settings import WebSettings
+from tests.dashboard.scenes import PIN as SCENE_PIN
+from tests.dashboard.scenes import Clock, Scenes, SceneWeb, scene_config, table_ids
 from tests.dashboard.support import CHROMIUM, CHROMIUM_ARGS, LoopThread
 from tests.support.broker import Mosquitto
 
@@ -124,3 +126,25 @@ def web(mosquitto: Mosquitto, tmp_path: Path, vtable: VirtualTable, loop: LoopTh
         yield w
     finally:
         w.stop()
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SceneWeb]:
+    """Every variant's busiest screens (tests/dashboard/scenes.py) played once per module on a real hub (no
+    broker) served over real HTTP and WebSocket."""
+    db = tmp_path_factory.mktemp("scenes") / "luza.db"
+    clock = Clock()
+    cfg = scene_config(db)
+    pins = PinStore(cfg.store.path)
+    for t in table_ids():
+        pins.set(t, SCENE_PIN)
+    hub = Hub(cfg, clock=clock, mqtt=False).start()
+    server = None
+    try:
+        Scenes(hub, clock).play_all()
+        server = WebServer(hub, "127.0.0.1", 0, WebSettings(heartbeat_s=1.0)).start()
+        yield SceneWeb(hub, server.url)
+    finally:
+        if server is not None:
+            server.stop()
+        hub.stop()

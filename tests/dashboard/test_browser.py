@@ -113,7 +113,7 @@ def test_board_reconnects_after_the_hub_restarts(browser: Any, web: WebHub, vtab
 def test_a_wrong_pin_is_refused(browser: Any, web: WebHub) -> None:
     page = open_page(browser, web, "/referee/t1", PHONE)
     enter_pin(page, "1111")
-    page.wait_for_function("document.querySelector('#pin-msg').textContent.includes('Неверный PIN')")
+    page.wait_for_function("document.querySelector('#pin-msg').textContent.includes('Неверный ПИН-код')")
     assert page.evaluate("sessionStorage.getItem('luza.token.t1')") is None
     assert page.locator("#start").count() == 0
     shoot(page, "panel-pin-ru")
@@ -174,7 +174,7 @@ def test_panel_declares_and_confirms_a_classic_shot(browser: Any, web: WebHub, v
     assert board.locator("#p0 .score.pending").count() == 1 and board.locator(".provmark").count() == 1
     panel.wait_for_selector("#close-shot:not([disabled])")
     # the fouls offered are the variant's (its profile from /api/variants): Classic's own cue-ball foul, cited
-    assert "classic 5.5" in text(panel, 'button[data-foul="cue_ball_pocketed"]')
+    assert "Классика п. 5.5" in text(panel, 'button[data-foul="cue_ball_pocketed"]')
     assert panel.locator('button[data-foul="wrong_own_ball"]').count() == 0  # a Star foul is not offered
     shoot(panel, "panel-shot-ru")
     panel.click("#close-shot")

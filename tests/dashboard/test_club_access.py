@@ -18,7 +18,7 @@ def wrong_pin(web: WebHub) -> int:
     return httpx.post(web.url("/api/tables/t1/token"), json={"pin": "1111"}, timeout=30).status_code
 
 
-@pytest.mark.parametrize(("lang", "first", "then"), [("ru", "Неверных PIN: 2", "Неверных PIN: 3"),
+@pytest.mark.parametrize(("lang", "first", "then"), [("ru", "Неверных ПИН-кодов: 2", "Неверных ПИН-кодов: 3"),
                                                      ("en", "Wrong PINs: 2", "Wrong PINs: 3")])
 def test_the_club_view_counts_failed_pins(lang: str, first: str, then: str, browser: Any, web: WebHub) -> None:
     assert [wrong_pin(web), wrong_pin(web)] == [401, 401]
