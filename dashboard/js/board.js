@@ -2,6 +2,7 @@
 import { lang, t, pick, colourName, foulLabel, pageTitle, langToggle } from "./i18n.js";
 import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockText, tableFromPath, nameNode, tn } from "./dom.js";
 import { live } from "./ws.js";
+import { fitAll, fitOnResize } from "./fit.js";
 import { loadVariants, foulOf } from "./variants.js";
 
 const table = tableFromPath();
@@ -23,7 +24,7 @@ function render() {
   fill("club", env.club ? nameNode(env.club) : null);
   fill("table-name", nameNode(env.name || `${t("table")} ${env.table}`));
   const b = m || last;
-  if (!b) { renderIdle(); fill("variant"); fill("target"); fill("banner"); return; }
+  if (!b) { renderIdle(); fill("variant"); fill("target"); fill("banner"); fitAll(); return; }
   fill("variant", pick(b.title));
   fill("target", b.target ? t("target", { n: b.target }) : "");
   renderPlayer(b, 0);
@@ -33,6 +34,7 @@ function render() {
   renderLastShot(b);
   renderFoul(b);
   if (last || b.over) renderWin(b, Boolean(last));
+  fitAll(); // names, the header, the last shot: smaller, then on two lines, never cut (js/fit.js)
 }
 
 function renderPlayer(b, i) {
@@ -46,7 +48,7 @@ function renderPlayer(b, i) {
   const star = b.star;
   const pending = b.provisional && b.committed_scores && b.committed_scores[i] !== b.scores[i];
   fill(el,
-    h("div.name", { translate: "no" }, b.players[i]),
+    h("div.name", { translate: "no", "data-fit": "0.4,2" }, b.players[i]),
     h("div.turn-tag", {}, turn ? `▶ ${t("turn")}` : ""),
     h(`div.score${pending ? ".pending" : ""}`, { dataset: { seat: String(i) } }, String(b.scores[i])),
     h("div.facts", {},
@@ -54,7 +56,7 @@ function renderPlayer(b, i) {
       turn ? h("span", {}, `${t("run")} ${series.run ?? 0}`) : null,
       turn ? h("span", {}, `${t("visits")} ${series.visit ?? 0}`) : null,
       debt ? h("span.debt", {}, `${t("debt")} ${debt}`) : null),
-    star ? h("div.star", {}, h("span.lbl", {}, t("next_colour")), ball(-1, { colour: star.next[i], label: "" }),
+    star ? h("div.star", { "data-fit": "0.45,1" }, h("span.lbl", {}, t("next_colour")), ball(-1, { colour: star.next[i], label: "" }),
       h("span.seq", {}, (star.sequences?.[i] || []).map((c, k) => ball(-1, { colour: c, label: "" },
         k < (star.done?.[i] ?? 0) ? "gone" : "")))) : null,
     h("div.shelf", {}, shelf.map((n) => ball(n, ballInfo(b, n)))),
@@ -87,34 +89,53 @@ function devicesWithPockets() {
   }));
 }
 
-function chip(text, cls = "") { return h(`span.chip${cls ? "." + cls : ""}`, {}, text); }
+function chip(text, cls = "") { return h(`span.chip${cls ? "." + cls : ""}`, { "data-fit": "0.6,1" }, text); }
 
-function renderBanner(b) {
+/** The chips in the order the referee must act on them: the lag, balls to put back by hand, the cue ball in
+ * hand, the decider; then what the players need to know (Star's next colour, #10, the break, the bonus). */
+function bannerChips(b) {
   const chips = [];
-  const who = b.players[b.to_play] ?? "";
-  if ((b.needs || []).some((n) => n.kind === "lag")) chips.push(chip(t("lag"), "gold"));
-  else if (b.over) { /* the win screen says it */ } else {
-    if (b.is_break) chips.push(chip(t("is_break")));
-    if (b.in_hand === "house") chips.push(chip(tn("in_hand_house", { who }), "gold"));
-    if (b.in_hand === "anywhere") chips.push(chip(tn("in_hand_anywhere", { who }), "gold"));
-    if (b.classic && b.classic.decider) {
-      chips.push(chip([t("decider"), b.classic.decider_ball != null
-        ? ball(b.classic.decider_ball, ballInfo(b, b.classic.decider_ball)) : null], "red"));
-    }
-    if (b.classic && b.classic.decider === false && b.classic.bonus_given === false && b.on_table?.length <= 2) {
-      chips.push(chip(t("last_ball_bonus")));
-    }
-    if (b.hundred && b.hundred.ten) {
-      chips.push(chip([ball(10, ballInfo(b, 10)), b.hundred.ten === "table" ? t("ten_on") : t("ten_off")]));
-      if (b.hundred.control_ball != null) chips.push(chip(tn("control_ball", { who: b.players[b.hundred.control_ball] })));
-    }
-    if (b.star && b.star.next) {
-      const c = b.star.next[b.to_play];
-      chips.push(chip([`${t("next_colour")}: ${colourName(c)}`, ball(-1, { colour: c, label: "" })], "gold"));
-    }
-  }
+  if ((b.needs || []).some((n) => n.kind === "lag")) return [chip(t("lag"), "gold"), ...placedChips(b)];
+  if (b.over) return []; // the win screen says it
   chips.push(...placedChips(b));
-  fill("banner", chips);
+  if (b.in_hand === "house") chips.push(chip(t("in_hand_house"), "gold"));
+  if (b.in_hand === "anywhere") chips.push(chip(t("in_hand_anywhere"), "gold"));
+  if (b.classic && b.classic.decider) {
+    chips.push(chip([t("decider"), b.classic.decider_ball != null
+      ? ball(b.classic.decider_ball, ballInfo(b, b.classic.decider_ball)) : null], "red"));
+  }
+  if (b.star && b.star.next) {
+    const c = b.star.next[b.to_play];
+    chips.push(chip([`${t("next_colour")}: ${colourName(c)}`, ball(-1, { colour: c, label: "" })], "gold"));
+  }
+  if (b.hundred && b.hundred.ten) {
+    chips.push(chip([ball(10, ballInfo(b, 10)), b.hundred.ten === "table" ? t("ten_on") : t("ten_off")]));
+    if (b.hundred.control_ball != null) chips.push(chip(tn("control_ball", { who: b.players[b.hundred.control_ball] })));
+  }
+  if (b.is_break) chips.push(chip(t("is_break")));
+  if (b.classic && b.classic.decider === false && b.classic.bonus_given === false && b.on_table?.length <= 2) {
+    chips.push(chip(t("last_ball_bonus")));
+  }
+  return chips;
+}
+
+/** The strip shows the chips that fit, first first; the rest collapse into one "+N" chip that names them for a
+ * screen reader. A lone chip too long for the strip is made smaller (js/fit.js). */
+function renderBanner(b) {
+  const chips = bannerChips(b);
+  const strip = fill("banner", chips);
+  const hidden = [];
+  let more = null;
+  while (chips.length - hidden.length > 1 && strip.scrollWidth > strip.clientWidth + 1) {
+    const last = chips[chips.length - 1 - hidden.length];
+    hidden.unshift(last);
+    last.remove();
+    more?.remove();
+    more = h("span.chip.more", { title: hidden.map((c) => c.textContent).join("; ") },
+      t("chips_more", { n: hidden.length }));
+    strip.append(more);
+  }
+  fitAll(strip);
 }
 
 /** Balls the referee puts on a spot by hand, worded from the spot's code in the screen's language. A new rack
@@ -151,7 +172,7 @@ function renderLastShot(b) {
   const hist = b.history || [];
   const step = hist[hist.length - 1];
   const parts = [];
-  if (isHeld(b)) parts.push(h("span.heldmark", {}, heldText(b)));
+  if (isHeld(b)) parts.push(h("span.heldmark", { role: "status", "data-fit": "0.55,2" }, heldText(b)));
   else if (b.provisional) parts.push(h("span.provmark", {}, t("provisional")));
   // an open shot is shown as it stands now (provisional); otherwise the last committed step
   const open = b.provisional && b.shot ? b.shot : null;
@@ -165,8 +186,8 @@ function renderLastShot(b) {
   if (!head && !line.length && !parts.length) parts.push(h("span.muted", {}, t("no_shots")));
   fill("lastshot", parts,
     head ? h("span.num", {}, head) : null,
-    gain.length ? h("span.gain", {}, gain.map((g, k) => [k ? " · " : "", ...g])) : null,
-    line.length ? h("span.reason", {}, line.join(" · ")) : null);
+    gain.length ? h("span.gain", { "data-fit": "0.45,2" }, gain.map((g, k) => [k ? " · " : "", ...g])) : null,
+    line.length ? h("span.reason", { "data-fit": "0.6,2" }, line.join(" · ")) : null);
 }
 
 function renderFoul(b) {
@@ -193,16 +214,16 @@ function renderWin(b, ended) {
     alt: t("qr_alt") }), h("span", {}, t("idle_hint"))) : null;
   fill("win",
     h("div.label", {}, b.draw ? t("draw") : t("final")),
-    w != null ? h("div.winner", {}, tn("wins", { who: b.players[w] })) : null,
-    h("div.final", {}, nameNode(b.players[0], "fname"), h("b", {}, `${b.scores[0]} : ${b.scores[1]}`),
-      nameNode(b.players[1], "fname")),
+    w != null ? h("div.winner", { "data-fit": "0.35,2" }, tn("wins", { who: b.players[w] })) : null,
+    h("div.final", {}, h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[0]),
+      h("b", {}, `${b.scores[0]} : ${b.scores[1]}`), h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[1])),
     h("div.sub", {}, pick(b.title)), qr);
 }
 
 function renderIdle() {
   fill("idle",
     h("div.title", {}, t("idle")),
-    h("div.tname", { translate: "no" }, env.name || `${t("table")} ${env.table}`),
+    h("div.tname", { translate: "no", "data-fit": "0.4,2" }, env.name || `${t("table")} ${env.table}`),
     h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`, alt: t("qr_alt") }),
     h("div.hint", {}, t("idle_hint")));
 }
@@ -231,3 +252,4 @@ const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onStatus: () => { if (env) tick(); }, // offline: the clock stops now, at the hub's last word
 });
 setInterval(tick, 1000);
+fitOnResize(() => { if (env) render(); }); // a new size: the chip strip and every fitted text again

@@ -1,7 +1,8 @@
 // Club view /: every table live, the device list with identify (blink) and update buttons, the hub's health.
 import { t, pick, withLang, pageTitle, langToggle } from "./i18n.js";
-import { h, fill, pocketHealth, tableSvg, battery, nameNode } from "./dom.js";
+import { h, fill, pocketHealth, tableSvg, battery } from "./dom.js";
 import { live } from "./ws.js";
+import { fitAll, fitOnResize } from "./fit.js";
 import { deviceCommand, deviceUpdate, club, ApiError } from "./api.js";
 import { lockoutCountdown } from "./countdown.js";
 
@@ -39,11 +40,11 @@ function tableCard(entry) {
     ...d, pockets: Array.isArray(d.pockets) ? d.pockets : d.pocket != null ? [].concat(d.pocket) : [] }));
   const q = m ? (m.questions || []).length : 0;
   return h(`article.tcard.${cls}`, { dataset: { table: entry.id } },
-    h("div.thead", {}, nameNode(entry.name || env.name || entry.id, "tname"), h(`span.status.${cls}`, {}, label),
+    h("div.thead", {}, h("span.tname", { translate: "no", "data-fit": "0.6,2" }, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
       q ? h("span.qbadge", {}, t("open_questions", { n: q })) : null),
     b ? h("div.tscore", {},
       [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
-        nameNode(b.players[i], "pn"), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
+        h("span.pn", { translate: "no", "data-fit": "0.7,3" }, b.players[i]), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
     b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
     accessLine(entry.access),
     h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
@@ -182,6 +183,7 @@ async function update(d) {
 }
 
 pageTitle("title_club");
+fitOnResize(() => fitAll());
 fill("title", `${t("brand")} · ${t("club")}`);
 document.querySelector(".clubhead").append(langToggle());
 fill("devices-title", t("devices"));
@@ -191,7 +193,7 @@ live("/ws/club", {
     if (msg.type !== "club") return;
     hubMs = msg.hub_ms ?? hubMs;
     receivedAt = Date.now();
-    fill("tables", (msg.tables || []).map(tableCard));
+    fitAll(fill("tables", (msg.tables || []).map(tableCard)));
     const busy = new Set((msg.tables || []).filter((e) => e.state && e.state.match && !e.state.match.over).map((e) => e.id));
     fill("devices", devicesTable(msg.devices || [], busy));
     // alerts of the whole hub (a repaired or damaged store, a full disk) ride on every table's state

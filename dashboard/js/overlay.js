@@ -1,6 +1,7 @@
 // Stream overlay /overlay/<table>: a transparent, compact score bar for OBS (`lang`, `position`, `scale`).
 import { t, pick, pageTitle, langToggle } from "./i18n.js";
 import { h, fill, ball, tableFromPath, tn } from "./dom.js";
+import { fitAll, fitOnResize } from "./fit.js";
 import { live } from "./ws.js";
 
 const params = new URLSearchParams(location.search);
@@ -20,7 +21,7 @@ function render(env) {
   const over = m.over || !env.match;
   const star = m.star;
   const seat = (i) => h(`div.seat.s${i}${!over && m.to_play === i ? ".turn" : ""}${over && m.winner === i ? ".won" : ""}`, {},
-    h("span.name", { translate: "no" }, m.players[i]),
+    h("span.name", { translate: "no", "data-fit": "0.6,2" }, m.players[i]),
     star && star.next ? ball(-1, { colour: star.next[i], label: "" }) : null,
     h("span.score", {}, String(m.scores[i])));
   const run = m.series && m.series.run;
@@ -45,7 +46,8 @@ function render(env) {
 }
 
 pageTitle("title_overlay");
+fitOnResize(() => fitAll());
 document.body.append(langToggle()); // shown only under the pointer or the keyboard: a stream never sees it
 live(`/ws/tables/${encodeURIComponent(table)}`, {
-  onMessage(msg) { if (msg.type === "state") { render(msg); document.body.dataset.rev = String(msg.rev); } },
+  onMessage(msg) { if (msg.type === "state") { render(msg); fitAll(); document.body.dataset.rev = String(msg.rev); } },
 });

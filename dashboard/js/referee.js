@@ -2,6 +2,7 @@
 // fouls and facts, the last shots; undo, close and the match menu at the bottom, within the thumb's reach.
 import { t, pick, lang, actionLabel, pageTitle, langToggle } from "./i18n.js";
 import { h, fill, tableFromPath, tn } from "./dom.js";
+import { fitAll, fitOnResize } from "./fit.js";
 import { live } from "./ws.js";
 import { TableApi, ApiError } from "./api.js";
 import { lockoutCountdown } from "./countdown.js";
@@ -144,9 +145,10 @@ function pinScreen() {
 
 function header() {
   const m = env && env.match;
-  return [h("div.tname", { translate: "no" }, env ? (env.name || table) : table),
-    m ? h("div.mini", {}, h("span", { translate: "no" }, m.players[0]), h("b", {}, `${m.scores[0]}:${m.scores[1]}`),
-      h("span", { translate: "no" }, m.players[1])) : null, langToggle()];
+  const name = (i) => h(`span.pn.p${i}${m.to_play === i && !m.over ? ".turn" : ""}`, { translate: "no", "data-fit": "0.7,3" },
+    m.players[i]);
+  return [h("div.tname", { translate: "no", "data-fit": "0.6,1" }, env ? (env.name || table) : table), langToggle(),
+    m ? h("div.mini", {}, name(0), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), name(1)) : null];
 }
 
 function bottomBar(m) {
@@ -176,7 +178,7 @@ async function matchMenu(m) {
 
 async function render(force = false) {
   if (!env) return;
-  fill("head", header());
+  fitAll(fill("head", header())); // names never cut: smaller, then on up to three lines (js/fit.js)
   const want = !api.signedIn ? "pin" : env.match && !env.match.over ? "match" : env.match ? "match" : "start";
   const main = document.getElementById("main");
   const bar = document.getElementById("bar");
@@ -213,6 +215,7 @@ function syncDisabled() {
 }
 
 document.body.dataset.lang = lang;
+fitOnResize(() => fitAll());
 pageTitle("title_panel");
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },

@@ -16,8 +16,8 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 # Screenshots go to docs/screenshots/ (committed) only when asked: `LUZA_SCREENSHOTS=1 ./scripts/test
 # tests/dashboard`; otherwise to a temp folder, so a test run leaves the tree clean (the clock differs each run).
-SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("LUZA_SCREENSHOTS")
-         else Path(tempfile.gettempdir()) / "luza-screenshots")
+KEEP_SHOTS = bool(os.environ.get("LUZA_SCREENSHOTS"))
+SHOTS = ROOT / "docs" / "screenshots" if KEEP_SHOTS else Path(tempfile.gettempdir()) / "luza-screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
