@@ -37,16 +37,16 @@ def test_the_club_signs_in_and_blinks_a_node(lang: str, sent: str, browser: Any,
     PinStore(web.cfg.store.path).set(CLUB, CLUB_PIN)
     node = next(n for n in vtable.nodes if n.device == "pockets-123")
     club = open_page(browser, web, f"/?lang={lang}", CLUB_VIEW)
-    blink = club.locator('#devices tr[data-device="pockets-123"] button')
+    blink = club.locator('#devices tr[data-device="pockets-123"] button:not(.upd)')
     blink.wait_for()
-    club.wait_for_function("!document.querySelector('#devices tr[data-device=\"pockets-123\"] button').disabled")
+    club.wait_for_function("!document.querySelector('#devices tr[data-device=\"pockets-123\"] button:not(.upd)').disabled")
     blink.click()  # no token yet: the club's sign-in opens instead of a 401
     club.wait_for_selector("dialog.signin[open] #club-pin")
     shoot(club, f"club-signin-{lang}")
     club.fill("#club-pin", "1111")
     club.click("#club-pin-ok")
     club.wait_for_function("(w) => document.querySelector('#club-pin-msg').textContent === w",
-                           arg="Неверный PIN" if lang == "ru" else "Wrong PIN")
+                           arg="Неверный ПИН-код" if lang == "ru" else "Wrong PIN")
     club.fill("#club-pin", CLUB_PIN)
     club.click("#club-pin-ok")
     club.wait_for_selector("dialog.signin", state="detached")
@@ -87,15 +87,15 @@ def test_the_club_sign_in_counts_its_lockout_down(browser: Any, web: WebHub) -> 
 def test_the_panel_counts_its_pin_lockout_down(browser: Any, web: WebHub) -> None:
     page = open_page(browser, web, "/referee/t1", PHONE)
     enter_pin(page, "1111")
-    page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Неверный PIN'")
+    page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Неверный ПИН-код'")
     enter_pin(page, "1111")  # the second wrong PIN locks this address out for 3 s
     page.wait_for_function("document.querySelector('#pin-msg').textContent.startsWith("
-                           "'Слишком много неверных PIN — повторите через ')")
+                           "'Слишком много неверных ПИН-кодов — повторите через ')")
     first = left(page, "#pin-msg")
     assert 1 <= first <= LOCKOUT_S and page.locator(".keypad button.ok").is_disabled()
     shoot(page, "panel-pin-locked-ru")
     page.wait_for_function(f"Number(document.querySelector('#pin-msg').dataset.left) < {first}")  # it counts
-    page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Можно ввести PIN снова'",
+    page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Можно ввести ПИН-код снова'",
                            timeout=(LOCKOUT_S + 5) * 1000)
     enter_pin(page, PIN)
     page.wait_for_selector("#start")
