@@ -182,7 +182,7 @@ const CITE_IN_TEXT = new RegExp(`\\b(${Object.keys(RULE_BOOKS).join("|")}) (\\d+
  */
 export function screenText(text) {
   let s = String(text).replace(CITE_IN_TEXT, (_, book, para) => citeText(`${book} ${para}`));
-  s = s.replace(/,\s*A-[A-Z0-9]+(?:-\d+)?\b/g, "").replace(/\s*\(A-[A-Z0-9]+(?:-\d+)?\)/g, "");
+  s = s.replace(/,\s*A-[0-9A-Z]+(?:-\d+)?\b/g, "").replace(/\s*\(A-[0-9A-Z]+(?:-\d+)?\)/g, "");
   s = s.replace(/\s*\((?:см\.\s*)?[a-z]+(?:_[a-z]+)*\)/g, "");
   if (lang === "en") s = s.replace(/\s*\([^()]*[А-Яа-яЁё][^()]*\)/g, "");
   return s;
