@@ -83,7 +83,7 @@ def test_a_store_of_schema_7_is_migrated_with_its_high_water_mark(tmp_path: obje
     conn.execute("INSERT INTO clocks(device, boot, offset_ms, updated_ms) VALUES ('p1', 1, 42, ?)", (T0,))
     conn.close()
     store = Store(db)
-    assert migrations.version(store.conn) == migrations.LATEST == 8
+    assert migrations.version(store.conn) == migrations.LATEST >= 8  # v8 added the mark; later ones go on
     assert store.high_water() == T0 + 500
     assert store.clocks() == {("p1", 1): (42, None)}  # kept; the sample's uptime unknown before v8
     store.close()
