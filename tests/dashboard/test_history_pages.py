@@ -145,7 +145,7 @@ def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(browser: Any, s
     page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)  # as the club view's sign-in leaves it
     page.reload()
     page.wait_for_selector("#dl-pdf")
-    with page.expect_download(timeout=60_000) as download:
+    with page.expect_download(timeout=180_000) as download:  # a PDF render on a loaded machine (WeasyPrint)
         page.click("#dl-pdf")
     path = download.value.path()
     assert Path(path).read_bytes().startswith(b"%PDF") and not page.errors
