@@ -179,10 +179,13 @@ class Hub:
     def _link_changed(self, up: bool) -> None:
         """The broker connection is up again: every node gets the time; if the broker lost our session, nodes are
         asked to re-send."""
-        if up:
-            self._queue.put(_CONNECTED)
+        markers = [_CONNECTED] if up else []
         if up and self.mqtt is not None and not self.mqtt.session_present:
-            self._queue.put(_RECONNECTED)
+            markers.append(_RECONNECTED)
+        with self._idle:  # pending until the worker has acted on them, so wait_idle covers the time to all
+            self._pending += len(markers)
+        for m in markers:
+            self._queue.put(m)
 
     def submit_async(self, table_id: str, action: Mapping[str, object]) -> Future[dict[str, Any]]:
         """Queue a referee action; the future gives the table's state once it is committed, or the
@@ -285,6 +288,7 @@ class Hub:
             if any(i is _RECONNECTED for i in items):
                 self._reconnected()
             work = [i for i in items if i is not _STOP and i is not _RECONNECTED and i is not _CONNECTED]
+            self._done_with(sum(1 for i in items if i is _RECONNECTED or i is _CONNECTED))
             for kind, n in self._queue.shed.items():
                 self.stats["shed_" + kind] = n
             self._commit(self._hold(work))
@@ -307,6 +311,12 @@ class Hub:
         with self._idle:
             self._pending -= len(work)
             self._idle.notify_all()
+
+    def _done_with(self, markers: int) -> None:
+        if markers:
+            with self._idle:
+                self._pending -= markers
+                self._idle.notify_all()
 
     def _hold(self, work: list[object]) -> list[object]:
         """Referee actions wait while the hub joins the store's timeline after a restart (hub.ingest.timebase:

@@ -21,6 +21,7 @@ def test_time_again_after_the_interval_not_on_every_message_and_not_on_a_wall_cl
     clock, mono = Clock(T0), [1000.0]
     hub = hubs(cfg, clock=clock)
     hub.resync.monotonic = lambda: mono[0]
+    assert hub.wait_idle(10)  # its time to all nodes on connecting has gone out before this node subscribes
     node = Node(mosquitto.port, "t1", "p-foot", "pocket", boot=3)
     wait_for(lambda: len(node.commands) == 1)
     assert node.commands[0]["c"] == "time" and node.commands[0]["hub"] == T0  # on birth
