@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import random
 import shutil
-import sqlite3
 import tempfile
 import threading
 import uuid
@@ -29,6 +28,7 @@ from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction
 from hub.service.changes import Change
 from hub.service.hub import Hub
+from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules.state import State
 from shared_rules.variant import find_variant
@@ -249,15 +249,7 @@ class DemoPlayers:
 def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
     """The hub's clock: the virtual table's, moved past the latest time a store kept from an earlier run (the
     same --workdir), so a match resumed after a restart goes on forward in time, as on a real hub's clock."""
-    last = 0
-    if db.exists():
-        with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn, contextlib.suppress(sqlite3.Error):
-            last = max(conn.execute("SELECT max(at_ms), max(received_ms) FROM inputs").fetchone() +
-                       conn.execute("SELECT max(started_ms), max(ended_ms) FROM matches").fetchone(),
-                       key=lambda v: v or 0) or 0
-        with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn, contextlib.suppress(sqlite3.Error):
-            row = conn.execute("SELECT value FROM hub_clock WHERE name = 'high_water'").fetchone()
-            last = max(last, int(row[0]) if row else 0)  # the hub's timeline at its last commit (schema v8)
+    last = files.latest_ms(db)  # the hub's timeline at its last commit, or its latest stored time
     offset = max(0, last + 1000 - table.vt.hub_ms())
 
     def clock() -> int:

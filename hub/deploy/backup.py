@@ -11,13 +11,14 @@ it as `<db>.before-restore-<time>`, and puts the backup in place. The hub must b
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from hub.store import files
 
 PREFIX = "luza-"
 SUFFIX = ".db"
@@ -45,18 +46,14 @@ def check(path: Path) -> Checked:
     if not path.is_file():
         raise BadBackup(f"{path}: no such file")
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            ok = db.execute("PRAGMA integrity_check").fetchone()[0]
-            if ok != "ok":
-                raise BadBackup(f"{path}: damaged ({ok}); pick an older backup")
-            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not {"inputs", "matches"} <= names:
-                raise BadBackup(f"{path}: not a Luza database (no inputs/matches tables)")
-            return Checked(db.execute("PRAGMA user_version").fetchone()[0],
-                           db.execute("SELECT count(*) FROM matches").fetchone()[0],
-                           db.execute("SELECT count(*) FROM inputs").fetchone()[0])
+        held = files.summary(path)
     except sqlite3.DatabaseError as exc:
         raise BadBackup(f"{path}: not a readable SQLite database ({exc})") from None
+    if held.integrity != "ok":
+        raise BadBackup(f"{path}: damaged ({held.integrity}); pick an older backup")
+    if held.matches is None or held.inputs is None:
+        raise BadBackup(f"{path}: not a Luza database (no inputs/matches tables)")
+    return Checked(held.schema, held.matches, held.inputs)
 
 
 def backups(folder: Path) -> list[Path]:
@@ -81,10 +78,7 @@ def backup(db: Path, folder: Path, keep: int = 14, now: float | None = None) -> 
         target = folder / f"{PREFIX}{stamp}-{n}{SUFFIX}"
     partial = folder / (target.name + ".partial")
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as src, \
-                contextlib.closing(sqlite3.connect(partial)) as dst:
-            src.backup(dst)  # all pages in one step: one read transaction, one consistent snapshot
-            dst.execute("PRAGMA journal_mode=DELETE")
+        files.snapshot(db, partial)  # all pages in one step: one read transaction, one consistent snapshot
         check(partial)
         os.replace(partial, target)
     except (sqlite3.Error, OSError, BackupError) as exc:

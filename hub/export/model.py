@@ -80,18 +80,14 @@ def _load(store: Store, match_id: int) -> Source:
     settings = m.settings
     club = (settings or {}).get("club") or {}
     table = (settings or {}).get("table") or {}
-    name = table.get("name") or _table_name(store, m.table_id)
+    stored = store.table_name(m.table_id)
+    name = table.get("name") or (m.table_id if stored is None else stored)
     header = {"id": m.id, "table": {"id": m.table_id, "name": name}, "club": club or None, "variant": m.variant,
               "players": list(m.players), "options": dict(m.options), "status": m.status,
               "started_ms": m.started_ms, "ended_ms": m.ended_ms}
     inputs = [{"cursor": r.id, "source": r.source, "at_ms": r.at_ms, "received_ms": r.received_ms,
                "record": r.record} for r in store.inputs(match_id=m.id)]
     return Source(header, settings, inputs, m.last_state, gaps.of_match(store, m.id))
-
-
-def _table_name(store: Store, table_id: str) -> str:
-    row = store.conn.execute("SELECT name FROM tables WHERE id = ?", (table_id,)).fetchone()
-    return str(row[0]) if row else table_id
 
 
 def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:

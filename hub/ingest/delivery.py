@@ -87,8 +87,7 @@ class Marks:
         new = []
         have = self.gone.setdefault((device, answer.boot), [])
         for a, b in self._solicited((device, answer.boot), answer.gone):
-            store.conn.execute("INSERT OR IGNORE INTO gone_events(device, boot, first_seq, last_seq, at_ms) "
-                               "VALUES (?, ?, ?, ?, ?)", (device, answer.boot, a, b, now_ms))
+            gaps.record_gone(store, device, answer.boot, a, b, now_ms)
             if (a, b) not in have:
                 have.append((a, b))
                 new.append((a, b))
@@ -190,8 +189,7 @@ class Marks:
     def _advance(self, store: Store, key: Key, mark: int) -> int:
         while True:
             start = mark = self._skip(key, mark)
-            for (s,) in store.conn.execute("SELECT seq FROM inputs WHERE device = ? AND boot = ? AND seq > ? "
-                                           "ORDER BY seq LIMIT ?", (*key, mark, CHUNK)):
+            for s in gaps.seqs_above(store, *key, mark, CHUNK):
                 mark = self._skip(key, mark)
                 if s > mark + 1:
                     return mark
@@ -202,11 +200,10 @@ class Marks:
 
     def _hole(self, store: Store, key: Key, mark: int) -> Outgoing | None:
         """`resend` for the first hole above the mark, if one is there and it is time to ask (again)."""
-        row = store.conn.execute("SELECT min(seq) FROM inputs WHERE device = ? AND boot = ? AND seq > ?",
-                                 (*key, mark)).fetchone()
-        if row[0] is None:
+        first = gaps.first_above(store, *key, mark)
+        if first is None:
             return None
-        hole = (mark + 1, min(int(row[0]) - 1, mark + resend.MAX_RESEND))
+        hole = (mark + 1, min(first - 1, mark + resend.MAX_RESEND))
         now, ask = self.monotonic(), self.asked.get(key)
         if ask is not None and ask.hole == hole and now - ask.at < ask.wait:
             return None

@@ -22,6 +22,7 @@ from hub.ingest.timecheck import REASONS
 from hub.reconcile.inputs import SensorInput
 from hub.reconcile.notices import Question, pocket_name
 from hub.store.database import Store
+from hub.store.suspects import pockets as suspect_pockets
 
 KIND = "impossible_time"
 DEPTH = 50  # the latest shots searched for a suspect event's neighbours in its node's order
@@ -46,13 +47,9 @@ class SuspectBalls:
 
     def load(self, store: Store, table: str, match_id: int) -> None:
         """Start a (new or rebuilt) match of a table: its suspect pocket events from the log."""
-        rows = store.conn.execute(
-            "SELECT device, boot, seq, received_ms, json_extract(record, '$.fields.pocket'), "
-            "json_extract(record, '$.suspect') FROM inputs WHERE match_id = ? AND device IS NOT NULL "
-            "AND json_valid(record) AND json_extract(record, '$.suspect') IS NOT NULL "
-            "AND json_extract(record, '$.kind') = 'pocket' ORDER BY id", (match_id,)).fetchall()
-        self._by_table[table] = [SuspectBall(f"{d}/{b}/{s}", int(p), int(r), str(c))
-                                 for d, b, s, r, p, c in rows if isinstance(p, int)]
+        self._by_table[table] = [SuspectBall(f"{p.device}/{p.boot}/{p.seq}", int(p.pocket), int(p.received_ms),
+                                             str(p.code)) for p in suspect_pockets(store, match_id)
+                                 if isinstance(p.pocket, int)]
 
     def add(self, table: str, inp: SensorInput, code: str) -> None:
         """A pocket event of the table's live match was just stored flagged (other kinds are not asked about)."""

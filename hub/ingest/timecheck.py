@@ -32,6 +32,7 @@ from typing import Any
 
 from hub.reconcile.inputs import SensorInput
 from hub.store.database import Store
+from hub.store.suspects import flagged
 
 FAR_FUTURE_MS = 90 * 86_400_000
 STEP_TOLERANCE_MS = 1_800_000
@@ -78,9 +79,7 @@ def suspect_of(record: Mapping[str, Any]) -> str | None:
 
 def alert(store: Store, match_id: int) -> dict[str, Any] | None:
     """The table alert for a match's events with impossible times (None when it has none)."""
-    rows = store.conn.execute(
-        "SELECT device, boot, seq, json_extract(record, '$.suspect') FROM inputs WHERE match_id = ? "
-        "AND json_valid(record) AND json_extract(record, '$.suspect') IS NOT NULL ORDER BY id", (match_id,)).fetchall()
+    rows = [(f.device, f.boot, f.seq, f.code) for f in flagged(store, match_id)]
     if not rows:
         return None
     shown = rows[:SHOWN]

@@ -143,6 +143,11 @@ class Store:
         self.conn.execute("INSERT INTO tables(id, name, created_ms) VALUES (?, ?, ?) "
                           "ON CONFLICT(id) DO UPDATE SET name = excluded.name", (table_id, name, now_ms))
 
+    def table_name(self, table_id: str) -> str | None:
+        """The name a table was stored under (None: no such table)."""
+        row = self.conn.execute("SELECT name FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return str(row[0]) if row else None
+
     def new_match(self, table_id: str, variant: str, players: Sequence[str], options: Mapping[str, Any],
                   started_ms: int, settings: Mapping[str, Any] | None = None) -> int:
         cur = self.conn.execute(

@@ -71,6 +71,25 @@ def gone(store: Store) -> dict[tuple[str, int], list[tuple[int, int]]]:
     return out
 
 
+def record_gone(store: Store, device: str, boot: int, first: int, last: int, at_ms: int) -> None:
+    """Keep a seq range a node answered it no longer holds (a range already kept is ignored)."""
+    store.conn.execute("INSERT OR IGNORE INTO gone_events(device, boot, first_seq, last_seq, at_ms) "
+                       "VALUES (?, ?, ?, ?, ?)", (device, boot, first, last, at_ms))
+
+
+def seqs_above(store: Store, device: str, boot: int, after: int, limit: int) -> list[int]:
+    """The stored seqs of (device, boot) above `after`, ascending, at most `limit` of them."""
+    return [s for (s,) in store.conn.execute("SELECT seq FROM inputs WHERE device = ? AND boot = ? AND seq > ? "
+                                             "ORDER BY seq LIMIT ?", (device, boot, after, limit))]
+
+
+def first_above(store: Store, device: str, boot: int, after: int) -> int | None:
+    """The lowest stored seq of (device, boot) above `after` (None: none is stored)."""
+    row = store.conn.execute("SELECT min(seq) FROM inputs WHERE device = ? AND boot = ? AND seq > ?",
+                             (device, boot, after)).fetchone()
+    return None if row[0] is None else int(row[0])
+
+
 def is_final(gap: Gap, gone: Mapping[tuple[str, int], list[tuple[int, int]]]) -> bool:
     """True if the node answered that every seq of the hole is gone (it can never be filled)."""
     d, b, first, last = gap

@@ -5,7 +5,7 @@ The club's PIN (the club role: device actions on the club view, the heavy export
 the key `CLUB`, which no table id can be (a table id is 1-32 of a-z, 0-9 and '-'); its tokens are tokens "of the
 table" `CLUB`, so they never pass a table's check and a table's never pass the club's.
 
-PINs live in the `pins` table and devices in `referee_devices` (schema v7, hub/store/migrations.py; a database
+PINs live in the `pins` table and devices in `referee_devices` (schema v7, kept by hub/store/pins.py; a database
 of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A PIN is
 4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel for the PIN
 again), valid for one table. A device is a random cookie the browser got with its first token; only its sha256
@@ -14,19 +14,17 @@ is stored, with the PIN it was issued under (a new PIN forgets every device).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hub.errors import MALFORMED, Refusal, SchemaError
-from hub.store import migrations
+from hub.errors import MALFORMED, Refusal
+from hub.store.pins import PinRow, Pins
 
 CLUB = "*club"  # the key of the club's PIN, tokens, lockouts and devices (never a table id)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB, a few tens of ms: slow for a guesser, fine for a panel
@@ -55,43 +53,20 @@ def _hash(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 
 class PinStore:
-    """The `pins` table of one database file; a connection per call (any thread, any process)."""
+    """Per-table PINs of one database file (kept by hub.store.pins); a connection per call (any thread, any
+    process)."""
 
     def __init__(self, db: str | Path) -> None:
         self.db = str(db)
+        self._pins = Pins(db)
         self._cache: dict[str, tuple[float, bool]] = {}
-        self._ready = False
-
-    def _conn(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.db, timeout=5)
-        if not self._ready:  # once per store: a database of an older schema gets `pins` (v7) and the rest
-            try:
-                if migrations.version(conn) != migrations.LATEST:
-                    migrations.migrate(conn)
-            except (sqlite3.Error, SchemaError):
-                conn.close()
-                raise
-            self._ready = True
-        return conn
 
     def set(self, table: str, pin: str) -> None:
         check_pin_format(pin)
         salt = secrets.token_bytes(16)
         digest = _hash(pin, salt, **SCRYPT)
-        with contextlib.closing(self._conn()) as conn, conn:
-            conn.execute("INSERT INTO pins(table_id, salt, hash, n, r, p, set_ms) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                         "ON CONFLICT(table_id) DO UPDATE SET salt = excluded.salt, hash = excluded.hash, "
-                         "n = excluded.n, r = excluded.r, p = excluded.p, set_ms = excluded.set_ms",
-                         (table, salt, digest, SCRYPT["n"], SCRYPT["r"], SCRYPT["p"], int(time.time() * 1000)))
+        self._pins.set(table, PinRow(salt, digest, SCRYPT["n"], SCRYPT["r"], SCRYPT["p"], int(time.time() * 1000)))
         self._cache.pop(table, None)
-
-    def _row(self, table: str) -> tuple[bytes, bytes, int, int, int, int] | None:
-        conn = self._conn()
-        try:
-            return conn.execute("SELECT salt, hash, n, r, p, set_ms FROM pins WHERE table_id = ?",
-                                (table,)).fetchone()
-        finally:
-            conn.close()
 
     def is_set(self, table: str, max_age_s: float = 2.0) -> bool:
         """Is a PIN set for `table`? (cached for a moment: the state envelope asks on every change)"""
@@ -99,52 +74,37 @@ class PinStore:
         hit = self._cache.get(table)
         if hit is not None and now - hit[0] < max_age_s:
             return hit[1]
-        found = self._row(table) is not None
+        found = self._pins.get(table) is not None
         self._cache[table] = (now, found)
         return found
 
     def set_ms(self, table: str) -> int | None:
-        row = self._row(table)
-        return int(row[5]) if row else None
+        row = self._pins.get(table)
+        return row.set_ms if row else None
 
     # ------------------------------------------------------------ established devices
 
     def remember_device(self, table: str, device: str) -> None:
         """A device that just signed in with the right PIN (kept under the PIN it used; MAX_DEVICES per table)."""
-        now = int(time.time() * 1000)
-        with contextlib.closing(self._conn()) as conn, conn:
-            conn.execute("INSERT INTO referee_devices(table_id, device, pin_set_ms, created_ms, last_ms) "
-                         "SELECT ?, ?, set_ms, ?, ? FROM pins WHERE table_id = ? ON CONFLICT(table_id, device) "
-                         "DO UPDATE SET pin_set_ms = excluded.pin_set_ms, last_ms = excluded.last_ms",
-                         (table, _device_hash(device), now, now, table))
-            conn.execute("DELETE FROM referee_devices WHERE table_id = ? AND device NOT IN (SELECT device FROM "
-                         "referee_devices WHERE table_id = ? ORDER BY last_ms DESC LIMIT ?)",
-                         (table, table, MAX_DEVICES))
+        self._pins.remember_device(table, _device_hash(device), int(time.time() * 1000), MAX_DEVICES)
 
     def is_device(self, table: str, device: str | None) -> bool:
         """Did this device sign in to `table` under its current PIN?"""
         if not device or len(device) > 100:
             return False
-        with contextlib.closing(self._conn()) as conn:
-            row = conn.execute("SELECT 1 FROM referee_devices d JOIN pins p ON p.table_id = d.table_id "
-                               "AND p.set_ms = d.pin_set_ms WHERE d.table_id = ? AND d.device = ?",
-                               (table, _device_hash(device))).fetchone()
-        return row is not None
+        return self._pins.is_device(table, _device_hash(device))
 
     def forget_device(self, table: str, device: str) -> None:
-        with contextlib.closing(self._conn()) as conn, conn:
-            conn.execute("DELETE FROM referee_devices WHERE table_id = ? AND device = ?",
-                         (table, _device_hash(device)))
+        self._pins.forget_device(table, _device_hash(device))
 
     def verify(self, table: str, pin: str) -> bool | None:
         """True/False; None if no PIN is set for the table."""
-        row = self._row(table)
+        row = self._pins.get(table)
         if row is None:
             return None
-        salt, digest, n, r, p, _ = row
         if not isinstance(pin, str) or len(pin) > 64:
             return False
-        return hmac.compare_digest(_hash(pin, salt, n, r, p), digest)
+        return hmac.compare_digest(_hash(pin, row.salt, row.n, row.r, row.p), row.hash)
 
 
 @dataclass
