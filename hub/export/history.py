@@ -53,14 +53,15 @@ def check(q: Query) -> None:
 def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
     """(total matching, the page of matches newest first as summaries)."""
     check(q)
-    total, lines = history.search(store, history.MatchFilter(q.table, q.variant, q.status, q.since_ms, q.until_ms,
-                                                             q.player), q.limit, q.offset)
+    found = history.MatchFilter(q.table, q.variant, q.status, q.since_ms, q.until_ms, q.player)
+    total, lines = history.search(store, found, q.limit, q.offset)
     return total, [_summary(m) for m in lines]
 
 
 def _summary(m: history.MatchLine) -> dict[str, Any]:
     players = [clean_name(p) if isinstance(p, str) else p for p in m.players]
     return {"id": m.id, "table": m.table_id, "variant": m.variant,
-            "title": {"en": text.title(m.variant, "en"), "ru": text.title(m.variant, "ru")}, "players": players,
+            "title": {"en": text.title(m.variant, "en"), "ru": text.title(m.variant, "ru")},
+            "players": players,
             "status": m.status, "started_ms": m.started_ms, "ended_ms": m.ended_ms,
             "scores": m.scores, "winner": m.winner, "provisional": m.provisional}

@@ -47,9 +47,9 @@ class SuspectBalls:
 
     def load(self, store: Store, table: str, match_id: int) -> None:
         """Start a (new or rebuilt) match of a table: its suspect pocket events from the log."""
-        self._by_table[table] = [SuspectBall(f"{p.device}/{p.boot}/{p.seq}", int(p.pocket), int(p.received_ms),
-                                             str(p.code)) for p in suspect_pockets(store, match_id)
-                                 if isinstance(p.pocket, int)]
+        self._by_table[table] = [
+            SuspectBall(f"{p.device}/{p.boot}/{p.seq}", int(p.pocket), int(p.received_ms), str(p.code))
+            for p in suspect_pockets(store, match_id) if isinstance(p.pocket, int)]
 
     def add(self, table: str, inp: SensorInput, code: str) -> None:
         """A pocket event of the table's live match was just stored flagged (other kinds are not asked about)."""

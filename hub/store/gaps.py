@@ -79,8 +79,9 @@ def record_gone(store: Store, device: str, boot: int, first: int, last: int, at_
 
 def seqs_above(store: Store, device: str, boot: int, after: int, limit: int) -> list[int]:
     """The stored seqs of (device, boot) above `after`, ascending, at most `limit` of them."""
-    return [s for (s,) in store.conn.execute("SELECT seq FROM inputs WHERE device = ? AND boot = ? AND seq > ? "
-                                             "ORDER BY seq LIMIT ?", (device, boot, after, limit))]
+    rows = store.conn.execute("SELECT seq FROM inputs WHERE device = ? AND boot = ? AND seq > ? "
+                              "ORDER BY seq LIMIT ?", (device, boot, after, limit))
+    return [s for (s,) in rows]
 
 
 def first_above(store: Store, device: str, boot: int, after: int) -> int | None:

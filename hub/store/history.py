@@ -1,8 +1,8 @@
 """The history of matches: a search of the `matches` table by table, variant, status, date range and player.
 
-A player matches by a case-insensitive part of either name (Cyrillic too: SQLite's own LIKE folds ASCII only, so
-the connection gets a casefold function), in either alphabet (hub/translit.py's search key). The query's checks
-and the summaries' wording are hub.export.history's; this module runs the search.
+A player matches by a case-insensitive part of either name (Cyrillic too: SQLite's own LIKE folds ASCII only,
+so the connection gets a casefold function), in either alphabet (hub/translit.py's search key). The query's
+checks and the summaries' wording are hub.export.history's; this module runs the search.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from hub.translit import search_key
 
 @dataclass(frozen=True)
 class MatchFilter:
-    """Which matches: each field that is not None must hold (`since_ms` inclusive, `until_ms` exclusive, on the
-    start time; `player` a part of either player's name)."""
+    """Which matches: each field that is not None must hold (`since_ms` inclusive, `until_ms` exclusive, on
+    the start time; `player` a part of either player's name)."""
 
     table: str | None = None
     variant: str | None = None
@@ -67,8 +67,10 @@ def _where(f: MatchFilter) -> tuple[str, list[object]]:
         where.append("started_ms < ?")
         args.append(f.until_ms)
     if f.player:
-        where.append("EXISTS (SELECT 1 FROM json_each(matches.players) "
-                     "WHERE instr(luza_fold(value), ?) > 0 OR instr(luza_key(value), ?) > 0)")
+        where.append(
+            "EXISTS (SELECT 1 FROM json_each(matches.players) "
+            "WHERE instr(luza_fold(value), ?) > 0 OR instr(luza_key(value), ?) > 0)"
+        )
         args += [f.player.casefold(), search_key(f.player)]
     return " AND ".join(where), args
 
@@ -83,6 +85,21 @@ def search(store: Store, f: MatchFilter, limit: int, offset: int) -> tuple[int, 
         "SELECT id, table_id, variant, players, status, started_ms, ended_ms, "
         "json_extract(last_state, '$.scores'), json_extract(last_state, '$.winner'), "
         "json_extract(last_state, '$.provisional') "
-        f"FROM matches WHERE {cond} ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset])
-    return total, [MatchLine(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6],
-                             json.loads(r[7]) if r[7] else None, r[8], bool(r[9])) for r in rows]
+        f"FROM matches WHERE {cond} ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    )
+    return total, [
+        MatchLine(
+            r[0],
+            r[1],
+            r[2],
+            json.loads(r[3]),
+            r[4],
+            r[5],
+            r[6],
+            json.loads(r[7]) if r[7] else None,
+            r[8],
+            bool(r[9]),
+        )
+        for r in rows
+    ]

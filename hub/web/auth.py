@@ -5,9 +5,9 @@ The club's PIN (the club role: device actions on the club view, the heavy export
 the key `CLUB`, which no table id can be (a table id is 1-32 of a-z, 0-9 and '-'); its tokens are tokens "of the
 table" `CLUB`, so they never pass a table's check and a table's never pass the club's.
 
-PINs live in the `pins` table and devices in `referee_devices` (schema v7, kept by hub/store/pins.py; a database
-of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A PIN is
-4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel for the PIN
+PINs live in the `pins` table and devices in `referee_devices` (schema v7, kept by hub/store/pins.py; a
+database of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A
+PIN is 4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel for the PIN
 again), valid for one table. A device is a random cookie the browser got with its first token; only its sha256
 is stored, with the PIN it was issued under (a new PIN forgets every device).
 """
@@ -65,7 +65,8 @@ class PinStore:
         check_pin_format(pin)
         salt = secrets.token_bytes(16)
         digest = _hash(pin, salt, **SCRYPT)
-        self._pins.set(table, PinRow(salt, digest, SCRYPT["n"], SCRYPT["r"], SCRYPT["p"], int(time.time() * 1000)))
+        now_ms = int(time.time() * 1000)
+        self._pins.set(table, PinRow(salt, digest, SCRYPT["n"], SCRYPT["r"], SCRYPT["p"], now_ms))
         self._cache.pop(table, None)
 
     def is_set(self, table: str, max_age_s: float = 2.0) -> bool:

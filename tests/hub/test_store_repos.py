@@ -1,5 +1,5 @@
-"""The store's repositories (hub/store/: pins, files, history, suspects, gaps, Store.table_name) on real SQLite files:
-what each keeps and reads back, and the edge cases their callers rely on."""
+"""The store's repositories (hub/store/: pins, files, history, suspects, gaps, Store.table_name) on real
+SQLite files: what each keeps and reads back, and the edge cases their callers rely on."""
 
 from __future__ import annotations
 
@@ -98,15 +98,18 @@ def test_a_summary_of_other_files(tmp_path: Path) -> None:
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE notes (x)")
     held = files.summary(other)
-    assert held.integrity == "ok" and held.tables == {"notes"} and held.matches is None and held.inputs is None
+    assert (
+        held.integrity == "ok" and held.tables == {"notes"} and held.matches is None and held.inputs is None
+    )
     text = tmp_path / "text.db"
     text.write_bytes(b"this is not a database at all, just text" * 100)
     with pytest.raises(sqlite3.DatabaseError):
         files.summary(text)
 
 
-def test_a_snapshot_is_one_single_file_copy_while_the_writer_keeps_its_transaction(store: Store,
-                                                                                   tmp_path: Path) -> None:
+def test_a_snapshot_is_one_single_file_copy_while_the_writer_keeps_its_transaction(
+    store: Store, tmp_path: Path
+) -> None:
     _fill(store)
     with store.transaction():  # an uncommitted write is not in the copy
         store.append_action("t1", None, 9_500, 9_500, {"kind": "undo"})
@@ -154,23 +157,36 @@ def test_the_history_filters_and_pages_newest_first(store: Store) -> None:
     assert _ids(history.search(store, everything, 50, 0)) == (3, [c, b, a])
     assert _ids(history.search(store, everything, 1, 1)) == (3, [b])
     assert _ids(history.search(store, history.MatchFilter(table="t1"), 50, 0)) == (2, [c, a])
-    assert _ids(history.search(store, history.MatchFilter(variant="classic", status="live"), 50, 0)) == (2, [c, b])
-    assert _ids(history.search(store, history.MatchFilter(since_ms=1_000, until_ms=5_000), 50, 0)) == (2, [b, a])
+    assert _ids(history.search(store, history.MatchFilter(variant="classic", status="live"), 50, 0)) == (
+        2,
+        [c, b],
+    )
+    assert _ids(history.search(store, history.MatchFilter(since_ms=1_000, until_ms=5_000), 50, 0)) == (
+        2,
+        [b, a],
+    )
     assert _ids(history.search(store, history.MatchFilter(status="ended", table="t2"), 50, 0)) == (0, [])
 
 
 def test_the_history_finds_a_player_in_either_alphabet(store: Store) -> None:
     a, b, c = _matches(store)
-    for query, want in (("ivan", [b, a]), ("ИВАН", [b, a]), ("петров", [a]), ("oleg", [b]), ("anna", [c, a]),
-                        ("sidorov", [])):
+    for query, want in (
+        ("ivan", [b, a]),
+        ("ИВАН", [b, a]),
+        ("петров", [a]),
+        ("oleg", [b]),
+        ("anna", [c, a]),
+        ("sidorov", []),
+    ):
         assert _ids(history.search(store, history.MatchFilter(player=query), 50, 0))[1] == want, query
 
 
 def test_a_history_line_carries_the_last_stored_result(store: Store) -> None:
     a, b, c = _matches(store)
     lines = {m.id: m for m in history.search(store, history.MatchFilter(), 50, 0)[1]}
-    assert lines[a] == history.MatchLine(a, "t1", "free", ["Иван Петров", "Anna"], "ended", 1_000, 2_000, [71, 8], 0,
-                                         False)
+    assert lines[a] == history.MatchLine(
+        a, "t1", "free", ["Иван Петров", "Anna"], "ended", 1_000, 2_000, [71, 8], 0, False
+    )
     assert lines[b].scores == [1, 0] and lines[b].winner is None and lines[b].provisional is True
     assert lines[c].scores is None and lines[c].ended_ms is None
 
@@ -195,11 +211,15 @@ def test_suspects_are_the_flagged_inputs_of_one_match(store: Store) -> None:
         _sensor(store, m, 3, {"kind": "beam", "fields": {}, "suspect": "before_match"})
         _sensor(store, m, 4, {"kind": "pocket", "fields": {"pocket": "x"}, "suspect": "future"})
         _sensor(store, other, 5, {"kind": "pocket", "fields": {"pocket": 1}, "suspect": "future"})
-    assert suspects.flagged(store, m) == [suspects.Flagged("p1", 1, 2, "future"),
-                                          suspects.Flagged("p1", 1, 3, "before_match"),
-                                          suspects.Flagged("p1", 1, 4, "future")]
-    assert suspects.pockets(store, m) == [suspects.SuspectPocket("p1", 1, 2, 23, 4, "future"),
-                                          suspects.SuspectPocket("p1", 1, 4, 43, "x", "future")]
+    assert suspects.flagged(store, m) == [
+        suspects.Flagged("p1", 1, 2, "future"),
+        suspects.Flagged("p1", 1, 3, "before_match"),
+        suspects.Flagged("p1", 1, 4, "future"),
+    ]
+    assert suspects.pockets(store, m) == [
+        suspects.SuspectPocket("p1", 1, 2, 23, 4, "future"),
+        suspects.SuspectPocket("p1", 1, 4, 43, "x", "future"),
+    ]
     assert suspects.flagged(store, 999) == [] and suspects.pockets(store, 999) == []
 
 
