@@ -183,3 +183,14 @@ def test_the_checker_sees_sql(source: str) -> None:
 )
 def test_the_checker_leaves_prose_alone(source: str) -> None:
     assert not sql_in(source), source
+
+
+SCHEMA = re.compile(r"\b(?:CREATE|DROP)\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\b|\bALTER\s+TABLE\b")
+
+
+@pytest.mark.parametrize("path", sorted(HOME.glob("*.py")), ids=_rel)
+def test_tables_are_made_only_by_the_migrations(path: Path) -> None:
+    """Every table, index and trigger comes from hub/store/migrations.py (a schema version), never from a
+    repository that makes its own on first use."""
+    made = [f"line {line}" for line, text in _texts(ast.parse(path.read_text())) if SCHEMA.search(text)]
+    assert bool(made) == (path.name == "migrations.py"), f"{_rel(path)}: {made}"
