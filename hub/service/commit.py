@@ -61,7 +61,7 @@ class Committer:
     def _recover(self) -> None:
         """After a failed batch (rolled back): the cursor and every table's session as the store has them."""
         router = self.router
-        router.cursor = int(self.store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+        router.cursor = self.store.last_input_id()
         router.rebuild({t.id for t in router.config.tables})
 
     def _commit_batch(self, items: list[object]) -> None:

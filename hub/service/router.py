@@ -72,7 +72,7 @@ class Router(MatchDesk):
         self.live: dict[str, Live] = {}
         self.last: dict[str, dict[str, Any]] = {}  # table -> final scoreboard of its last match, until a new one
         self.plain: dict[str, dict[str, Any]] = {}  # table -> the session's scoreboard as stored (luza replay)
-        self.cursor = int(store.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+        self.cursor = store.last_input_id()
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
         self.notices: list[dict[str, Any]] = []  # what the start-up check did to a damaged store, on every table

@@ -148,6 +148,10 @@ class Store:
         row = self.conn.execute("SELECT name FROM tables WHERE id = ?", (table_id,)).fetchone()
         return str(row[0]) if row else None
 
+    def last_input_id(self) -> int:
+        """The id of the newest stored input (0: none yet): the hub's cursor over its input log."""
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
+
     def new_match(self, table_id: str, variant: str, players: Sequence[str], options: Mapping[str, Any],
                   started_ms: int, settings: Mapping[str, Any] | None = None) -> int:
         cur = self.conn.execute(
