@@ -40,7 +40,7 @@ function tableCard(entry) {
     ...d, pockets: Array.isArray(d.pockets) ? d.pockets : d.pocket != null ? [].concat(d.pocket) : [] }));
   const q = m ? (m.questions || []).length : 0;
   return h(`article.tcard.${cls}`, { dataset: { table: entry.id } },
-    h("div.thead", {}, h("span.tname", { translate: "no", "data-fit": "0.6,2" }, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
+    h("div.thead", {}, h("span.tname", { id: `tname-${entry.id}`, translate: "no", "data-fit": "0.6,2" }, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
       q ? h("span.qbadge", {}, t("open_questions", { n: q })) : null),
     b ? h("div.tscore", {},
       [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
@@ -48,7 +48,7 @@ function tableCard(entry) {
     b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
     accessLine(entry.access),
     h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
-      h("nav", {}, h("a", { href: withLang(`/board/${entry.id}`) }, t("board_link")),
+      h("nav", { "aria-labelledby": `tname-${entry.id}` }, h("a", { href: withLang(`/board/${entry.id}`) }, t("board_link")),
         h("a", { href: withLang(`/referee/${entry.id}`) }, t("panel_link")),
         h("a", { href: withLang(`/overlay/${entry.id}`) }, t("overlay_link")))));
 }
@@ -81,7 +81,8 @@ function devicesTable(devs, busy) {
   const rej = (r) => (typeof r === "number" ? r : Object.values(r || {}).reduce((a, b) => a + b, 0));
   const upd = (d) => { const [cls, text] = updateText(d.ota); return h(`td.ota${cls ? "." + cls : ""}`, {}, text); };
   return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
-    t("rssi"), t("outbox"), t("drops"), t("rejected"), t("update_col"), "", ""].map((x) => h("th", {}, x)))),
+    t("rssi"), t("outbox"), t("drops"), t("rejected"), t("update_col"), h("span.vh", {}, t("blink_col")), h("span.vh", {}, t("update_act_col"))]
+    .map((x) => h("th", {}, x)))),
   h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },
     h("td.dev", {}, h("span", { translate: "no" }, d.device || d.id), d.role ? h("small", {}, ` ${roleLabel(d.role)}`) : null),
     h("td", { translate: "no" }, d.table || d.table_id || "—"),

@@ -80,7 +80,9 @@ function s(tag, attrs = {}) {
  * `onPocket(p)` makes pockets buttons (the panel's pocket diagram).
  */
 export function tableSvg({ health = {}, onPocket = null, labels = true } = {}) {
-  const svg = s("svg", { viewBox: "-30 -30 360 620", class: "table-svg", role: "img" });
+  // a picture with its name on the board; the panel's pockets are buttons, so there it is a named group
+  const svg = s("svg", { viewBox: "-30 -30 360 620", class: "table-svg", role: onPocket ? "group" : "img",
+    "aria-label": t(onPocket ? "table_pockets" : "table_picture") });
   svg.append(s("rect", { x: 10, y: 10, width: 280, height: 540, rx: 10, class: "cloth" }));
   svg.append(s("line", { x1: 10, y1: 415, x2: 290, y2: 415, class: "house" })); // the house line (head quarter)
   svg.append(s("circle", { cx: 150, cy: 145, r: 5, class: "spot" })); // the pyramid's spot

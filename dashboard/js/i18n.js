@@ -52,7 +52,7 @@ const TEXTS = {
     club: "Клуб", tables: "Столы", devices: "Устройства", health: "Хаб", device: "Устройство", state: "Состояние",
     last_seen: "Был в сети", firmware: "Прошивка", battery: "Батарея", rssi: "Сигнал", outbox: "Очередь",
     drops: "Потери", rejected: "Отклонено", identify: "Мигнуть", identify_sent: "Команда отправлена",
-    update: "Обновить", update_col: "Обновление", update_in_play: "На столе идёт партия: обновление между партиями",
+    update: "Обновить", skip_to_shot: "К карточке удара", update_col: "Обновление", blink_col: "Мигнуть светодиодом", update_act_col: "Обновить прошивку", update_in_play: "На столе идёт партия: обновление между партиями",
     ota_fetch: "загрузка {to}: {n}/{of}", ota_staged: "{to} готова, перезапуск между партиями", ota_trial: "проверка {to}",
     ota_ok: "{to} установлена", ota_rolled_back: "{to} откачена ({err})", ota_refused: "{to} отклонена ({err})",
     worker: "Обработчик", broker: "Брокер", queue: "Очередь", alive: "работает", dead: "остановлен",
@@ -71,7 +71,7 @@ const TEXTS = {
     spot_foot_spot: "на заднюю отметку", spot_centre_spot: "на центральную отметку", spot_head_spot: "на переднюю отметку",
     spot_spotting_line: "на линию от задней отметки", spot_toward_centre: "от задней отметки к центру",
     spot_foot_rail: "к заднему борту за пирамидой", spot_house: "с руки из дома", spot_anywhere: "с руки с любого места",
-    qr_alt: "Код для панели судьи этого стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
+    qr_alt: "Код для панели судьи этого стола", table_picture: "Стол: лузы и их датчики", table_pockets: "Лузы стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
   },
   en: {
     offline: "No connection to the hub — reconnecting…", offline_since: "No connection — last update {time}",
@@ -111,7 +111,7 @@ const TEXTS = {
     club: "Club", tables: "Tables", devices: "Devices", health: "Hub", device: "Device", state: "State",
     last_seen: "Last seen", firmware: "Firmware", battery: "Battery", rssi: "Signal", outbox: "Outbox",
     drops: "Drops", rejected: "Rejected", identify: "Blink", identify_sent: "Command sent",
-    update: "Update", update_col: "Update", update_in_play: "A match is in play on this table: updates wait for its end",
+    update: "Update", skip_to_shot: "Skip to the shot card", update_col: "Update", blink_col: "Blink the LED", update_act_col: "Update the firmware", update_in_play: "A match is in play on this table: updates wait for its end",
     ota_fetch: "downloading {to}: {n}/{of}", ota_staged: "{to} ready, restarts between matches", ota_trial: "trying {to}",
     ota_ok: "{to} kept", ota_rolled_back: "{to} rolled back ({err})", ota_refused: "{to} refused ({err})",
     worker: "Worker", broker: "Broker", queue: "Queue", alive: "alive", dead: "stopped",
@@ -129,7 +129,7 @@ const TEXTS = {
     spot_foot_spot: "on the foot spot", spot_centre_spot: "on the centre spot", spot_head_spot: "on the head spot",
     spot_spotting_line: "on the spotting line from the foot spot", spot_toward_centre: "from the foot spot toward the centre",
     spot_foot_rail: "next to the foot rail behind the pyramid", spot_house: "in hand, from the house", spot_anywhere: "in hand, anywhere",
-    qr_alt: "Code for this table's referee panel", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
+    qr_alt: "Code for this table's referee panel", table_picture: "The table: pockets and their sensors", table_pockets: "The table's pockets", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
   },
 };
 
@@ -254,6 +254,8 @@ export function actionLabel(kind) {
 /** The page's title in its language: "Луза — табло" / "Luza — board". */
 export function pageTitle(key) {
   document.title = `${t("brand")} — ${t(key)}`;
+  const h1 = document.getElementById("heading"); // the board's and the overlay's heading, for screen readers
+  if (h1) h1.textContent = document.title;
 }
 
 /** The language toggle every page carries: a link to the page in the other language, remembered for the next
@@ -269,7 +271,7 @@ export function langToggle() {
   a.hreflang = other;
   a.textContent = other === "en" ? "EN" : "RU";
   a.title = other === "en" ? "English" : "Русский";
-  a.setAttribute("aria-label", a.title);
+  a.setAttribute("aria-label", `${a.textContent} — ${a.title}`); // the visible text first (WCAG 2.5.3)
   a.addEventListener("click", () => { try { localStorage.setItem(LANG_KEY, other); } catch { /* kept by the link */ } });
   return a;
 }

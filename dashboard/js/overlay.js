@@ -47,7 +47,7 @@ function render(env) {
 
 pageTitle("title_overlay");
 fitOnResize(() => fitAll());
-document.body.append(langToggle()); // shown only under the pointer or the keyboard: a stream never sees it
+document.querySelector("main").append(langToggle()); // shown only under the pointer or the keyboard: a stream never sees it
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { render(msg); fitAll(); document.body.dataset.rev = String(msg.rev); } },
 });

@@ -11,7 +11,9 @@ const GENERAL_FOULS = ["miss", "bad_break", "bad_cue_strike", "touch", "push", "
 
 const takesCalls = (board) => Boolean(profileOf(board.variant)?.calls);
 
-const card = (cls, title, ...body) => h(`section.card.${cls}`, {}, title ? h("h2", {}, title) : null, ...body);
+// each card a named place the keyboard can reach (the skip link goes to #card-shot)
+const card = (cls, title, ...body) => h(`section.card.${cls}`, { id: `card-${cls}`, tabindex: "-1" },
+  title ? h("h2", {}, title) : null, ...body);
 const btn = (label, onclick, cls = "") => h(`button.btn.act${cls ? "." + cls : ""}`, { type: "button", onclick }, label);
 
 function timeOf(board, ms) {

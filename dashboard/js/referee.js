@@ -104,6 +104,8 @@ function accept(state) {
 
 // ------------------------------------------------------------------ PIN keypad
 
+let pinKeys = null; // the PIN screen's keyboard handler while it is shown
+
 function pinScreen() {
   let pin = "";
   const dots = h("div.pin-dots", { id: "pin-dots" });
@@ -131,6 +133,14 @@ function pinScreen() {
     dataset: { key: label } }, label);
   const okKey = key(t("ok"), submit, "ok");
   show();
+  pinKeys = (e) => { // digits, Backspace and Enter from a keyboard press the keypad's own buttons
+    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector("[role=dialog], dialog[open]")) return;
+    const label = /^[0-9]$/.test(e.key) ? e.key : e.key === "Backspace" ? "⌫" : e.key === "Enter" ? t("ok") : null;
+    const b = label && [...document.querySelectorAll("#main .keypad button")].find((k) => k.dataset.key === label);
+    if (!b) return;
+    e.preventDefault();
+    if (!b.disabled) b.click();
+  };
   return h("section.pin", {},
     h("h1", {}, t("pin_title")), h("p", {}, tn("pin_enter", { table: env ? (env.name || table) : table })),
     dots, msg,
@@ -147,7 +157,7 @@ function header() {
   const m = env && env.match;
   const name = (i) => h(`span.pn.p${i}${m.to_play === i && !m.over ? ".turn" : ""}`, { translate: "no", "data-fit": "0.7,3" },
     m.players[i]);
-  return [h("div.tname", { translate: "no", "data-fit": "0.6,1" }, env ? (env.name || table) : table), langToggle(),
+  return [h("h1.tname", { translate: "no", "data-fit": "0.6,1" }, env ? (env.name || table) : table), langToggle(),
     m ? h("div.mini", {}, name(0), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), name(1)) : null];
 }
 
@@ -185,11 +195,11 @@ async function render(force = false) {
   if (want !== "match" && want === mode && !force) return;
   const entered = want !== mode;
   mode = want;
-  if (want === "pin") { fill(main, pinScreen()); fill(bar); return; }
+  if (want === "pin") { fill(main, pinScreen()); fill(bar); skipLink(); return; }
   if (want === "start") {
     fill(bar);
     const form = await startCard(ctx, env);
-    if (mode === "start") { fill(main, form); main.scrollTop = 0; }
+    if (mode === "start") { fill(main, form); main.scrollTop = 0; skipLink(); }
     return;
   }
   await loadVariants(); // the cards offer what the variant's profile says
@@ -204,6 +214,14 @@ async function render(force = false) {
   main.scrollTop = scroll;
   fill(bar, bottomBar(m));
   syncDisabled();
+  skipLink();
+}
+
+/** The skip link to the shot card, there only while the card is. */
+function skipLink() {
+  const skip = document.getElementById("skip");
+  skip.textContent = t("skip_to_shot");
+  skip.hidden = !document.getElementById("card-shot");
 }
 
 function syncDisabled() {
@@ -215,6 +233,7 @@ function syncDisabled() {
 }
 
 document.body.dataset.lang = lang;
+document.addEventListener("keydown", (e) => { if (mode === "pin" && pinKeys) pinKeys(e); });
 fitOnResize(() => fitAll());
 pageTitle("title_panel");
 live(`/ws/tables/${encodeURIComponent(table)}`, {

@@ -5,13 +5,23 @@ import { h, ball, ballInfo, tableSvg } from "./dom.js";
 
 function open(title, body) {
   return new Promise((resolve) => {
-    const close = (value) => { root.remove(); resolve(value); };
+    const opener = document.activeElement; // the keyboard goes back there when the sheet closes
+    const onKey = (e) => { if (e.key === "Escape") { e.preventDefault(); close(null); } };
+    const close = (value) => {
+      document.removeEventListener("keydown", onKey);
+      root.remove();
+      if (opener && opener.isConnected && opener.focus) opener.focus();
+      resolve(value);
+    };
     const root = h("div.sheet-backdrop", { onclick: (e) => { if (e.target === root) close(null); } },
-      h("div.sheet", { role: "dialog", "aria-label": title },
+      h("div.sheet", { role: "dialog", "aria-modal": "true", "aria-label": title },
         h("div.sheet-title", {}, title),
         body(close),
         h("button.btn.wide.ghost", { type: "button", onclick: () => close(null) }, t("cancel"))));
     document.body.append(root);
+    document.addEventListener("keydown", onKey);
+    const first = root.querySelector("button:not([disabled]), [tabindex='0']");
+    if (first) first.focus();
   });
 }
 

@@ -37,7 +37,8 @@ CUT_JS = """() => {
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const text = n.textContent.trim();
     const el = n.parentElement;
-    if (!text || !el || el.closest("script, style") || !el.checkVisibility()) continue;
+    // (.vh: text for screen readers only, clipped to nothing on purpose)
+    if (!text || !el || el.closest("script, style, .vh") || !el.checkVisibility()) continue;
     range.selectNodeContents(n);
     for (const r of range.getClientRects()) {
       if (r.width < 1 || r.height < 1) continue;
