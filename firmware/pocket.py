@@ -52,6 +52,15 @@ DECIDE_US = const(250000)  # wait this long for the lower beam to clear before d
 NOISE_GLITCHES = const(20)  # this many chatter pulses on one beam within NOISE_US is interference
 NOISE_US = const(1000000)
 DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
+# An upper-beam block this short with the lower beam never blocked is what a falling ball gives when the lower
+# receiver is dead or blind: a ball blocks a beam over at most 68 mm of its fall, 170 ms at the slowest entry
+# (0.4 m/s), and then blocks the lower beam too (the beams are 30 mm apart, under the jaws: hardware/mounting.md).
+# A hand stays longer. Flagged `single` (naming the lower beam) with the first such passage, not the fifth.
+FALL_MAX_US = const(200000)
+# The reverse, a lower-only block as short as a fall, is also what a ball bouncing up from the net gives: but only
+# after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the upper beam
+# missed: flagged `single` naming the upper beam.
+BOUNCE_US = const(2000000)
 
 # Who holds a beam: nobody, an object that entered from above, one from below, the spanning object, a ball
 # committed downwards (it has cleared the upper beam).
@@ -91,6 +100,9 @@ class PocketBeam:
         self._low_t = 0  # when the lower beam last blocked under the spanning object
         self._rise = 0  # when the lower beam last blocked from below (an upward passage began)
         self._other = 0  # the other beam blocked during the current passage
+        self._fell_alone = 0  # the passage was a one-beam block as short as a falling ball's
+        self._last_in = 0  # when the last ball went in (a net bounce follows one)
+        self._any_in = 0
         self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
         self._in_t = 0
         self._in_dur = 0
@@ -131,6 +143,7 @@ class PocketBeam:
             self._l_hold = _SPAN if upper else _BELOW
             self._low_t = t
             self._rise = t
+            self._other = 1  # flagged `boot` already: this passage says nothing of a dead beam
 
     def resync(self, t):
         """Edges were lost (the ring overflowed): forget who holds the beams, so a half-seen passage counts
@@ -237,6 +250,8 @@ class PocketBeam:
             self._u_hold = _DOWN
             self.passed += 1
             self._emit(IN, self._since[b], self.jam_us, UPPER)
+            self._last_in = self._since[b]
+            self._any_in = 1
             self._flag(FULL, self._since[b], UPPER)
 
     def _glitch(self, beam, t):
@@ -282,9 +297,20 @@ class PocketBeam:
         else:
             if self._pend_in:
                 self._decide(t)
+            if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and self._missed_by_upper(t):
+                self._fell_alone = 1  # a ball's passage the upper beam did not see: said in _passage
             self._l_hold = _NONE  # spanning object retreated, committed ball fell through, or rising object left
             if not self._lv[UPPER]:
                 self._passage(LOWER)
+
+    def _missed_by_upper(self, t):
+        """A lower-only block (now ending) as short as a fall, and no ball went in just before (no net bounce)."""
+        if ticks_diff(t, self._rise) > FALL_MAX_US:
+            return False
+        if not self._any_in:
+            return True
+        since = ticks_diff(self._rise, self._last_in)
+        return since > BOUNCE_US or since < 0  # (< 0: so long ago that the ticks wrapped)
 
     def _passage(self, beam):
         """A passage ended with both beams clear: if only `beam` ever blocked, the other may be dead."""
@@ -297,9 +323,10 @@ class PocketBeam:
             n = self._alone[beam]
             if n == DEAD_PASSES:
                 self._flag(DEAD, self._since[beam], 1 - beam)
-            elif n > DEAD_PASSES:
+            elif n > DEAD_PASSES or self._fell_alone:
                 self._flag(SINGLE, self._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
         self._other = 0
+        self._fell_alone = 0
 
     def _upper_blocked(self, t):
         if self._pend_in:
@@ -329,6 +356,8 @@ class PocketBeam:
                 self.rattles += 1
                 if self._jammed[LOWER]:
                     self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
+                elif not self._other and not self._lv[LOWER] and ticks_diff(t, self._entry) <= FALL_MAX_US:
+                    self._fell_alone = 1  # a ball's passage the lower beam did not see: said in _passage
         elif hold == _BELOW and not self._lv[LOWER]:
             self.outs += 1
             self._emit(OUT, t, ticks_diff(t, self._rise), UPPER)  # dur: from the lower beam's block
@@ -342,6 +371,8 @@ class PocketBeam:
         verdict = passage.balls(self.spacing_um, self._in_lag, self._in_dur, out)
         self.passed += 1
         self._emit(IN, self._in_t, self._in_dur, UPPER)
+        self._last_in = self._in_t
+        self._any_in = 1
         if verdict == passage.TWO_BALLS:
             self.passed += 1
             self._emit(IN, self._in_t, self._in_dur, UPPER)

@@ -97,6 +97,7 @@ class ShotEvidence:
 
     def items(self) -> set[str]:
         ids = {p.id for p in self.pockets} | {p.id for p in self.late} | {j[0] for j in self.jumped}
+        ids |= {f.id for f in self.flags if f.why == "single"}  # a one-beam passage: the referee says if it was a ball
         if self.strike:
             ids.add(self.strike.id)
         return ids | {s.id for s in self.extra_strikes}

@@ -33,8 +33,9 @@ from shared_rules.state import State
 
 FOUL_ANSWERS = ("foul", "no_foul")
 LATE_ANSWERS = ("return", "count", "new_shot")
+SINGLE_ANSWERS = ("ball", "nothing")
 CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
-                   "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS}
+                   "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS, "single_beam": SINGLE_ANSWERS}
 # A pocket node's flags (hub/reconcile/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
 SENSOR_FLAGS = {
     "edges": ("warning", "{p} lost sensor signals (interference overflowed the node): if a ball went in, add it.",
@@ -104,6 +105,8 @@ def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: in
         return Question(qid, f.kind, "identify", f"Shot {n}: what colour was the ball in {pe}?",
                         f"Удар {n}: какого цвета шар упал — {pr}?", n, f.item, None,
                         rules.colour_options(state), None, rules.PROFILE.cite(rules.PROFILE.identity_rule))
+    if f.kind == "single_beam":  # issue 19: a beam that missed a passage is named with it (docs/firmware.md)
+        return single_beam_question(f, qid, pe, pr)
     asked = CONFIRM_QUESTIONS.get(f.kind)
     if asked is not None:
         en, ru, answers, default, cite, by_shooter = asked
@@ -118,6 +121,19 @@ def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: in
                         f"Вмешательство в игру соперника (общие правила §28)?",
                         n, f.item, f.seat, FOUL_ANSWERS, "no_foul", "general 28")
     return _alert_from_finding(f, variant, pe, pr)
+
+
+def single_beam_question(f: Finding, qid: str, pe: str, pr: str) -> Question:
+    """Only one beam of a pocket saw a passage as short as a falling ball's: the other (named) did not see it. The
+    node counted nothing; "ball" counts one in that pocket for this shot."""
+    missed = f.other if f.other is not None else 1
+    be, br = BEAMS.get(missed, ("beam", "луч"))
+    seen_en, seen_ru = BEAMS.get(1 - missed, ("beam", "луч"))
+    return Question(qid, f.kind, "confirm",
+                    f"Shot {f.shot}: the {seen_en} of {pe} saw something pass, the {be} did not (not working?). "
+                    f"Did a ball go in?",
+                    f"Удар {f.shot}: {seen_ru} ({pr}) видел прохождение, а {br} — нет (неисправен?). Шар упал?",
+                    f.shot, f.item, None, SINGLE_ANSWERS, "nothing", "")
 
 
 def _alert_from_finding(f: Finding, variant: str, pe: str, pr: str) -> Alert:
@@ -178,8 +194,8 @@ def from_need(need: Need, shot: int | None) -> Question:
 # `s` is a hub.reconcile.table.TableSession (not imported: the session imports this module).
 
 QUESTION_FINDINGS = frozenset({"identify", "identify_colour", "late_drop", "double_hit", "early_start",
-                               "out_of_turn", "maybe_two"})
-LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two"})  # asked until answered, on any shot
+                               "out_of_turn", "maybe_two", "single_beam"})
+LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two", "single_beam"})  # asked until answered, on any shot
 
 
 def _recent_assemblies(s: Any) -> list[tuple[Any, bool]]:

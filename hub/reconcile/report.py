@@ -139,6 +139,8 @@ def _hints(shot: ShotEvidence, ctx: ShotContext, fouls: dict[Foul, int | None], 
         if o.ball is not None:
             out.append(Finding("ball_out", shot.number, o.id, pocket=o.pocket))
     for fl in shot.flags:
+        if fl.why == "single" and question_id("single_beam", fl.id) not in shot.answers:
+            out.append(Finding("single_beam", shot.number, fl.id, pocket=fl.pocket, other=fl.beam))
         if fl.why != "two":
             out.append(Finding("sensor_" + fl.why, shot.number, fl.id, pocket=fl.pocket, other=fl.beam))
         elif fl.ball is not None and question_id("maybe_two", fl.ball) not in shot.answers:
@@ -149,6 +151,9 @@ def _counted(shot: ShotEvidence) -> list[PocketEvidence]:
     late = [p for p in shot.late if shot.answers.get(question_id("late_drop", p.id)) == "count"]
     gone = shot.removed | {o.ball for o in shot.outs if o.ball}
     balls = [p for p in [*shot.pockets, *late] if p.id not in gone]
+    for fl in shot.flags:  # the referee said a one-beam passage was a ball: it counts, colour unseen
+        if fl.why == "single" and shot.answers.get(question_id("single_beam", fl.id)) == "ball":
+            balls.append(PocketEvidence(fl.id + "#ball", Pocket(fl.pocket), fl.at_ms, None, None, "sensor"))
     for fl in shot.flags:  # the referee said a `two` flag was two balls: the second one, unseen colour
         second = next((p for p in balls if p.id == fl.ball), None)
         if second is not None and shot.answers.get(question_id("maybe_two", second.id)) == "two":

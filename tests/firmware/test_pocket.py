@@ -252,8 +252,15 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     creeping = len([h for h in script if isinstance(h, tr.Ball) and h.speed < CREEP_MS])
     assert flags.count("full") <= creeping, (script, result)
     flags = [f for f in flags if f != "full"]
+    # a shallow rattle blocks the upper beam alone as briefly as a falling ball: what a ball gives when the lower
+    # receiver is dead, so the node asks (`single`) each time, and counts nothing (issue 19)
+    # and a net bounce with no ball gone in just before (the happenings are 1.2 s apart) is a ball the upper beam
+    # missed
+    shallow = len([h for h in script if isinstance(h, tr.Rattle) and not h.deep])
+    lone = len([h for i, h in enumerate(script) if isinstance(h, tr.NetBounce)
+                and not (i and isinstance(script[i - 1], tr.Ball | tr.Bounce))])
     if single_beam_run(script) < pocket.DEAD_PASSES:
-        assert flags == [], (script, result)
+        assert flags == ["single"] * (shallow + lone), (script, result)
     else:  # that many passages only one beam saw look like a dead receiver: said so, never counted
         assert set(flags) <= {"dead", "single"}, (script, result)
 

@@ -59,3 +59,27 @@ def test_sensor_flags_become_alerts_naming_pocket_and_beam() -> None:
     assert "lower beam" in alerts["sensor_noise"].en and "нижний луч" in alerts["sensor_noise"].ru
     assert alerts["sensor_edges"].severity == "warning" and "add it" in alerts["sensor_edges"].en
     assert s.scoreboard()["scores"] == [0, 0]
+
+
+def test_a_passage_only_the_upper_beam_saw_is_asked_for_that_shot_and_ball_counts_it() -> None:
+    """Issue 19: the node flags `single` (naming the lower beam) with the first ball its dead lower receiver
+    misses; the hub asks about that shot, names pocket and beam in an alert, and "ball" counts it there."""
+    k = Kit()
+    s = session("free", [*start(k), flag(k, 2500, 3, "single", beam=1)])
+    assert s.scoreboard()["scores"] == [0, 0]  # nothing counted meanwhile
+    (q,) = [q for q in s.questions if q.kind == "single_beam"]
+    assert q.options == ("ball", "nothing") and q.default == "nothing" and q.shot == 1
+    assert "lower beam" in q.en and "upper beam" in q.en and "нижний луч" in q.ru and "Шар упал?" in q.ru
+    alert = next(a for a in s.alerts if a.kind == "sensor_single")
+    assert "lower beam" in alert.en and "нижний луч" in alert.ru
+    s.apply(k.ref("confirm", 4000, question=q.id, answer="ball"))
+    assert s.scoreboard()["scores"] == [1, 0]
+    assert not [q for q in s.questions if q.kind == "single_beam"]
+
+
+def test_nothing_answers_a_one_beam_passage_and_counts_nothing() -> None:
+    k = Kit()
+    s = session("free", [*start(k), flag(k, 2500, 3, "single", beam=1)])
+    (q,) = [q for q in s.questions if q.kind == "single_beam"]
+    s.apply(k.ref("confirm", 4000, question=q.id, answer="nothing"))
+    assert s.scoreboard()["scores"] == [0, 0] and not [q for q in s.questions if q.kind == "single_beam"]
