@@ -4,7 +4,7 @@ A cycle means two modules are one piece of code in two files (a class sawn in tw
 helper that reaches back into its caller): neither can be read, tested or imported alone, and the order they load
 in decides whether the program starts. Imports inside functions count too (a lazy import is still a dependency),
 and so do those under `if TYPE_CHECKING:`: they never run, but a loop through one is still two modules that cannot
-be understood apart (the hub's three loops that issue 21 names are all of that kind). The graph spans the four
+be understood apart (the hub's last three loops, removed in issue 21, were all of that kind). The graph spans the four
 packages, so a loop that crosses from one into another is found as well.
 """
 
@@ -14,20 +14,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("shared_rules", "luza_wire", "hub", "firmware")
-
-# Issue 21 (Deliver 2 and 3): these three loops in the hub are being removed by the helpers rewriting those files;
-# the lead deletes this allow-list once their work is merged. Strict: a loop that is gone fails
-# `test_a_known_cycle_is_still_there`, so the list cannot outlive the loops.
-KNOWN: tuple[frozenset[str], ...] = (
-    frozenset({"hub.reconcile.action_types", "hub.reconcile.assembler"}),
-    frozenset({"hub.service.matches", "hub.service.router"}),
-    frozenset({"hub.web.context", "hub.web.live"}),
-)
-
 
 def modules(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
     """Every module of the packages, by dotted name (a package by its own name: `hub.web` is hub/web/__init__.py)."""
@@ -127,17 +115,10 @@ def test_the_packages_are_all_seen() -> None:
 
 def test_no_import_cycle() -> None:
     edges = graph(modules())
-    new = [c for c in cycles(edges) if c not in KNOWN]
+    new = cycles(edges)  # none allowed (issue 21 removed the hub's last three)
     assert not new, "import cycles (cut one import of each; see this file's docstring): " + " | ".join(
         describe(c, edges) for c in new
     )
-
-
-@pytest.mark.xfail(strict=True, reason="issue 21: the hub's three known loops are being removed (see KNOWN)")
-@pytest.mark.parametrize("loop", KNOWN, ids=lambda c: " <-> ".join(sorted(c)))
-def test_a_known_cycle_is_still_there(loop: frozenset[str]) -> None:
-    """Fails (XPASS, strict) once the loop is gone: then delete it from KNOWN."""
-    assert loop not in cycles(graph(modules()))
 
 
 def test_the_checker_sees_loops_through_a_function_and_through_type_checking(tmp_path: Path) -> None:

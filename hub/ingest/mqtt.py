@@ -225,9 +225,9 @@ class MqttIngest:
             log.info("telemetry connection to %s up", self.cfg.url)
         else:
             log.info("connected to %s (session present: %s)", self.cfg.url, self.session_present)
-        self.connected.set()
-        if self._on_link:
+        if self._on_link:  # first: whoever waits for `connected` finds the link's consequences already queued
             self._on_link(True)
+        self.connected.set()
 
     def _subscribed(self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any) -> None:
         self.subscribed.set()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from hub.config import ShotTiming
 from hub.reconcile.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
@@ -30,9 +30,6 @@ from shared_rules.model import (
     Foul,
     Pocket,
 )
-
-if TYPE_CHECKING:  # the actions (hub.reconcile.actions) amend the evidence defined here
-    from hub.reconcile.action_types import ShotAmendment
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +100,13 @@ class ShotEvidence:
         return ids | {s.id for s in self.extra_strikes}
 
 
+class Amendment(Protocol):
+    """A referee's change to a shot's evidence waiting for the next shot (hub.reconcile.action_types.ShotAmendment,
+    which imports this module for the evidence it amends)."""
+
+    def amend(self, shot: ShotEvidence, at_ms: int) -> None: ...
+
+
 class ShotAssembler:
     """Cuts the time-ordered evidence of one table into shots.
 
@@ -117,7 +121,7 @@ class ShotAssembler:
         self.voided = frozenset(voided)
         self.new_shot = frozenset(new_shot)
         self.shots: list[ShotEvidence] = []
-        self.pending_next: list[ShotAmendment] = []  # amendments for the next shot (hub.reconcile.actions)
+        self.pending_next: list[Amendment] = []  # amendments for the next shot (hub.reconcile.actions)
 
     # ------------------------------------------------------------ queries
 

@@ -19,8 +19,9 @@ from typing import Any
 
 from hub.errors import UNAVAILABLE, disk_full_alert
 from hub.reconcile.checks import RefereeInputError
+from hub.service.batch import Batch
 from hub.service.matches import RefereeRequest, answer_caller
-from hub.service.router import Batch, Router
+from hub.service.router import Router
 from hub.store.database import Store
 
 log = logging.getLogger("luza.hub")

@@ -34,13 +34,14 @@ from hub.ingest.registry import Registry
 from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
 from hub.reconcile.table import TableSession
+from hub.service.batch import Batch, Replayed
 from hub.service.changes import Change, Subscribers
 from hub.service.commit import Committer
 from hub.service.inbox import Inbox
-from hub.service.matches import RefereeRequest, Replayed, answer_caller
+from hub.service.matches import RefereeRequest, answer_caller
 from hub.service.node_commands import NodeCommands
 from hub.service.pending import PendingActions
-from hub.service.router import Batch, Router
+from hub.service.router import Router
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock

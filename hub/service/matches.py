@@ -9,7 +9,7 @@ import logging
 from collections.abc import Mapping
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hub.config import Config
 from hub.errors import MALFORMED, NO_MATCH, NOT_FOUND, unknown_table
@@ -21,14 +21,12 @@ from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
+from hub.service.batch import Batch, Replayed
 from hub.service.rebuild import timing
 from hub.service.snapshot import settings_snapshot
 from hub.store import gaps
 from hub.store.database import ActionUid, MatchRow, Store
 from shared_rules.errors import RulesError
-
-if TYPE_CHECKING:
-    from hub.service.router import Batch
 
 log = logging.getLogger("luza.hub")
 
@@ -61,15 +59,6 @@ def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
             fut.set_result(result)  # type: ignore[arg-type]
     except InvalidStateError:  # cancelled between the check and the answer
         pass
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """The answer to a referee action sent again with a uid already stored: where the first one went."""
-
-    table_id: str
-    cursor: int | None
-    match_id: int | None
 
 
 def _uid_of(action: object) -> str | None:

@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 from typing import Any
 
 from hub.config import Config
@@ -32,33 +28,17 @@ from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
-from hub.service.matches import Live, MatchDesk, RefereeRequest, Replayed
+from hub.service.batch import Batch
+from hub.service.matches import Live, MatchDesk, RefereeRequest
 from hub.service.rebuild import UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
 from luza_wire import protocol
 
-__all__ = ["Batch", "Router", "quarantine_alert"]
+__all__ = ["Router", "quarantine_alert"]
 
 log = logging.getLogger("luza.hub")
 
-
-
-@dataclass
-class Batch:
-    """What one transaction did, to be acted on after its commit."""
-
-    touched: set[str] = field(default_factory=set)
-    acks: list[Callable[[], None]] = field(default_factory=list)
-    replies: list[tuple[Future[dict[str, Any]], str | Replayed | BaseException]] = field(default_factory=list)
-    births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
-    clocks: dict[tuple[str, int], tuple[int, int | None]] = field(default_factory=dict)  # clock offsets stored
-    devices: set[str] = field(default_factory=set)
-    broken: set[str] = field(default_factory=set)
-    counts: Counter[str] = field(default_factory=Counter)
-    latencies: list[int] = field(default_factory=list)  # received_ms of the sensor events applied
-    events: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) whose events were settled
-    dups: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) that sent one again
 
 
 class Router(MatchDesk):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
@@ -19,8 +19,12 @@ from hub.web.metrics import Metrics
 from hub.web.pinguard import PinGuard
 from hub.web.settings import WebSettings
 
-if TYPE_CHECKING:
-    from hub.web.live import Live
+
+class Fanout(Protocol):
+    """What the routes ask of the live fan-out (hub.web.live.Live, which imports this module)."""
+
+    @property
+    def clients(self) -> int: ...
 
 
 class WebContext:
@@ -30,7 +34,7 @@ class WebContext:
         self.tokens = Tokens(settings.token_ttl_s)
         self.lockout = PinGuard(settings, self.pins)  # serialised per table, locked per address (hub.web.pinguard)
         self.metrics = Metrics(hub, self.lockout.snapshot)
-        self.live: Live | None = None
+        self.live: Fanout | None = None  # hub.web.live.Live, set by the app
         self.match_uids: dict[str, tuple[str, Any]] = {}  # table -> (uid, match id) of the last match started
 
     # ------------------------------------------------------------ reading

@@ -142,7 +142,7 @@ async def _refuse(ws: WebSocket, close_code: int, body: ErrorBody) -> None:
 
 
 def _live(web: WebContext) -> Live:
-    assert web.live is not None
+    assert isinstance(web.live, Live)
     return web.live
 
 

@@ -1,0 +1,37 @@
+"""What one transaction of the worker did (`Batch`), to be acted on after its commit, and the answer to a referee
+action sent again (`Replayed`). Below the router and the match desk, which both fill a batch (hub.service.router,
+hub.service.matches), so neither imports the other for it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The answer to a referee action sent again with a uid already stored: where the first one went."""
+
+    table_id: str
+    cursor: int | None
+    match_id: int | None
+
+
+@dataclass
+class Batch:
+    """What one transaction did, to be acted on after its commit."""
+
+    touched: set[str] = field(default_factory=set)
+    acks: list[Callable[[], None]] = field(default_factory=list)
+    replies: list[tuple[Future[dict[str, Any]], str | Replayed | BaseException]] = field(default_factory=list)
+    births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
+    clocks: dict[tuple[str, int], tuple[int, int | None]] = field(default_factory=dict)  # clock offsets stored
+    devices: set[str] = field(default_factory=set)
+    broken: set[str] = field(default_factory=set)
+    counts: Counter[str] = field(default_factory=Counter)
+    latencies: list[int] = field(default_factory=list)  # received_ms of the sensor events applied
+    events: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) whose events were settled
+    dups: set[tuple[str, int]] = field(default_factory=set)  # (device, boot) that sent one again
