@@ -217,11 +217,14 @@ async function render(force = false) {
   skipLink();
 }
 
-/** The skip link to the shot card, there only while the card is. */
+/** The skip links: to the shot card, there only while the card is; to undo and the menu, while the bar has them. */
 function skipLink() {
   const skip = document.getElementById("skip");
   skip.textContent = t("skip_to_shot");
   skip.hidden = !document.getElementById("card-shot");
+  const toBar = document.getElementById("skip-bar");
+  toBar.textContent = t("skip_to_bar");
+  toBar.hidden = !document.getElementById("undo");
 }
 
 function syncDisabled() {

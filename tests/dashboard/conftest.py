@@ -14,9 +14,10 @@ from hub import config
 from hub.deploy.broker import free_port
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
-from hub.web.auth import PinStore
+from hub.web.auth import CLUB, PinStore
 from hub.web.server import WebServer
 from hub.web.settings import WebSettings
+from tests.dashboard.scenes import CLUB_PIN as SCENE_CLUB_PIN
 from tests.dashboard.scenes import PIN as SCENE_PIN
 from tests.dashboard.scenes import Clock, Scenes, SceneWeb, scene_config, table_ids
 from tests.dashboard.support import CHROMIUM, CHROMIUM_ARGS, LoopThread
@@ -138,6 +139,7 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SceneWeb]:
     pins = PinStore(cfg.store.path)
     for t in table_ids():
         pins.set(t, SCENE_PIN)
+    pins.set(CLUB, SCENE_CLUB_PIN)  # the club's own sign-in (device actions on the club view)
     hub = Hub(cfg, clock=clock, mqtt=False).start()
     server = None
     try:

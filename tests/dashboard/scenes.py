@@ -137,7 +137,8 @@ class Scenes:
 
 # ---------------------------------------------------------------- the pages of the scenes, in a browser
 
-PIN = "2468"
+PIN = "2468"  # every table's referee PIN
+CLUB_PIN = "97531"  # the club's (manager's) PIN
 PAGES = {"board": "/board/{t}", "panel": "/referee/{t}", "overlay": "/overlay/{t}", "club": "/"}
 HD, FULL_HD, PHONE = {"width": 1280, "height": 720}, {"width": 1920, "height": 1080}, {"width": 390, "height": 844}
 

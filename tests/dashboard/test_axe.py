@@ -1,6 +1,6 @@
 """Accessibility (issue 20, item 6): axe-core, the standard engine behind Lighthouse's and Deque's audits, run in the
 real Chromium on every page the club uses — the wall board, the overlay, the referee panel (its PIN screen, the start
-form, a match at the break and in play with a shot held for the referee), the club view and the history pages — in
+form, a match at the break and in play with a shot held for the referee), the club view signed out and signed in, and the history pages — in
 Russian and in English, against the scenes' real hub (tests/dashboard/scenes.py). Zero violations of WCAG 2.1 A/AA
 and axe's best practices; a failure lists each rule, its impact, the elements and how to fix it."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.dashboard.scenes import ENDED, FULL_HD, HD, IDLE, PHONE, SceneWeb, new_page, open_scene
+from tests.dashboard.scenes import CLUB_PIN, ENDED, FULL_HD, HD, IDLE, PHONE, SceneWeb, new_page, open_scene
 from tests.dashboard.support import ROOT
 
 pytestmark = [pytest.mark.browser]
@@ -75,6 +75,10 @@ def test_the_panel_and_the_club_view_have_no_violations(lang: str, browser: Any,
     club.click("#club-pin-ok")
     club.wait_for_selector("#club-pin-msg.bad")  # refused: the message in its warning colour
     audit(club, "club, the sign-in dialog after a wrong PIN", found)
+    club.fill("#club-pin", CLUB_PIN)
+    club.click("#club-pin-ok")
+    club.wait_for_selector("#club-signout")  # signed in: the device actions are the club's own
+    audit(club, "club, signed in", found)
     fail_with(found)
 
 
