@@ -118,3 +118,16 @@ def test_a_foul_has_the_same_words_on_the_panel_and_the_board(lang: str, browser
     flash.wait_for(timeout=15_000)
     assert flash.inner_text() == called  # the spectators read what the referee tapped
     assert not panel.errors and not board.errors
+
+
+@pytest.mark.parametrize("table", [IDLE, ENDED])
+def test_the_toggle_is_on_top_of_the_boards_full_screens(table: str, browser: Any, scenes: SceneWeb) -> None:
+    """The free table's QR screen and the final score cover the whole board: the toggle stays above them (it was
+    under them, so a free table's board could not change language but by its address)."""
+    board = open_scene(browser, scenes, "board", table, "en", FULL_HD)
+    board.wait_for_selector(f"#{'idle' if table == IDLE else 'win'}:not([hidden])")
+    on_top = board.evaluate("() => { const a = document.querySelector('a.lang-toggle'), r = a.getBoundingClientRect();"
+                            " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === a; }")
+    assert on_top, "the language toggle is covered"
+    board.click("a.lang-toggle")
+    board.wait_for_function("document.documentElement.lang === 'ru' && document.body.dataset.online === '1'")
