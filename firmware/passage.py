@@ -45,7 +45,8 @@ TWO_MIN = const(110000)  # two balls touching: 68 mm + a chord, 123-136 mm
 TWO_MAX = const(160000)
 REST_ONE = const(42000)  # um: a ball resting across both beams falls at most 38 mm before its top clears
 REST_TWO = const(72000)  # the upper of two stacked balls resting in the upper beam only falls at most 68 mm
-SLOW_PCT = const(80)  # the exit slower than this share of the fall's prediction: it stopped in the beams
+SLOW_PCT = const(80)  # the exit slower than this share of the fall's prediction: it was slowed or stopped
+REST_T = const(2000)  # 0.1 ms: an upper-beam block this long can hold a stop (a moving ball passes in < 170 ms)
 FAST_PCT = const(125)  # faster than this share: pushed by a ball behind
 T_MAX = const(6000)  # times are clamped to 600 ms (0.1 ms units): longer only after a rest; keeps products small
 
@@ -85,7 +86,8 @@ def balls(s, lag_us, dur_us, out_us):
             x = 1
         m3 = s * 10 // x
         mid = t2 + x // 2 - t1 // 2  # from the entry's midpoint to the exit's, 0.1 ms
-        if m3 * 100 > (m1 + G100 * mid // 1000) * FAST_PCT:  # faster out than a fall: a ball behind pushed it
+        pred = m1 + G100 * mid // 1000  # its exit speed had it fallen freely
+        if m3 * 100 > pred * FAST_PCT:  # faster out than a fall: a ball behind pushed it
             a100 = (m3 - m1) * 1000 // mid  # um/ms^2 x 100
             return by_length(m1 * t2 // 10 + a100 * sq // 200)
     if fall <= ONE_MAX:
@@ -94,17 +96,20 @@ def balls(s, lag_us, dur_us, out_us):
         return RESTED
     if out_us < 0:
         return MAYBE_TWO if fall <= TWO_MAX else RESTED
-    return _from_rest(m3, x, fall)
+    return _from_rest(m3, x, fall, t2 >= REST_T, m3 * 100 < pred * SLOW_PCT)
 
 
-def _from_rest(m3, x, fall):
-    """Longer than one ball: how far did its top fall from rest before it left the upper beam?"""
+def _from_rest(m3, x, fall, rested, slow):
+    """Longer than one ball: how far did its top fall from rest before it left the upper beam? (`rested`: the
+    upper beam was blocked long enough for a stop; `slow`: the exit was slower than a fall.)"""
     u = m3 - G100 * x // 2000  # its speed then (um/ms): the exit's mean speed less g x / 2
     if u > 3000:
         u = 3000
     d = u * u * 50 // G100 if u > 0 else 0  # u^2 / 2g, um
     if d <= REST_ONE:
         return RESTED  # from a rest across both beams (or creeping through as slowly)
-    if d <= REST_TWO:
+    if d <= REST_TWO and rested:
         return TWO_BALLS  # the upper of two stacked balls, from a rest in the upper beam only
+    if slow:
+        return MAYBE_TWO  # slowed in the beams (by a ball below it?) and not stopped: its length is not measured
     return by_length(fall)  # moving all along: the length the fall measured

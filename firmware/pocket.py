@@ -29,6 +29,22 @@ from array import array
 
 from . import passage
 from .compat import const, ticks_add, ticks_diff
+from .doubt import (  # noqa: F401
+    BOOT,
+    BOUNCE,
+    DEAD,
+    DEAD_PASSES,
+    EDGES,
+    FALL_MAX_US,
+    FLAG_NAMES,
+    FULL,
+    LOWER,
+    NOISE,
+    SINGLE,
+    TWO,
+    UPPER,
+    Doubt,
+)
 from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
 IN = const(1)
@@ -36,31 +52,10 @@ JAM = const(2)
 CLEAR = const(3)
 OUT = const(4)
 FLAG = const(5)
-UPPER = const(0)
-LOWER = const(1)
 KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear", 4: "out", 5: "flag"}  # the wire event kind for each detection
-# FLAG reasons (a FLAG detection carries its reason in `dur`): what the beams cannot settle, for the referee
-TWO = const(1)  # the passage was longer than one ball and the beams cannot tell it from two (one counted)
-EDGES = const(2)  # the edge ring overflowed: edges were lost, a ball may have been missed
-NOISE = const(3)  # interference faster than the debounce on `beam` (a flickering lamp or IR source)
-DEAD = const(4)  # `beam` has not blocked for several passages the other beam saw: receiver dead or blinded
-SINGLE = const(5)  # a passage seen by one beam only while the other is dead: was it a ball?
-FULL = const(6)  # a ball came to rest across the beams (a full net, a tight mouth): counted once
-BOOT = const(7)  # the node started with `beam` blocked: a ball in the throat during the restart
-FLAG_NAMES = {1: "two", 2: "edges", 3: "noise", 4: "dead", 5: "single", 6: "full", 7: "boot"}
 DECIDE_US = const(250000)  # wait this long for the lower beam to clear before deciding on the entry alone
 NOISE_GLITCHES = const(20)  # this many chatter pulses on one beam within NOISE_US is interference
 NOISE_US = const(1000000)
-DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
-# An upper-beam block this short with the lower beam never blocked is what a falling ball gives when the lower
-# receiver is dead or blind: a ball blocks a beam over at most 68 mm of its fall, 170 ms at the slowest entry
-# (0.4 m/s), and then blocks the lower beam too (the beams are 30 mm apart, under the jaws: hardware/mounting.md).
-# A hand stays longer. Flagged `single` (naming the lower beam) with the first such passage, not the fifth.
-FALL_MAX_US = const(200000)
-# The reverse, a lower-only block as short as a fall, is also what a ball bouncing up from the net gives: but only
-# after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the upper beam
-# missed: flagged `single` naming the upper beam.
-BOUNCE_US = const(2000000)
 
 # Who holds a beam: nobody, an object that entered from above, one from below, the spanning object, a ball
 # committed downwards (it has cleared the upper beam).
@@ -75,7 +70,7 @@ _FOLD_US = const(134000000)
 _MAX_DUR = const(2000000000)
 
 
-class PocketBeam:
+class PocketBeam(Doubt):
     """The two-beam detector for one pocket. Times are ticks_us ints; settings in ms (spacing in mm)."""
 
     def __init__(self, pocket, debounce_ms=2, jam_ms=1000, out_size=16, spacing_mm=30):
@@ -100,9 +95,12 @@ class PocketBeam:
         self._low_t = 0  # when the lower beam last blocked under the spanning object
         self._rise = 0  # when the lower beam last blocked from below (an upward passage began)
         self._other = 0  # the other beam blocked during the current passage
-        self._fell_alone = 0  # the passage was a one-beam block as short as a falling ball's
         self._last_in = 0  # when the last ball went in (a net bounce follows one)
         self._any_in = 0
+        self._gap = 0  # the spanning object left the lower beam while the upper beam stayed blocked
+        self._doubt_init()
+        self._low_rest = 0  # a ball rests in the lower beam (it was still blocked DECIDE_US after the ball in)
+        self._onto = 0  # the ball in now fell onto it
         self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
         self._in_t = 0
         self._in_dur = 0
@@ -195,6 +193,7 @@ class PocketBeam:
         return (self._oh - self._otl) % self._osize
 
     def _emit(self, kind, t, dur, beam):
+        self._doubt_emit(kind)
         h = self._oh
         self._ok[h] = kind
         self._ot[h] = t
@@ -274,6 +273,7 @@ class PocketBeam:
             else:
                 dur = ms * 1000 + ticks_diff(t, self._since[beam])
             self._emit(CLEAR, t, dur if dur < _MAX_DUR else _MAX_DUR, beam)
+        self._doubt_edge(beam, level)
         self._lv[beam] = level
         self._since[beam] = t
         if level:
@@ -289,44 +289,28 @@ class PocketBeam:
             if self._pend_in:
                 self._decide(passage.NEXT)  # the next object arrives before the lower beam cleared
             if self._lv[UPPER] and self._u_hold == _ABOVE:
+                self._doubt_low(t)
+                if self._gap:
+                    self._split = 1  # one ball bouncing between the beams, or two whose gap the upper beam missed
+                else:
+                    self._low_t = t
+                self._gap = 0
                 self._l_hold = _SPAN
-                self._low_t = t
             else:
                 self._l_hold = _BELOW
                 self._rise = t
         else:
             if self._pend_in:
                 self._decide(t)
+            # the spanning object left the lower beam under a still blocked upper one: it went back up, or it was
+            # the first of two balls whose gap the upper beam did not see (see _decide)
+            self._gap = 1 if self._l_hold == _SPAN and self._lv[UPPER] and self._u_hold == _ABOVE else 0
             if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and self._missed_by_upper(t):
                 self._fell_alone = 1  # a ball's passage the upper beam did not see: said in _passage
+            self._low_rest = 0
             self._l_hold = _NONE  # spanning object retreated, committed ball fell through, or rising object left
             if not self._lv[UPPER]:
                 self._passage(LOWER)
-
-    def _missed_by_upper(self, t):
-        """A lower-only block (now ending) as short as a fall, and no ball went in just before (no net bounce)."""
-        if ticks_diff(t, self._rise) > FALL_MAX_US:
-            return False
-        if not self._any_in:
-            return True
-        since = ticks_diff(self._rise, self._last_in)
-        return since > BOUNCE_US or since < 0  # (< 0: so long ago that the ticks wrapped)
-
-    def _passage(self, beam):
-        """A passage ended with both beams clear: if only `beam` ever blocked, the other may be dead."""
-        if self._other:
-            self._alone[0] = 0
-            self._alone[1] = 0
-        else:
-            self._alone[beam] += 1
-            self._alone[1 - beam] = 0
-            n = self._alone[beam]
-            if n == DEAD_PASSES:
-                self._flag(DEAD, self._since[beam], 1 - beam)
-            elif n > DEAD_PASSES or self._fell_alone:
-                self._flag(SINGLE, self._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
-        self._other = 0
-        self._fell_alone = 0
 
     def _upper_blocked(self, t):
         if self._pend_in:
@@ -338,6 +322,7 @@ class PocketBeam:
             self._entry = t
 
     def _upper_cleared(self, t):
+        self._gap = 0
         hold = self._u_hold
         self._u_hold = _NONE
         if hold == _ABOVE:
@@ -347,13 +332,15 @@ class PocketBeam:
                 if self._l_hold == _SPAN:
                     lag = ticks_diff(self._low_t, self._entry)
                     self._in_lag = lag if lag > 0 else 0
+                elif self._low_rest or ticks_diff(t, self._low_t) > DECIDE_US:
+                    self._onto = 1  # onto a ball resting in the lower beam: its passage cannot be measured
                 self._l_hold = _DOWN
-                self._pend_in = 1  # decided when the lower beam clears (or on gravity alone, see _settle)
-                self._in_t = t
                 d = ticks_diff(t, self._entry)
-                self._in_dur = d if d > 0 else 0  # (an edge stamped before the boot-time seed: no negative times)
+                self._ball_in(t, d if d > 0 else 0)  # (an edge stamped before the boot-time seed: no negative times)
+                self._pend_in = 1  # one or two: decided when the lower beam clears (or on gravity alone, see _settle)
             else:
                 self.rattles += 1
+                self._doubt_rattle(t)
                 if self._jammed[LOWER]:
                     self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
                 elif not self._other and not self._lv[LOWER] and ticks_diff(t, self._entry) <= FALL_MAX_US:
@@ -364,18 +351,30 @@ class PocketBeam:
         if not self._lv[LOWER]:
             self._passage(UPPER)
 
+    def _ball_in(self, t, dur):
+        """Count a ball in (said at once: a node restarting before the verdict does not lose it)."""
+        self.passed += 1
+        self._in_t = t
+        self._in_dur = dur
+        self._emit(IN, t, dur, UPPER)
+        self._last_in = t
+        self._any_in = 1
+
     def _decide(self, low_clear):
         """How many balls the spanning object was, from its passage: see firmware/passage.py."""
         self._pend_in = 0
         out = ticks_diff(low_clear, self._in_t) if low_clear >= 0 else low_clear
         verdict = passage.balls(self.spacing_um, self._in_lag, self._in_dur, out)
-        self.passed += 1
-        self._emit(IN, self._in_t, self._in_dur, UPPER)
-        self._last_in = self._in_t
-        self._any_in = 1
+        if self._split and verdict != passage.RESTED:
+            verdict = passage.MAYBE_TWO  # the lower beam saw a gap the upper one did not: one ball or two?
+        if self._onto or low_clear == passage.RESTING:
+            self._low_rest = 1  # (until the lower beam clears)
+            if self._onto:
+                verdict = passage.RESTED
+        self._split = 0
+        self._onto = 0
         if verdict == passage.TWO_BALLS:
-            self.passed += 1
-            self._emit(IN, self._in_t, self._in_dur, UPPER)
+            self._ball_in(self._in_t, self._in_dur)
         elif verdict == passage.MAYBE_TWO:
             self._flag(TWO, self._in_t, UPPER)  # one counted: the referee is asked "one or two?"
         elif verdict == passage.RESTED:

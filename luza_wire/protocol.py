@@ -36,7 +36,7 @@ CHANNELS = ("status", "evt", "tele", "cmd", "ans")
 NODE_CHANNELS = ("status", "evt", "tele", "ans")
 EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
 # why a pocket node raised a `flag` (firmware/pocket.py FLAG_NAMES): what its beams could not settle
-FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot")
+FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot", "bounce")
 COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend", "ota")  # ota: luza_wire/ota.py
 STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")

@@ -48,6 +48,10 @@ SENSOR_FLAGS = {
              "{p}: шар лежит в горловине (сетка полна), засчитан один раз; освободите сетку."),
     "noise": ("warning", "interference on the {b} of {p} (a flickering lamp or IR light?): shade the receiver.",
               "{p}: помехи на луче ({b}) — мерцающая лампа или ИК-свет? Затените приёмник."),
+    "bounce": ("warning", "a ball bounced in the throat of {p}, which the sensor cannot tell from two balls close "
+               "together (one may have jumped back out): check the balls counted there.",
+               "{p}: шар отскочил в горловине, и датчик не отличает это от двух шаров подряд (один мог выскочить "
+               "обратно): проверьте, сколько шаров засчитано."),
     "dead": ("warning", "the {b} of {p} has not seen the last passages: receiver dead, misaligned or dirty; "
              "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
              "сбит или загрязнён; если шары упали, добавьте их вручную."),

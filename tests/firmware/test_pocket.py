@@ -135,8 +135,12 @@ def test_jam_reported_once_then_clear_with_blocked_time():
 
 
 def test_block_just_under_jam_time_is_not_a_jam():
+    """Once a ball has shown both receivers working; before that, a one-beam block is asked about (issue 19: it
+    is what a ball resting on a full net gives when the other receiver is dead)."""
+    result = run([tr.Ball(100), tr.Jam(1000, hold_ms=990)])
+    assert [d[0] for d in result["det"]] == ["pocket"]
     result = run([tr.Jam(100, hold_ms=990)])
-    assert result["det"] == []
+    assert [(d[0], pocket.FLAG_NAMES[d[3]], d[4]) for d in result["det"]] == [("flag", "single", pocket.LOWER)]
 
 
 def long_jam_vector(minutes, t0_us=v.NEAR_WRAP):
@@ -248,21 +252,40 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     outs = len([h for h in script if isinstance(h, tr.Out)])
     assert [d[0] for d in result["det"] if d[0] not in ("pocket", "flag")] == ["out"] * outs, (script, result)
     flags = [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
-    # a ball creeping through slower than it could fall looks like one that stopped in the throat: `full`
+    # a ball creeping through slower than it could fall looks like one that stopped in the throat: `full`; a ball
+    # bouncing between the beams (the lower beam sees a gap the upper does not) looks like two touching balls
+    # whose gap the upper beam missed, or one that stopped there: `two` or `full`, one counted (issue 19)
     creeping = len([h for h in script if isinstance(h, tr.Ball) and h.speed < CREEP_MS])
-    assert flags.count("full") <= creeping, (script, result)
-    flags = [f for f in flags if f != "full"]
-    # a shallow rattle blocks the upper beam alone as briefly as a falling ball: what a ball gives when the lower
-    # receiver is dead, so the node asks (`single`) each time, and counts nothing (issue 19)
-    # and a net bounce with no ball gone in just before (the happenings are 1.2 s apart) is a ball the upper beam
-    # missed
-    shallow = len([h for h in script if isinstance(h, tr.Rattle) and not h.deep])
-    lone = len([h for i, h in enumerate(script) if isinstance(h, tr.NetBounce)
-                and not (i and isinstance(script[i - 1], tr.Ball | tr.Bounce))])
+    bouncing = len([h for h in script if isinstance(h, tr.Bounce)])
+    assert flags.count("full") + flags.count("two") <= creeping + bouncing, (script, result)
+    assert flags.count("two") <= bouncing, (script, result)
+    flags = [f for f in flags if f not in ("full", "two")]
     if single_beam_run(script) < pocket.DEAD_PASSES:
-        assert flags == ["single"] * (shallow + lone), (script, result)
+        assert sorted(flags) == sorted(expected_flags(script)), (script, result)
     else:  # that many passages only one beam saw look like a dead receiver: said so, never counted
-        assert set(flags) <= {"dead", "single"}, (script, result)
+        assert set(flags) <= {"dead", "single", "bounce"}, (script, result)
+
+
+def expected_flags(script):
+    """The `single` and `bounce` flags a run of happenings 1.2 s apart raises (issue 19):
+    - a shallow rattle blocks the upper beam alone as briefly as a falling ball: what a ball gives when the lower
+      receiver is dead, so the node asks (`single`) each time, and counts nothing;
+    - a net bounce with no ball gone in just before is a ball the upper beam missed (`single`);
+    - before any passage has blocked both beams (neither receiver shown to work), a shallow hand too (`single`);
+    - a deep rattle just after a ball went in turned back in the throat: off that ball, which may have come back
+      up hidden behind it (`bounce`)."""
+    out = []
+    proven = False
+    for i, h in enumerate(script):
+        after_ball = i > 0 and isinstance(script[i - 1], tr.Ball | tr.Bounce)
+        shallow = isinstance(h, tr.Rattle | tr.Hand) and not h.deep
+        lone = isinstance(h, tr.NetBounce) and not after_ball
+        if (shallow and (isinstance(h, tr.Rattle) or not proven)) or lone:
+            out.append("single")
+        elif isinstance(h, tr.Rattle) and after_ball:
+            out.append("bounce")
+        proven = proven or not (shallow or isinstance(h, tr.NetBounce))
+    return out
 
 
 CREEP_MS = 1.0  # constant speed (m/s) below which a ball's passage is longer than a free fall allows

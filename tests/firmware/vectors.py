@@ -65,8 +65,13 @@ def throat_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
         for off in (0, 10, 20):
             cases[f"one_ball_{v0}ms_off{off}"] = (th.vector([F(100, v0, off)]), 1, 0, [])
         for off in (0, 10):
-            cases[f"two_touching_{v0}ms_off{off}"] = (th.vector([F(100, v0, off), F(100, v0, off, behind=0)]), 2, 0, [])
-        cases[f"two_2mm_apart_{v0}ms"] = (th.vector([F(100, v0, 10), F(100, v0, 10, behind=0, gap=2)]), 2, 0, [])
+            seen = ["bounce"] if (v0, off) == (0.2, 10) else []
+            cases[f"two_touching_{v0}ms_off{off}"] = (th.vector([F(100, v0, off), F(100, v0, off, behind=0)]), 2, 0,
+                                                      seen)
+        # slow enough that both beams see the gap: the same edges as one ball bouncing back up into the upper beam
+        # off a high pile and falling on (issue 19): two counted, and `bounce` ("check the count")
+        seen = ["bounce"] if v0 < 3 else []
+        cases[f"two_2mm_apart_{v0}ms"] = (th.vector([F(100, v0, 10), F(100, v0, 10, behind=0, gap=2)]), 2, 0, seen)
     cases["fast_catches_slow"] = (th.vector([F(100, 0.3), F(100, 3.0, behind=0, gap=40)]), 2, 0, [])
     # 0.9 mm apart at 1.4 m/s: the upper beam sees light between them for just over the debounce, the lower not
     cases["apart_on_upper_merged_on_lower"] = (th.vector([F(100, 1.424, 9.9), F(100, 1.424, 9.9, behind=0, gap=0.9)]),
@@ -96,6 +101,7 @@ def throat_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
     cases["rests_spanning_both_beams"] = (th.vector([F(100, 1.0)], floor=60), 1, 0, ["full"])
     cases["rests_in_lower_beam"] = (th.vector([F(100, 1.0)], floor=84), 1, 0, [])
     cases.update(resting_cases())
+    cases.update(random_regressions())
     cases["reboot_ball_spanning"] = (th.after_boot([F(100, 0.5)], boot_ms=150), 1, 0, ["boot", "boot"])
     cases["reboot_ball_in_lower"] = (th.after_boot([F(100, 0.5)], boot_ms=190), 0, 0, ["boot"])
     return cases
@@ -130,6 +136,56 @@ def resting_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
         "rest_two_one_on_the_other": (th.vector(pair, floor=110, end_ms=2500), 1, 0, ["full"]),
         # the upper one in the upper beam only: falling from there is further than one ball could; two
         "rest_two_one_in_each_beam_then_drop": (th.vector(pair, floor=75, drop_ms=700), 2, 0, []),
+    }
+
+
+def random_regressions() -> dict[str, tuple[list[Any], int, int, list[str]]]:
+    """Passages the random survey (tests/firmware/passages.py) found counted wrong with no flag, one of each kind
+    (issue 19); each was silent on the detector before it, and is now right or flagged. The model's truth is in
+    the comment: what the node counts is the vector's expectation."""
+    F = th.Fall
+    springy = {"bounce": 0.6, "leaves": True, "end_ms": 2500}
+    return {
+        # truth 0: it goes down past the upper beam, bounces off the pile inside the lower one and leaves upwards;
+        # the same edges as a second ball following it in: one counted, `bounce`
+        "random_bounce_out_of_the_lower_beam": (
+            th.vector([F(100, 3.539, 2.976)], floor=90.47, **{**springy, "bounce": 0.589}), 1, 0, ["bounce"]),
+        # truth 2: touching, the upper beam's 1.8 ms gap between them under the debounce, the lower's seen: one
+        # ball bouncing between the beams gives the same; one counted, `two`
+        "random_two_touching_upper_gap_lost": (
+            th.vector([F(100, 4.957, 12.39), F(100, 4.555, 7.65, behind=0)], end_ms=2500), 1, 0, ["two"]),
+        # truth 1: a dead receiver, the ball rests on a full net in the other beam for 0.5 s (not a fall's
+        # time), then the pile gives way; no passage had shown the dead receiver working: `single`
+        "random_dead_upper_ball_rests_on_full_net": (
+            th.vector([F(100, 4.945, 18.37)], dead=0, floor=40.84, drop_ms=596.3, floor_to=174.2, end_ms=2500), 0,
+            0, ["single"]),
+        "random_dead_lower_ball_rests_on_full_net": (
+            th.vector([F(100, 3.862, 7.03)], dead=1, floor=42.13, drop_ms=700, floor_to=130.8, end_ms=2500), 0, 0,
+            ["single"]),
+        # truth 0: the first bounces back up as the second comes in; both leave upwards, the second's blocks hiding
+        # the first's: a deep rattle just after a ball went in, `bounce`
+        "random_ball_from_below_hidden_by_one_from_above": (
+            th.vector([F(100, 3.061, 10.62), F(100, 2.235, 11.26, behind=0, gap=20.22)], floor=130.56,
+                      **{**springy, "bounce": 0.704}), 1, 0, ["bounce"]),
+        # truth 1: as the second enters the upper beam the first bounces up into the lower one 1.7 ms later (no
+        # ball falls 30 mm that fast): two objects at once, `bounce`
+        "random_lower_blocks_too_soon_after_the_upper": (
+            th.vector([F(100, 2.222, 10.14), F(100, 0.684, 3.57, behind=0, gap=29.62)], floor=145.74,
+                      **{**springy, "bounce": 0.628}), 2, 0, ["bounce"]),
+        # truth 2: the second rests on the first (which rests in the lower beam) for 0.7 s, then both drop: its
+        # passage onto a resting ball cannot be measured (it looked like two stacked balls): one, `full`
+        "random_falls_onto_a_resting_ball": (
+            th.vector([F(100, 3.457, 6.96), F(100, 0.335, 0.73, behind=0, gap=29.76)], floor=71.03, drop_ms=826.4,
+                      end_ms=2500), 2, 0, ["full"]),
+        # truth 3: the third catches the second falling from rest and is slowed in the beams (it looked like the
+        # upper of two stacked balls): one, `two`
+        "random_slowed_by_the_ball_below": (
+            th.vector([F(100, 2.024, 11.62), F(406.5, 1.058, 4.91, after=0), F(1008.1, 4.725, 15.09, after=1)],
+                      floor=149.27, drop_ms=939.2, end_ms=2500), 3, 0, ["two"]),
+        # a node that stops between a ball clearing the upper beam and the lower beam clearing (a restart) has
+        # said the ball already
+        "random_stops_before_the_verdict": (
+            ["pocket", {"edges": [[0, 1, 100_000], [1, 1, 110_000], [0, 0, 130_000]], "end": 140_000}], 1, 0, []),
     }
 
 

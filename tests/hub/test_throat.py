@@ -83,3 +83,16 @@ def test_nothing_answers_a_one_beam_passage_and_counts_nothing() -> None:
     (q,) = [q for q in s.questions if q.kind == "single_beam"]
     s.apply(k.ref("confirm", 4000, question=q.id, answer="nothing"))
     assert s.scoreboard()["scores"] == [0, 0] and not [q for q in s.questions if q.kind == "single_beam"]
+
+
+def test_a_bounce_flag_is_an_alert_naming_the_pocket_and_the_count_stands() -> None:
+    """Issue 19: the node counted the passage as balls following each other and says one ball bouncing would
+    count differently (`bounce`); the hub keeps the count and tells the referee to check that pocket."""
+    k = Kit()
+    s = session("free", [*start(k), k.pocket(2500, 3, "ivory"), flag(k, 2560, 3, "bounce")])
+    assert s.scoreboard()["scores"] == [1, 0]
+    (alert,) = [a for a in s.alerts if a.kind == "sensor_bounce"]
+    assert alert.severity == "warning" and alert.shot == 1
+    assert "bounced in the throat" in alert.en and "check the balls counted" in alert.en
+    assert "отскочил в горловине" in alert.ru and "проверьте" in alert.ru
+    assert alert.en.startswith("Shot 1:") and "pocket 3" in alert.en and "луза 3" in alert.ru

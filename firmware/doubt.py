@@ -1,0 +1,127 @@
+"""What a pocket's two beams cannot settle about one passage: the checks behind the `single`, `dead` and `bounce`
+flags (issue 19: right, or flagged at once; never silently wrong). A mixin of firmware/pocket.py's PocketBeam.
+
+A passage runs from both beams clear to both beams clear. Three kinds of doubt are tracked through it:
+
+* **One beam only.** A falling ball blocks both beams (they are 30 mm apart, a ball 68 mm), so a passage that
+  only one beam saw is a ball the other missed if it is as short as a fall (`FALL_MAX_US`; for the lower beam alone
+  not within `BOUNCE_US` of a ball going in, which is a net bounce), or if no passage since the start has shown both
+  receivers working. Flagged `single` naming the silent beam, with the first such ball; `dead` at the fifth in a
+  row (`DEAD_PASSES`), and `single` for each one after.
+* **Both ways at once.** One ball moving through the throat walks the beams' states in order (clear, upper,
+  both, lower, clear); its count is the upper beam clearing over a blocked lower one (it went down past the upper
+  beam) less the upper beam blocking over a blocked lower one (it came back up). That flux is what one ball,
+  however it bounced, went in. The detector counts as if several balls followed one another (firmware/pocket.py);
+  where the passage also held an edge one falling ball cannot give (the lower beam clearing under a blocked
+  upper one: the object moved up, or a ball left below another) and the two counts differ, neither can be
+  trusted: `bounce`.
+* **Two objects at once.** The lower beam blocking sooner after the upper than a ball can fall the spacing
+  (faster than 8 m/s: something came up from below as this one came in), or a ball turning back in the throat
+  within `BOUNCE_US` of one going in (a deep rattle off the ball below, which may have come back up hidden behind
+  it): `bounce`.
+
+A passage that raised a flag or a jam already says nothing more.
+"""
+
+from .compat import const, ticks_diff
+
+UPPER = const(0)
+LOWER = const(1)
+# FLAG reasons (a FLAG detection carries its reason in `dur`): what the beams cannot settle, for the referee
+TWO = const(1)  # the passage was longer than one ball and the beams cannot tell it from two (one counted)
+EDGES = const(2)  # the edge ring overflowed: edges were lost, a ball may have been missed
+NOISE = const(3)  # interference faster than the debounce on `beam` (a flickering lamp or IR source)
+DEAD = const(4)  # `beam` has not blocked for several passages the other beam saw: receiver dead or blinded
+SINGLE = const(5)  # a passage seen by one beam only: was it a ball? (`beam`: the one that did not see it)
+FULL = const(6)  # a ball came to rest across the beams (a full net, a tight mouth): counted once
+BOOT = const(7)  # the node started with `beam` blocked: a ball in the throat during the restart
+BOUNCE = const(8)  # one ball bouncing and several balls following each other count differently here
+FLAG_NAMES = {1: "two", 2: "edges", 3: "noise", 4: "dead", 5: "single", 6: "full", 7: "boot", 8: "bounce"}
+DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
+# An upper-beam block this short with the lower beam never blocked is what a falling ball gives when the lower
+# receiver is dead or blind: a ball blocks a beam over at most 68 mm of its fall, 170 ms at the slowest entry
+# (0.4 m/s), and then blocks the lower beam too (the beams are 30 mm apart, under the jaws: hardware/mounting.md).
+# A hand stays longer. Flagged `single` (naming the lower beam) with the first such passage, not the fifth.
+FALL_MAX_US = const(200000)
+# The reverse, a lower-only block as short as a fall, is also what a ball bouncing up from the net gives: but only
+# after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the upper beam
+# missed: flagged `single` naming the upper beam.
+BOUNCE_US = const(2000000)
+
+
+class Doubt:
+    """The per-passage bookkeeping; PocketBeam provides _lv, _since, _alone, _rise, _entry, _last_in, _any_in,
+    _other, spacing_um and _flag, and calls the hooks below."""
+
+    def _doubt_init(self):
+        self._fell_alone = 0  # the passage was a one-beam block as short as a falling ball's
+        self._proven = 0  # a passage blocked both beams since the start: neither receiver is dead
+        self._net = 0  # this passage: balls in - balls out as counted
+        self._flux = 0  # this passage: upper-beam clears - blocks while the lower beam was blocked
+        self._turn = 0  # this passage: the lower beam cleared under a blocked upper one
+        self._mixed = 0  # this passage: two objects at once (see the module's docstring)
+        self._split = 0  # this passage: the lower beam saw a gap the blocked upper one did not (pocket.py)
+        self._said = 0  # this passage: a flag or a jam was raised already
+
+    def _doubt_emit(self, kind):
+        """Every detection (1 IN, 4 OUT, 3 CLEAR, else a jam or a flag) as it is emitted."""
+        if kind == 1:
+            self._net += 1
+        elif kind == 4:
+            self._net -= 1
+        elif kind != 3:
+            self._said = 1
+
+    def _doubt_edge(self, beam, level):
+        """A confirmed edge, before it is applied."""
+        if self._lv[1 - beam]:
+            if beam == UPPER:
+                self._flux += -1 if level else 1
+            elif not level:
+                self._turn = 1  # the lower clearing under a blocked upper: one ball does it only moving up
+
+    def _doubt_low(self, t):
+        """The lower beam blocked under an object that came in from above."""
+        if ticks_diff(t, self._entry) < self.spacing_um // 8:
+            self._mixed = 1  # faster than 8 m/s: something else, from below, while this one entered
+
+    def _doubt_rattle(self, t):
+        """An object from above left upwards again: after reaching the lower beam, within BOUNCE_US of a ball in,
+        as fast as a ball, it turned back off the ball below, which may have come back up hidden behind it."""
+        if self._other and self._any_in and ticks_diff(t, self._entry) <= FALL_MAX_US \
+                and 0 <= ticks_diff(self._entry, self._last_in) <= BOUNCE_US:
+            self._mixed = 1
+
+    def _missed_by_upper(self, t):
+        """A lower-only block (now ending) as short as a fall, and no ball went in just before (no net bounce)."""
+        if ticks_diff(t, self._rise) > FALL_MAX_US:
+            return False
+        if not self._any_in:
+            return True
+        since = ticks_diff(self._rise, self._last_in)
+        return since > BOUNCE_US or since < 0  # (< 0: so long ago that the ticks wrapped)
+
+    def _passage(self, beam):
+        """A passage ended with both beams clear (`beam` cleared last): say what it left in doubt."""
+        if self._other:
+            self._alone[0] = 0
+            self._alone[1] = 0
+            self._proven = 1
+        else:
+            self._alone[beam] += 1
+            self._alone[1 - beam] = 0
+            n = self._alone[beam]
+            if n == DEAD_PASSES:
+                self._flag(DEAD, self._since[beam], 1 - beam)
+            elif n > DEAD_PASSES or self._fell_alone or not (self._proven or self._said):
+                self._flag(SINGLE, self._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
+        if not self._said and (self._split or self._mixed or (self._turn and self._flux != self._net)):
+            self._flag(BOUNCE, self._since[beam], UPPER)
+        self._other = 0
+        self._fell_alone = 0
+        self._split = 0
+        self._mixed = 0
+        self._net = 0
+        self._flux = 0
+        self._turn = 0
+        self._said = 0
