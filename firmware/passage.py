@@ -71,7 +71,7 @@ def balls(s, lag_us, dur_us, out_us):
     t1 = _t(lag_us)
     t2 = _t(dur_us)
     if t1 <= 0:
-        return ONE
+        return _by_exit(s, t2, out_us)
     if t2 < t1:
         t2 = t1
     m1 = s * 10 // t1  # um/ms
@@ -97,6 +97,22 @@ def balls(s, lag_us, dur_us, out_us):
     if out_us < 0:
         return MAYBE_TWO if fall <= TWO_MAX else RESTED
     return _from_rest(m3, x, fall, t2 >= REST_T, m3 * 100 < pred * SLOW_PCT)
+
+
+def _by_exit(s, t2, out_us):
+    """Its entry was not seen (a ball right behind another, the lower beam held all along): its length from the
+    exit, had it fallen freely through the upper beam; longer than one ball, or no exit yet: not measured."""
+    if out_us < 0:
+        return RESTED if out_us == RESTING else MAYBE_TWO
+    x = _t(out_us)
+    if x <= 0:
+        x = 1
+    u = s * 10 // x - G100 * x // 2000  # um/ms, as its top left the upper beam
+    if u <= 0:
+        return RESTED
+    if u > 8000:
+        u = 8000
+    return ONE if u * t2 // 10 - (t2 * t2 // 100) * G100 // 200 <= ONE_MAX else MAYBE_TWO
 
 
 def _from_rest(m3, x, fall, rested, slow):

@@ -328,12 +328,14 @@ class PocketBeam(Doubt):
         if hold == _ABOVE:
             if self._lv[LOWER] and (self._l_hold == _SPAN or self._l_hold == _DOWN):
                 # Through the upper beam into a blocked lower one: the spanning object, or a ball right behind
-                # the last (its lower block merged with that ball's: the same speed, so the same lag).
+                # the last (its lower block merged with that ball's, so its lag is not seen).
                 if self._l_hold == _SPAN:
                     lag = ticks_diff(self._low_t, self._entry)
                     self._in_lag = lag if lag > 0 else 0
-                elif self._low_rest or ticks_diff(t, self._low_t) > DECIDE_US:
-                    self._onto = 1  # onto a ball resting in the lower beam: its passage cannot be measured
+                else:  # right behind the last: its entry into the lower beam is not seen (passage._by_exit)
+                    self._in_lag = 0
+                    if self._low_rest or ticks_diff(t, self._low_t) > DECIDE_US:
+                        self._onto = 1  # onto a ball resting in the lower beam: its passage cannot be measured
                 self._l_hold = _DOWN
                 d = ticks_diff(t, self._entry)
                 self._ball_in(t, d if d > 0 else 0)  # (an edge stamped before the boot-time seed: no negative times)

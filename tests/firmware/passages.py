@@ -79,26 +79,32 @@ def draw(rng: random.Random) -> Passage:
     return Passage(tuple(balls), tuple(sorted(kw.items(), key=lambda x: x[0])), noise_seed, boot_ms)
 
 
-def judge(p: Passage) -> tuple[str, int, int, list[str]]:
-    """Simulate, run the node's detector on it: (outcome, truth, the node's count, flags)."""
+def vectors(p: Passage) -> tuple[dict[str, Any] | None, dict[str, Any], int]:
+    """The passage simulated: (the vector of the node's life before a restart, or None; the vector the detector
+    runs on; the true count). Vectors are `fw_runner.run_pocket`'s, the same under MicroPython."""
     kw = dict(p.kw)
     sim = th.simulate(list(p.balls), **kw)
     trace = sim.edges
     if p.noise_seed is not None:
         trace = th.noisy(trace, random.Random(p.noise_seed))
-    truth = sim.balls_in()
     vec: dict[str, Any] = {"edges": trace, "end": round((kw["end_ms"] + 2000) * 1000), "spacing_mm": 30.0}
-    if p.boot_ms is not None:  # the node starts then: the levels at that moment, the later edges
-        boot_us = round(p.boot_ms * 1000)
-        levels = [0, 0]
-        for beam, level, t in trace:
-            if t <= boot_us:
-                levels[beam] = level
-        vec.update(edges=[e for e in trace if e[2] > boot_us], start=levels, t0=boot_us)
+    if p.boot_ms is None:
+        return None, vec, sim.balls_in()
+    boot_us = round(p.boot_ms * 1000)  # the node starts then: the levels at that moment, the later edges
+    levels = [0, 0]
+    for beam, level, t in trace:
+        if t <= boot_us:
+            levels[beam] = level
+    vec.update(edges=[e for e in trace if e[2] > boot_us], start=levels, t0=boot_us)
+    before = {"edges": [e for e in trace if e[2] <= boot_us], "end": boot_us, "spacing_mm": 30.0}
+    return before, vec, sim.balls_in()
+
+
+def judge(p: Passage) -> tuple[str, int, int, list[str]]:
+    """Simulate, run the node's detector on it: (outcome, truth, the node's count, flags)."""
+    before_vec, vec, truth = vectors(p)
     # what the node's previous life reported before it restarted was sent (its outbox keeps it over a reboot)
-    before, said = (0, False) if p.boot_ms is None else _net(fw_runner.run_pocket(
-        {"edges": [e for e in trace if e[2] <= round(p.boot_ms * 1000)], "end": round(p.boot_ms * 1000),
-         "spacing_mm": 30.0}))
+    before, said = (0, False) if before_vec is None else _net(fw_runner.run_pocket(before_vec))
     result = fw_runner.run_pocket(vec)
     kinds = [d[0] for d in result["det"]]
     flags = [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
