@@ -14,7 +14,8 @@ A passage runs from both beams clear to both beams clear. Three kinds of doubt a
   however it bounced, went in. The detector counts as if several balls followed one another (firmware/pocket.py);
   where the passage also held an edge one falling ball cannot give (the lower beam clearing under a blocked
   upper one: the object moved up, or a ball left below another) and the two counts differ, neither can be
-  trusted: `bounce`.
+  trusted: `bounce`. The same when the upper beam blocks again over the ball gone down into the lower one later
+  than that ball needed to cross the spacing (it is held there: it bounced, or rests, and may be what came back).
 * **Two objects at once.** The lower beam blocking sooner after the upper than a ball can fall the spacing
   (faster than 8 m/s: something came up from below as this one came in), or a ball turning back in the throat
   within `BOUNCE_US` of one going in (a deep rattle off the ball below, which may have come back up hidden behind
@@ -58,7 +59,7 @@ class Doubt:
         self._proven = 0  # a passage blocked both beams since the start: neither receiver is dead
         self._net = 0  # this passage: balls in - balls out as counted
         self._flux = 0  # this passage: upper-beam clears - blocks while the lower beam was blocked
-        self._turn = 0  # this passage: the lower beam cleared under a blocked upper one
+        self._turn = 0  # this passage: an edge one falling ball cannot give (it moved up, or two balls did it)
         self._mixed = 0  # this passage: two objects at once (see the module's docstring)
         self._split = 0  # this passage: the lower beam saw a gap the blocked upper one did not (pocket.py)
         self._said = 0  # this passage: a flag or a jam was raised already
@@ -84,6 +85,13 @@ class Doubt:
         """The lower beam blocked under an object that came in from above."""
         if ticks_diff(t, self._entry) < self.spacing_um // 8:
             self._mixed = 1  # faster than 8 m/s: something else, from below, while this one entered
+
+    def _doubt_back(self, t):
+        """The upper beam blocked again over the ball that went down into the lower one: the next ball, or that
+        ball back up. Later than its entry took to cross the spacing, it has been held in the lower beam (a free
+        ball would have left it): it may have bounced."""
+        if ticks_diff(t, self._in_t) > self._in_lag:
+            self._turn = 1
 
     def _doubt_rattle(self, t):
         """An object from above left upwards again: after reaching the lower beam, within BOUNCE_US of a ball in,

@@ -313,6 +313,8 @@ class PocketBeam(Doubt):
                 self._passage(LOWER)
 
     def _upper_blocked(self, t):
+        if self._l_hold == _DOWN and self._lv[LOWER]:
+            self._doubt_back(t)
         if self._pend_in:
             self._decide(passage.NEXT)  # the next ball is here before the lower beam cleared
         if self._lv[LOWER] and self._l_hold == _BELOW and not self._jammed[LOWER]:  # (a jam does not rise)

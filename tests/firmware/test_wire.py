@@ -213,7 +213,7 @@ REJECTIONS = [
     (["parse", "evt", ev(dur="long").decode(), None], "bad_field", "field 'dur' must be a number 0..86400000, got 'long'"),
     (["parse", "evt", ev(k="strike", dbl=1).decode(), None], "bad_field", "field 'dbl' must be true or false, got 1"),
     (["parse", "evt", ev(k="flag", why="maybe").decode(), None], "bad_field",
-     "flag 'why' 'maybe' is not one of two, edges, noise, dead, single, full, boot"),
+     "flag 'why' 'maybe' is not one of two, edges, noise, dead, single, full, boot, bounce"),
     (["parse", "evt", ev(k="jam", bm=2).decode(), None], "bad_field", "field 'bm' must be an integer 0..1, got 2"),
     (["parse", "evt", ev(k="strike", pk=-3).decode(), None], "bad_field", "field 'pk' must be a number 0..1000, got -3"),
     (["parse", "evt", ev(k="calib", c="red", rgb=[1, 2]).decode(), None], "bad_field",
