@@ -43,6 +43,7 @@ G100 = const(981)  # gravity, 9.81 um/ms^2, times 100
 ONE_MAX = const(85000)  # um: a ball blocks a beam over 55-68 mm of its fall (its chord, up to 20 mm off centre)
 TWO_MIN = const(110000)  # two balls touching: 68 mm + a chord, 123-136 mm
 TWO_MAX = const(160000)
+THROUGH_MIN = const(40000)  # um: the least a ball's passage through a beam can be (its chord, with margin)
 REST_ONE = const(42000)  # um: a ball resting across both beams falls at most 38 mm before its top clears
 REST_TWO = const(72000)  # the upper of two stacked balls resting in the upper beam only falls at most 68 mm
 SLOW_PCT = const(80)  # the exit slower than this share of the fall's prediction: it was slowed or stopped
@@ -54,6 +55,16 @@ T_MAX = const(6000)  # times are clamped to 600 ms (0.1 ms units): longer only a
 def _t(us):
     t = us // 100
     return T_MAX if t > T_MAX else t
+
+
+def through(s, lag_us, low_us):
+    """Could an object that entered at the speed its `lag_us` gives have passed through the lower beam (its
+    chord, at least 55 mm; 40 with margin) in the `low_us` it held it? Falling, it goes at least that far."""
+    t1 = _t(lag_us)
+    d = _t(low_us)
+    if t1 <= 0:
+        return True
+    return (s * 10 // t1) * d // 10 + (d * (d + 2 * t1) // 100) * G100 // 200 >= THROUGH_MIN
 
 
 def by_length(um):

@@ -304,7 +304,12 @@ class PocketBeam(Doubt):
                 self._decide(t)
             # the spanning object left the lower beam under a still blocked upper one: it went back up, or it was
             # the first of two balls whose gap the upper beam did not see (see _decide)
-            self._gap = 1 if self._l_hold == _SPAN and self._lv[UPPER] and self._u_hold == _ABOVE else 0
+            self._gap = 0
+            if self._l_hold == _SPAN and self._lv[UPPER] and self._u_hold == _ABOVE:
+                # long enough for a ball to have passed through it: the first of two may have (else it went
+                # back up: a ball bouncing between the beams, measured from its next block)
+                self._gap = passage.through(self.spacing_um, ticks_diff(self._low_t, self._entry),
+                                            ticks_diff(t, self._low_t))
             if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and self._missed_by_upper(t):
                 self._fell_alone = 1  # a ball's passage the upper beam did not see: said in _passage
             self._low_rest = 0
