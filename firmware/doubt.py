@@ -1,5 +1,5 @@
 """What a pocket's two beams cannot settle about one passage: the checks behind the `single`, `dead` and `bounce`
-flags (issue 19: right, or flagged at once; never silently wrong). A mixin of firmware/pocket.py's PocketBeam.
+flags (issue 19: right, or flagged at once; never silently wrong). Hooks firmware/pocket.py's PocketBeam calls.
 
 A passage runs from both beams clear to both beams clear. Three kinds of doubt are tracked through it:
 
@@ -50,86 +50,93 @@ FALL_MAX_US = const(200000)
 BOUNCE_US = const(2000000)
 
 
-class Doubt:
-    """The per-passage bookkeeping; PocketBeam provides _lv, _since, _alone, _rise, _entry, _last_in, _any_in,
-    _other, spacing_um and _flag, and calls the hooks below."""
+# The per-passage bookkeeping, on the PocketBeam `pb` (its _lv, _since, _alone, _rise, _entry, _in_t, _in_lag,
+# _last_in, _any_in, _other, spacing_um and _flag); firmware/pocket.py calls these hooks.
 
-    def _doubt_init(self):
-        self._fell_alone = 0  # the passage was a one-beam block as short as a falling ball's
-        self._proven = 0  # a passage blocked both beams since the start: neither receiver is dead
-        self._net = 0  # this passage: balls in - balls out as counted
-        self._flux = 0  # this passage: upper-beam clears - blocks while the lower beam was blocked
-        self._turn = 0  # this passage: an edge one falling ball cannot give (it moved up, or two balls did it)
-        self._mixed = 0  # this passage: two objects at once (see the module's docstring)
-        self._split = 0  # this passage: the lower beam saw a gap the blocked upper one did not (pocket.py)
-        self._said = 0  # this passage: a flag or a jam was raised already
 
-    def _doubt_emit(self, kind):
-        """Every detection (1 IN, 4 OUT, 3 CLEAR, else a jam or a flag) as it is emitted."""
-        if kind == 1:
-            self._net += 1
-        elif kind == 4:
-            self._net -= 1
-        elif kind != 3:
-            self._said = 1
+def init(pb):
+    pb._fell_alone = 0  # the passage was a one-beam block as short as a falling ball's
+    pb._proven = 0  # a passage blocked both beams since the start: neither receiver is dead
+    pb._net = 0  # this passage: balls in - balls out as counted
+    pb._flux = 0  # this passage: upper-beam clears - blocks while the lower beam was blocked
+    pb._turn = 0  # this passage: an edge one falling ball cannot give (it moved up, or two balls did it)
+    pb._mixed = 0  # this passage: two objects at once (see the module's docstring)
+    pb._split = 0  # this passage: the lower beam saw a gap the blocked upper one did not (pocket.py)
+    pb._said = 0  # this passage: a flag or a jam was raised already
 
-    def _doubt_edge(self, beam, level):
-        """A confirmed edge, before it is applied."""
-        if self._lv[1 - beam]:
-            if beam == UPPER:
-                self._flux += -1 if level else 1
-            elif not level:
-                self._turn = 1  # the lower clearing under a blocked upper: one ball does it only moving up
 
-    def _doubt_low(self, t):
-        """The lower beam blocked under an object that came in from above."""
-        if ticks_diff(t, self._entry) < self.spacing_um // 8:
-            self._mixed = 1  # faster than 8 m/s: something else, from below, while this one entered
+def emitted(pb, kind):
+    """Every detection (1 IN, 4 OUT, 3 CLEAR, else a jam or a flag) as it is emitted."""
+    if kind == 1:
+        pb._net += 1
+    elif kind == 4:
+        pb._net -= 1
+    elif kind != 3:
+        pb._said = 1
 
-    def _doubt_back(self, t):
-        """The upper beam blocked again over the ball that went down into the lower one: the next ball, or that
-        ball back up. Later than its entry took to cross the spacing, it has been held in the lower beam (a free
-        ball would have left it): it may have bounced."""
-        if ticks_diff(t, self._in_t) > self._in_lag:
-            self._turn = 1
 
-    def _doubt_rattle(self, t):
-        """An object from above left upwards again: after reaching the lower beam, within BOUNCE_US of a ball in,
-        as fast as a ball, it turned back off the ball below, which may have come back up hidden behind it."""
-        if self._other and self._any_in and ticks_diff(t, self._entry) <= FALL_MAX_US \
-                and 0 <= ticks_diff(self._entry, self._last_in) <= BOUNCE_US:
-            self._mixed = 1
+def edge(pb, beam, level):
+    """A confirmed edge, before it is applied."""
+    if pb._lv[1 - beam]:
+        if beam == UPPER:
+            pb._flux += -1 if level else 1
+        elif not level:
+            pb._turn = 1  # the lower clearing under a blocked upper: one ball does it only moving up
 
-    def _missed_by_upper(self, t):
-        """A lower-only block (now ending) as short as a fall, and no ball went in just before (no net bounce)."""
-        if ticks_diff(t, self._rise) > FALL_MAX_US:
-            return False
-        if not self._any_in:
-            return True
-        since = ticks_diff(self._rise, self._last_in)
-        return since > BOUNCE_US or since < 0  # (< 0: so long ago that the ticks wrapped)
 
-    def _passage(self, beam):
-        """A passage ended with both beams clear (`beam` cleared last): say what it left in doubt."""
-        if self._other:
-            self._alone[0] = 0
-            self._alone[1] = 0
-            self._proven = 1
-        else:
-            self._alone[beam] += 1
-            self._alone[1 - beam] = 0
-            n = self._alone[beam]
-            if n == DEAD_PASSES:
-                self._flag(DEAD, self._since[beam], 1 - beam)
-            elif n > DEAD_PASSES or self._fell_alone or not (self._proven or self._said):
-                self._flag(SINGLE, self._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
-        if not self._said and (self._split or self._mixed or (self._turn and self._flux != self._net)):
-            self._flag(BOUNCE, self._since[beam], UPPER)
-        self._other = 0
-        self._fell_alone = 0
-        self._split = 0
-        self._mixed = 0
-        self._net = 0
-        self._flux = 0
-        self._turn = 0
-        self._said = 0
+def low(pb, t):
+    """The lower beam blocked under an object that came in from above."""
+    if ticks_diff(t, pb._entry) < pb.spacing_um // 8:
+        pb._mixed = 1  # faster than 8 m/s: something else, from below, while this one entered
+
+
+def back(pb, t):
+    """The upper beam blocked again over the ball that went down into the lower one: the next ball, or that
+    ball back up. Later than its entry took to cross the spacing, it has been held in the lower beam (a free
+    ball would have left it): it may have bounced."""
+    if ticks_diff(t, pb._in_t) > pb._in_lag:
+        pb._turn = 1
+
+
+def rattle(pb, t):
+    """An object from above left upwards again: after reaching the lower beam, within BOUNCE_US of a ball in,
+    as fast as a ball, it turned back off the ball below, which may have come back up hidden behind it."""
+    if pb._other and pb._any_in and ticks_diff(t, pb._entry) <= FALL_MAX_US \
+            and 0 <= ticks_diff(pb._entry, pb._last_in) <= BOUNCE_US:
+        pb._mixed = 1
+
+
+def missed_by_upper(pb, t):
+    """A lower-only block (now ending) as short as a fall, and no ball went in just before (no net bounce)."""
+    if ticks_diff(t, pb._rise) > FALL_MAX_US:
+        return False
+    if not pb._any_in:
+        return True
+    since = ticks_diff(pb._rise, pb._last_in)
+    return since > BOUNCE_US or since < 0  # (< 0: so long ago that the ticks wrapped)
+
+
+def passage_end(pb, beam):
+    """A passage ended with both beams clear (`beam` cleared last): say what it left in doubt."""
+    if pb._other:
+        pb._alone[0] = 0
+        pb._alone[1] = 0
+        pb._proven = 1
+    else:
+        pb._alone[beam] += 1
+        pb._alone[1 - beam] = 0
+        n = pb._alone[beam]
+        if n == DEAD_PASSES:
+            pb._flag(DEAD, pb._since[beam], 1 - beam)
+        elif n > DEAD_PASSES or pb._fell_alone or not (pb._proven or pb._said):
+            pb._flag(SINGLE, pb._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
+    if not pb._said and (pb._split or pb._mixed or (pb._turn and pb._flux != pb._net)):
+        pb._flag(BOUNCE, pb._since[beam], UPPER)
+    pb._other = 0
+    pb._fell_alone = 0
+    pb._split = 0
+    pb._mixed = 0
+    pb._net = 0
+    pb._flux = 0
+    pb._turn = 0
+    pb._said = 0

@@ -18,7 +18,8 @@ The state machine, per pocket (levels: 1 = beam blocked):
     leaves through UPPER it is going out (`outs`) -> nothing.
   * either beam blocked longer than `jam_ms` -> JAM once, then CLEAR with the blocked time when it unblocks.
 Two balls in quick succession (e.g. 30 ms apart at pocket speed) give separate pulses on each beam and count
-as two; balls touching each other merge into one pulse and count as one (see docs/firmware.md).
+as two; balls touching merge into one pulse, and its length says one or two (firmware/passage.py). What a
+passage leaves in doubt is flagged when it ends (firmware/doubt.py; docs/firmware.md).
 
 Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/JAM/CLEAR, t in ticks_us
 (IN: the moment the ball cleared the upper beam; JAM: when the block began; CLEAR: when it ended), dur in us
@@ -27,7 +28,7 @@ Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/
 
 from array import array
 
-from . import passage
+from . import doubt, passage
 from .compat import const, ticks_add, ticks_diff
 from .doubt import (  # noqa: F401
     BOOT,
@@ -43,7 +44,6 @@ from .doubt import (  # noqa: F401
     SINGLE,
     TWO,
     UPPER,
-    Doubt,
 )
 from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
@@ -70,7 +70,7 @@ _FOLD_US = const(134000000)
 _MAX_DUR = const(2000000000)
 
 
-class PocketBeam(Doubt):
+class PocketBeam:
     """The two-beam detector for one pocket. Times are ticks_us ints; settings in ms (spacing in mm)."""
 
     def __init__(self, pocket, debounce_ms=2, jam_ms=1000, out_size=16, spacing_mm=30):
@@ -98,7 +98,7 @@ class PocketBeam(Doubt):
         self._last_in = 0  # when the last ball went in (a net bounce follows one)
         self._any_in = 0
         self._gap = 0  # the spanning object left the lower beam while the upper beam stayed blocked
-        self._doubt_init()
+        doubt.init(self)
         self._low_rest = 0  # a ball rests in the lower beam (it was still blocked DECIDE_US after the ball in)
         self._onto = 0  # the ball in now fell onto it
         self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
@@ -193,7 +193,7 @@ class PocketBeam(Doubt):
         return (self._oh - self._otl) % self._osize
 
     def _emit(self, kind, t, dur, beam):
-        self._doubt_emit(kind)
+        doubt.emitted(self, kind)
         h = self._oh
         self._ok[h] = kind
         self._ot[h] = t
@@ -273,7 +273,7 @@ class PocketBeam(Doubt):
             else:
                 dur = ms * 1000 + ticks_diff(t, self._since[beam])
             self._emit(CLEAR, t, dur if dur < _MAX_DUR else _MAX_DUR, beam)
-        self._doubt_edge(beam, level)
+        doubt.edge(self, beam, level)
         self._lv[beam] = level
         self._since[beam] = t
         if level:
@@ -289,7 +289,7 @@ class PocketBeam(Doubt):
             if self._pend_in:
                 self._decide(passage.NEXT)  # the next object arrives before the lower beam cleared
             if self._lv[UPPER] and self._u_hold == _ABOVE:
-                self._doubt_low(t)
+                doubt.low(self, t)
                 if self._gap:
                     self._split = 1  # one ball bouncing between the beams, or two whose gap the upper beam missed
                 else:
@@ -310,16 +310,16 @@ class PocketBeam(Doubt):
                 # back up: a ball bouncing between the beams, measured from its next block)
                 self._gap = passage.through(self.spacing_um, ticks_diff(self._low_t, self._entry),
                                             ticks_diff(t, self._low_t))
-            if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and self._missed_by_upper(t):
+            if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and doubt.missed_by_upper(self, t):
                 self._fell_alone = 1  # a ball's passage the upper beam did not see: said in _passage
             self._low_rest = 0
             self._l_hold = _NONE  # spanning object retreated, committed ball fell through, or rising object left
             if not self._lv[UPPER]:
-                self._passage(LOWER)
+                doubt.passage_end(self, LOWER)
 
     def _upper_blocked(self, t):
         if self._l_hold == _DOWN and self._lv[LOWER]:
-            self._doubt_back(t)
+            doubt.back(self, t)
         if self._pend_in:
             self._decide(passage.NEXT)  # the next ball is here before the lower beam cleared
         if self._lv[LOWER] and self._l_hold == _BELOW and not self._jammed[LOWER]:  # (a jam does not rise)
@@ -349,7 +349,7 @@ class PocketBeam(Doubt):
                 self._pend_in = 1  # one or two: decided when the lower beam clears (or on gravity alone, see _settle)
             else:
                 self.rattles += 1
-                self._doubt_rattle(t)
+                doubt.rattle(self, t)
                 if self._jammed[LOWER]:
                     self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
                 elif not self._other and not self._lv[LOWER] and ticks_diff(t, self._entry) <= FALL_MAX_US:
@@ -358,7 +358,7 @@ class PocketBeam(Doubt):
             self.outs += 1
             self._emit(OUT, t, ticks_diff(t, self._rise), UPPER)  # dur: from the lower beam's block
         if not self._lv[LOWER]:
-            self._passage(UPPER)
+            doubt.passage_end(self, UPPER)
 
     def _ball_in(self, t, dur):
         """Count a ball in (said at once: a node restarting before the verdict does not lose it)."""
