@@ -1,4 +1,4 @@
-"""hub.reconcile.board: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
+"""hub.view.screen: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
 
 from __future__ import annotations
 
