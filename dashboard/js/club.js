@@ -154,7 +154,7 @@ async function identify(d) {
   if (!club.token && !tableToken && !(await signIn())) return;
   const token = club.token || tableToken;
   try {
-    await deviceCommand(d.device || d.id, "identify", token);
+    await deviceCommand(d.device, "identify", token);
     toast(t("identify_sent"));
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && token === club.token) { // a new club PIN, a restarted hub
@@ -171,7 +171,7 @@ async function update(d) {
   if (!club.token && !tableToken && !(await signIn())) return;
   const token = club.token || tableToken;
   try {
-    toast(pick(await deviceUpdate(d.device || d.id, token)), false, 6000);
+    toast(pick(await deviceUpdate(d.device, token)), false, 6000);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && token === club.token) {
       club.signOut();

@@ -167,7 +167,7 @@ function stepLabel(kind) {
 
 export function foulsCard(ctx, board) {
   const s = board.shot;  // the fouls the referee called (on again = taken back); those an answer gave are the shot's
-  const on = new Set((s && (s.called_fouls || s.fouls)) || []);
+  const on = new Set(s ? s.called_fouls : []);
   const profile = profileOf(board.variant);
   const fouls = profile ? profile.fouls : GENERAL_FOULS.map((code) => ({ code }));
   const facts = profile ? profile.referee_facts : [];

@@ -74,5 +74,6 @@ def stored(view: MatchView) -> dict[str, Any]:
 
 
 def scoreboard(s: TableSession) -> dict[str, Any]:
-    """The stored form of a session's match, as JSON (tests, `luza replay`, the exports' verification)."""
-    return stored(match_view(s))
+    """The stored form of a session's match, as JSON (tests, `luza replay`, the exports' verification): the same
+    as `stored(match_view(s))`, without making the screens' fields."""
+    return SessionView(**session_fields(s)).model_dump(mode="json")

@@ -6,6 +6,7 @@ and the rules engine's own facts; nothing is decided here."""
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from hub.reconcile.notices import POCKET_NAMES, Question
 from hub.reconcile.table import TableSession
@@ -47,9 +48,16 @@ POCKETS = {str(p): Text(en=en, ru=ru) for p, (en, ru) in POCKET_NAMES.items()}
 
 
 def balls(variant: Variant) -> dict[str, BallView]:
-    """Every ball of the variant: colour class, points on a shelf, the label to draw."""
-    return {str(b): BallView(colour=variant.colour_of(b).value, value=variant.ball_value(b),
-                             label=variant.ball_label(b)) for b in variant.BALLS}
+    """Every ball of the variant: colour class, points on a shelf, the label to draw (made once per match's
+    variant: they are frozen, and a board is made after every input)."""
+    made = _BALLS.get(variant)
+    if made is None:
+        made = _BALLS[variant] = {str(b): BallView(colour=variant.colour_of(b).value, value=variant.ball_value(b),
+                                                   label=variant.ball_label(b)) for b in variant.BALLS}
+    return made
+
+
+_BALLS: WeakKeyDictionary[Variant, dict[str, BallView]] = WeakKeyDictionary()  # a match's variant -> its balls
 
 
 def sections() -> tuple[str, ...]:
