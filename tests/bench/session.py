@@ -1,7 +1,7 @@
 """Long matches in the hub's fold: `python -m tests.bench.session [--tables 16] [--shots 1500]` (prints, never asserts).
 
 1. A club of `--tables` tables each plays `--shots` shots (a strike per shot, balls, a doubled strike now and
-   then), all live in one process as in `luza serve`: per input, `apply` + `scoreboard()` + the screens' `enrich`
+   then), all live in one process as in `luza serve`: per input, `apply` + the match's typed view and its JSON
    (what the service does per event); p50/p99 over all inputs and over the last 100 shots (is it flat?), and the
    process's RSS before and after (the hub's modules imported first, so the baseline is the service's).
 2. Late inputs in a 400-shot match: one ball of shot 396 arriving after shot 400, one of shot 200, and 20 late
