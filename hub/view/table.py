@@ -39,8 +39,8 @@ class DeviceView(View):
     fw: str
     battery: int | float | None  # as the node sent it (an int stays an int in the JSON)
     rssi: int | float | None
-    outbox: int | None
-    dropped: int | None
+    outbox: int | float | None  # telemetry numbers, as the node sent them (luza_wire: any number in range)
+    dropped: int | float | None
     rejected: int
     jam: bool
     ota: OtaView | None
