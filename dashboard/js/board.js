@@ -64,7 +64,7 @@ function renderPlayer(b, i) {
 }
 
 function renderTable(b) {
-  const health = pocketHealth(devicesWithPockets());
+  const health = pocketHealth(env.devices.filter((d) => d.role === "pocket"));
   const key = JSON.stringify(health);
   if (!svg || key !== svgHealth) {
     svg = tableSvg({ health });
@@ -80,13 +80,6 @@ function renderTable(b) {
   const left = b.points_left;
   fill("left", b.on_table ? h("div.onTable", {}, b.on_table.map((n) => ball(n, ballInfo(b, n)))) : null,
     left ? h("div.pts", {}, t("points_left", { n: left })) : null);
-}
-
-function devicesWithPockets() {
-  return (env.devices || []).filter((d) => d.role === "pocket").map((d) => ({
-    ...d, pockets: Array.isArray(d.pockets) ? d.pockets : (Array.isArray(d.pocket) ? d.pocket
-      : (d.pocket != null ? [d.pocket] : [])),
-  }));
 }
 
 function chip(text, cls = "") { return h(`span.chip${cls ? "." + cls : ""}`, { "data-fit": "0.6,1" }, text); }

@@ -36,8 +36,7 @@ function tableCard(entry) {
   const m = env.match;
   const b = m || env.last_match;
   const [cls, label] = status(m);
-  const pockets = (env.devices || []).filter((d) => d.role === "pocket").map((d) => ({
-    ...d, pockets: Array.isArray(d.pockets) ? d.pockets : d.pocket != null ? [].concat(d.pocket) : [] }));
+  const pockets = (env.devices || []).filter((d) => d.role === "pocket");
   const q = m ? (m.questions || []).length : 0;
   return h(`article.tcard.${cls}`, { dataset: { table: entry.id } },
     h("div.thead", {}, h("span.tname", { id: `tname-${entry.id}`, translate: "no", "data-fit": "0.6,2" }, entry.name || env.name || entry.id), h(`span.status.${cls}`, {}, label),
@@ -78,18 +77,17 @@ const roleLabel = (role) => (role === "pocket" || role === "cue" ? t(`role_${rol
 
 function devicesTable(devs, busy) {
   const num = (v, unit = "") => (v == null ? "—" : `${v}${unit}`);
-  const rej = (r) => (typeof r === "number" ? r : Object.values(r || {}).reduce((a, b) => a + b, 0));
   const upd = (d) => { const [cls, text] = updateText(d.ota); return h(`td.ota${cls ? "." + cls : ""}`, {}, text); };
   return [h("thead", {}, h("tr", {}, [t("device"), t("table"), t("state"), t("last_seen"), t("firmware"), t("battery"),
     t("rssi"), t("outbox"), t("drops"), t("rejected"), t("update_col"), h("span.vh", {}, t("blink_col")), h("span.vh", {}, t("update_act_col"))]
     .map((x) => h("th", {}, x)))),
-  h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device || d.id } },
-    h("td.dev", {}, h("span", { translate: "no" }, d.device || d.id), d.role ? h("small", {}, ` ${roleLabel(d.role)}`) : null),
-    h("td", { translate: "no" }, d.table || d.table_id || "—"),
+  h("tbody", {}, devs.map((d) => h(`tr.${d.online ? "on" : "off"}`, { dataset: { device: d.device } },
+    h("td.dev", {}, h("span", { translate: "no" }, d.device), d.role ? h("small", {}, ` ${roleLabel(d.role)}`) : null),
+    h("td", { translate: "no" }, d.table || "—"),
     h("td", {}, h(`span.dot.${d.online ? "ok" : "bad"}`), stateLabel(d), d.jam ? ` · ${t("jam")}` : ""),
-    h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || d.firmware || "—"),
+    h("td", {}, ago(d.last_seen_ms)), h("td", {}, d.fw || "—"),
     h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, ` ${t("unit_dbm")}`)),
-    h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(rej(d.rejected))), upd(d),
+    h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(d.rejected)), upd(d),
     h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))),
     // an update only between matches: the hub refuses it while the node's table has a match in play
     h("td", {}, h("button.btn.small.upd", { type: "button", disabled: !d.online || busy.has(d.table) || null,
@@ -156,7 +154,7 @@ async function identify(d) {
   if (!club.token && !tableToken && !(await signIn())) return;
   const token = club.token || tableToken;
   try {
-    await deviceCommand(d.device || d.id, "identify", token);
+    await deviceCommand(d.device, "identify", token);
     toast(t("identify_sent"));
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && token === club.token) { // a new club PIN, a restarted hub
@@ -173,7 +171,7 @@ async function update(d) {
   if (!club.token && !tableToken && !(await signIn())) return;
   const token = club.token || tableToken;
   try {
-    toast(pick(await deviceUpdate(d.device || d.id, token)), false, 6000);
+    toast(pick(await deviceUpdate(d.device, token)), false, 6000);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && token === club.token) {
       club.signOut();

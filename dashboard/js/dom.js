@@ -41,16 +41,9 @@ export function fill(el, ...children) {
   return node;
 }
 
-/** What the scoreboard says of ball `n` ({ball, colour, value}), from its `balls` list when the hub gives one. */
+/** What the scoreboard says of ball `n`: its `balls` entry ({colour, value, label}; docs/table-view.schema.json). */
 export function ballInfo(board, n) {
-  const list = board && board.balls;
-  if (Array.isArray(list)) {
-    const b = list.find((x) => (x.ball ?? x.number) === n);
-    if (b) return b;
-  } else if (list && typeof list === "object" && list[n] != null) {
-    return typeof list[n] === "object" ? list[n] : { ball: n, value: list[n] };
-  }
-  return { ball: n };
+  return (board && board.balls[n]) || { ball: n };
 }
 
 /** A ball symbol: a coloured disc with its number (0 = the cue ball / special ball). */
@@ -130,13 +123,12 @@ export function battery(v) {
 export function pocketHealth(devices = []) {
   const out = {};
   for (const d of devices || []) {
-    const pockets = d.pockets || [];
+    const pockets = d.pockets;
     let cls = d.online ? "online" : "offline";
     if (d.online && d.silent) cls = "silent";
     if (d.online && battery(d.battery).low) cls = "battery";
     for (const p of pockets) {
-      const jam = Array.isArray(d.jam) ? d.jam.includes(p) : Boolean(d.jam);
-      out[p] = jam && d.online ? "jam" : cls;
+      out[p] = d.jam && d.online ? "jam" : cls;
     }
   }
   return out;

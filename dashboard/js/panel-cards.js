@@ -32,8 +32,7 @@ function evidence(board, q) {
 }
 
 function optionsOf(q) {
-  if (Array.isArray(q.choices) && q.choices.length) return q.choices.map((c) => [c.value, pick(c.label)]);
-  return (q.options || []).map((o) => [o, COLOURS.includes(o) ? colourName(o) : o]);
+  return q.choices.map((c) => [c.value, pick(c.label)]); // every option, labelled by the hub
 }
 
 /** The referee action that answers question `q` with `value`. */
@@ -157,8 +156,7 @@ export function shotCard(ctx, board) {
 }
 
 function allBalls(board) {
-  const keys = board.balls && !Array.isArray(board.balls) ? Object.keys(board.balls).map(Number) : null;
-  return (keys && keys.length ? keys : [0, ...Array.from({ length: 15 }, (_, i) => i + 1)]).sort((a, b) => a - b);
+  return Object.keys(board.balls).map(Number).sort((a, b) => a - b);
 }
 
 function stepLabel(kind) {
@@ -169,7 +167,7 @@ function stepLabel(kind) {
 
 export function foulsCard(ctx, board) {
   const s = board.shot;  // the fouls the referee called (on again = taken back); those an answer gave are the shot's
-  const on = new Set((s && (s.called_fouls || s.fouls)) || []);
+  const on = new Set(s ? s.called_fouls : []);
   const profile = profileOf(board.variant);
   const fouls = profile ? profile.fouls : GENERAL_FOULS.map((code) => ({ code }));
   const facts = profile ? profile.referee_facts : [];

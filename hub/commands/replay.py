@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from hub.service.rebuild import comparable, differences, replay_match
     from hub.store import gaps
     from hub.store.database import Store
+    from hub.view.build import scoreboard
 
     settle: dict[str, float] = {}
     try:
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"luza replay: no match {args.match} in {args.db} (matches: {ids or 'none'})", file=sys.stderr)
         return 2
     result = replay_match(store, match, settle)
-    state = json.loads(json.dumps(result.session.scoreboard()))
+    state = scoreboard(result.session)
     print(f"match {match.id} on table {match.table_id}: {match.variant}, {match.players[0]} v {match.players[1]}, "
           f"{match.status}; {result.inputs} inputs replayed")
     for cursor, why in result.refused:

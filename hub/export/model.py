@@ -26,6 +26,7 @@ from hub.service.snapshot import hub_version, stored_settle
 from hub.store import gaps
 from hub.store.database import Store
 from hub.store.integrity import is_damage
+from hub.view.build import scoreboard
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
 from shared_rules.model import Colour, PocketedBall, ShotReport
@@ -97,8 +98,9 @@ def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
                            "generator": {"name": "luza", "version": hub_version()}, "exported_ms": exported_ms,
                            "match": src.match, "settings": src.settings}
     doc.update(derive(src, session, notes))
-    board = session.scoreboard()
-    diffs = differences(comparable(src.last_state), comparable(board)) if src.last_state is not None else None
+    diffs = None  # a file has no stored state to compare with (only an export from the store has)
+    if src.last_state is not None:
+        diffs = differences(comparable(src.last_state), comparable(scoreboard(session)))
     doc["verification"] = {
         "replayed_inputs": sum(1 for n in notes.values() if n.get("applied")),
         "matches_stored_state": None if diffs is None else not diffs,
@@ -336,7 +338,7 @@ def _provisional(session: TableSession, replay: Match) -> dict[str, Any] | None:
 def _result(session: TableSession) -> dict[str, Any]:
     st = session.match.state
     prov = session.provisional()
-    shown = prov.summary if prov is not None and prov.error is None and prov.summary else None
+    shown = prov.state if prov is not None and prov.error is None else None
     return {
         "scores": list(st.scores),
         "winner": st.winner,
@@ -345,5 +347,5 @@ def _result(session: TableSession) -> dict[str, Any]:
         "over": bool(st.over),
         "status": session.status,
         "shots": sum(1 for s in session.shots if not s.voided),
-        "provisional_scores": list(shown["scores"]) if shown else None,
+        "provisional_scores": list(shown.scores) if shown is not None else None,
     }

@@ -1,5 +1,5 @@
 """Score sums over a match's committed outcomes, kept every `STRIDE` outcomes, so the board's history of the last
-shots costs the rows it shows, not the match (hub/reconcile/board.py)."""
+shots costs the rows it shows, not the match (hub/view/screen.py)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,6 @@ import logging
 import os
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import attrgetter
 from typing import Any
 
 from hub.config import ShotTiming
@@ -37,7 +36,7 @@ from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
 from hub.reconcile.notices import Alert, Question
-from hub.reconcile.questions import calls_list, collect_alerts, collect_questions, pending_calls, shot_dict
+from hub.reconcile.questions import collect_alerts, collect_questions
 from hub.reconcile.running import RunningScores
 from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
@@ -126,7 +125,8 @@ class TableSession:
             return TableStatus.ENDED
         prov = self.provisional()
         held = self._fold.tl.held() is not None or (prov is not None and prov.error) or self._faults
-        waits = self.match.state.mode == Mode.HELD or (prov is not None and prov.summary.get("mode") == Mode.HELD)
+        waits = self.match.state.mode == Mode.HELD or (prov is not None and prov.state is not None
+                                                        and prov.state.mode == Mode.HELD)
         return TableStatus.HELD if held or waits else TableStatus.LIVE  # waits: the engine holds a shot for a ball's number or colour
 
     @property
@@ -192,26 +192,6 @@ class TableSession:
     @property
     def steps(self) -> tuple[Step, ...]:
         return tuple(self._fold.tl.steps)
-
-    def scoreboard(self) -> dict[str, Any]:
-        """JSON-able: the engine's summary (provisional if a shot is open) + the shot, questions, alerts."""
-        prov = self.provisional()
-        tl, asm = self._fold.tl, self._fold.asm
-        board = dict(prov.summary if prov is not None and prov.error is None else tl.match.summary())
-        shown = asm.open or asm.last()
-        board.update({
-            "table": self.table_id,
-            "match_id": self.match_id,
-            "status": self.status,
-            "provisional": prov is not None and prov.error is None,
-            "committed_scores": list(tl.match.state.scores),
-            "shot": shot_dict(self, shown) if shown is not None else None,
-            "next_shot": {"declarations": calls_list(pending_calls(asm))},  # calls made before the shot opens
-            "shot_count": len(asm.shots) - sum(map(attrgetter("voided"), asm.shots)),  # C-level: a long match
-            "questions": [q.to_dict() for q in self.questions],
-            "alerts": [a.to_dict() for a in self.alerts],
-        })
-        return board
 
     def provisional(self) -> Provisional | None:
         """The open shot played on top of the committed match (cached until the next change)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from hub.config import ShotTiming
 from hub.reconcile.assembler import ShotEvidence
@@ -20,6 +19,7 @@ from hub.reconcile.statuses import StepStatus
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Input, ShotReport
+from shared_rules.outcome import Need, Outcome
 from shared_rules.state import State
 
 
@@ -54,12 +54,12 @@ class Step:
 class Provisional:
     """The open shot played on top of the committed match (then taken back)."""
 
-    summary: dict[str, Any]
-    needs: tuple[Any, ...]
+    needs: tuple[Need, ...]
     assembly: Assembly | None
-    error: tuple[str, str] | None = None
+    error: tuple[str, str] | None = None  # the engine refused the open shot (en, ru): nothing else is set
     reasons: tuple[str, ...] = field(default_factory=tuple)
     state: State | None = None  # the position after the open shot: the next shot is played from it
+    outcome: Outcome | None = None  # what playing it did (the screens' last reasons; hub.view)
 
 
 class Timeline:
@@ -204,9 +204,8 @@ class Timeline:
         try:
             out = self.match.play(assembly.report)
         except RulesError as exc:
-            return Provisional({}, (), assembly, (exc.en, exc.ru))
+            return Provisional((), assembly, (exc.en, exc.ru))
         try:
-            return Provisional(self.match.summary(), tuple(self.match.needs()), assembly, None, tuple(out.explain()),
-                               self.match.state)
+            return Provisional(tuple(self.match.needs()), assembly, None, tuple(out.explain()), self.match.state, out)
         finally:
             self.match.undo()

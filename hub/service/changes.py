@@ -11,16 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hub.view.table import TableView
+
 log = logging.getLogger("luza.hub")
 
 
 @dataclass(frozen=True)
 class Change:
-    """A table's new scoreboard, as published: given to every subscriber after each commit that changed it."""
+    """A table's new view, as published: given to every subscriber after each commit that changed it."""
 
     table_id: str
     cursor: int  # the last input row id (global cursor) at this state
-    state: dict[str, Any]  # the table state envelope (docs/web-api.md), with `rev`, `boot`, `hub_ms`
+    view: TableView  # the table's view (hub.view), stamped with `rev`, `boot`, `hub_ms`
+    state: dict[str, Any]  # its JSON, made once (`view.model_dump(mode="json")`): MQTT and the WebSocket send it
 
     @property
     def rev(self) -> int:

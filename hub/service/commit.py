@@ -23,11 +23,12 @@ from hub.service.batch import Batch
 from hub.service.matches import RefereeRequest, answer_caller
 from hub.service.router import Router
 from hub.store.database import Store
+from hub.view.table import TableView
 
 log = logging.getLogger("luza.hub")
 
 Alert = Callable[[dict[str, Any] | None], None]  # raise (or with None clear) the hub alert
-Committed = Callable[[Batch, dict[str, dict[str, Any]] | None], None]  # a batch and its table states (None: a rejection)
+Committed = Callable[[Batch, dict[str, TableView] | None], None]  # a batch and its table states (None: a rejection)
 
 
 class Committer:
@@ -73,7 +74,7 @@ class Committer:
         router, store = self.router, self.store
         while True:
             batch, cursor = Batch(), router.cursor
-            states: dict[str, dict[str, Any]] = {}
+            states: dict[str, TableView] = {}
             try:
                 with store.transaction():
                     for item in items:

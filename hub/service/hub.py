@@ -45,6 +45,7 @@ from hub.service.router import Router
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
+from hub.view.table import TableView
 from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
@@ -224,8 +225,12 @@ class Hub:
     # ------------------------------------------------------------ output
 
     def state(self, table_id: str) -> dict[str, Any]:
-        """The last committed state of a table (what luza/v1/<table>/state carries)."""
+        """The last committed state of a table as JSON (what luza/v1/<table>/state carries): `view`'s JSON."""
         return self._states[table_id].state
+
+    def view(self, table_id: str) -> TableView:
+        """The last committed view of a table (hub.view.table.TableView)."""
+        return self._states[table_id].view
 
     def session(self, table_id: str) -> TableSession | None:
         live = self._router.live.get(table_id) if self._router else None
@@ -256,12 +261,12 @@ class Hub:
         it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
         return self.nodes.send(device, name, **args)
 
-    def _change(self, table_id: str, state: dict[str, Any]) -> Change:
-        """Stamp a new table state with its revision, the boot id and the hub time."""
+    def _change(self, table_id: str, view: TableView) -> Change:
+        """Stamp a table's new view with its revision, the boot id and the hub time, and write its JSON once."""
         self._revs[table_id] += 1
-        state.update(rev=self._revs[table_id], boot=self.boot, hub_ms=self.clock())
+        view = view.model_copy(update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()})
         router = self._router
-        return Change(table_id, router.cursor if router else 0, state)
+        return Change(table_id, router.cursor if router else 0, view, view.model_dump(mode="json"))
 
     # ------------------------------------------------------------ the worker
 
@@ -335,7 +340,7 @@ class Hub:
             held, self._held = self._held, []
             self._commit(held)
 
-    def _committed(self, batch: Batch, states: dict[str, dict[str, Any]] | None) -> None:
+    def _committed(self, batch: Batch, states: dict[str, TableView] | None) -> None:
         """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the hub
         alert is cleared, the batch counted, its states stamped, and it is acted on (hub.service.commit)."""
         self.stats.update(batch.counts)
@@ -355,7 +360,7 @@ class Hub:
         and in /healthz."""
         return [*self._router.hub_alerts, *self._router.timebase.alerts] if self._router else []
 
-    def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, dict[str, Any]] | None = None) -> None:
+    def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, TableView] | None = None) -> None:
         """Raise (or with None clear) the hub alert; when it changes, every table's state shows it at once."""
         router = self._router
         assert router is not None

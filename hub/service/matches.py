@@ -17,7 +17,6 @@ from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
-from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
@@ -26,6 +25,8 @@ from hub.service.rebuild import timing
 from hub.service.snapshot import settings_snapshot
 from hub.store import gaps
 from hub.store.database import ActionUid, MatchRow, Store
+from hub.view.build import match_view, stored
+from hub.view.match import MatchView
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")
@@ -85,7 +86,7 @@ class MatchDesk:
     clock: HubClock
     cursor: int
     live: dict[str, Live]
-    last: dict[str, dict[str, Any]]
+    last: dict[str, MatchView]
     quarantined: dict[str, dict[str, Any]]
     evidence: dict[str, dict[str, dict[str, Any]]]
     holes: gaps.Holes
@@ -208,8 +209,8 @@ class MatchDesk:
         live = self._require_live(table_id)
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        board = live.session.scoreboard()
-        self.store.save_state(live.match.id, board)
+        final = match_view(live.session, live.match.started_ms, now)
+        self.store.save_state(live.match.id, stored(final))
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
-        self.last[table_id] = enrich(board, live.session, live.match.started_ms, now)
+        self.last[table_id] = final

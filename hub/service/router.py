@@ -18,13 +18,11 @@ from hub.hubclock import HubClock
 from hub.ingest import timecheck
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.delivery import Marks
-from hub.ingest.devices import table_devices
 from hub.ingest.intake import AnswerIn, EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.ingest.timebase import RECENT_MS, Timebase
-from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
@@ -33,7 +31,10 @@ from hub.service.matches import Live, MatchDesk, RefereeRequest
 from hub.service.rebuild import UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
-from luza_wire import protocol
+from hub.view.build import LiveMatch, match_view, stored, table_view
+from hub.view.match import MatchView
+from hub.view.shot import QuestionView
+from hub.view.table import TableView
 
 __all__ = ["Router", "quarantine_alert"]
 
@@ -50,8 +51,7 @@ class Router(MatchDesk):
         self.reachable = reachable  # the hub hears nodes (a broker or a serial port): a restart can join their clocks
         self.timebase = Timebase(clock, clocks)  # never below the store, joined to it after a restart
         self.live: dict[str, Live] = {}
-        self.last: dict[str, dict[str, Any]] = {}  # table -> final scoreboard of its last match, until a new one
-        self.plain: dict[str, dict[str, Any]] = {}  # table -> the session's scoreboard as stored (luza replay)
+        self.last: dict[str, MatchView] = {}  # table -> final board of its last match, until a new one starts
         self.cursor = store.last_input_id()
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
@@ -256,7 +256,7 @@ class Router(MatchDesk):
                     ended = self.session(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
+                self.last[t.id] = match_view(ended, m.started_ms, m.ended_ms)
 
     def _seen_boots(self) -> list[tuple[str, int]]:
         """The boots of configured nodes seen shortly before the store's high-water mark: they may still be up."""
@@ -306,7 +306,7 @@ class Router(MatchDesk):
             for m in self.store.matches(table_id=t, live_only=True):
                 self._revive(m)
 
-    def save(self, batch: Batch, states: dict[str, dict[str, Any]]) -> None:
+    def save(self, batch: Batch, states: dict[str, TableView]) -> None:
         """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
         if batch.broken:
             self.rebuild(batch.broken)
@@ -326,28 +326,25 @@ class Router(MatchDesk):
         if self.timebase.check(bool(self.live)):  # the clock alert came or went: every table shows it
             batch.touched.update(t.id for t in self.config.tables)
         for t in batch.touched:
-            states[t] = self.table_state(t)
+            view = states[t] = self.table_state(t)
             live = self.live.get(t)
-            if live is not None:
-                self.store.save_state(live.match.id, self.plain[t])
+            if live is not None and view.match is not None:
+                self.store.save_state(live.match.id, stored(view.match))
 
-    def table_state(self, table_id: str) -> dict[str, Any]:
-        """What luza/v1/<table>/state carries: the table, the cursor, and its live match's scoreboard (or None)."""
-        t = self.config.table(table_id)
+    def table_state(self, table_id: str) -> TableView:
+        """The table's view (hub.view): its live match, the last one's final board, the hub's alerts, its
+        devices; the hub stamps it with its revision when it publishes it."""
         live = self.live.get(table_id)
-        board = None
+        current = None
         if live is not None:
-            plain = self.plain[table_id] = live.session.scoreboard()
-            board = enrich(plain, live.session, live.match.started_ms)
-            board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
+            asked = self.suspects.questions(table_id, live.session)
+            current = LiveMatch(live.session, live.match.id, live.match.started_ms, live.cues,
+                                [QuestionView.model_validate(q) for q in asked])
         alerts = [*self.hub_alerts, *self.timebase.alerts, *self.notices,
                   *([self.quarantined[table_id]] if table_id in self.quarantined else []),
                   *self.evidence.get(table_id, {}).values()]
-        return {"v": protocol.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
-                "cursor": self.cursor, "match_id": live.match.id if live else None,
-                "match": board, "last_match": self.last.get(table_id), "alerts": alerts,
-                "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,
-                                         live.cues if live else {}, self.clock())}
+        return table_view(self.config, self.registry, table_id, self.cursor, current, self.last.get(table_id),
+                          alerts, self.clock())
 
 
 def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> dict[str, Any]:

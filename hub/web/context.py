@@ -10,9 +10,10 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from hub.errors import not_stored_in_time
-from hub.ingest.devices import device_view
 from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
+from hub.view.devices import device_view
+from hub.view.table import DeviceView, TableView
 from hub.web.auth import CLUB, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
 from hub.web.metrics import Metrics
@@ -46,11 +47,15 @@ class WebContext:
         if self.hub.config.table(table) is None:
             raise unknown_table(table, self.table_ids())
 
-    def envelope(self, table: str) -> dict[str, Any]:
-        """The table state envelope (docs/web-api.md): the hub's last state plus whether a PIN is set."""
+    def envelope(self, table: str) -> TableView:
+        """The table state envelope (docs/web-api.md): the hub's last view of the table plus whether a PIN is set."""
+        return self.hub.view(table).model_copy(update={"pin_set": self.pins.is_set(table)})
+
+    def envelope_json(self, table: str) -> dict[str, Any]:
+        """`envelope`'s JSON, from the JSON the hub made once for the change (a WebSocket sends it to every client)."""
         return {**self.hub.state(table), "pin_set": self.pins.is_set(table)}
 
-    def devices(self) -> list[dict[str, Any]]:
+    def devices(self) -> list[DeviceView]:
         now = self.hub.clock()
         out = []
         for row in self.hub.devices():
@@ -58,11 +63,11 @@ class WebContext:
             jams: set[str] = set()
             cues: dict[str, int] = {}
             if table:
-                for d in self.hub.state(table).get("devices") or ():
-                    if d.get("jam"):
-                        jams.add(d["device"])
-                    if d.get("role") == "cue" and d.get("seat") is not None:
-                        cues[d["device"]] = d["seat"]
+                for d in self.hub.view(table).devices:
+                    if d.jam:
+                        jams.add(d.device)
+                    if d.role == "cue" and d.seat is not None:
+                        cues[d.device] = d.seat
             out.append(device_view(row, self.hub.config, now, jams, cues))
         return out
 

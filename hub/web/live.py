@@ -73,7 +73,7 @@ class Live:
             try:
                 subs = self.tables.get(change.table_id)
                 if subs:
-                    self._send(subs, _dumps({"type": "state", **self.web.envelope(change.table_id)}))
+                    self._send(subs, _dumps({"type": "state", **self.web.envelope_json(change.table_id)}))
                 self.club_due = True
                 if changes.empty() and self.club:  # idle: tell the club view now; under load, coalesce
                     self._send(self.club, _dumps(self.club_message()))
@@ -90,10 +90,10 @@ class Live:
 
     def club_message(self) -> dict[str, Any]:
         web = self.web
-        tables = [{"id": t.id, "name": t.name, "state": web.envelope(t.id), "access": web.lockout.summary(t.id)}
+        tables = [{"id": t.id, "name": t.name, "state": web.envelope_json(t.id), "access": web.lockout.summary(t.id)}
                   for t in web.hub.config.tables]
         return {"type": "club", "boot": web.hub.boot, "hub_ms": web.hub.clock(), "tables": tables,
-                "devices": web.devices(), "health": web.health()}
+                "devices": [d.model_dump(mode="json") for d in web.devices()], "health": web.health()}
 
     def heartbeat(self, table: str | None) -> dict[str, Any]:
         hub = self.web.hub
@@ -174,7 +174,7 @@ async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = No
     queue: asyncio.Queue[str] = asyncio.Queue(CLIENT_QUEUE)
     live.tables.setdefault(table, set()).add(queue)  # before reading the state: no change can slip between
     try:
-        state = web.envelope(table)
+        state = web.envelope_json(table)
         if rev is not None and rev == state["rev"] and boot == state["boot"]:
             await ws.send_text(_dumps({"type": "hello", "table": table, "rev": state["rev"], "boot": state["boot"],
                                        "hub_ms": web.hub.clock()}))

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, status
 
+from hub.view.table import DeviceView
 from hub.web.context import Web
 from hub.web.errors import ApiError
 from hub.web.schemas import ERRORS, CommandIn, CommandOut
@@ -13,8 +14,8 @@ from hub.web.schemas import ERRORS, CommandIn, CommandOut
 router = APIRouter(tags=["devices"])
 
 
-@router.get("/api/devices")
-def list_devices(web: Web) -> list[dict[str, Any]]:
+@router.get("/api/devices", response_model=list[DeviceView])
+def list_devices(web: Web) -> list[DeviceView]:
     """Every node the hub knows (configured ones first), as the club view shows them."""
     return web.devices()
 

@@ -9,8 +9,9 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from hub.view.table import TableView
 from hub.web.context import Web, WebContext
-from hub.web.schemas import ERRORS, Envelope, TableOut, VariantOut
+from hub.web.schemas import ERRORS, TableOut, VariantOut
 from hub.web.variants import variants
 
 router = APIRouter(tags=["tables"], responses={404: ERRORS[404]})
@@ -22,8 +23,8 @@ def list_tables(web: Web) -> list[dict[str, Any]]:
     return [{"id": t.id, "name": t.name, "state": web.envelope(t.id)} for t in web.hub.config.tables]
 
 
-@router.get("/api/tables/{table}/state", response_model=Envelope)
-def table_state(table: str, web: Web) -> dict[str, Any]:
+@router.get("/api/tables/{table}/state", response_model=TableView)
+def table_state(table: str, web: Web) -> TableView:
     """One table's state envelope (docs/web-api.md)."""
     web.require_table(table)
     return web.envelope(table)

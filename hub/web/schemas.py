@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.errors import ErrorBody
 from hub.reconcile.action_types import ColourName, PocketNo
 from hub.reconcile.actions import NewMatchAction
-
-Envelope = dict[str, Any]  # the table state envelope (docs/web-api.md); its shape is documented there
+from hub.view.alerts import HubAlertView
+from hub.view.table import TableView
 
 
 class _In(BaseModel):
@@ -62,7 +62,7 @@ class ClubTokenOut(BaseModel):
 class ActionOut(BaseModel):
     ok: bool = True
     rev: int
-    state: Envelope
+    state: TableView
 
 
 class CommandOut(BaseModel):
@@ -82,7 +82,7 @@ class OtaOut(BaseModel):
 class TableOut(BaseModel):
     id: str
     name: str
-    state: Envelope
+    state: TableView
 
 
 class Label(BaseModel):
@@ -145,7 +145,7 @@ class Health(BaseModel):
     hub_ms: int
     tables: int
     websocket_clients: int
-    alerts: list[dict[str, Any]] = []  # hub alerts, e.g. {"kind": "disk_full", "en": …, "ru": …}
+    alerts: list[HubAlertView] = []  # hub alerts: a full disk, the clock behind
 
 
 class ErrorOut(BaseModel):

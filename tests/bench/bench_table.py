@@ -14,6 +14,7 @@ import time
 
 from hub.reconcile.fold import HubInput
 from hub.reconcile.table import TableSession
+from hub.view.build import scoreboard
 from tests.hub.tablekit import Kit
 
 
@@ -31,7 +32,7 @@ def free_match(shots: int, seed: int = 7) -> list[HubInput]:
     put(k.ref("lag", 0, winner=0))
     t, left = 1000, 14
     for i in range(shots):
-        seat = s.scoreboard()["to_play"]  # after the previous (still open) shot
+        seat = scoreboard(s)["to_play"]  # after the previous (still open) shot
         put(k.strike(t, seat=seat))
         if left and rnd.random() < 10 / shots:
             left -= 1
@@ -57,7 +58,7 @@ def timed_fold(inputs: list[HubInput], board: bool) -> tuple[TableSession, list[
         t0 = time.perf_counter()
         s.apply(inp)
         if board:
-            s.scoreboard()
+            scoreboard(s)
         times.append((time.perf_counter() - t0) * 1e3)
     return s, times
 

@@ -1,7 +1,7 @@
 """Long matches in the hub's fold: `python -m tests.bench.session [--tables 16] [--shots 1500]` (prints, never asserts).
 
 1. A club of `--tables` tables each plays `--shots` shots (a strike per shot, balls, a doubled strike now and
-   then), all live in one process as in `luza serve`: per input, `apply` + `scoreboard()` + the screens' `enrich`
+   then), all live in one process as in `luza serve`: per input, `apply` + the match's typed view and its JSON
    (what the service does per event); p50/p99 over all inputs and over the last 100 shots (is it flat?), and the
    process's RSS before and after (the hub's modules imported first, so the baseline is the service's).
 2. Late inputs in a 400-shot match: one ball of shot 396 arriving after shot 400, one of shot 200, and 20 late
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import hub.service.hub
 import hub.web.app  # noqa: F401
-from hub.reconcile.board import enrich
 from hub.reconcile.fold import HubInput
 from hub.reconcile.table import TableSession
+from hub.view.build import match_view, scoreboard
 from tests.hub.tablekit import Kit
 
 
@@ -94,7 +94,7 @@ def club(tables: int, shots: int) -> None:
                 continue
             t0 = time.perf_counter()
             s.apply(ins[i])
-            enrich(s.scoreboard(), s, 0)
+            match_view(s, 0).model_dump(mode="json")
             dt = (time.perf_counter() - t0) * 1e3
             times.append(dt)
             if i >= len(ins) - 100:
@@ -119,7 +119,7 @@ def late(shots: int = 400) -> None:
         s = TableSession("t1", "free", ("Ivan", "Petr"), {"target": 1000})
         for inp in inputs:
             s.apply(inp)
-        s.scoreboard()
+        scoreboard(s)
         return s
 
     k = Kit(boot=7)
@@ -127,7 +127,7 @@ def late(shots: int = 400) -> None:
         s = fresh()
         t0 = time.perf_counter()
         s.apply(k.pocket(strikes[at - 1] + 900, 2))
-        s.scoreboard()
+        scoreboard(s)
         dt = (time.perf_counter() - t0) * 1e3
         print(f"late: a ball of shot {at} arriving after shot {shots}: {dt:.2f} ms (apply + scoreboard), "
               f"{s.refolded} inputs refolded (target < 10 ms at shot 400)")
@@ -135,7 +135,7 @@ def late(shots: int = 400) -> None:
     t0 = time.perf_counter()
     for j in range(20):
         s.apply(k.pocket(strikes[shots - 21 + j] + 900, 1 + j % 6))
-        s.scoreboard()
+        scoreboard(s)
     dt = (time.perf_counter() - t0) * 1e3
     print(f"late: 20 late balls of shots {shots - 20}..{shots - 1} arriving after shot {shots}: {dt:.1f} ms in all "
           f"({s.rewinds} rewinds, {s.refolded} inputs refolded, 0 re-derivations from the start)")

@@ -17,6 +17,7 @@ from hub.virtual.table import VirtualTable
 from hub.web.auth import CLUB, PinStore
 from hub.web.server import WebServer
 from hub.web.settings import WebSettings
+from tests.dashboard.envelopes import ENVELOPES, Envelopes
 from tests.dashboard.scenes import CLUB_PIN as SCENE_CLUB_PIN
 from tests.dashboard.scenes import PIN as SCENE_PIN
 from tests.dashboard.scenes import Clock, Scenes, SceneWeb, scene_config, table_ids
@@ -45,9 +46,18 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield b
+            yield ENVELOPES.watch_browser(b)  # every page's WebSocket messages checked against the view's schema
         finally:
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def envelopes_fit_the_schema() -> Iterator[Envelopes]:
+    """After each test: every table state and device its pages received fits docs/table-view.schema.json."""
+    ENVELOPES.reset()
+    yield ENVELOPES
+    assert not ENVELOPES.problems, "messages that do not fit the table view's schema:\n" + "\n".join(
+        ENVELOPES.problems[:10])
 
 
 def table_config(broker: Mosquitto, db: Path) -> config.Config:

@@ -16,6 +16,7 @@ from hub.export.history import Query, QueryError, search
 from hub.ingest.mqtt import RawMessage
 from hub.service.rebuild import replay_match
 from hub.store.database import Store
+from hub.view.build import scoreboard
 from luza_wire import protocol
 from tests.export.conftest import played_db
 from tests.export.matchkit import PLAYERS, Clock, Table, open_hub
@@ -109,9 +110,9 @@ def test_a_replay_after_the_config_changed_still_gives_the_stored_result(tmp_pat
     today = {"roll_ms": 300}  # a club shortens the settle time: balls falling 0.8 s after the stroke would
     #                           now be cut into shots of their own
     again = replay_match(store, match, today)
-    assert again.session.scoreboard()["scores"] == match.last_state["scores"] == [71, 8]
+    assert scoreboard(again.session)["scores"] == match.last_state["scores"] == [71, 8]
     unsnapped = replay_match(store, dataclasses.replace(match, settings=None), today)
-    assert unsnapped.session.scoreboard()["scores"] != [71, 8]  # what the snapshot protects against
+    assert scoreboard(unsnapped.session)["scores"] != [71, 8]  # what the snapshot protects against
     toml = tmp_path / "today.toml"
     toml.write_text("[settle]\nroll_ms = 300\n")
     assert main(["replay", str(db), "--match", "1", "--config", str(toml)]) == 0

@@ -19,6 +19,7 @@ from typing import Any
 
 from hub import config
 from hub.service.hub import Hub
+from hub.view.engine import engine_summary
 from hub.virtual import traces
 from hub.virtual.table import Shot, VirtualTable
 from shared_rules import Match
@@ -74,7 +75,7 @@ def engine_score(steps: Sequence[Step]) -> dict[str, Any]:
     m.play(Lag(0))
     for st in steps:
         m.play(report("ab".index(st.player), st.balls))
-    s = m.summary()
+    s = engine_summary(m)
     return {"scores": s["scores"], "to_play": s["to_play"], "on_table": s["on_table"], "over": s["over"]}
 
 

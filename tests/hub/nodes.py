@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
+from hub.view.build import scoreboard
 from luza_wire import protocol
 from luza_wire.messages import Event
 
@@ -113,4 +114,4 @@ def expected_board(variant: str, players: tuple[str, str], options: dict[str, ob
     for inp in inputs:
         with contextlib.suppress(RefereeInputError):  # the hub refused it too, and stored nothing
             s.apply(inp)
-    return json.loads(json.dumps(s.scoreboard()))
+    return json.loads(json.dumps(scoreboard(s)))

@@ -17,8 +17,9 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
-from hub.reconcile.board import plain
 from hub.service.hub import Hub
+from hub.view.build import stored
+from hub.view.match import MatchView
 from tests.hub.conftest import make_config
 from tests.hub.nodes import expected_board
 from tests.hub.test_control import ServeWithControl, sock_dir  # noqa: F401  (fixture)
@@ -102,7 +103,7 @@ def test_a_match_through_floods_idle_sockets_a_second_hub_and_a_resent_action(
         assert grown < 5_000_000 and rss < 200
         expected = expected_board("free", PLAYERS, {}, match_id, "t1", [*stored_referee(db), *facts(sent)])
         assert [a.kind for a in stored_referee(db)] == ["lag"]
-        wait_for(lambda: plain(retained_state(mosquitto)["match"]) == expected, 10)
+        wait_for(lambda: stored(MatchView.model_validate(retained_state(mosquitto)["match"])) == expected, 10)
     finally:
         for s in idle:
             s.close()

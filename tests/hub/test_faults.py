@@ -19,10 +19,12 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from hub.reconcile.board import plain
 from hub.reconcile.inputs import RefereeAction, input_from_record
 from hub.service.hub import Hub
 from hub.store.database import Store
+from hub.view.build import stored
+from hub.view.engine import engine_summary as summary_of
+from hub.view.match import MatchView
 from tests.hub.conftest import make_config
 from tests.hub.nodes import Clock, Node, expected_board, sensor_input
 from tests.hub.test_service import PLAYERS, T0, board, facts, nodes_for_t1, shots, start_free_match, wait_for
@@ -148,7 +150,7 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
         wait_for(lambda: sensor_count(db) == len(sent), 20)
         expected = expected_board("free", PLAYERS, {}, match_id, "t1", [*stored_referee(db), *facts(sent)])
         wait_for(lambda: retained_state(mosquitto)["cursor"] >= len(sent) + 2, 10)
-        assert plain(retained_state(mosquitto)["match"]) == expected
+        assert stored(MatchView.model_validate(retained_state(mosquitto)["match"])) == expected
     finally:
         serve.stop()
         for n in all_nodes:
@@ -267,4 +269,4 @@ def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_rig
     session = hub.session("t1")
     assert session is not None
     assert [len(s.pockets) for s in session.shots] == [1] * 8  # each ball in its own shot
-    assert json.loads(json.dumps(session.match.summary())) == engine_summary("free", pots)
+    assert json.loads(json.dumps(summary_of(session.match))) == engine_summary("free", pots)

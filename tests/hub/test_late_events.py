@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hub.reconcile.fold import HubInput
 from hub.reconcile.inputs import SensorInput, input_from_record, input_to_record
 from hub.reconcile.table import TableSession
+from hub.view.build import scoreboard
 from shared_rules import Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 
@@ -46,20 +47,20 @@ def test_a_60_s_outage_replayed_late_lands_in_the_right_shots() -> None:
     assert [[p.pocket for p in sh.pockets] for sh in s.shots] == [[1], [2], [3, 4], [], [5]]
     assert not [q for q in s.questions if q.kind == "late_drop"]
     m.play(ShotReport(1, pocketed=(PocketedBall(Pocket(5)),)))
-    assert s.scoreboard()["scores"] == list(m.state.scores) == [4, 1]  # Petr's open shot, provisionally
+    assert scoreboard(s)["scores"] == list(m.state.scores) == [4, 1]  # Petr's open shot, provisionally
     in_order = session("free", sorted([*live, *late], key=lambda i: i.at_ms))
-    assert json.dumps(in_order.scoreboard(), sort_keys=True) == json.dumps(s.scoreboard(), sort_keys=True)
+    assert json.dumps(scoreboard(in_order), sort_keys=True) == json.dumps(scoreboard(s), sort_keys=True)
 
 
 def test_an_input_given_twice_is_applied_once() -> None:
     k = Kit()
     live, late = outage_script(k)
     s = session("free", [*live, *late])
-    once = json.dumps(s.scoreboard(), sort_keys=True)
+    once = json.dumps(scoreboard(s), sort_keys=True)
     sensors = [i for i in [*live, *late] if isinstance(i, SensorInput)]
     for inp in sensors:
         s.apply(input_from_record(input_to_record(inp)))  # as the store would hand it back: a new object
-    assert json.dumps(s.scoreboard(), sort_keys=True) == once and len(s.log) == len(live) + len(late)
+    assert json.dumps(scoreboard(s), sort_keys=True) == once and len(s.log) == len(live) + len(late)
 
 
 def test_in_order_inputs_do_not_rewind_and_a_late_one_refolds_only_what_follows() -> None:
@@ -103,7 +104,7 @@ def fold(inputs: list[HubInput]) -> str:
     s.apply(Kit.ref("lag", 0, winner=0))
     for inp in inputs:
         s.apply(inp)
-    return json.dumps(s.scoreboard(), sort_keys=True)
+    return json.dumps(scoreboard(s), sort_keys=True)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,4 +136,4 @@ def test_with_referee_actions_the_state_is_the_fold_of_what_was_accepted(data: s
     accepted = sorted(live.log, key=lambda i: i.at_ms)
     again = TableSession.replay("t1", "free", ("Ivan", "Petr"), {}, accepted)
     assert again.match.history == live.match.history
-    assert again.scoreboard()["scores"] == live.scoreboard()["scores"]
+    assert scoreboard(again)["scores"] == scoreboard(live)["scores"]

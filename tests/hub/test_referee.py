@@ -15,6 +15,7 @@ from hub.reconcile.inputs import (
     parse_referee_action,
 )
 from hub.reconcile.referee import ACTION_KINDS, validate
+from hub.view.build import scoreboard
 from shared_rules import Foul, ShotReport
 from tests.hub.tablekit import Kit, item, session
 
@@ -91,7 +92,7 @@ def test_bad_records_raise_record_error(record: dict, words: str) -> None:  # ty
 
 
 def board_without_volatile(s) -> dict:  # type: ignore[no-untyped-def, type-arg]
-    return json.loads(json.dumps(s.scoreboard()))
+    return json.loads(json.dumps(scoreboard(s)))
 
 
 @pytest.mark.parametrize(("action", "words"), [
@@ -139,7 +140,7 @@ def test_an_action_that_makes_a_shot_unplayable_is_refused() -> None:
     second = s.assembler.open.pockets[0]  # type: ignore[union-attr]
     with pytest.raises(RefereeInputError, match="ball 7 is not on the table"):
         s.apply(k.ref("identify", 22000, item=second.id, ball=7))  # 7 is already on Ivan's shelf
-    assert s.scoreboard()["provisional"] is True
+    assert scoreboard(s)["provisional"] is True
 
 
 def test_a_uid_makes_a_retried_action_count_once() -> None:
@@ -185,7 +186,7 @@ def test_removing_a_strike_rejoins_the_shots_it_cut() -> None:
     n = s.rewinds
     s.apply(k.ref("remove", 7000, item=item(bump)))
     assert s.rewinds == n + 1 and s.refolded == 2 and len([x for x in s.shots if not x.voided]) == 1
-    assert s.match.state.shots == 0 and s.scoreboard()["scores"] == [1, 0]
+    assert s.match.state.shots == 0 and scoreboard(s)["scores"] == [1, 0]
 
 
 def test_alerts_jam_offline_and_dismiss() -> None:

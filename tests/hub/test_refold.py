@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.reconcile import fold as fold_module
-from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.fold import HubInput
 from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.table import TableSession, rederived
+from hub.view.build import match_view, scoreboard
 from tests.hub.tablekit import Kit, item
 from tests.hub.test_late_events import matches
 from tests.hub.test_variants import NAMED_ON_BREAK, SCRIPTS, pocket_of
@@ -24,7 +24,7 @@ def state(s: TableSession) -> str:
     """Everything a screen or a replay sees, and the engine's own log."""
     steps = [(st.status, st.shot.number if st.shot else None, st.action.kind if st.action else None)
              for st in s.steps]
-    return json.dumps({"board": s.scoreboard(), "history": [repr(i) for i in s.match.history], "steps": steps,
+    return json.dumps({"board": scoreboard(s), "history": [repr(i) for i in s.match.history], "steps": steps,
                        "shots": [(x.number, x.closed_at, x.voided, len(x.pockets), len(x.late)) for x in s.shots]},
                       sort_keys=True, default=str)
 
@@ -153,7 +153,7 @@ def test_a_late_strike_takes_back_a_ball_that_joined_the_shot_before_an_undone_o
     assert [p.id for p in live.shots[0].pockets] == [item(p1), item(p3)]
     assert live.shots[1].voided and [p.id for p in live.shots[1].pockets] == [item(p2)]
     assert state(live) == state(rederived(live))
-    assert live.scoreboard() == rederived(live).scoreboard()
+    assert scoreboard(live) == scoreboard(rederived(live))
 
 
 def test_a_ball_after_four_undone_shots_joins_the_old_shot_without_touching_the_shared_empty_lists() -> None:
@@ -257,10 +257,10 @@ def test_the_board_history_of_a_long_match_is_the_same_after_a_late_ball() -> No
         if n % 7 == 3 and n < 90:
             inputs.append(k.pocket(1000 + 30000 * n + 900, 1 + n % 6))
     s = arrive(inputs)
-    before = enrich(s.scoreboard(), s)["history"]
+    before = match_view(s).model_dump(mode="json")["history"]
     s.apply(k.pocket(1000 + 30000 * 40 + 900, 2))  # a ball of shot 41, late: every running sum after it changes
-    history = enrich(s.scoreboard(), s)["history"]
-    assert history == enrich(rederived(s).scoreboard(), rederived(s))["history"]
+    history = match_view(s).model_dump(mode="json")["history"]
+    assert history == match_view(rederived(s)).model_dump(mode="json")["history"]
     assert history[-1]["scores"] == list(s.match.state.scores) and history != before
 
 

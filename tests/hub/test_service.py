@@ -20,12 +20,13 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub import config
-from hub.reconcile.board import plain
 from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.store.database import Store
+from hub.view.build import stored
+from hub.view.match import MatchView
 from luza_wire import protocol
 from tests.hub.nodes import Clock, Node, action, expected_board, sensor_input
 from tests.support.broker import Mosquitto
@@ -78,7 +79,7 @@ def facts(sent: list[tuple[Node, bytes]]) -> list[SensorInput | RefereeAction]:
 
 
 def board(hub: Hub, table: str = "t1") -> dict[str, Any]:
-    return json.loads(json.dumps(plain(hub.state(table)["match"])))
+    return json.loads(json.dumps(stored(MatchView.model_validate(hub.state(table)["match"]))))
 
 
 def test_state_equals_a_session_fed_the_same_facts_and_survives_restart(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hub.view.build import scoreboard
 from shared_rules import VARIANTS, Colour, Declaration, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 
@@ -49,7 +50,7 @@ def test_scripted_classic_match_equals_the_engine_fed_directly() -> None:
     ]:
         m.play(inp)
     assert s.match.history == m.history and s.match.state == m.state
-    assert s.scoreboard()["scores"] == list(m.state.scores)
+    assert scoreboard(s)["scores"] == list(m.state.scores)
 
 
 def test_a_shot_held_for_a_ball_number_resumes_when_the_referee_names_it() -> None:
@@ -62,7 +63,7 @@ def test_a_shot_held_for_a_ball_number_resumes_when_the_referee_names_it() -> No
     asks = [q for q in s.questions if q.action == "identify"]
     assert [q.item for q in asks] == [item(unknown)] and not any(a.kind == "engine_error" for a in s.alerts)
     s.apply(k.ref("identify", 41000, item=item(unknown), ball=9))
-    assert s.status == "live" and s.scoreboard()["provisional"] is True
+    assert s.status == "live" and scoreboard(s)["provisional"] is True
     shot2 = s.match.history[2]
     assert isinstance(shot2, ShotReport) and [b.ball for b in shot2.pocketed] == [6, 9]
     assert s.match.state.scores == (0, 15)  # classic 5.3: with the called ball, every ball counts
@@ -81,4 +82,4 @@ def test_classic_5_4_a_shot_without_a_call_is_recorded_not_refused() -> None:
         m.play(inp)
     assert s.match.state.on_table == m.state.on_table and len(m.state.on_table) == 16
     assert s.match.state.scores == (0, 0) and s.match.state.to_play == 0 and s.match.state.shots == 2
-    assert any("classic 5.4" in r["en"] for r in s.scoreboard()["last_reasons"])
+    assert any("classic 5.4" in r["en"] for r in scoreboard(s)["last_reasons"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hub.view.build import scoreboard
 from shared_rules import Choose, Colour, Foul, InHand, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 
@@ -45,7 +46,7 @@ def test_scripted_combined_match_equals_the_engine_fed_directly() -> None:
     ]:
         m.play(inp)
     assert s.match.history == m.history and s.match.state == m.state
-    assert s.scoreboard()["scores"] == list(m.state.scores) == [5, 0]
+    assert scoreboard(s)["scores"] == list(m.state.scores) == [5, 0]
 
 
 def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> None:
@@ -62,7 +63,7 @@ def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> N
     assert s.status == "held" and any(q.kind == "choice" for q in s.questions)  # combined 5.2 now applies
     assert s.match.state.pending is not None and s.match.state.pending.player == 0
     s.apply(k.ref("choose", 42000, player=0, option="take_ball", ball=9))  # goes before the waiting shot 3
-    assert isinstance(s.match.history[3], Choose) and s.scoreboard()["provisional"] is True
+    assert isinstance(s.match.history[3], Choose) and scoreboard(s)["provisional"] is True
     assert s.match.state.in_hand is InHand.HOUSE  # shot 3 is the premium shot from the house
 
 
@@ -78,7 +79,7 @@ def test_a_shot_the_engine_refuses_holds_scoring_until_the_referee_corrects_it()
     assert not any(a.kind == "engine_error" for a in s.alerts)
     assert s.status == "held" and [q.kind for q in s.questions if q.action == "choose"] == ["choice"]  # 5.2
     s.apply(k.ref("choose", 42000, player=0, option="take_ball", ball=9))
-    assert s.status == "live" and len(s.match.history) == 4 and s.scoreboard()["provisional"] is True
+    assert s.status == "live" and len(s.match.history) == 4 and scoreboard(s)["provisional"] is True
     again = session("combined", sorted(s.log, key=lambda i: i.at_ms))
     assert again.match.history == s.match.history
 
@@ -86,6 +87,6 @@ def test_a_shot_the_engine_refuses_holds_scoring_until_the_referee_corrects_it()
 def test_a_lag_entered_after_the_break_goes_before_it() -> None:
     k = Kit()
     s = session("combined", [k.strike(1000), k.pocket(2000, 4, "ivory")])
-    assert any(q.kind == "lag" for q in s.questions) and s.scoreboard()["provisional"] is False
+    assert any(q.kind == "lag" for q in s.questions) and scoreboard(s)["provisional"] is False
     s.apply(k.ref("lag", 5000, winner=1))  # Petr won the lag and broke; the referee was late to enter it
-    assert s.match.history == (Lag(1),) and s.scoreboard()["scores"] == [0, 1]
+    assert s.match.history == (Lag(1),) and scoreboard(s)["scores"] == [0, 1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hub.view.build import scoreboard
 from shared_rules import Choose, Colour, Foul, InHand, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, session
 
@@ -45,4 +46,4 @@ def test_scripted_dynamic_match_equals_the_engine_fed_directly() -> None:
     ]:
         m.play(inp)
     assert s.match.history == m.history and s.match.state == m.state
-    assert s.scoreboard()["scores"] == list(m.state.scores)
+    assert scoreboard(s)["scores"] == list(m.state.scores)

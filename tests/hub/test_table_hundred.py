@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hub.view.build import scoreboard
 from shared_rules import Colour, Declaration, InHand, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, session
 
@@ -20,12 +21,12 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
         k.ref("declare", 30000, ball=9, pocket=1),
         k.strike(40000, seat=1), k.pocket(41000, 1, "ivory", 0.9), k.pocket(41300, 5),  # 3: and an extra ball
     ])
-    assert s.scoreboard()["scores"] == [0, 7]
+    assert scoreboard(s)["scores"] == [0, 7]
     extra = s.assembler.open.pockets[1]  # type: ignore[union-attr]
     q = next(q for q in s.questions if q.kind == "identify")
     assert q.item == extra.id and q.cite == "hundred 3" and "5" in q.options
     assert any(a.kind == "pocket_mismatch" for a in s.alerts)  # pocket 5 was not called
-    board = s.scoreboard()  # the engine holds the open shot for the number (all balls are white, hundred 3)
+    board = scoreboard(s)  # the engine holds the open shot for the number (all balls are white, hundred 3)
     assert board["mode"] == "held" and board["scores"] == [0, 7] and s.status == "held"
     assert [n["kind"] for n in board["needs"]] == ["ball_number"] and board["needs"][0]["pocket"] == 5
     assert not any(a.kind == "engine_error" for a in s.alerts)  # the question says it
@@ -53,7 +54,7 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
     assert m.state.in_hand is InHand.ANYWHERE and m.state.to_play == 0
     m.play(ShotReport(0, declarations=call(14, 6), pocketed=(PocketedBall(Pocket(6), 14),)))
     assert s.match.history == m.history and s.match.state == m.state
-    assert s.scoreboard()["scores"] == list(m.state.scores) == [14, 16]
+    assert scoreboard(s)["scores"] == list(m.state.scores) == [14, 16]
 
 
 def test_the_call_is_asked_for_before_the_shot() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hub.view.build import scoreboard
 from shared_rules import VARIANTS, Choose, Colour, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, session
 
@@ -46,4 +47,4 @@ def test_scripted_star_match_equals_the_engine_fed_directly() -> None:
     ]:
         m.play(inp)
     assert s.match.history == m.history and s.match.state == m.state
-    assert s.scoreboard()["scores"] == list(m.state.scores) == [2, 2]
+    assert scoreboard(s)["scores"] == list(m.state.scores) == [2, 2]

@@ -19,6 +19,7 @@ from hub.reconcile.inputs import input_from_record, input_to_record
 from hub.reconcile.table import TableSession, rederived
 from hub.service.hub import Hub
 from hub.store.database import Store
+from hub.view.build import scoreboard
 from tests.export.matchkit import Clock, Table, open_hub
 from tests.hub.conftest import TABLES
 from tests.hub.tablekit import Kit, item, session
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def calls_asked(s: TableSession) -> bool:
     """The engine asks for a call before the next shot: what the panel reads to offer its call button."""
-    return any(n["kind"] == "declaration" for n in s.scoreboard()["needs"])
+    return any(n["kind"] == "declaration" for n in scoreboard(s)["needs"])
 
 
 def test_classic_5_2_a_call_on_the_break_is_refused_at_the_tap_and_the_match_goes_on() -> None:
@@ -45,7 +46,7 @@ def test_classic_5_2_a_call_on_the_break_is_refused_at_the_tap_and_the_match_goe
                                 "declaration")
     assert refused.value.ru.startswith("заказ не принят: classic 5.2: на начальном ударе заказ не делается")
     assert refused.value.code == "refused" and refused.value.field == "calls"
-    assert len(s.log) == 1 and s.scoreboard()["next_shot"] == {"declarations": []}
+    assert len(s.log) == 1 and scoreboard(s)["next_shot"] == {"declarations": []}
     s.apply(k.strike(1000))
     with pytest.raises(RefereeInputError, match="no call is made on the break"):
         s.apply(k.ref("declare", 1100, ball=6, pocket=3, shot="current"))  # the open break itself
@@ -53,7 +54,7 @@ def test_classic_5_2_a_call_on_the_break_is_refused_at_the_tap_and_the_match_goe
     s.apply(k.ref("declare", 1200, ball=6, pocket=3))  # for the next shot, while the break rolls
     s.apply(k.ref("close_shot", 9000))
     assert s.status == "live" and not s.alerts
-    assert s.scoreboard()["next_shot"]["declarations"] == [{"ball": 6, "pocket": 3, "kind": "object", "method": ""}]
+    assert scoreboard(s)["next_shot"]["declarations"] == [{"ball": 6, "pocket": 3, "kind": "object", "method": ""}]
     s.apply(k.strike(20000, seat=1))
     s.apply(k.pocket(21000, 3))
     s.apply(k.ref("close_shot", 30000))
@@ -82,7 +83,7 @@ def test_hundred_2_a_call_on_the_break_is_allowed_and_can_be_taken_back() -> Non
     with pytest.raises(RefereeInputError, match=r"ball 3 is not a numbered ball on the table \(hundred 4\)"):
         s.apply(k.ref("declare", 900, ball=3, pocket=3))
     s.apply(k.ref("declare", 1000, calls=[]))  # taken back: asked again, nothing called for the break
-    assert s.scoreboard()["next_shot"] == {"declarations": []}
+    assert scoreboard(s)["next_shot"] == {"declarations": []}
     assert [q.action for q in s.questions if q.action == "declare"] == ["declare"]
     s.apply(k.strike(2000))
     assert s.assembler.open is not None and s.assembler.open.declarations == ()
@@ -98,16 +99,16 @@ def double_hit_shot() -> tuple[Kit, TableSession, str]:
 def test_an_answer_is_taken_back_and_asked_again() -> None:
     k, s, q = double_hit_shot()
     s.apply(k.ref("confirm", 3000, question=q, answer="foul"))
-    assert "double_hit" in s.scoreboard()["shot"]["fouls"] and q not in {x.id for x in s.questions}
-    assert s.scoreboard()["shot"]["answers"] == {q: "foul"}
+    assert "double_hit" in scoreboard(s)["shot"]["fouls"] and q not in {x.id for x in s.questions}
+    assert scoreboard(s)["shot"]["answers"] == {q: "foul"}
     s.apply(k.ref("withdraw", 4000, what="answer", question=q))
-    board = s.scoreboard()
+    board = scoreboard(s)
     assert board["shot"]["answers"] == {} and "double_hit" not in board["shot"]["fouls"]
     assert q in {x.id for x in s.questions}  # asked again
     assert [a["kind"] for a in board["shot"]["amendments"]] == ["confirm", "withdraw"]  # both kept: a new input
     with pytest.raises(RefereeInputError, match="has no answer to question"):
         s.apply(k.ref("withdraw", 5000, what="answer", question=q))  # nothing left to take back
-    assert json.dumps(rederived(s).scoreboard(), sort_keys=True) == json.dumps(s.scoreboard(), sort_keys=True)
+    assert json.dumps(scoreboard(rederived(s)), sort_keys=True) == json.dumps(scoreboard(s), sort_keys=True)
 
 
 def test_a_named_ball_and_a_removed_ball_are_taken_back() -> None:
@@ -115,20 +116,20 @@ def test_a_named_ball_and_a_removed_ball_are_taken_back() -> None:
     ball = k.pocket(2000, 5)
     s = session("classic", [k.ref("lag", 500, winner=0), k.strike(1000), ball])
     s.apply(k.ref("identify", 3000, item=item(ball), ball=4))
-    assert s.scoreboard()["shot"]["pocketed"][0]["named"] is True and s.match.state.scores == (0, 0)
+    assert scoreboard(s)["shot"]["pocketed"][0]["named"] is True and s.match.state.scores == (0, 0)
     s.apply(k.ref("withdraw", 3500, what="identity", item=item(ball)))
-    shot = s.scoreboard()["shot"]
+    shot = scoreboard(s)["shot"]
     assert shot["pocketed"][0]["named"] is False and shot["pocketed"][0]["ball"] is None
     assert [q.item for q in s.questions if q.action == "identify"] == [item(ball)]  # asked again
     s.apply(k.ref("remove", 4000, item=item(ball)))
-    assert s.scoreboard()["shot"]["taken_out"] == [{"item": item(ball), "pocket": 5, "source": "sensor"}]
+    assert scoreboard(s)["shot"]["taken_out"] == [{"item": item(ball), "pocket": 5, "source": "sensor"}]
     s.apply(k.ref("withdraw", 4500, what="removal", item=item(ball)))
-    assert s.scoreboard()["shot"]["taken_out"] == [] and len(s.scoreboard()["shot"]["pocketed"]) == 1
+    assert scoreboard(s)["shot"]["taken_out"] == [] and len(scoreboard(s)["shot"]["pocketed"]) == 1
     with pytest.raises(RefereeInputError, match="was not removed; nothing to put back"):
         s.apply(k.ref("withdraw", 5000, what="removal", item=item(ball)))
     with pytest.raises(RefereeInputError, match="was not named by the referee"):
         s.apply(k.ref("withdraw", 5000, what="identity", item=item(ball)))
-    assert json.dumps(rederived(s).scoreboard(), sort_keys=True) == json.dumps(s.scoreboard(), sort_keys=True)
+    assert json.dumps(scoreboard(rederived(s)), sort_keys=True) == json.dumps(scoreboard(s), sort_keys=True)
 
 
 def test_a_removed_strike_and_a_new_shot_answer_cannot_be_put_back_and_say_what_to_do() -> None:

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from hub.reconcile.board import enrich
 from hub.service.hub import Hub
+from hub.view.build import match_view, scoreboard
+from hub.view.engine import engine_summary
 from hub.virtual.table import Pot, Shot, VirtualTable
 from shared_rules import Match
 from shared_rules.model import Colour, Declaration, Lag, Pocket, PocketedBall, ShotReport
@@ -61,7 +62,7 @@ def test_the_session_asks_and_cites_what_the_toy_profile_says(toy: type) -> None
     assert q.item == item(unknown) and q.cite == "toy 2" and q.options == ("0", "1", "2", "3", "4", "5")
     mismatch = next(a for a in s.alerts if a.kind == "pocket_mismatch")
     assert mismatch.cite == "toy 3" and not any(a.kind == "engine_error" for a in s.alerts)
-    board = s.scoreboard()
+    board = scoreboard(s)
     assert board["mode"] == "held" and board["needs"][0]["kind"] == "ball_number"  # the engine holds the shot
     assert s.status == "held"
     s.apply(k.ref("identify", 22000, item=item(unknown), ball=1))
@@ -69,7 +70,7 @@ def test_the_session_asks_and_cites_what_the_toy_profile_says(toy: type) -> None
     want = engine(ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6),)),
                   ShotReport(0, declarations=call(4, 2), pocketed=(PocketedBall(Pocket(2), 4), PocketedBall(Pocket(3), 1))))
     assert s.match.history == want.history and s.match.state == want.state and want.state.winner == 0
-    shown = enrich(s.scoreboard(), s)
+    shown = match_view(s).model_dump(mode="json")
     assert shown[NAME] == {"left": 2 + 3 + 5} and shown["balls"]["6"] == {"colour": "ivory", "value": 6, "label": "6"}
 
 
@@ -78,7 +79,7 @@ def test_the_cue_ball_seen_in_a_pocket_cites_the_toy(toy: type) -> None:
     s = session(NAME, [k.ref("lag", 500, winner=0), k.ref("declare", 900, ball=6, pocket=1), k.strike(1000),
                        k.pocket(1800, 4, "yellow", 0.95)])
     seen = next(a for a in s.alerts if a.kind == "cue_ball_seen")
-    assert seen.cite == "toy 4" and s.scoreboard()["mode"] != "held"  # the yellow names ball 0: nothing to ask
+    assert seen.cite == "toy 4" and scoreboard(s)["mode"] != "held"  # the yellow names ball 0: nothing to ask
 
 
 @pytest.mark.mosquitto
@@ -121,7 +122,7 @@ def test_virtual_nodes_play_the_toy_to_the_engines_result(toy: type, mosquitto: 
     want = engine(ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6, Colour.IVORY),)),
                   ShotReport(0, declarations=call(4, 2), pocketed=(PocketedBall(Pocket(2), 4, Colour.IVORY),
                                                                    PocketedBall(Pocket(3), 1, Colour.IVORY))))
-    assert json.loads(json.dumps(session.match.summary())) == json.loads(json.dumps(want.summary()))
+    assert json.loads(json.dumps(engine_summary(session.match))) == json.loads(json.dumps(engine_summary(want)))
     board = hub.state("t1")["match"]
     assert board["over"] and board["winner"] == 0 and board["scores"] == [11, 0] and board[NAME] == {"left": 10}
     assert hub.stats["rejected"] == 0

@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 
+from hub.view.engine import engine_summary
 from tests.rules.strategies import play_random
 
 FOLDER = Path(__file__).resolve().parent / "golden"
@@ -24,7 +25,7 @@ def write() -> None:
     FOLDER.mkdir(exist_ok=True)
     for variant, seed in RECORD:
         m = play_random(variant, random.Random(seed))
-        body = {"log": m.to_log(), "summary": m.summary()}
+        body = {"log": m.to_log(), "summary": engine_summary(m)}
         (FOLDER / f"{variant}-{seed}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(f"{variant}-{seed}: {len(m.history)} inputs, scores {m.state.scores}, winner {m.state.winner}")
 

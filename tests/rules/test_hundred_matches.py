@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hub.view.engine import engine_summary
 from shared_rules import Foul, Interference, Lag, Match, ShotReport, Spot
 from shared_rules.hundred_input import LAST_BALL, TEN
 from shared_rules.model import Input
@@ -47,7 +48,7 @@ def test_hundred_full_match_from_the_rack_to_a_result() -> None:
     assert s.scores == (53, 10) and s.winner == 0 and s.over and s.debts == (0, 0)
     assert sorted(s.shelves[0]) == [11, 13, 14, 15] and s.shelves[1] == (TEN,)
     assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == s
-    assert m.summary()["scores"] == [53, 10]
+    assert engine_summary(m)["scores"] == [53, 10]
 
 
 def test_hundred_interference_rerack_keeps_ten_on_the_centre_spot() -> None:

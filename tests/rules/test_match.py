@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from hub.view.engine import engine_summary
 from shared_rules import (
     VARIANTS,
     Choose,
@@ -210,7 +211,7 @@ def test_codec_is_strict(raw: Any, message: str) -> None:
 
 def test_summary_is_json_and_bilingual() -> None:
     m = _sample_match()
-    s = json.loads(json.dumps(m.summary()))
+    s = json.loads(json.dumps(engine_summary(m)))
     assert s["variant"] == "free" and s["players"] == ["Ivan", "Petr"] and s["scores"] == [1, 1]
     assert s["to_play"] == 0 and s["in_hand"] == "none" and s["mode"] == "play" and not s["over"]
     assert s["needs"][0]["kind"] == "cue_ball" and s["needs"][0]["ru"]

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 
+from hub.view.engine import engine_summary
 from shared_rules import (
     Choose,
     EffectKind,
@@ -243,7 +244,7 @@ def test_star_full_match_from_the_rack_to_a_result() -> None:
     assert m.state.winner == 1 and m.state.over and m.needs() == ()
     assert [COLOURS[b] for b in m.state.shelves[1]] == [IV, Y, K, G, R, B, Y, K]
     assert [COLOURS[b] for b in m.state.shelves[0]] == [B, Y, K, G, R, R]
-    assert m.summary()["last_reasons"][-1]["ru"].startswith("star 1")
+    assert engine_summary(m)["last_reasons"][-1]["ru"].startswith("star 1")
     assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == m.state
 
 

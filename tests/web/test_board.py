@@ -1,9 +1,10 @@
-"""hub.reconcile.board: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
+"""hub.view.screen: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
 
 from __future__ import annotations
 
-from hub.reconcile.board import enrich, plain
 from hub.service.hub import Hub
+from hub.view.build import match_view, scoreboard, stored
+from hub.view.match import MatchView
 from tests.export.matchkit import PLAYERS, Table, play_classic, play_hundred
 from tests.hub.tablekit import Kit, session
 
@@ -50,7 +51,7 @@ def test_star_next_colour_and_sequences() -> None:
     k = Kit()
     s = session("star", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1, "blue", 0.9),
                          k.ref("close_shot", 9000)])
-    board = enrich(s.scoreboard(), s)
+    board = match_view(s).model_dump(mode="json")
     star = board["star"]
     assert star["sequences"][0][:5] == ["blue", "yellow", "black", "green", "red"]  # star 4.1
     assert star["next"][0] == star["sequences"][0][board["scores"][0]]
@@ -60,8 +61,8 @@ def test_star_next_colour_and_sequences() -> None:
 
 def test_plain_gives_back_the_stored_scoreboard(hub: Hub, table: Table) -> None:
     play_classic(table, finish=False)
-    session_board = hub.session("t1").scoreboard()  # type: ignore[union-attr]
-    assert plain(hub.state("t1")["match"]) == session_board
+    session_board = scoreboard(hub.session("t1"))  # type: ignore[union-attr]
+    assert stored(MatchView.model_validate(hub.state("t1")["match"])) == session_board
 
 
 def test_a_choice_question_names_the_balls_it_may_take() -> None:
@@ -75,7 +76,7 @@ def test_a_choice_question_names_the_balls_it_may_take() -> None:
         k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
         k.strike(40000),  # a green cue ball that hit a red first: foul (star 4.3), the opponent chooses (5.1)
     ])
-    board = enrich(s.scoreboard(), s)
+    board = match_view(s).model_dump(mode="json")
     q = next(q for q in board["questions"] if q["kind"] == "choice")
     need = next(n for n in board["needs"] if n["kind"] == "choice")
     assert q["balls"] == need["balls"] and q["balls"]

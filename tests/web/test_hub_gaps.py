@@ -1,6 +1,6 @@
 """The hub features the web layer stands on: a worker that survives abandoned callers, error categories, the
 state envelope (rev, boot, hub time, last_match, devices), cue pairing per match, amendments by shot number,
-node commands, and the screen-facing scoreboard (hub.reconcile.board)."""
+node commands, and the screen-facing scoreboard (hub.view)."""
 
 from __future__ import annotations
 
