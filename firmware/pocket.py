@@ -29,7 +29,6 @@ from array import array
 
 from . import passage
 from .compat import const, ticks_add, ticks_diff
-from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
 IN = const(1)
 JAM = const(2)

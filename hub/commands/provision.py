@@ -165,8 +165,9 @@ def _flash_micropython(port: str, image: Path) -> None:
 
 
 def _copy(port: str, cfg_path: Path) -> None:
-    from hub.commands.firmware import DEFAULT_OUT, build, flash_commands
+    from hub.commands.firmware import DEFAULT_OUT, flash_commands
     from hub.deploy import provision as pv
+    from hub.ota.build import build
 
     mpremote = shutil.which("mpremote")
     if mpremote is None:

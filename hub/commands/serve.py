@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import sys
@@ -43,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"luza serve: {exc}", file=sys.stderr)
         return 2
     if args.serial or args.db:
-        ingest = cfgmod.dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
-        store = cfgmod.dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
+        ingest = dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
+        store = dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
         cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
     args.db = cfg.store.path  # named in a one-line error about the database (hub.errors)
     from hub.service.hub import Hub  # imported late: `luza --help` must not need the whole hub

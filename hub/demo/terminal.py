@@ -24,12 +24,12 @@ from hub import config
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, their_call, unanswered
 from hub.deploy.broker import Mosquitto, free_port
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction
 from shared_rules.state import State
 from shared_rules.variant import find_variant
 

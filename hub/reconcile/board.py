@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.reconcile.notices import POCKET_NAMES
+from hub.vocab.notices import POCKET_NAMES
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.state import State
 from shared_rules.variant import VARIANTS, Variant

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hub.config import ShotTiming
-from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from hub.vocab.evidence import Identity, PocketEvidence, ShotEvidence
 from shared_rules.model import (
     Colour,
     Declaration,

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from hub.errors import UNAVAILABLE, disk_full_alert
-from hub.reconcile.checks import RefereeInputError
 from hub.service.batch import Batch
 from hub.service.matches import RefereeRequest, answer_caller
 from hub.service.router import Router
 from hub.store.database import Store
+from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.hub")
 

@@ -16,16 +16,16 @@ from hub.errors import MALFORMED, NO_MATCH, NOT_FOUND, unknown_table
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
-from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
 from hub.reconcile.board import enrich
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, Replayed
 from hub.service.rebuild import timing
 from hub.service.snapshot import settings_snapshot
 from hub.store import gaps
 from hub.store.database import ActionUid, MatchRow, Store
+from hub.vocab.actions import DismissAlertAction, EndMatchAction, NewMatchAction
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")

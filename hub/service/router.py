@@ -25,14 +25,14 @@ from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
 from hub.ingest.timebase import RECENT_MS, Timebase
 from hub.reconcile.board import enrich
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.batch import Batch
 from hub.service.matches import Live, MatchDesk, RefereeRequest
 from hub.service.rebuild import UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput, input_to_record
 from luza_wire import protocol
 
 __all__ = ["Router", "quarantine_alert"]

@@ -1,4 +1,4 @@
-"""Request and response bodies of the REST API (the referee actions themselves are hub.reconcile.actions' models)."""
+"""Request and response bodies of the REST API (the referee actions themselves are hub.vocab.actions' models)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.errors import ErrorBody
-from hub.reconcile.action_types import ColourName, PocketNo
-from hub.reconcile.actions import NewMatchAction
+from hub.vocab.action_types import ColourName, PocketNo
+from hub.vocab.actions import NewMatchAction
 
 Envelope = dict[str, Any]  # the table state envelope (docs/web-api.md); its shape is documented there
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import shared_rules  # noqa: F401  (registers every variant)
-from hub.reconcile.action_types import FACTS
 from hub.reconcile.options import option_label
+from hub.vocab.action_types import FACTS
 from shared_rules.model import Foul
 from shared_rules.variant import VARIANTS, Variant
 

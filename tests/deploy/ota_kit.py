@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from hub import config
-from hub.commands import firmware as fw
 from hub.deploy.credentials import device_user
+from hub.ota import build as fw
 from hub.ota.keys import FILE, keys_text
 from hub.ota.release import Release
 from hub.service.hub import Hub

@@ -14,10 +14,10 @@ import pytest
 from hub import config
 from hub.cli import main
 from hub.demo.terminal import TABLE, LocalReferee
-from hub.reconcile.checks import RefereeInputError
 from hub.service.control import ControlServer, send
 from hub.service.hub import Hub
 from hub.store import migrations
+from hub.vocab.checks import RefereeInputError
 from tests.hub.conftest import TABLES
 from tests.hub.test_control import sock_dir  # noqa: F401  (fixture)
 from tests.hub.test_service import PLAYERS, wait_for

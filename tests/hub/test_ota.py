@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from firmware import ota as node_ota
 from hub import config
-from hub.commands import firmware as fw
+from hub.ota import build as fw
 from hub.ota.keys import Keys, KeysError, keys_text, node_key
 from hub.ota.release import ReleaseError, Releases, signed_manifest
 from hub.ota.service import Ota

@@ -14,11 +14,11 @@ import pytest
 from hub import config
 from hub.cli import main
 from hub.export import build, load
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import input_from_record, input_to_record
 from hub.reconcile.table import TableSession, rederived
 from hub.service.hub import Hub
 from hub.store.database import Store
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import input_from_record, input_to_record
 from tests.export.matchkit import Clock, Table, open_hub
 from tests.hub.conftest import TABLES
 from tests.hub.tablekit import Kit, item, session

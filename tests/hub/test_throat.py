@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.reconcile.inputs import SensorInput
+from hub.vocab.inputs import SensorInput
 from tests.hub.tablekit import Kit, item, session
 
 

@@ -171,7 +171,7 @@ def test_every_action_kind_is_in_the_openapi_document(client: TestClient) -> Non
     schemas = doc["components"]["schemas"]
     kinds = {s["properties"]["kind"].get("const") for s in schemas.values()
              if "kind" in s.get("properties", {}) and s["properties"]["kind"].get("const")}
-    from hub.reconcile.referee import ACTION_KINDS
+    from hub.vocab.referee import ACTION_KINDS
     assert kinds == set(ACTION_KINDS)
     assert set(schemas["FoulAction"]["properties"]) == {"kind", "uid", "foul", "on", "offender", "shot",
                                                          "shot_number"}

@@ -7,8 +7,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hub.reconcile import checks as c
-from hub.reconcile.action_types import (
+from hub.vocab import checks as c
+from hub.vocab.action_types import (
     FACT_NAMES,
     FACTS,
     Args,
@@ -23,7 +23,7 @@ from hub.reconcile.action_types import (
     colour_of,
     fresh_id,
 )
-from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from hub.vocab.evidence import Identity, PocketEvidence, ShotEvidence
 from shared_rules.errors import RulesError
 from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
 from shared_rules.outcome import NeedKind
