@@ -15,7 +15,7 @@ import pytest
 HUB = Path(__file__).resolve().parent.parent / "hub"
 LAYERS = {"vocab": 1, "store": 2, "reconcile": 3, "ingest": 4, "ota": 4, "service": 5, "deploy": 6, "export": 6,
           "web": 7, "demo": 8, "commands": 9, "cli": 9, "virtual": 0}
-BASE = {"config", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
+BASE = {"config", "configfile", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
 
 
 def layer_of(module: str) -> int:

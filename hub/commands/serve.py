@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 from hub import config as cfgmod
+from hub import configfile
 
 
 def register(sub: Any) -> None:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from hub.logs import install
     install([h for h in logging.getLogger().handlers if h not in before])  # identical lines once a minute
     try:
-        cfg = cfgmod.load(args.config)
+        cfg = configfile.load(args.config)
     except cfgmod.ConfigError as exc:
         print(f"luza serve: {exc}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, their_call, unanswered
 from hub.deploy.broker import Mosquitto, free_port
@@ -51,7 +51,7 @@ class DemoResult:
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
     """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes; `tele_login`: the
     `[broker]` keys of the hub's telemetry connection (Mosquitto.tele_login), as on the Pi."""
-    return config.parse({
+    return configfile.parse({
         "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
         "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2,
                    **(tele_login or {})},

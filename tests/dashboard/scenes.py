@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 from hub.demo.referee import answers, plan_shot
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
@@ -39,7 +39,7 @@ def scene_config(db: Path) -> config.Config:
     tables = [{"id": t, "name": f"Стол {i + 1} · Зал у окна", "cues": {f"{t}-cue-a": 0, f"{t}-cue-b": 1},
                "pockets": {f"{t}-pk12": [1, 2], f"{t}-pk34": [3, 4], f"{t}-pk56": [5, 6]}}
               for i, t in enumerate(table_ids())]
-    return config.parse({"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables})
+    return configfile.parse({"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables})
 
 
 @dataclass

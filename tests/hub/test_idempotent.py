@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.demo.terminal import TABLE, LocalReferee
 from hub.service.control import ControlServer, send
@@ -26,7 +26,7 @@ START = {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "uid"
 
 
 def make_hub(db: Path, tables: list[dict[str, Any]] = TABLES) -> Hub:
-    return Hub(config.parse({"store": {"path": str(db)}, "tables": tables}), mqtt=False).start()
+    return Hub(configfile.parse({"store": {"path": str(db)}, "tables": tables}), mqtt=False).start()
 
 
 def referee_rows(db: Path) -> list[tuple[str, str | None]]:
