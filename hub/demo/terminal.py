@@ -30,8 +30,8 @@ from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction
+from shared_rules.registry import find_variant
 from shared_rules.state import State
-from shared_rules.variant import find_variant
 
 TABLE = "demo"
 PLAYERS = ("Ivan", "Petr")

@@ -11,8 +11,9 @@ from typing import Any
 
 from hub.vocab.notices import POCKET_NAMES
 from shared_rules.outcome import Effect, EffectKind, Outcome
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS, Variant
+from shared_rules.variant import Variant
 
 HISTORY = 10  # committed steps shown in `history`
 SPOT_NAMES: dict[str, tuple[str, str]] = {

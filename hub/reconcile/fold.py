@@ -36,8 +36,8 @@ from hub.vocab.checks import RefereeInputError
 from hub.vocab.evidence import PocketEvidence, ShotEvidence, StrikeEvidence
 from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.model import Colour, Pocket
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS
 
 SHOT_AMENDMENTS = kinds_of(Category.SHOT)
 ITEM_TARGETED = tuple(k for k in SHOT_AMENDMENTS

@@ -22,7 +22,8 @@ from shared_rules.model import (
     ShotReport,
 )
 from shared_rules.profile import BallIdentity
-from shared_rules.variant import Variant, find_variant
+from shared_rules.registry import find_variant
+from shared_rules.variant import Variant
 
 
 @dataclass(frozen=True, slots=True)

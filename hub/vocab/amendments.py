@@ -28,8 +28,9 @@ from shared_rules.errors import RulesError
 from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
 from shared_rules.outcome import NeedKind
 from shared_rules.profile import GENERAL_FOULS, Fact, Profile
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS, Variant
+from shared_rules.variant import Variant
 
 
 def own_fouls() -> frozenset[Foul]:

@@ -18,7 +18,7 @@ from hub.demo.referee import answers, plan_shot
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from luza_wire import protocol
-from shared_rules.variant import VARIANTS
+from shared_rules.registry import VARIANTS
 
 START_MS = 1_794_668_400_000  # a fixed clock: the screens do not depend on today
 VARIANT_IDS = tuple(VARIANTS)  # every registered variant
