@@ -1,8 +1,9 @@
-"""The hub's configuration, as luza.toml holds it: club, tables and their devices, broker, store, settle times.
+"""The hub's configuration, as luza.toml holds it: club, tables and their devices, broker, store, settle
+times.
 
 Frozen dataclasses, read and checked from the file by hub.configfile (`load(path)`). A bad file is a
-`ConfigError` whose message names the key (as a path: `tables[1].pockets`) and says what to write instead, e.g.
-`tables[1].pockets: device 'p-foot' lists pocket 7; pockets are 1-6`. The reference with an example is
+`ConfigError` whose message names the key (as a path: `tables[1].pockets`) and says what to write instead,
+e.g. `tables[1].pockets: device 'p-foot' lists pocket 7; pockets are 1-6`. The reference with an example is
 docs/hub.md; hub/example.toml is a working example.
 """
 
@@ -107,8 +108,12 @@ class OtaConfig:
     """Over-the-air updates of the nodes ([ota]; docs/install.md "Updating nodes")."""
 
     dir: str | None = None  # where releases are kept (default: the folder "ota" beside the database)
-    keys: str | None = None  # the nodes' update keys (default: ota-keys.json beside luza.toml, if it is there)
-    host: str | None = None  # the hub's address as nodes reach its HTTP (default: the broker host each node uses)
+    keys: str | None = (
+        None  # the nodes' update keys (default: ota-keys.json beside luza.toml, if it is there)
+    )
+    host: str | None = (
+        None  # the hub's address as nodes reach its HTTP (default: the broker host each node uses)
+    )
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,9 @@ class Config:
     broker: BrokerConfig = field(default_factory=BrokerConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
     ingest: IngestConfig = field(default_factory=IngestConfig)
-    settle: Mapping[str, float] = field(default_factory=dict)  # ShotTiming fields by name (ms or s, as it says)
+    settle: Mapping[str, float] = field(
+        default_factory=dict
+    )  # ShotTiming fields by name (ms or s, as it says)
     ota: OtaConfig = field(default_factory=OtaConfig)
 
     def table(self, table_id: str) -> TableConfig | None:

@@ -1,7 +1,8 @@
 """Reading luza.toml: the TOML file checked key by key into the hub's configuration (hub.config).
 
 `load(path)` reads and validates the file; `parse(raw)` an already-read document. Every error is a
-`hub.config.ConfigError` naming the key and the fix; `load` adds the line of the file where the key is written.
+`hub.config.ConfigError` naming the key and the fix; `load` adds the line of the file where the key is
+written.
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ def _section(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
 def _known(section: Mapping[str, Any], where: str, allowed: tuple[str, ...]) -> None:
     for k in section:
         if k not in allowed:
-            raise ConfigError(f"{where}.{k}" if where else k,
-                              f"unknown key; the keys here are {', '.join(allowed)}")
+            raise ConfigError(
+                f"{where}.{k}" if where else k, f"unknown key; the keys here are {', '.join(allowed)}"
+            )
 
 
 def _str(section: Mapping[str, Any], key: str, where: str, default: str | None) -> str | None:
@@ -76,16 +78,32 @@ def _id(value: object, key: str, what: str) -> str:
 
 def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
     s = _section(raw, "broker")
-    _known(s, "broker", ("url", "username", "password", "client_id", "keepalive_s", "session_expiry_s",
-                         "reconnect_min_s", "reconnect_max_s", "tele_username", "tele_password"))
+    _known(
+        s,
+        "broker",
+        (
+            "url",
+            "username",
+            "password",
+            "client_id",
+            "keepalive_s",
+            "session_expiry_s",
+            "reconnect_min_s",
+            "reconnect_max_s",
+            "tele_username",
+            "tele_password",
+        ),
+    )
     url = _str(s, "url", "broker", "mqtt://127.0.0.1:1883") or ""
     parts = urlsplit(url)
     if parts.scheme != "mqtt" or not parts.hostname:
-        raise ConfigError("broker.url", f"{url!r} is not a broker URL; write e.g. \"mqtt://127.0.0.1:1883\"")
+        raise ConfigError("broker.url", f'{url!r} is not a broker URL; write e.g. "mqtt://127.0.0.1:1883"')
     try:
         port = parts.port or 1883
     except ValueError:
-        raise ConfigError("broker.url", f"{url!r} has a bad port; write e.g. \"mqtt://127.0.0.1:1883\"") from None
+        raise ConfigError(
+            "broker.url", f'{url!r} has a bad port; write e.g. "mqtt://127.0.0.1:1883"'
+        ) from None
     client_id = _str(s, "client_id", "broker", "luza-hub") or ""
     if not 1 <= len(client_id) <= 23:
         raise ConfigError("broker.client_id", "must be 1-23 characters (MQTT's portable limit)")
@@ -95,16 +113,23 @@ def _broker(raw: Mapping[str, Any]) -> BrokerConfig:
         raise ConfigError("broker.reconnect_max_s", f"must be at least reconnect_min_s ({lo})")
     tele_user, tele_pw = _str(s, "tele_username", "broker", None), _str(s, "tele_password", "broker", None)
     if tele_user == "" or (tele_pw is not None and tele_user is None):
-        raise ConfigError("broker.tele_username", 'name the telemetry connection\'s broker user, e.g. '
-                                                  'tele_username = "luza-hub-tele" (or remove tele_password)')
+        raise ConfigError(
+            "broker.tele_username",
+            "name the telemetry connection's broker user, e.g. "
+            'tele_username = "luza-hub-tele" (or remove tele_password)',
+        )
     return BrokerConfig(
-        host=parts.hostname, port=port,
+        host=parts.hostname,
+        port=port,
         username=_str(s, "username", "broker", parts.username),
         password=_str(s, "password", "broker", parts.password),
         client_id=client_id,
         keepalive_s=_int(s, "keepalive_s", "broker", 30, 5, 3600),
         session_expiry_s=_int(s, "session_expiry_s", "broker", 7 * 24 * 3600, 60, 0xFFFFFFFF),
-        reconnect_min_s=lo, reconnect_max_s=hi, tele_username=tele_user, tele_password=tele_pw,
+        reconnect_min_s=lo,
+        reconnect_max_s=hi,
+        tele_username=tele_user,
+        tele_password=tele_pw,
     )
 
 
@@ -118,9 +143,12 @@ def _store(raw: Mapping[str, Any], base: Path) -> StoreConfig:
         path = str(base / path)  # relative to the config file, so the service does not depend on its cwd
     sync = _str(s, "synchronous", "store", "full") or ""
     if sync not in SYNCHRONOUS:
-        raise ConfigError("store.synchronous", f'{sync!r} is not one of "full" (durable over power cuts) or "normal"')
+        raise ConfigError(
+            "store.synchronous", f'{sync!r} is not one of "full" (durable over power cuts) or "normal"'
+        )
     return StoreConfig(
-        path=path, synchronous=sync,
+        path=path,
+        synchronous=sync,
         group_commit_ms=_num(s, "group_commit_ms", "store", 0.0, 0, 1000),
         max_batch=_int(s, "max_batch", "store", 500, 1, 100000),
     )
@@ -143,7 +171,9 @@ def _ingest(raw: Mapping[str, Any]) -> IngestConfig:
 
 def _pockets(table_id: str, where: str, raw: object, taken: dict[int, str]) -> list[DeviceConfig]:
     if not isinstance(raw, Mapping):
-        raise ConfigError(where, 'must map each pocket node to its pockets, e.g. pockets = { p-head = [1, 2] }')
+        raise ConfigError(
+            where, "must map each pocket node to its pockets, e.g. pockets = { p-head = [1, 2] }"
+        )
     out = []
     for dev, pockets in raw.items():
         _id(dev, where, "device")
@@ -155,7 +185,9 @@ def _pockets(table_id: str, where: str, raw: object, taken: dict[int, str]) -> l
             if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= 6:
                 raise ConfigError(where, f"device {dev!r} lists pocket {p!r}; pockets are 1-6")
             if p in taken:
-                raise ConfigError(where, f"pocket {p} is listed by both {taken[p]!r} and {dev!r}; give it to one")
+                raise ConfigError(
+                    where, f"pocket {p} is listed by both {taken[p]!r} and {dev!r}; give it to one"
+                )
             taken[p] = dev
         out.append(DeviceConfig(dev, table_id, "pocket", pockets=tuple(pockets)))
     return out
@@ -163,7 +195,9 @@ def _pockets(table_id: str, where: str, raw: object, taken: dict[int, str]) -> l
 
 def _cues(table_id: str, where: str, raw: object) -> list[DeviceConfig]:
     if not isinstance(raw, Mapping):
-        raise ConfigError(where, "must map each cue node to its player seat, e.g. cues = { cue-a = 0, cue-b = 1 }")
+        raise ConfigError(
+            where, "must map each cue node to its player seat, e.g. cues = { cue-a = 0, cue-b = 1 }"
+        )
     out = []
     seats: dict[int, str] = {}
     for dev, seat in raw.items():
@@ -171,7 +205,9 @@ def _cues(table_id: str, where: str, raw: object) -> list[DeviceConfig]:
         if isinstance(seat, bool) or seat not in (0, 1):
             raise ConfigError(where, f"device {dev!r} has seat {seat!r}; seats are 0 (first player) and 1")
         if seat in seats:
-            raise ConfigError(where, f"seat {seat} has two cue nodes ({seats[seat]!r} and {dev!r}); give each seat one")
+            raise ConfigError(
+                where, f"seat {seat} has two cue nodes ({seats[seat]!r} and {dev!r}); give each seat one"
+            )
         seats[seat] = dev
         out.append(DeviceConfig(dev, table_id, "cue", seat=seat))
     return out
@@ -199,8 +235,11 @@ def _tables(raw: Mapping[str, Any]) -> tuple[TableConfig, ...]:
         for d in devices:
             if d.id in owner:
                 key = f"{where}.{'pockets' if d.role == 'pocket' else 'cues'}"
-                raise ConfigError(key, f"device {d.id!r} is already on table {owner[d.id]!r}; a node serves one "
-                                       f"table (and one role)")
+                raise ConfigError(
+                    key,
+                    f"device {d.id!r} is already on table {owner[d.id]!r}; a node serves one "
+                    f"table (and one role)",
+                )
             owner[d.id] = tid
         tables.append(TableConfig(tid, name, tuple(devices)))
     return tuple(tables)
@@ -225,8 +264,11 @@ def _ota(raw: Mapping[str, Any], base: Path, store: StoreConfig) -> OtaConfig:
     where = {k: _str(s, k, "ota", None) for k in ("dir", "keys", "host")}
     folder = where["dir"] or (str(Path(store.path).parent / "ota") if store.path != ":memory:" else None)
     keys = where["keys"] or ("ota-keys.json" if (base / "ota-keys.json").is_file() else None)
-    return OtaConfig(dir=str(base / folder) if folder else None, keys=str(base / keys) if keys else None,
-                     host=where["host"])
+    return OtaConfig(
+        dir=str(base / folder) if folder else None,
+        keys=str(base / keys) if keys else None,
+        host=where["host"],
+    )
 
 
 def parse(raw: Mapping[str, Any], base: Path = Path(".")) -> Config:
@@ -235,12 +277,20 @@ def parse(raw: Mapping[str, Any], base: Path = Path(".")) -> Config:
     club = _section(raw, "club")
     _known(club, "club", ("name", "name_ru"))
     name = _str(club, "name", "club", "Luza") or "Luza"
-    tables, broker = _tables(raw), _broker(raw)  # checked in this order: the first error named is the first key
+    tables, broker = (
+        _tables(raw),
+        _broker(raw),
+    )  # checked in this order: the first error named is the first key
     store = _store(raw, base)
     return Config(
-        club=name, club_ru=_str(club, "name_ru", "club", name) or name,
-        tables=tables, broker=broker, store=store, ingest=_ingest(raw),
-        settle=_settle(raw), ota=_ota(raw, base, store),
+        club=name,
+        club_ru=_str(club, "name_ru", "club", name) or name,
+        tables=tables,
+        broker=broker,
+        store=store,
+        ingest=_ingest(raw),
+        settle=_settle(raw),
+        ota=_ota(raw, base, store),
     )
 
 
@@ -254,9 +304,10 @@ def load(path: str | Path) -> Config:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise ConfigError("", f"{p}, line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
-                              "save the file as UTF-8") from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            "", f"{p}, line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file as UTF-8"
+        ) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -269,7 +320,7 @@ def load(path: str | Path) -> Config:
         at = key_line(text, exc.key)
         if at is None:
             raise
-        raise ConfigError(exc.key, f"{str(exc)[len(exc.key) + 2:]} ({p}, line {at})") from None
+        raise ConfigError(exc.key, f"{str(exc)[len(exc.key) + 2 :]} ({p}, line {at})") from None
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -290,11 +341,11 @@ def key_line(text: str, key: str) -> int | None:
             section = s.strip("[] ").split(".")
         else:
             name = s.partition("=")[0].strip().strip('"')
-            if "=" in s and [*section, name] == parts[:len(section) + 1]:
+            if "=" in s and [*section, name] == parts[: len(section) + 1]:
                 return n
-            if section and section == parts[:len(section)] and best is None:
+            if section and section == parts[: len(section)] and best is None:
                 best = n
             continue
-        if section == parts[:len(section)] and best is None:
+        if section == parts[: len(section)] and best is None:
             best = n
     return best

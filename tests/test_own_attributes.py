@@ -1,13 +1,13 @@
 """No class declares another's attributes: every attribute a class annotates, it sets itself.
 
 A class that only annotates `config: Config` or `live: dict[...]` (with no value) and never assigns them is a
-piece of another class sawn off to fit the line cap: it reads state some other class sets, and stubs that class's
-methods to call them (hub/service/matches.py's MatchDesk did, for the Router, until issue 21). Split by job
-instead: each part owns its state and takes its collaborators in `__init__`.
+piece of another class sawn off to fit the line cap: it reads state some other class sets, and stubs that
+class's methods to call them (hub/service/matches.py's MatchDesk did, for the Router, until issue 21). Split
+by job instead: each part owns its state and takes its collaborators in `__init__`.
 
 Declarative classes are exempt, since their annotations are their fields: dataclasses, Protocols, NamedTuples,
-TypedDicts, pydantic models, and their subclasses (followed through the project's own classes by name).
-This test reads hub/, shared_rules/, luza_wire/ and firmware/ with `ast`.
+TypedDicts, pydantic models, and their subclasses (followed through the project's own classes by name). This
+test reads hub/, shared_rules/, luza_wire/ and firmware/ with `ast`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ def _name(node: ast.expr) -> str:
     return ""
 
 
-def classes(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, list[tuple[Path, ast.ClassDef]]]:
+def classes(
+    root: Path = ROOT, packages: tuple[str, ...] = PACKAGES
+) -> dict[str, list[tuple[Path, ast.ClassDef]]]:
     found: dict[str, list[tuple[Path, ast.ClassDef]]] = {}
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
@@ -51,16 +53,25 @@ def declarative(cls: ast.ClassDef, known: dict[str, list[tuple[Path, ast.ClassDe
         name = _name(base)
         if name in DECLARATIVE:
             return True
-        if name in known and name not in seen and any(declarative(c, known, seen | {name}) for _, c in known[name]):
+        if (
+            name in known
+            and name not in seen
+            and any(declarative(c, known, seen | {name}) for _, c in known[name])
+        ):
             return True
     return False
 
 
 def borrowed(cls: ast.ClassDef) -> list[str]:
     """The names the class annotates without a value and never assigns (`self.x = ...`) in its own methods."""
-    bare = [s.target.id for s in cls.body
-            if isinstance(s, ast.AnnAssign) and s.value is None and isinstance(s.target, ast.Name)
-            and _name(s.annotation) != "ClassVar"]
+    bare = [
+        s.target.id
+        for s in cls.body
+        if isinstance(s, ast.AnnAssign)
+        and s.value is None
+        and isinstance(s.target, ast.Name)
+        and _name(s.annotation) != "ClassVar"
+    ]
     assigned: set[str] = set()
     for node in ast.walk(cls):
         targets: list[ast.expr] = []
@@ -70,13 +81,19 @@ def borrowed(cls: ast.ClassDef) -> list[str]:
             targets = [node.target]
         for t in targets:
             for n in ast.walk(t):
-                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"):
+                if (
+                    isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name)
+                    and n.value.id in ("self", "cls")
+                ):
                     assigned.add(n.attr)
     return [n for n in bare if n not in assigned]
 
 
 KNOWN = classes()
-CASES = sorted((path.relative_to(ROOT).as_posix(), cls.name, cls) for items in KNOWN.values() for path, cls in items)
+CASES = sorted(
+    (path.relative_to(ROOT).as_posix(), cls.name, cls) for items in KNOWN.values() for path, cls in items
+)
 
 
 def test_the_scan_sees_the_classes() -> None:
@@ -89,8 +106,10 @@ def test_a_class_sets_what_it_declares(where: str, name: str, cls: ast.ClassDef)
     if declarative(cls, KNOWN, {name}):
         return
     taken = borrowed(cls)
-    assert not taken, f"{where}: class {name} declares {', '.join(taken)} but never sets them: another class's " \
-                      "state (own it, or take the collaborator in __init__)"
+    assert not taken, (
+        f"{where}: class {name} declares {', '.join(taken)} but never sets them: another class's "
+        "state (own it, or take the collaborator in __init__)"
+    )
 
 
 def test_the_checker_sees_a_desk_on_borrowed_state(tmp_path: Path) -> None:
@@ -102,7 +121,8 @@ def test_the_checker_sees_a_desk_on_borrowed_state(tmp_path: Path) -> None:
         "    def f(self):\n        self.live = {}\n"
         "@dataclass\nclass Row:\n    id: int\n"
         "class Model(Base):\n    pass\nclass Base(Protocol):\n    x: int\n"
-        "class Own:\n    cache: dict\n    def __init__(self):\n        self.cache: dict = {}\n")
+        "class Own:\n    cache: dict\n    def __init__(self):\n        self.cache: dict = {}\n"
+    )
     known = classes(tmp_path, ("pkg",))
     assert borrowed(known["Desk"][0][1]) == ["config"]
     assert declarative(known["Row"][0][1], known, {"Row"})

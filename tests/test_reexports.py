@@ -1,6 +1,7 @@
 """Every name has one home: it is imported from the module that defines it, never passed on by another.
 
-A module that re-exports another's names (`from hub.vocab.inputs import SensorInput` in hub/reconcile/table.py,
+A module that re-exports another's names (`from hub.vocab.inputs import SensorInput` in
+hub/reconcile/table.py,
 then `from hub.reconcile.table import SensorInput` elsewhere) hides where a thing lives, and keeps old homes
 alive after a move: the reader opens the wrong file, and an import loop can hide behind the detour. This test
 reads every module of the project's packages, the tests and the scripts with `ast` and fails on:
@@ -64,8 +65,11 @@ def exported(tree: ast.Module) -> list[tuple[str, int]]:
         if not isinstance(node, ast.Assign) or not isinstance(node.value, (ast.List, ast.Tuple)):
             continue
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            return [(e.value, node.lineno) for e in node.value.elts
-                    if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            return [
+                (e.value, node.lineno)
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
     return []
 
 
@@ -80,8 +84,13 @@ def dotted(path: Path) -> str:
 
 def importers() -> list[Path]:
     skip = {".venv", "node_modules", ".stubs", "__pycache__"}
-    return [p for top in IMPORTERS if (ROOT / top).is_dir() for p in sorted((ROOT / top).rglob("*.py"))
-            if not skip & set(p.relative_to(ROOT).parts)]
+    return [
+        p
+        for top in IMPORTERS
+        if (ROOT / top).is_dir()
+        for p in sorted((ROOT / top).rglob("*.py"))
+        if not skip & set(p.relative_to(ROOT).parts)
+    ]
 
 
 KNOWN = modules()
@@ -135,7 +144,12 @@ def _rel(path: Path) -> str:
 
 def test_the_scan_sees_the_project() -> None:
     files = {_rel(p) for p in importers()}
-    assert {"hub/vocab/inputs.py", "hub/service/router.py", "tests/hub/tablekit.py", "shared_rules/variant.py"} <= files
+    assert {
+        "hub/vocab/inputs.py",
+        "hub/service/router.py",
+        "tests/hub/tablekit.py",
+        "shared_rules/variant.py",
+    } <= files
     assert {"shared_rules", "hub.web", "hub.export"} <= FACES
     assert "SensorInput" in DEFINED["hub.vocab.inputs"]
 
@@ -143,8 +157,10 @@ def test_the_scan_sees_the_project() -> None:
 @pytest.mark.parametrize("path", importers(), ids=_rel)
 def test_names_come_from_their_home(path: Path) -> None:
     found = passed_on(path)
-    assert not found, f"{_rel(path)} imports names from a module that only passes them on (import each from " \
-                      "the module that defines it): " + "; ".join(found)
+    assert not found, (
+        f"{_rel(path)} imports names from a module that only passes them on (import each from "
+        "the module that defines it): " + "; ".join(found)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(n for n in KNOWN if n not in FACES), ids=str)
@@ -154,22 +170,30 @@ def test_all_lists_only_own_names(name: str) -> None:
 
 
 def test_the_checker_sees_a_re_export(tmp_path: Path) -> None:
-    src = ("from typing import Any\nfrom hub.vocab.inputs import SensorInput\n__all__ = ['SensorInput', 'f']\n"
-           "X: int = 1\nif X:\n    Y = 2\ndef f(): ...\n")
+    src = (
+        "from typing import Any\nfrom hub.vocab.inputs import SensorInput\n__all__ = ['SensorInput', 'f']\n"
+        "X: int = 1\nif X:\n    Y = 2\ndef f(): ...\n"
+    )
     tree = ast.parse(src)
     assert defined(tree) == {"__all__", "X", "Y", "f"}
     assert [n for n, _ in exported(tree) if n not in defined(tree)] == ["SensorInput"]
-    user = ("from hub.vocab import inputs\nfrom hub.vocab.inputs import SensorInput\n"
-            "from hub.vocab.inputs import json, Event\nfrom shared_rules import Match\n"
-            "from hub.vocab.inputs import nowhere\nfrom .inputs import RefereeAction, Mapping\n"
-            "x = inputs.json, inputs.SensorInput\n")
+    user = (
+        "from hub.vocab import inputs\nfrom hub.vocab.inputs import SensorInput\n"
+        "from hub.vocab.inputs import json, Event\nfrom shared_rules import Match\n"
+        "from hub.vocab.inputs import nowhere\nfrom .inputs import RefereeAction, Mapping\n"
+        "x = inputs.json, inputs.SensorInput\n"
+    )
     assert passed_on(ROOT / "tests" / "probe.py", user) == [
-        "line 3: from hub.vocab.inputs import Event", "line 3: from hub.vocab.inputs import json",
-        "line 5: from hub.vocab.inputs import nowhere", "line 7: hub.vocab.inputs.json"]
+        "line 3: from hub.vocab.inputs import Event",
+        "line 3: from hub.vocab.inputs import json",
+        "line 5: from hub.vocab.inputs import nowhere",
+        "line 7: hub.vocab.inputs.json",
+    ]
     inside = passed_on(ROOT / "hub" / "vocab" / "probe.py", user)
     assert inside[-2:] == ["line 6: from hub.vocab.inputs import Mapping", "line 7: hub.vocab.inputs.json"]
     assert passed_on(ROOT / "shared_rules" / "probe.py", "from shared_rules import Match\n") == [
-        "line 1: from shared_rules import Match"]  # inside its package, a face is no home
+        "line 1: from shared_rules import Match"
+    ]  # inside its package, a face is no home
 
 
 def test_the_packages_are_those_of_the_cycle_check() -> None:

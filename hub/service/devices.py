@@ -1,8 +1,9 @@
-"""The tables' nodes as the hub's worker hears them: status and telemetry into the device registry and the node
-clocks, what a live session is told about its table's nodes, and what the worker saves of them with each commit.
+"""The tables' nodes as the hub's worker hears them: status and telemetry into the device registry and the
+node clocks, what a live session is told about its table's nodes, and what the worker saves of them with each
+commit.
 
-`DeviceDesk` owns none of the match: the router hands it the live session a message concerns, if any. Everything
-happens inside the worker's transaction, collected in the `Batch`.
+`DeviceDesk` owns none of the match: the router hands it the live session a message concerns, if any.
+Everything happens inside the worker's transaction, collected in the `Batch`.
 """
 
 from __future__ import annotations
@@ -22,15 +23,31 @@ from hub.store.database import Store
 class DeviceDesk:
     """Status and telemetry of the configured nodes; their health as a session sees it; saving them."""
 
-    def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap, clock: HubClock,
-                 timebase: Timebase) -> None:
-        self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        registry: Registry,
+        clocks: ClockMap,
+        clock: HubClock,
+        timebase: Timebase,
+    ) -> None:
+        self.config, self.store, self.registry, self.clocks, self.clock = (
+            config,
+            store,
+            registry,
+            clocks,
+            clock,
+        )
         self.timebase = timebase  # the hub's timeline, sampled by each node's uptime (hub.ingest.timebase)
 
     def status(self, raw: RawMessage, s: StatusIn, session: TableSession | None, batch: Batch) -> None:
-        """A node's status (online, offline, error, a birth): the registry, and the live session of its table."""
+        """A node's status (online, offline, error, a birth): the registry, and the live session of its
+        table."""
         st, dev = s.status, s.device
-        if self.registry.on_status(dev.id, st.state, st.boot, st.fw, st.ip, st.error, raw.received_ms, st.ota):
+        if self.registry.on_status(
+            dev.id, st.state, st.boot, st.fw, st.ip, st.error, raw.received_ms, st.ota
+        ):
             batch.births.append((dev.table, dev.id, raw.link))
         batch.devices.add(dev.id)
         batch.counts["updates"] += 1
@@ -54,7 +71,8 @@ class DeviceDesk:
         batch.counts["updates"] += 1
 
     def health(self, table_id: str, session: TableSession) -> None:
-        """Tell a new or rebuilt session which of its table's nodes are down (appliance health, not the log)."""
+        """Tell a new or rebuilt session which of its table's nodes are down (appliance health, not the
+        log)."""
         t = self.config.table(table_id)
         for d in t.devices if t else ():
             dev = self.registry.get(d.id)
@@ -62,7 +80,8 @@ class DeviceDesk:
                 session.device_status(d.id, d.role, False)
 
     def seen_boots(self) -> list[tuple[str, int]]:
-        """The boots of configured nodes seen shortly before the store's high-water mark: they may still be up."""
+        """The boots of configured nodes seen shortly before the store's high-water mark: they may still be
+        up."""
         since = self.store.high_water() - RECENT_MS
         out = []
         for t in self.config.tables:

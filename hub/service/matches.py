@@ -1,8 +1,9 @@
-"""The tables' matches as the hub's worker keeps them: the live ones (each with its stored row, its session and its
-cue pairing), the final board of each table's last match, and the matches set aside because their log cannot be
-read (quarantined). `Matches` starts and ends a match, makes stored live matches live again (hub start, a rebuild
-after a failed commit) and folds inputs into their sessions; everything happens inside the worker's transaction,
-collected in the `Batch`. Who may start or end one is the referee desk's business (hub.service.referee).
+"""The tables' matches as the hub's worker keeps them: the live ones (each with its stored row, its session
+and its cue pairing), the final board of each table's last match, and the matches set aside because their log
+cannot be read (quarantined). `Matches` starts and ends a match, makes stored live matches live again (hub
+start, a rebuild after a failed commit) and folds inputs into their sessions; everything happens inside the
+worker's transaction, collected in the `Batch`. Who may start or end one is the referee desk's business
+(hub.service.referee).
 """
 
 from __future__ import annotations
@@ -45,32 +46,54 @@ class Live:
 
 
 class Matches:
-    """Each table's live match, last final board and quarantine alert; starting, ending and reviving matches."""
+    """Each table's live match, last final board and quarantine alert; starting, ending and reviving
+    matches."""
 
-    def __init__(self, config: Config, store: Store, inputs: InputLog, registry: Registry, devices: DeviceDesk,
-                 evidence: EvidenceDesk, clock: HubClock) -> None:
-        self.config, self.store, self.inputs, self.registry, self.clock = config, store, inputs, registry, clock
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        inputs: InputLog,
+        registry: Registry,
+        devices: DeviceDesk,
+        evidence: EvidenceDesk,
+        clock: HubClock,
+    ) -> None:
+        self.config, self.store, self.inputs, self.registry, self.clock = (
+            config,
+            store,
+            inputs,
+            registry,
+            clock,
+        )
         self.devices, self.evidence = devices, evidence
         self.live: dict[str, Live] = {}
         self.last: dict[str, Board] = {}  # table -> final scoreboard of its last match, until a new one
         self.plain: dict[str, Board] = {}  # table -> the session's scoreboard as stored (luza replay)
         self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
-        self.errors = 0  # internal errors of sessions rebuilt outside a batch (start-up), counted with the next
+        self.errors = (
+            0  # internal errors of sessions rebuilt outside a batch (start-up), counted with the next
+        )
 
     # ------------------------------------------------------------ loading and rebuilding
 
     def load(self, live: list[MatchRow]) -> None:
-        """Make the stored live matches (`live`) of configured tables live again, and give each table the final
-        board of its last match. A match with a row that cannot be read is set aside (quarantined): its table
-        shows an alert and may start a new match."""
+        """Make the stored live matches (`live`) of configured tables live again, and give each table the
+        final board of its last match. A match with a row that cannot be read is set aside (quarantined): its
+        table shows an alert and may start a new match."""
         for m in live:
             if self.config.table(m.table_id) is None:
-                log.warning("match %d is on table %r, which is no longer in luza.toml; left as it is", m.id,
-                            m.table_id)
+                log.warning(
+                    "match %d is on table %r, which is no longer in luza.toml; left as it is",
+                    m.id,
+                    m.table_id,
+                )
                 continue
             self.revive(m)
         set_aside = self.store.quarantined()
-        for t in self.config.tables:  # the final board of a table's last match stays until the next one starts
+        for (
+            t
+        ) in self.config.tables:  # the final board of a table's last match stays until the next one starts
             matches = self.store.matches(table_id=t.id)
             if matches and matches[-1].id in set_aside and t.id not in self.quarantined:
                 _, cursor, reason, _ = set_aside[matches[-1].id]
@@ -90,8 +113,12 @@ class Matches:
             self.live[m.table_id] = Live(m, self.session(m), self.cues_of(m))
             self.evidence.revived(m.table_id, m.id)
         except UnreadableMatch as exc:
-            log.error("table %s: match %d is set aside (quarantined): %s; the table may start a new match",
-                      m.table_id, m.id, exc.reason)
+            log.error(
+                "table %s: match %d is set aside (quarantined): %s; the table may start a new match",
+                m.table_id,
+                m.id,
+                exc.reason,
+            )
             self.store.quarantine_match(m, exc.cursor, exc.reason, self.clock())
             self.quarantined[m.table_id] = quarantine_alert(m.id, exc.cursor, exc.reason)
 
@@ -119,7 +146,8 @@ class Matches:
     def apply(self, table: str, live: Live, inp: SensorInput | RefereeAction, batch: Batch) -> None:
         """Fold one input into a live session. An internal error there holds the table with an alert and is
         counted (the session does it; in strict mode it raises). One that escapes the session (a bug in its
-        own recovery) is counted and the session is rebuilt from the log; a referee's refusal passes through."""
+        own recovery) is counted and the session is rebuilt from the log; a referee's refusal passes
+        through."""
         session = live.session
         before = session.errors
         try:
@@ -138,9 +166,12 @@ class Matches:
     def require_live(self, table_id: str) -> Live:
         live = self.live.get(table_id)
         if live is None:
-            raise RefereeInputError(f"no match is being played on table {table_id!r}; start one (new_match)",
-                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table",
-                                    NO_MATCH)
+            raise RefereeInputError(
+                f"no match is being played on table {table_id!r}; start one (new_match)",
+                f"на столе {table_id!r} нет партии; начните новую (new_match)",
+                "table",
+                NO_MATCH,
+            )
         return live
 
     def start(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
@@ -150,15 +181,20 @@ class Matches:
             if not old.session.match.state.over:
                 raise RefereeInputError(
                     f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
-                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
+                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)",
+                    "table",
+                )
             self.end(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
         variant, players, options = act.variant, act.players, dict(act.options)
         cues = self._cues(table_id, act.cues)
         try:
-            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
+            session = TableSession(
+                table_id, variant, (players[0], players[1]), options, timing(self.config.settle)
+            )
         except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
-            raise RefereeInputError(f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}",
-                                    "variant", MALFORMED) from exc
+            raise RefereeInputError(
+                f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}", "variant", MALFORMED
+            ) from exc
         self.devices.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
         match_id = self.store.new_match(table_id, variant, players, options, now, snap)
@@ -173,7 +209,8 @@ class Matches:
         return match_id
 
     def end(self, table_id: str, action: RefereeAction, now: int) -> None:
-        """End the table's live match (the session closes its open shot, or refuses); its board stays shown."""
+        """End the table's live match (the session closes its open shot, or refuses); its board stays
+        shown."""
         live = self.require_live(table_id)
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         self.inputs.append_action(table_id, live.match.id, action, now)
@@ -190,9 +227,13 @@ class Matches:
         for dev in cues:
             if dev not in known:
                 raise RefereeInputError(
-                    f"cues: {dev!r} is not a cue node of table {table_id!r} (its cue nodes: {', '.join(known) or 'none'})",
-                    f"cues: {dev!r} — не датчик кия стола {table_id!r} (датчики кия: {', '.join(known) or 'нет'})",
-                    "cues", MALFORMED)
+                    f"cues: {dev!r} is not a cue node of table {table_id!r} "
+                    f"(its cue nodes: {', '.join(known) or 'none'})",
+                    f"cues: {dev!r} — не датчик кия стола {table_id!r} "
+                    f"(датчики кия: {', '.join(known) or 'нет'})",
+                    "cues",
+                    MALFORMED,
+                )
         return {str(d): int(seat) for d, seat in cues.items()}
 
     def cues_of(self, match: MatchRow) -> dict[str, int]:
@@ -228,8 +269,14 @@ class Matches:
 def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> dict[str, Any]:
     """The table alert for a match set aside because a stored row of it cannot be read."""
     row = f"row {cursor}" if cursor is not None else "its match row"
-    return {"kind": "match_quarantined", "match_id": match_id, "cursor": cursor, "severity": "error",
-            "en": f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
-                  "start a new match (`luza replay` shows what is left of it)",
-            "ru": f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
-                  "она отложена — начните новую партию", "reason": reason}
+    return {
+        "kind": "match_quarantined",
+        "match_id": match_id,
+        "cursor": cursor,
+        "severity": "error",
+        "en": f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
+        "start a new match (`luza replay` shows what is left of it)",
+        "ru": f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
+        "она отложена — начните новую партию",
+        "reason": reason,
+    }

@@ -1,7 +1,7 @@
-"""The referee's desk in the hub's worker: a referee action for a table, checked, applied to its match and stored
-(a retried uid answered as the first time; a refused action stored as nothing), and the answer its caller gets
-after the commit. Starting and ending a match go to `hub.service.matches.Matches`; everything happens inside the
-worker's open transaction, collected in the `Batch`.
+"""The referee's desk in the hub's worker: a referee action for a table, checked, applied to its match and
+stored (a retried uid answered as the first time; a refused action stored as nothing), and the answer its
+caller gets after the commit. Starting and ending a match go to `hub.service.matches.Matches`; everything
+happens inside the worker's open transaction, collected in the `Batch`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ log = logging.getLogger("luza.hub")
 
 @dataclass
 class RefereeRequest:
-    """A referee action for a table, waiting in the hub's queue; its future gets the answer after the commit."""
+    """A referee action for a table, waiting in the hub's queue; its future gets the answer after the
+    commit."""
 
     table_id: str
     action: Mapping[str, object]
@@ -38,10 +39,14 @@ class RefereeRequest:
 
 def no_alert(table_id: str, alert: str) -> RefereeInputError:
     """A dismissal of an alert the table does not show (never raised, gone, or a typo): 404, naming it."""
-    return RefereeInputError(f"there is no alert {alert!r} to dismiss on table {table_id!r} (its alerts are in the "
-                             "state's `match.alerts`)",
-                             f"на столе {table_id!r} нет предупреждения {alert!r}, скрывать нечего (они — в "
-                             "`match.alerts` состояния)", "alert", NOT_FOUND)
+    return RefereeInputError(
+        f"there is no alert {alert!r} to dismiss on table {table_id!r} (its alerts are in the "
+        "state's `match.alerts`)",
+        f"на столе {table_id!r} нет предупреждения {alert!r}, скрывать нечего (они — в "
+        "`match.alerts` состояния)",
+        "alert",
+        NOT_FOUND,
+    )
 
 
 def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
@@ -67,8 +72,15 @@ class RefereeDesk:
     """Takes one referee request inside the worker's transaction: replays a known uid, or checks, applies and
     stores the action (refusals are answered and remembered by uid, nothing else is stored)."""
 
-    def __init__(self, config: Config, store: Store, inputs: InputLog, matches: Matches, evidence: EvidenceDesk,
-                 clock: HubClock) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        inputs: InputLog,
+        matches: Matches,
+        evidence: EvidenceDesk,
+        clock: HubClock,
+    ) -> None:
         self.config, self.store, self.inputs, self.clock = config, store, inputs, clock
         self.matches, self.evidence = matches, evidence
 
@@ -78,8 +90,14 @@ class RefereeDesk:
         first = self.store.action_uid(item.table_id, uid) if uid else None
         if first is not None:  # sent again (a retry): the first answer, nothing applied twice
             batch.counts["referee_resent"] += 1
-            batch.replies.append((item.future, RefereeInputError(**first.refusal) if first.refusal else
-                                  Replayed(item.table_id, first.cursor, first.match_id)))
+            batch.replies.append(
+                (
+                    item.future,
+                    RefereeInputError(**first.refusal)
+                    if first.refusal
+                    else Replayed(item.table_id, first.cursor, first.match_id),
+                )
+            )
             return
         try:
             match_id = self._take(item, now, batch)
@@ -113,10 +131,15 @@ class RefereeDesk:
         elif isinstance(act, DismissAlertAction) and act.alert not in self._dismissable(item.table_id, live):
             raise no_alert(item.table_id, act.alert)
         else:
-            self.matches.apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
+            self.matches.apply(
+                item.table_id, live, action, batch
+            )  # refuses an impossible one, nothing stored
             self.inputs.append_action(item.table_id, live.match.id, action, now)
         return live.match.id
 
     def _dismissable(self, table_id: str, live: Live) -> list[str]:
         """The ids a `dismiss_alert` may name now: the match's alerts and its suspect-ball questions."""
-        return [*(a.id for a in live.session.alerts), *(q["id"] for q in self.evidence.questions(table_id, live.session))]
+        return [
+            *(a.id for a in live.session.alerts),
+            *(q["id"] for q in self.evidence.questions(table_id, live.session)),
+        ]

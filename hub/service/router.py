@@ -1,12 +1,14 @@
-"""The worker's routing of one item inside a batch's transaction: payloads and referee actions -> store + sessions.
+"""The worker's routing of one item inside a batch's transaction: payloads and referee actions -> store +
+sessions.
 
-`Router` routes; the parts it routes to each own their state: `Matches` (the live sessions, hub.service.matches),
-`RefereeDesk` (referee actions, hub.service.referee), `DeviceDesk` (status, telemetry, node clocks,
-hub.service.devices), `EvidenceDesk` (holes, conflicts, impossible times, delivery marks, hub.service.evidence) and
-the `InputLog` (the appended inputs and the cursor, hub.store.inputlog). Everything happens inside the hub's open
-transaction and is collected in a `Batch`; the hub acknowledges, answers, publishes and counts only after the
-commit (see hub.service.hub). A referee action is tried on its session first, so an impossible one is refused with
-nothing stored; a sensor input is stored first, then applied (by contract it never raises).
+`Router` routes; the parts it routes to each own their state: `Matches` (the live sessions,
+hub.service.matches), `RefereeDesk` (referee actions, hub.service.referee), `DeviceDesk` (status, telemetry,
+node clocks, hub.service.devices), `EvidenceDesk` (holes, conflicts, impossible times, delivery marks,
+hub.service.evidence) and the `InputLog` (the appended inputs and the cursor, hub.store.inputlog). Everything
+happens inside the hub's open transaction and is collected in a `Batch`; the hub acknowledges, answers,
+publishes and counts only after the commit (see hub.service.hub). A referee action is tried on its session
+first, so an impossible one is refused with nothing stored; a sensor input is stored first, then applied (by
+contract it never raises).
 """
 
 from __future__ import annotations
@@ -41,10 +43,25 @@ log = logging.getLogger("luza.hub")
 class Router:
     """Routes one item of a batch to the part that handles it, and builds a table's state from their parts."""
 
-    def __init__(self, config: Config, store: Store, registry: Registry, clocks: ClockMap, clock: HubClock,
-                 reachable: bool = True) -> None:
-        self.config, self.store, self.registry, self.clocks, self.clock = config, store, registry, clocks, clock
-        self.reachable = reachable  # the hub hears nodes (a broker or a serial port): a restart can join their clocks
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        registry: Registry,
+        clocks: ClockMap,
+        clock: HubClock,
+        reachable: bool = True,
+    ) -> None:
+        self.config, self.store, self.registry, self.clocks, self.clock = (
+            config,
+            store,
+            registry,
+            clocks,
+            clock,
+        )
+        self.reachable = (
+            reachable  # the hub hears nodes (a broker or a serial port): a restart can join their clocks
+        )
         self.timebase = Timebase(clock, clocks)  # never below the store, joined to it after a restart
         self.inputs = InputLog(store)
         self.evidence = EvidenceDesk(store)
@@ -52,7 +69,9 @@ class Router:
         self.matches = Matches(config, store, self.inputs, registry, self.devices, self.evidence, clock)
         self.referee = RefereeDesk(config, store, self.inputs, self.matches, self.evidence, clock)
         self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
-        self.notices: list[dict[str, Any]] = []  # what the start-up check did to a damaged store, on every table
+        self.notices: list[
+            dict[str, Any]
+        ] = []  # what the start-up check did to a damaged store, on every table
 
     @property
     def cursor(self) -> int:
@@ -69,8 +88,12 @@ class Router:
         batch.counts["received"] += 1
         if item.ack:
             batch.acks.append(item.ack)
-        item = dataclasses.replace(item, received_ms=self.clock.timeline(item.received_ms))  # stamped raw by ingest
-        result = classify(item, self.config, self.registry, self.clocks, self.config.ingest.late_window_s * 1000)
+        item = dataclasses.replace(
+            item, received_ms=self.clock.timeline(item.received_ms)
+        )  # stamped raw by ingest
+        result = classify(
+            item, self.config, self.registry, self.clocks, self.config.ingest.late_window_s * 1000
+        )
         if isinstance(result, Rejected):
             self._reject(item, result, batch)
         elif isinstance(result, StatusIn):
@@ -89,16 +112,30 @@ class Router:
 
     def _reject(self, raw: RawMessage, r: Rejected, batch: Batch) -> None:
         known = r.device if r.device and self.config.device(r.device) else None  # strangers counted as one
-        self.store.reject(raw.received_ms, raw.source, raw.topic or None, r.device, r.code, r.reason, raw.payload,
-                          size=raw.size,
-                          counted_as=known or "")
+        self.store.reject(
+            raw.received_ms,
+            raw.source,
+            raw.topic or None,
+            r.device,
+            r.code,
+            r.reason,
+            raw.payload,
+            size=raw.size,
+            counted_as=known or "",
+        )
         batch.counts["rejected"] += 1
         if r.key is not None:  # refused for what it says: it would be refused again, so it is settled
             self.evidence.settle(*r.key)
             batch.events.add(r.key[:2])
         if self.registry.on_rejected(r.device, r.code):
-            log.warning("rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",
-                        raw.source, r.device or "unknown device", raw.topic, r.reason, r.code)
+            log.warning(
+                "rejected %s payload from %s on %r: %s (%s); further ones of this kind are only counted",
+                raw.source,
+                r.device or "unknown device",
+                raw.topic,
+                r.reason,
+                r.code,
+            )
 
     def _sensor(self, raw: RawMessage, e: EventIn, batch: Batch) -> None:
         inp, table = e.input, e.device.table
@@ -124,8 +161,12 @@ class Router:
         self.evidence.stored(table, live.match.id, inp.event.key)
         if suspect is not None:  # stored, never folded into play (hub.ingest.timecheck)
             batch.counts["suspect_time"] += 1
-            log.warning("table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted", table,
-                        *inp.event.key, suspect)
+            log.warning(
+                "table %s: %s boot %d seq %d is dated impossibly (%s); stored, not counted",
+                table,
+                *inp.event.key,
+                suspect,
+            )
             self.evidence.suspect(table, live.match.id, inp, suspect)
             return
         self.matches.apply(table, live, inp, batch)
@@ -133,9 +174,17 @@ class Router:
     def quarantine(self, item: object, exc: Exception, batch: Batch) -> None:
         """An item the store refuses every time (a bug, not a full disk): keep it as a rejection, go on."""
         if isinstance(item, RefereeRequest):
-            batch.replies.append((item.future, RefereeInputError(
-                f"the hub could not store this action ({exc}); nothing was changed",
-                f"хаб не смог сохранить действие ({exc}); ничего не изменено", None, UNAVAILABLE)))
+            batch.replies.append(
+                (
+                    item.future,
+                    RefereeInputError(
+                        f"the hub could not store this action ({exc}); nothing was changed",
+                        f"хаб не смог сохранить действие ({exc}); ничего не изменено",
+                        None,
+                        UNAVAILABLE,
+                    ),
+                )
+            )
             return
         assert isinstance(item, RawMessage)
         if item.ack:
@@ -145,7 +194,8 @@ class Router:
     # ------------------------------------------------------------ start, rollback, save
 
     def load(self) -> None:
-        """Rebuild every live match of a configured table from the log (hub start), after the timeline is set."""
+        """Rebuild every live match of a configured table from the log (hub start), after the timeline is
+        set."""
         self.evidence.load()
         live = self.store.matches(live_only=True)
         self.timebase.start(self.store.high_water(), self.devices.seen_boots(), bool(live), self.reachable)
@@ -158,12 +208,14 @@ class Router:
         self.matches.rebuild(tables | set(self.matches.live))
 
     def recover(self) -> None:
-        """After a failed batch whose start is not known: the cursor as stored, every table's session again."""
+        """After a failed batch whose start is not known: the cursor as stored, every table's session
+        again."""
         self.inputs.reread()
         self.matches.rebuild({t.id for t in self.config.tables})
 
     def save(self, batch: Batch, states: dict[str, dict[str, Any]]) -> None:
-        """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza replay`)."""
+        """Inside the transaction: devices, clocks, and each touched table's new state (kept for `luza
+        replay`)."""
         if batch.broken:
             self.matches.rebuild(batch.broken)
         batch.counts["session_errors"] += self.matches.take_errors()
@@ -180,15 +232,35 @@ class Router:
             self.matches.save(t)
 
     def table_state(self, table_id: str) -> dict[str, Any]:
-        """What luza/v1/<table>/state carries: the table, the cursor, and its live match's scoreboard (or None)."""
+        """What luza/v1/<table>/state carries: the table, the cursor, and its live match's scoreboard (or
+        None)."""
         t = self.config.table(table_id)
         live = self.matches.live.get(table_id)
         board = self.matches.board(table_id)
         quarantined = self.matches.quarantined.get(table_id)
-        alerts = [*self.hub_alerts, *self.timebase.alerts, *self.notices, *([quarantined] if quarantined else []),
-                  *self.evidence.of(table_id)]
-        return {"v": protocol.STATE_VERSION, "table": table_id, "name": t.name if t else table_id, "club": self.config.club,
-                "cursor": self.inputs.cursor, "match_id": live.match.id if live else None,
-                "match": board, "last_match": self.matches.last.get(table_id), "alerts": alerts,
-                "devices": table_devices(self.config, self.registry, table_id, live.session if live else None,
-                                         live.cues if live else {}, self.clock())}
+        alerts = [
+            *self.hub_alerts,
+            *self.timebase.alerts,
+            *self.notices,
+            *([quarantined] if quarantined else []),
+            *self.evidence.of(table_id),
+        ]
+        return {
+            "v": protocol.STATE_VERSION,
+            "table": table_id,
+            "name": t.name if t else table_id,
+            "club": self.config.club,
+            "cursor": self.inputs.cursor,
+            "match_id": live.match.id if live else None,
+            "match": board,
+            "last_match": self.matches.last.get(table_id),
+            "alerts": alerts,
+            "devices": table_devices(
+                self.config,
+                self.registry,
+                table_id,
+                live.session if live else None,
+                live.cues if live else {},
+                self.clock(),
+            ),
+        }

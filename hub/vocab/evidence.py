@@ -2,7 +2,8 @@
 
 The floor's data types: `hub.reconcile.assembler.ShotAssembler` cuts the evidence into `ShotEvidence`, the
 referee's amendments (hub.vocab.amendments) change it, and `hub.reconcile.report` turns it into a shot report.
-`BallOut` and `PocketFlag` are what a pocket node's beams could not settle (hub/reconcile/throat.py explains them).
+`BallOut` and `PocketFlag` are what a pocket node's beams could not settle (hub/reconcile/throat.py explains
+them).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from shared_rules.model import Colour, Declaration, Foul, Pocket
 
 @dataclass(frozen=True)
 class BallOut:
-    """An upward passage out of `pocket`; `ball` is the pocket evidence it un-counts (None: nothing to undo)."""
+    """An upward passage out of `pocket`; `ball` is the pocket evidence it un-counts (None: nothing to
+    undo)."""
 
     id: str
     pocket: int
@@ -96,7 +98,9 @@ class ShotEvidence:
 
     def items(self) -> set[str]:
         ids = {p.id for p in self.pockets} | {p.id for p in self.late} | {j[0] for j in self.jumped}
-        ids |= {f.id for f in self.flags if f.why == "single"}  # a one-beam passage: the referee says if it was a ball
+        ids |= {
+            f.id for f in self.flags if f.why == "single"
+        }  # a one-beam passage: the referee says if it was a ball
         if self.strike:
             ids.add(self.strike.id)
         return ids | {s.id for s in self.extra_strikes}
