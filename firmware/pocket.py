@@ -45,7 +45,6 @@ from .doubt import (  # noqa: F401
     TWO,
     UPPER,
 )
-from .edges import EdgeRing  # noqa: F401  # re-exported: the ring belongs with the detectors it feeds
 
 IN = const(1)
 JAM = const(2)

@@ -10,6 +10,7 @@ it), so a ball caught in the throat by a reboot is seen and flagged, not lost.
 from firmware import colour as colours
 from firmware import pocket as beams
 from firmware.compat import ticks_add, ticks_diff
+from firmware.edges import EdgeRing
 
 
 class PocketRole:
@@ -19,7 +20,7 @@ class PocketRole:
         self.node = node
         cfg = node.cfg
         self.beams = beams.beams_from_config(cfg)
-        self.ring = beams.EdgeRing(cfg["beam"]["ring"])
+        self.ring = EdgeRing(cfg["beam"]["ring"])
         self.poll_ms = cfg["beam"]["poll_ms"]
         self.settle_ms = cfg["beam"]["debounce_ms"] + 1  # after an edge, look again once it can be confirmed
         self.sensors = [node.board.colour(i) if p.get("colour") else None for i, p in enumerate(cfg["pockets"])]

@@ -52,7 +52,7 @@ class ErrorBody:
 
 class Refusal(ValueError):
     """An input the hub will not take, and why. Raised where the input is checked; each channel answers its
-    `body`. Subclasses name where it comes from (hub.reconcile.checks.RefereeInputError, the export's and the
+    `body`. Subclasses name where it comes from (hub.vocab.checks.RefereeInputError, the export's and the
     history's errors, the PIN's)."""
 
     def __init__(self, en: str, ru: str | None = None, field: str | None = None, code: str = REFUSED) -> None:

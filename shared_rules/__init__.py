@@ -30,8 +30,9 @@ from .model import (
 )
 from .outcome import Effect, EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Fact, Profile
+from .registry import VARIANTS, find_variant, register
 from .state import Held, Mode, State
-from .variant import VARIANTS, Variant, find_variant, register
+from .variant import Variant
 
 # Variants: one import each registers it.
 from . import free  # noqa: F401  isort: skip

@@ -70,9 +70,10 @@ from .model import (
 )
 from .outcome import EffectKind, Need, NeedKind
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
+from .registry import register
 from .resolve import ShotFacts
 from .state import LAG, OVER, REFEREE, Key, Mode, State
-from .variant import Variant, register
+from .variant import Variant
 
 DECIDER = Mode.DECIDER  # mode of the 70:70 decider (5.7)
 # Classic's extra state (typed keys of State.extra):

@@ -15,9 +15,10 @@ from .errors import MalformedInputError
 from .model import Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
+from .registry import register
 from .resolve import ShotFacts
 from .state import ChoiceKind, Pending
-from .variant import Variant, register
+from .variant import Variant
 
 
 def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:

@@ -15,9 +15,10 @@ from .draft import Draft
 from .model import Choose, Foul, InHand, ShotReport
 from .outcome import Reason
 from .profile import Profile
+from .registry import register
 from .resolve import ShotFacts
 from .state import ChoiceKind, Pending
-from .variant import Variant, register
+from .variant import Variant
 
 OBJECTS_ONLY = "objects_only"  # 5.2, 7(2): only object balls may be pocketed on this shot
 

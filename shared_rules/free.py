@@ -14,9 +14,10 @@ from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
 from .outcome import EffectKind, Need, NeedKind, Reason
 from .profile import GENERAL_FACTS, Fact, Profile
+from .registry import register
 from .resolve import ShotFacts
 from .state import LAG, OVER, REFEREE, ChoiceKind, Pending, State
-from .variant import Variant, register
+from .variant import Variant
 
 
 def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason:

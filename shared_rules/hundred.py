@@ -74,9 +74,10 @@ from .model import (
 )
 from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
+from .registry import register
 from .resolve import ShotFacts
 from .state import PLAY, State
-from .variant import Variant, register
+from .variant import Variant
 
 
 @register

@@ -16,8 +16,9 @@ from .codec import input_from_dict, input_to_dict
 from .errors import IllegalInputError, MalformedInputError, RulesError
 from .model import Input
 from .outcome import Need, Outcome
+from .registry import find_variant
 from .state import State
-from .variant import Variant, find_variant
+from .variant import Variant
 
 LOG_FORMAT = "luza-match"
 LOG_VERSION = 1

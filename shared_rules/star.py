@@ -24,6 +24,7 @@ from .errors import IllegalInputError, MalformedInputError
 from .model import Choose, Colour, Declaration, Foul, InHand, Interference, ShotReport, Spot
 from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
+from .registry import register
 from .resolve import ShotFacts
 from .star_text import (
     R_BREAK_BLUE,
@@ -63,7 +64,7 @@ from .star_view import (
     sequence_colour,
 )
 from .state import LAG, OVER, PLAY, Pending, State
-from .variant import Variant, register
+from .variant import Variant
 
 B, Y, K, G, R, IVORY = Colour.BLUE, Colour.YELLOW, Colour.BLACK, Colour.GREEN, Colour.RED, Colour.IVORY
 

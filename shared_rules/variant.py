@@ -25,7 +25,7 @@ from .choices import (
 )
 from .codec import merge_options
 from .draft import Draft
-from .errors import IllegalInputError, MalformedInputError, RulesError
+from .errors import IllegalInputError, MalformedInputError
 from .held import R_HELD, held_need, hold, identified, only_ball_of, possible_answers, stand_in, unnamed_slot
 from .model import (
     Choose,
@@ -45,29 +45,6 @@ from .outcome import EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Profile
 from .resolve import ShotFacts, fitting_ball, resolve
 from .state import HELD, LAG, OVER, REFEREE, ChoiceKind, Pending, State
-
-VARIANTS: dict[str, type[Variant]] = {}
-
-
-def register(cls: type[Variant]) -> type[Variant]:
-    """Class decorator: add a variant to `VARIANTS` under its `name`."""
-    if not cls.name or cls.name in VARIANTS:
-        raise ValueError(f"variant name {cls.name!r} is empty or taken")
-    if cls.PROFILE.fixed_cue_ball != (cls.CUE_BALL is not None):
-        raise ValueError(f"variant {cls.name!r}: PROFILE.fixed_cue_ball disagrees with CUE_BALL")
-    VARIANTS[cls.name] = cls
-    return cls
-
-
-def find_variant(name: str) -> type[Variant]:
-    """The variant class called `name`; RulesError naming the known ones if there is none."""
-    try:
-        return VARIANTS[name]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(VARIANTS))
-        raise RulesError(
-            f"unknown variant {name!r}; known: {known}", f"неизвестная разновидность {name!r}; есть: {known}"
-        ) from None
 
 
 class Variant:

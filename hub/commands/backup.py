@@ -43,9 +43,10 @@ def _db(args: argparse.Namespace, cmd: str) -> Path | None:
         print(f"luza {cmd}: give --config luza.toml or --db PATH / укажите --config или --db", file=sys.stderr)
         return None
     from hub import config as cfgmod
+    from hub import configfile
 
     try:
-        return Path(cfgmod.load(args.config).store.path)
+        return Path(configfile.load(args.config).store.path)
     except cfgmod.ConfigError as exc:
         print(f"luza {cmd}: {exc}", file=sys.stderr)
         return None

@@ -34,6 +34,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
+    from hub import configfile
     from hub.deploy import credentials as creds
     from hub.deploy import render
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     opts = render.Options(root=Path(args.root))
     try:
-        cfg = cfgmod.load(render.under(opts.root, opts.paths.config))
+        cfg = configfile.load(render.under(opts.root, opts.paths.config))
         c = creds.load(render.under(opts.root, opts.paths.etc + "/credentials.json"))
     except (cfgmod.ConfigError, creds.CredentialsError, PermissionError) as exc:
         print(f"luza calibrate: {exc} (run it with sudo on the Pi)", file=sys.stderr)

@@ -38,11 +38,12 @@ def update(ota: dict[str, Any] | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
+    from hub import configfile
     from hub.ingest.registry import Registry
     from hub.store.database import Store
 
     try:
-        cfg = cfgmod.load(args.config) if args.config else cfgmod.Config()
+        cfg = configfile.load(args.config) if args.config else cfgmod.Config()
         store = Store(args.db or cfg.store.path, readonly=True)
     except (cfgmod.ConfigError, FileNotFoundError, OSError) as exc:
         print(f"luza devices: {exc}", file=sys.stderr)

@@ -18,16 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hub.ota.build import (  # noqa: F401 (re-exported: `luza firmware build` is this module's)
-    LOADER,
-    PACKAGES,
-    ROOT,
-    Built,
-    FirmwareError,
-    build,
-    compile_one,
-    sources,
-)
+from hub.ota.build import FirmwareError, build
 
 DEFAULT_OUT = Path("build/firmware")
 

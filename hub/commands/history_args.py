@@ -18,12 +18,12 @@ def add_db(p: Any) -> None:
 
 def open_store(args: argparse.Namespace) -> Store:
     """The database read-only; ExportError with a one-line reason if it cannot be opened."""
-    from hub import config
+    from hub import config, configfile
     from hub.errors import SchemaError
 
     if args.db is None:
         try:
-            args.db = config.load(args.config).store.path if args.config else DEFAULT_DB
+            args.db = configfile.load(args.config).store.path if args.config else DEFAULT_DB
         except (config.ConfigError, OSError) as exc:
             raise ExportError(str(exc)) from None
     try:

@@ -20,12 +20,12 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hub import config
+    from hub import config, configfile
     from hub.export import signing
     from hub.export.model import ExportError
 
     try:
-        db = args.db or (config.load(args.config).store.path if args.config else "luza.db")
+        db = args.db or (configfile.load(args.config).store.path if args.config else "luza.db")
         signer = signing.for_db(db)
         if args.public:
             Path(args.public).write_bytes(signer.public_pem())

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from hub import config as cfgmod
+from hub import configfile
 from hub.errors import refusal_line
 from luza_wire import frame
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.config:
         try:
-            cfg = cfgmod.load(args.config)
+            cfg = configfile.load(args.config)
         except cfgmod.ConfigError as exc:
             print(f"luza pin: {exc}", file=sys.stderr)
             return 2

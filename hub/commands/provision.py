@@ -104,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _register(args: argparse.Namespace, node: Any) -> tuple[dict[str, Any], str, str, int]:
     """luza.toml, the credentials and the broker files; the broker reloads. Returns the node's config.json."""
-    from hub import config as cfgmod
+    from hub import configfile
     from hub.deploy import credentials as creds
     from hub.deploy import provision as pv
     from hub.deploy import render
@@ -116,7 +116,7 @@ def _register(args: argparse.Namespace, node: Any) -> tuple[dict[str, Any], str,
     if not toml.exists() or current is None:
         raise pv.ProvisionError(f"no installation under {args.root} ({toml}): run hardware/pi/install.sh first")
     toml.write_text(pv.add_device(toml.read_text(), node))
-    cfg = cfgmod.load(toml)
+    cfg = configfile.load(toml)
     c = creds.ensure(current, cfg, sorted(current.screens))
     creds.save(c, cpath)
     port = cfg.broker.port
@@ -165,8 +165,9 @@ def _flash_micropython(port: str, image: Path) -> None:
 
 
 def _copy(port: str, cfg_path: Path) -> None:
-    from hub.commands.firmware import DEFAULT_OUT, build, flash_commands
+    from hub.commands.firmware import DEFAULT_OUT, flash_commands
     from hub.deploy import provision as pv
+    from hub.ota.build import build
 
     mpremote = shutil.which("mpremote")
     if mpremote is None:

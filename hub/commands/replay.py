@@ -22,6 +22,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
+    from hub import configfile
     from hub.service.rebuild import comparable, differences, replay_match
     from hub.store import gaps
     from hub.store.database import Store
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     settle: dict[str, float] = {}
     try:
         if args.config:
-            settle = dict(cfgmod.load(args.config).settle)
+            settle = dict(configfile.load(args.config).settle)
         store = Store(args.db, readonly=True)
     except (cfgmod.ConfigError, FileNotFoundError, OSError) as exc:
         print(f"luza replay: {exc}", file=sys.stderr)

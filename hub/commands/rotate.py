@@ -33,6 +33,7 @@ def set_hub_password(toml: str, password: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
+    from hub import configfile
     from hub.commands.provision import _installed_tls, _reload_broker
     from hub.deploy import credentials as creds
     from hub.deploy import render
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.user == creds.TELE_USER:
             tpath.write_text(set_broker_key(set_broker_key(tpath.read_text(), "tele_username", creds.TELE_USER),
                                             "tele_password", new.tele))
-        cfg = cfgmod.load(tpath)
+        cfg = configfile.load(tpath)
     except (creds.CredentialsError, cfgmod.ConfigError, PermissionError) as exc:
         print(f"luza rotate: {exc}", file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import sys
@@ -10,6 +11,7 @@ import threading
 from typing import Any
 
 from hub import config as cfgmod
+from hub import configfile
 
 
 def register(sub: Any) -> None:
@@ -38,13 +40,13 @@ def run(args: argparse.Namespace) -> int:
     from hub.logs import install
     install([h for h in logging.getLogger().handlers if h not in before])  # identical lines once a minute
     try:
-        cfg = cfgmod.load(args.config)
+        cfg = configfile.load(args.config)
     except cfgmod.ConfigError as exc:
         print(f"luza serve: {exc}", file=sys.stderr)
         return 2
     if args.serial or args.db:
-        ingest = cfgmod.dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
-        store = cfgmod.dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
+        ingest = dataclasses.replace(cfg.ingest, serial=cfg.ingest.serial + tuple(args.serial))
+        store = dataclasses.replace(cfg.store, path=args.db) if args.db else cfg.store
         cfg = cfgmod.replace(cfg, ingest=ingest, store=store)
     args.db = cfg.store.path  # named in a one-line error about the database (hub.errors)
     from hub.service.hub import Hub  # imported late: `luza --help` must not need the whole hub

@@ -20,18 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, their_call, unanswered
 from hub.deploy.broker import Mosquitto, free_port
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction
+from shared_rules.registry import find_variant
 from shared_rules.state import State
-from shared_rules.variant import find_variant
 
 TABLE = "demo"
 PLAYERS = ("Ivan", "Petr")
@@ -51,7 +51,7 @@ class DemoResult:
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
     """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes; `tele_login`: the
     `[broker]` keys of the hub's telemetry connection (Mosquitto.tele_login), as on the Pi."""
-    return config.parse({
+    return configfile.parse({
         "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
         "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2,
                    **(tele_login or {})},

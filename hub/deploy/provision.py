@@ -25,6 +25,7 @@ from typing import Any
 
 from firmware import pins
 from hub import config as cfgmod
+from hub import configfile
 from hub.deploy import credentials as creds
 from luza_wire import protocol
 from luza_wire.frame import Rejection
@@ -108,7 +109,7 @@ def esptool_commands(port: str, firmware: Path, esptool: str = "esptool.py") -> 
 def add_device(text: str, node: NewNode) -> str:
     """luza.toml with the node added to its table (or unchanged if it is already there as asked)."""
     try:
-        cfg = cfgmod.parse(_toml(text))
+        cfg = configfile.parse(_toml(text))
     except cfgmod.ConfigError as exc:
         raise ProvisionError(f"luza.toml: {exc}; fix it first") from None
     table = cfg.table(node.table)
@@ -125,7 +126,7 @@ def add_device(text: str, node: NewNode) -> str:
     value = ("[" + ", ".join(map(str, node.pockets)) + "]") if node.role == "pocket" else str(node.seat)
     new = _insert(text, node.table, key, f"{node.device} = {value}")
     try:
-        cfgmod.parse(_toml(new))  # the same checks as the hub: a pocket or seat already taken is refused here
+        configfile.parse(_toml(new))  # the same checks as the hub: a pocket or seat already taken is refused here
     except cfgmod.ConfigError as exc:
         raise ProvisionError(f"luza.toml would not be valid with {node.device}: {exc}") from None
     return new

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hub import config as cfgmod
+from hub import configfile
 from hub.deploy import broker_config as bc
 from hub.deploy import credentials as creds
 from hub.deploy import units
@@ -92,10 +93,10 @@ def load_or_create_config(opts: Options, hub_password: str, tele_password: str) 
     """The club's luza.toml if there is one (never overwritten), else a new one from the answers."""
     path = under(opts.root, opts.paths.config)
     if path.exists():
-        return cfgmod.load(path), None
+        return configfile.load(path), None
     text = units.luza_toml(opts.paths, opts.club, opts.club_ru, list(opts.tables), hub_password, opts.port,
                            tele_password)
-    return cfgmod.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
+    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
 
 
 def with_tele_login(opts: Options, cfg: cfgmod.Config, password: str) -> tuple[cfgmod.Config, File]:
@@ -105,7 +106,7 @@ def with_tele_login(opts: Options, cfg: cfgmod.Config, password: str) -> tuple[c
     path = under(opts.root, opts.paths.config)
     text = units.set_broker_key(path.read_text(), "tele_username", creds.TELE_USER)
     text = units.set_broker_key(text, "tele_password", password)
-    return cfgmod.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
+    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
 
 
 def plan(opts: Options) -> list[File]:

@@ -15,10 +15,7 @@ from typing import Any
 
 from hub.errors import MALFORMED, Refusal
 from hub.ingest.timecheck import suspect_of
-from hub.reconcile.assembler import ShotEvidence
-from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS
-from hub.reconcile.inputs import RecordError, RefereeAction, input_from_record
 from hub.reconcile.table import TableSession
 from hub.reconcile.timeline import Step
 from hub.service.rebuild import comparable, differences, timing
@@ -27,6 +24,9 @@ from hub.store import gaps
 from hub.store.database import Store
 from hub.store.integrity import is_damage
 from hub.view.build import scoreboard
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.evidence import ShotEvidence
+from hub.vocab.inputs import RecordError, RefereeAction, input_from_record
 from shared_rules import Match
 from shared_rules.codec import input_to_dict
 from shared_rules.model import Colour, PocketedBall, ShotReport

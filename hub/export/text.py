@@ -7,7 +7,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from shared_rules.errors import RulesError
-from shared_rules.variant import find_variant
+from shared_rules.registry import find_variant
 
 LANGS = ("ru", "en")
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hub.reconcile.notices import BEAMS, Alert, device_alert, pocket_name
+from hub.vocab.notices import BEAMS, Alert, device_alert, pocket_name
 
 DEAD_MIN_BLOCKS = 5
 NOISY_GLITCHES = 50

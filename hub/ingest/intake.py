@@ -17,7 +17,7 @@ from hub.config import Config, DeviceConfig
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
-from hub.reconcile.inputs import SensorInput
+from hub.vocab.inputs import SensorInput
 from luza_wire import protocol
 from luza_wire.frame import Rejection
 from luza_wire.messages import Answer, Event, Status, Telemetry

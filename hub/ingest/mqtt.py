@@ -44,12 +44,13 @@ from paho.mqtt.properties import Properties
 
 from hub.config import BrokerConfig
 from luza_wire import protocol
+from luza_wire.frame import PREFIX
 
 log = logging.getLogger("luza.mqtt")
 
 RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
 HUB_STATUS_TOPIC = protocol.HUB_STATUS_TOPIC
-TELE_FILTER = protocol.PREFIX + "/+/+/tele"
+TELE_FILTER = PREFIX + "/+/+/tele"
 TELE_READ_PER_S = 200.0  # telemetry reports read a second on the telemetry connection (module docstring)
 TELE_READ_BURST = 200.0
 TELE_FLUSH_S = 10.0  # reading at the pace without a break this long: reconnect, dropping the broker's backlog

@@ -20,7 +20,7 @@ from typing import Any
 
 from hub.config import Config
 from hub.ingest.health import Health, NodeCounters
-from hub.reconcile.notices import Alert
+from hub.vocab.notices import Alert
 from luza_wire.protocol import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)

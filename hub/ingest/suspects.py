@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub.ingest.timecheck import REASONS
-from hub.reconcile.inputs import SensorInput
-from hub.reconcile.notices import Question, pocket_name
 from hub.store.database import Store
 from hub.store.suspects import pockets as suspect_pockets
+from hub.vocab.inputs import SensorInput
+from hub.vocab.notices import Question, pocket_name
 
 KIND = "impossible_time"
 DEPTH = 50  # the latest shots searched for a suspect event's neighbours in its node's order

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.reconcile.inputs import SensorInput
 from hub.store.database import Store
 from hub.store.suspects import flagged
+from hub.vocab.inputs import SensorInput
 
 FAR_FUTURE_MS = 90 * 86_400_000
 STEP_TOLERANCE_MS = 1_800_000

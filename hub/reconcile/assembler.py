@@ -19,92 +19,11 @@ How evidence becomes shots (docs/reconciliation.md has the full table):
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Protocol
 
 from hub.config import ShotTiming
-from hub.reconcile.throat import BOUNCE_OUT_MS, BallOut, PocketFlag, latest_ball
-from shared_rules.model import (
-    Colour,
-    Declaration,
-    Foul,
-    Pocket,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class PocketEvidence:
-    """A ball seen going into a pocket (sensor), or added by the referee (`source="referee"`)."""
-
-    id: str
-    pocket: Pocket
-    at_ms: int
-    colour: Colour | None = None
-    conf: float | None = None
-    source: str = "sensor"
-
-
-@dataclass(frozen=True, slots=True)
-class StrikeEvidence:
-    id: str
-    at_ms: int
-    seat: int | None = None  # the seat the cue node is paired with
-    double: bool = False  # the cue sensor saw two contacts: a hint for §18
-    gap: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """What the referee said about a pocketed ball."""
-
-    ball: int | None = None
-    colour: Colour | None = None
-    direct: bool | None = None
-
-
-@dataclass(slots=True)  # a long match keeps a thousand of them
-class ShotEvidence:
-    """Everything gathered for one shot. Mutable, owned by the assembler and the session that feeds it."""
-
-    number: int
-    opened_at: int
-    opened_by: str  # "strike" | "pocket" | "referee"
-    strike: StrikeEvidence | None = None
-    extra_strikes: list[StrikeEvidence] = field(default_factory=list)
-    pockets: list[PocketEvidence] = field(default_factory=list)
-    late: list[PocketEvidence] = field(default_factory=list)  # §23 candidates
-    jumped: list[tuple[str, int | None, Colour | None]] = field(default_factory=list)
-    identities: dict[str, Identity] = field(default_factory=dict)
-    removed: set[str] = field(default_factory=set)
-    fouls: dict[Foul, int | None] = field(default_factory=dict)  # referee fouls -> offender
-    answers: dict[str, str] = field(default_factory=dict)  # question id -> answer
-    facts: dict[str, object] = field(default_factory=dict)
-    declarations: tuple[Declaration, ...] = ()
-    outs: list[BallOut] = field(default_factory=list)  # balls that came back out (hub/reconcile/throat.py)
-    flags: list[PocketFlag] = field(default_factory=list)  # what the pocket beams could not settle
-    early: bool = False  # a strike before the previous shot could have ended (§14.2 candidate)
-    closed_at: int | None = None
-    closed_by: str | None = None
-    voided: bool = False
-
-    @property
-    def last_activity(self) -> int:
-        t = self.strike.at_ms if self.strike else self.opened_at
-        return max([t, *(p.at_ms for p in self.pockets)])
-
-    def items(self) -> set[str]:
-        ids = {p.id for p in self.pockets} | {p.id for p in self.late} | {j[0] for j in self.jumped}
-        ids |= {f.id for f in self.flags if f.why == "single"}  # a one-beam passage: the referee says if it was a ball
-        if self.strike:
-            ids.add(self.strike.id)
-        return ids | {s.id for s in self.extra_strikes}
-
-
-class Amendment(Protocol):
-    """A referee's change to a shot's evidence waiting for the next shot (hub.reconcile.action_types.ShotAmendment,
-    which imports this module for the evidence it amends)."""
-
-    def amend(self, shot: ShotEvidence, at_ms: int) -> None: ...
+from hub.reconcile.throat import BOUNCE_OUT_MS, latest_ball
+from hub.vocab.action_types import ShotAmendment
+from hub.vocab.evidence import BallOut, PocketEvidence, PocketFlag, ShotEvidence, StrikeEvidence
 
 
 class ShotAssembler:
@@ -121,7 +40,7 @@ class ShotAssembler:
         self.voided = frozenset(voided)
         self.new_shot = frozenset(new_shot)
         self.shots: list[ShotEvidence] = []
-        self.pending_next: list[Amendment] = []  # amendments for the next shot (hub.reconcile.actions)
+        self.pending_next: list[ShotAmendment] = []  # amendments for the next shot (hub.vocab.actions)
 
     # ------------------------------------------------------------ queries
 

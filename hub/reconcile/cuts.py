@@ -8,10 +8,11 @@ action says, and the fold goes back to the action (refused for want of the item 
 
 from __future__ import annotations
 
-from hub.reconcile.amendments import ConfirmAction, RemoveAction
-from hub.reconcile.assembler import ShotAssembler, ShotEvidence
+from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.fold import HubInput, item_of
-from hub.reconcile.inputs import RefereeAction, SensorInput
+from hub.vocab.amendments import ConfirmAction, RemoveAction
+from hub.vocab.evidence import ShotEvidence
+from hub.vocab.inputs import RefereeAction, SensorInput
 
 Cut = tuple[str, str]  # (item, "remove" | "new_shot")
 

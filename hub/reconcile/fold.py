@@ -13,12 +13,7 @@ from typing import Any
 
 from hub.config import ShotTiming
 from hub.errors import NOT_FOUND
-from hub.reconcile.action_types import Category, EngineAction, ShotAmendment
-from hub.reconcile.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
-from hub.reconcile.amendments import ConfirmAction, DeclareAction, FactAction, RemoveAction, WithdrawAction
-from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, StrikeEvidence
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput
+from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.questions import check_answer
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
@@ -34,9 +29,15 @@ from hub.reconcile.trail import (
     take,
     thaw,
 )
+from hub.vocab.action_types import Category, EngineAction, ShotAmendment
+from hub.vocab.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
+from hub.vocab.amendments import ConfirmAction, DeclareAction, FactAction, RemoveAction, WithdrawAction
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.evidence import PocketEvidence, ShotEvidence, StrikeEvidence
+from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.model import Colour, Pocket
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS
 
 SHOT_AMENDMENTS = kinds_of(Category.SHOT)
 ITEM_TARGETED = tuple(k for k in SHOT_AMENDMENTS
@@ -179,7 +180,7 @@ class Fold:
             self._mark = mark
             act.control(self, a.at_ms)
 
-    # ------------------------------------------------------------ match control (hub.reconcile.actions.Controls)
+    # ------------------------------------------------------------ match control (hub.vocab.actions.Controls)
 
     def open_shot(self, at_ms: int) -> None:
         self.tl.touched(self.asm.open_by_referee(at_ms))

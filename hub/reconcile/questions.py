@@ -1,4 +1,4 @@
-"""A session's questions for the referee and its alerts (hub.reconcile.notices), with English and Russian texts.
+"""A session's questions for the referee and its alerts (hub.vocab.notices), with English and Russian texts.
 
 A *question* is something the hub cannot settle from the evidence; it names the referee action that answers
 it (`action`) and the answers offered. An *alert* says that sensing and the rules (or two sensors) disagree, or
@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.reconcile.actions import action_for_need
-from hub.reconcile.amendments import DeclareAction
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.notices import (
+from hub.reconcile.report import Finding, question_id, rules_of
+from hub.reconcile.statuses import StepStatus
+from hub.reconcile.throat import TWO_ANSWERS
+from hub.vocab.actions import action_for_need
+from hub.vocab.amendments import DeclareAction
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.notices import (
     BEAMS,
     Alert,
     Question,
@@ -24,9 +27,6 @@ from hub.reconcile.notices import (
     pocket_name,
     rejected_action,
 )
-from hub.reconcile.report import Finding, question_id, rules_of
-from hub.reconcile.statuses import StepStatus
-from hub.reconcile.throat import TWO_ANSWERS
 from shared_rules.model import Declaration
 from shared_rules.outcome import Need, NeedKind
 from shared_rules.state import State

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hub.config import ShotTiming
-from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from hub.vocab.evidence import Identity, PocketEvidence, ShotEvidence
 from shared_rules.model import (
     Colour,
     Declaration,
@@ -22,7 +22,8 @@ from shared_rules.model import (
     ShotReport,
 )
 from shared_rules.profile import BallIdentity
-from shared_rules.variant import Variant, find_variant
+from shared_rules.registry import find_variant
+from shared_rules.variant import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,19 +28,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hub.config import ShotTiming
-from hub.reconcile.action_types import MatchControl
-from hub.reconcile.amendments import ConfirmAction, RemoveAction
-from hub.reconcile.assembler import ShotAssembler, ShotEvidence
-from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
-from hub.reconcile.inputs import RefereeAction, SensorInput, input_key
-from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import collect_alerts, collect_questions
 from hub.reconcile.running import RunningScores
 from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark, shared_intact
+from hub.vocab.action_types import MatchControl
+from hub.vocab.amendments import ConfirmAction, RemoveAction
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.evidence import ShotEvidence
+from hub.vocab.inputs import RefereeAction, SensorInput, input_key
+from hub.vocab.notices import Alert, Question
 from shared_rules import Match
 from shared_rules.outcome import Outcome
 from shared_rules.state import Mode

@@ -14,7 +14,6 @@ did a ball go in? add it by hand if so; `full`: empty the net; `noise`, `dead`: 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Protocol
 
 BOUNCE_OUT_MS = 3000  # a ball bouncing back out of the net leaves within this of going in
@@ -28,28 +27,6 @@ class _Seen(Protocol):
     def pocket(self) -> int: ...
     @property
     def at_ms(self) -> int: ...
-
-
-@dataclass(frozen=True)
-class BallOut:
-    """An upward passage out of `pocket`; `ball` is the pocket evidence it un-counts (None: nothing to undo)."""
-
-    id: str
-    pocket: int
-    at_ms: int
-    ball: str | None
-
-
-@dataclass(frozen=True)
-class PocketFlag:
-    """A node's flag; `ball` is the pocket evidence a `two` flag is about."""
-
-    id: str
-    pocket: int
-    at_ms: int
-    why: str
-    beam: int | None = None
-    ball: str | None = None
 
 
 def latest_ball(seen: Iterable[_Seen], pocket: int, at_ms: int, window_ms: int, taken: set[str]) -> str | None:

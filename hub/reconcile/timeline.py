@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from hub.config import ShotTiming
-from hub.reconcile.assembler import ShotEvidence
-from hub.reconcile.inputs import RefereeAction
 from hub.reconcile.report import Assembly, ShotContext, build_report
 from hub.reconcile.statuses import StepStatus
+from hub.vocab.evidence import ShotEvidence
+from hub.vocab.inputs import RefereeAction
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Input, ShotReport

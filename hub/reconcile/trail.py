@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.reconcile.assembler import ShotAssembler, ShotEvidence
+from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Step, Timeline
+from hub.vocab.evidence import ShotEvidence
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
 _FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))

@@ -1,6 +1,6 @@
 """What one transaction of the worker did (`Batch`), to be acted on after its commit, and the answer to a referee
-action sent again (`Replayed`). Below the router and the match desk, which both fill a batch (hub.service.router,
-hub.service.matches), so neither imports the other for it."""
+action sent again (`Replayed`). Below the router and the desks it routes to, which all fill a batch
+(hub.service.router, matches, referee, devices, evidence)."""
 
 from __future__ import annotations
 

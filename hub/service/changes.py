@@ -1,17 +1,20 @@
-"""What the hub tells the rest of the process after a commit: a table's new state (`Change`), handed to every
-in-process subscriber (the web app's WebSockets, tests, the demo) on the worker thread or, through `queue`, on an
-asyncio loop."""
+"""What the hub tells the rest of the process after a commit: a table's new state (`Change`), stamped and kept as
+the table's last one (`TableStates`), retained on the broker and handed to every in-process subscriber (the web
+app's WebSockets, tests, the demo) on the worker thread or, through `queue`, on an asyncio loop."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hub.ingest.mqtt import MqttIngest
 from hub.view.table import TableView
+from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
 
@@ -72,3 +75,41 @@ class Subscribers:
                 cb(change)
             except Exception:  # one broken subscriber must not stop the others or the hub
                 log.exception("state subscriber %r failed", cb)
+
+
+class TableStates:
+    """Each table's last committed state: stamped with its revision (+1 on every change, this boot), the boot id
+    and the hub time, then published (retained luza/v1/<table>/state, and every subscriber)."""
+
+    def __init__(self, boot: str, clock: Callable[[], int], cursor: Callable[[], int],
+                 mqtt: MqttIngest | None) -> None:
+        self.boot, self.clock, self.cursor, self.mqtt = boot, clock, cursor, mqtt
+        self.subscribers = Subscribers()
+        self._revs: Counter[str] = Counter()
+        self._last: dict[str, Change] = {}
+
+    def stamp(self, table_id: str, view: TableView) -> Change:
+        """A table's new view, stamped with its revision, the boot id and the hub time, its JSON written once, as
+        its last one (published by `publish`)."""
+        self._revs[table_id] += 1
+        view = view.model_copy(update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()})
+        change = self._last[table_id] = Change(table_id, self.cursor(), view, view.model_dump(mode="json"))
+        return change
+
+    def state(self, table_id: str) -> dict[str, Any]:
+        """The last committed state of a table as JSON: `view`'s JSON (KeyError: not a table of this hub)."""
+        return self._last[table_id].state
+
+    def view(self, table_id: str) -> TableView:
+        """The last committed view of a table (hub.view.table.TableView; KeyError: not a table of this hub)."""
+        return self._last[table_id].view
+
+    def known(self, table_id: str) -> bool:
+        return table_id in self._last
+
+    def publish(self, table_id: str) -> None:
+        """Tell the table's last state: retained on the broker, and to every subscriber."""
+        change = self._last[table_id]
+        if self.mqtt:
+            self.mqtt.publish(protocol.state_topic(table_id), protocol.encode_state(change.state), qos=1, retain=True)
+        self.subscribers.notify(change)

@@ -18,12 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from hub.errors import UNAVAILABLE, disk_full_alert
-from hub.reconcile.checks import RefereeInputError
 from hub.service.batch import Batch
-from hub.service.matches import RefereeRequest, answer_caller
+from hub.service.referee import RefereeRequest, answer_caller
 from hub.service.router import Router
 from hub.store.database import Store
 from hub.view.table import TableView
+from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.hub")
 
@@ -62,9 +62,7 @@ class Committer:
 
     def _recover(self) -> None:
         """After a failed batch (rolled back): the cursor and every table's session as the store has them."""
-        router = self.router
-        router.cursor = self.store.last_input_id()
-        router.rebuild({t.id for t in router.config.tables})
+        self.router.recover()
 
     def _commit_batch(self, items: list[object]) -> None:
         """Handle `items` in one transaction and act on them after its commit. A failed commit leaves nothing
@@ -84,8 +82,7 @@ class Committer:
             except sqlite3.Error as exc:
                 failures += 1
                 self.stats["commit_failures"] += 1
-                router.cursor = cursor
-                router.rebuild(batch.touched | set(router.live))
+                router.rewind(cursor, batch.touched)
                 self.alert(disk_full_alert(exc))  # on every screen until a commit goes through
                 if self.stopping.is_set():
                     self._abandon(items, exc)

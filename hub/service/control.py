@@ -11,7 +11,7 @@ answers for the same refusal; the connection and the hub go on. No stack trace e
 unexpected error is logged here and answered with hub.errors.INTERNAL_FAULT. Each outcome is counted in `stats`.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
-The actions and their fields are hub.reconcile.actions' models (checked by hub.reconcile.referee.validate inside `Hub.submit`), the
+The actions and their fields are hub.vocab.actions' models (checked by hub.vocab.referee.validate inside `Hub.submit`), the
 same ones the REST API (hub.web) takes.
 """
 
@@ -40,8 +40,8 @@ from hub.errors import (
     too_many_clients,
     unknown_table,
 )
-from hub.reconcile.checks import RefereeInputError
 from hub.service.hub import Hub
+from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.control")
 

@@ -35,18 +35,17 @@ from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, Replayed
-from hub.service.changes import Change, Subscribers
+from hub.service.changes import Change, TableStates
 from hub.service.commit import Committer
-from hub.service.inbox import Inbox
-from hub.service.matches import RefereeRequest, answer_caller
+from hub.service.inbox import Inbox, Outstanding
 from hub.service.node_commands import NodeCommands
 from hub.service.pending import PendingActions
+from hub.service.referee import RefereeRequest, answer_caller
 from hub.service.router import Router
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
 from hub.view.table import TableView
-from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
 
@@ -69,15 +68,11 @@ class Hub:
         self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
         self._router: Router | None = None
         self._committer: Committer | None = None  # the worker's batches into the store (hub.service.commit)
-        self._states: dict[str, Change] = {}
-        self._subscribers = Subscribers()
-        self._idle = threading.Condition()
-        self._pending = 0
+        self._pending = Outstanding()  # items handed over and not yet acted on (wait_idle)
         self._taps = PendingActions()  # referee actions not yet answered, by effect
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
         self.boot = uuid.uuid4().hex[:12]  # a new id each start: a screen that sees it change reloads
-        self._revs: Counter[str] = Counter()  # per table, +1 on every published change (this boot)
         self.latency_observers: list[Callable[[float], None]] = []  # sensor receive -> commit, seconds
         self.store: Store | None = None
         self._dblock: DbLock | None = None
@@ -89,12 +84,14 @@ class Hub:
                           if mqtt and config.broker.tele_username is not None else None)
         self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, stamp)
                        for url in config.ingest.serial]
+        self._states = TableStates(self.boot, self.clock, lambda: self._router.cursor if self._router else 0,
+                                   self.mqtt)  # each table's last state, stamped and published
         self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
         self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
         self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
         # over-the-air updates: push (between matches), serve, the go to swap (hub.ota.service)
-        self.ota = Ota(config, lambda t: self._states[t].state if t in self._states else {},
+        self.ota = Ota(config, lambda t: self._states.state(t) if self._states.known(t) else {},
                        lambda d: self.registry.get(d), self.command)
 
     # ------------------------------------------------------------ lifecycle
@@ -126,7 +123,7 @@ class Hub:
         router.load()
         self._committer = Committer(router, store, self.stats, self._stopping, self._hub_alert, self._committed)
         for t in self.config.tables:
-            self._states[t.id] = self._change(t.id, router.table_state(t.id))
+            self._states.stamp(t.id, router.table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
         self._worker.start()
         if self.mqtt:
@@ -139,7 +136,7 @@ class Hub:
         for s in self.serial:
             s.start()
         for t in self.config.tables:
-            self._publish(self._states[t.id])
+            self._states.publish(t.id)
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -171,12 +168,9 @@ class Hub:
 
     def feed(self, raw: RawMessage) -> None:
         """Hand over one received payload (any thread)."""
-        with self._idle:
-            self._pending += 1
+        self._pending.add()
         if not self._queue.offer(raw):  # shed (counted, logged): no longer pending
-            with self._idle:
-                self._pending -= 1
-                self._idle.notify_all()
+            self._pending.done()
 
     def _link_changed(self, up: bool) -> None:
         """The broker connection is up again: every node gets the time; if the broker lost our session, nodes are
@@ -184,8 +178,7 @@ class Hub:
         markers = [_CONNECTED] if up else []
         if up and self.mqtt is not None and not self.mqtt.session_present:
             markers.append(_RECONNECTED)
-        with self._idle:  # pending until the worker has acted on them, so wait_idle covers the time to all
-            self._pending += len(markers)
+        self._pending.add(len(markers))  # until the worker has acted on them: wait_idle covers the time to all
         for m in markers:
             self._queue.put(m)
 
@@ -198,8 +191,7 @@ class Hub:
             self.stats["referee_duplicate_pending"] += 1
             fut.set_exception(duplicate)
             return fut
-        with self._idle:
-            self._pending += 1
+        self._pending.add()
         self._queue.put(RefereeRequest(table_id, action, fut))
         return fut
 
@@ -213,38 +205,31 @@ class Hub:
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until everything fed so far is committed and applied (tests, benchmarks)."""
-        deadline = time.monotonic() + timeout
-        with self._idle:
-            while self._pending:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._idle.wait(left)
-        return True
+        return self._pending.wait(timeout)
 
     # ------------------------------------------------------------ output
 
     def state(self, table_id: str) -> dict[str, Any]:
         """The last committed state of a table as JSON (what luza/v1/<table>/state carries): `view`'s JSON."""
-        return self._states[table_id].state
+        return self._states.state(table_id)
 
     def view(self, table_id: str) -> TableView:
         """The last committed view of a table (hub.view.table.TableView)."""
-        return self._states[table_id].view
+        return self._states.view(table_id)
 
     def session(self, table_id: str) -> TableSession | None:
-        live = self._router.live.get(table_id) if self._router else None
+        live = self._router.matches.live.get(table_id) if self._router else None
         return live.session if live else None
 
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
         """Call `callback(change)` on the worker thread after each commit that changes a table; keep it quick.
         Returns the function that unsubscribes."""
-        return self._subscribers.add(callback)
+        return self._states.subscribers.add(callback)
 
     def changes(self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
                 ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
         """An asyncio queue on `loop` fed with every Change (oldest dropped when full), and its unsubscribe."""
-        return self._subscribers.queue(loop, maxsize)
+        return self._states.subscribers.queue(loop, maxsize)
 
     def devices(self) -> list[dict[str, Any]]:
         return self.registry.snapshot()
@@ -261,17 +246,10 @@ class Hub:
         it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
         return self.nodes.send(device, name, **args)
 
-    def _change(self, table_id: str, view: TableView) -> Change:
-        """Stamp a table's new view with its revision, the boot id and the hub time, and write its JSON once."""
-        self._revs[table_id] += 1
-        view = view.model_copy(update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()})
-        router = self._router
-        return Change(table_id, router.cursor if router else 0, view, view.model_dump(mode="json"))
-
     # ------------------------------------------------------------ the worker
 
     def _run(self) -> None:
-        marks = self._router.marks if self._router else None
+        marks = self._router.evidence.marks if self._router else None
         while True:
             try:
                 first = self._queue.get(self._wait_s())
@@ -294,7 +272,7 @@ class Hub:
             if any(i is _RECONNECTED for i in items):
                 self._reconnected()
             work = [i for i in items if i is not _STOP and i is not _RECONNECTED and i is not _CONNECTED]
-            self._done_with(sum(1 for i in items if i is _RECONNECTED or i is _CONNECTED))
+            self._pending.done(sum(1 for i in items if i is _RECONNECTED or i is _CONNECTED))
             for kind, n in self._queue.shed.items():
                 self.stats["shed_" + kind] = n
             self._commit(self._hold(work))
@@ -305,7 +283,7 @@ class Hub:
     def _wait_s(self) -> float | None:
         """How long the worker may wait for the queue: until a held-back stored mark or the held actions are due."""
         router = self._router
-        waits = [w for w in (router.marks.due_in(), router.timebase.due_in() if self._held else None)
+        waits = [w for w in (router.evidence.marks.due_in(), router.timebase.due_in() if self._held else None)
                  if w is not None] if router else []
         return min(waits) if waits else None
 
@@ -314,15 +292,7 @@ class Hub:
             return
         assert self._committer is not None
         self._committer.commit(work)
-        with self._idle:
-            self._pending -= len(work)
-            self._idle.notify_all()
-
-    def _done_with(self, markers: int) -> None:
-        if markers:
-            with self._idle:
-                self._pending -= markers
-                self._idle.notify_all()
+        self._pending.done(len(work))
 
     def _hold(self, work: list[object]) -> list[object]:
         """Referee actions wait while the hub joins the store's timeline after a restart (hub.ingest.timebase:
@@ -351,7 +321,7 @@ class Hub:
         self.clocks.saved(batch.clocks)
         self.stats["batches"] += 1
         for t, state in states.items():
-            self._states[t] = self._change(t, state)
+            self._states.stamp(t, state)
         self._after_commit(batch, set(states))
 
     @property
@@ -373,8 +343,8 @@ class Hub:
             if states is not None:  # published with this commit's states
                 states[t.id] = router.table_state(t.id)
             else:
-                change = self._states[t.id] = self._change(t.id, router.table_state(t.id))
-                self._publish(change)
+                self._states.stamp(t.id, router.table_state(t.id))
+                self._states.publish(t.id)
 
     def _after_commit(self, batch: Batch, changed: set[str] | None = None) -> None:
         for ack in batch.acks:
@@ -383,7 +353,7 @@ class Hub:
             except Exception:
                 log.exception("acknowledging a message failed")
         for t in sorted(changed or ()):  # before the replies: a caller that is answered finds the state out
-            self._publish(self._states[t])
+            self._states.publish(t)
         for fut, result in batch.replies:
             answer_caller(fut, result if isinstance(result, BaseException) else self._reply(result))
         if batch.latencies and self.latency_observers:
@@ -402,7 +372,7 @@ class Hub:
             except Exception:
                 log.exception("update service failed after a commit")
         if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
-            marks = self._router.marks
+            marks = self._router.evidence.marks
             self.nodes.deliver(marks.after_commit(self.store, batch.events, batch.dups)
                                if batch.events or batch.dups else marks.flush())
         self.nodes.resync_due(batch.devices)
@@ -411,16 +381,11 @@ class Hub:
         router, store = self._router, self.store
         if router is not None and store is not None:
             boots = ((d.id, self.registry.current_boot(d.id)) for t in self.config.tables for d in t.devices)
-            self.nodes.deliver(router.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
+            self.nodes.deliver(router.evidence.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
 
     def _reply(self, result: str | Replayed) -> dict[str, Any]:
         """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
         if isinstance(result, Replayed):
-            return {**self._states[result.table_id].state, "cursor": result.cursor, "match_id": result.match_id,
+            return {**self._states.state(result.table_id), "cursor": result.cursor, "match_id": result.match_id,
                     "replayed": True}
-        return self._states[result].state
-
-    def _publish(self, change: Change) -> None:
-        if self.mqtt:
-            self.mqtt.publish(protocol.state_topic(change.table_id), protocol.encode_state(change.state), qos=1, retain=True)
-        self._subscribers.notify(change)
+        return self._states.state(result)

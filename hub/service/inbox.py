@@ -159,3 +159,32 @@ class Inbox:
             self._logged_at, counts, self._unlogged = now, dict(self._unlogged), Counter()
         log.warning("ingest queue shed %s (queue at %d of %d bytes); events are never shed",
                     ", ".join(f"{n} {k}" for k, n in sorted(counts.items())), self.bytes, self.budget)
+
+
+class Outstanding:
+    """How many items handed to the worker it has not yet acted on; `wait` blocks until none (tests, benchmarks)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = threading.Condition()
+
+    def add(self, n: int = 1) -> None:
+        with self._idle:
+            self._count += n
+
+    def done(self, n: int = 1) -> None:
+        if n:
+            with self._idle:
+                self._count -= n
+                self._idle.notify_all()
+
+    def wait(self, timeout: float) -> bool:
+        """True once nothing is outstanding; False if `timeout` seconds pass first."""
+        deadline = time.monotonic() + timeout
+        with self._idle:
+            while self._count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True

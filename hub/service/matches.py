@@ -1,71 +1,40 @@
-"""The referee's side of the router: referee actions (a retried uid answered as the first time, refused ones
-stored as nothing) and the match lifecycle (new_match with its cue pairing, end_match). `Router` (hub.service.router)
-inherits it; everything happens inside the hub's open transaction, collected in the `Batch`.
+"""The tables' matches as the hub's worker keeps them: the live ones (each with its stored row, its session
+and its cue pairing), the final board of each table's last match, and the matches set aside because their log
+cannot be read (quarantined). `Matches` starts and ends a match, makes stored live matches live again (hub
+start, a rebuild after a failed commit) and folds inputs into their sessions; everything happens inside the
+worker's transaction, collected in the `Batch`. Who may start or end one is the referee desk's business
+(hub.service.referee).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any
 
 from hub.config import Config
-from hub.errors import MALFORMED, NO_MATCH, NOT_FOUND, unknown_table
+from hub.errors import MALFORMED, NO_MATCH
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
-from hub.ingest.suspects import SuspectBalls
-from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
-from hub.reconcile.table import TableSession
-from hub.service.batch import Batch, Replayed
-from hub.service.rebuild import timing
+from hub.reconcile.table import TableSession, strict
+from hub.service.batch import Batch
+from hub.service.devices import DeviceDesk
+from hub.service.evidence import EvidenceDesk
+from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
 from hub.service.snapshot import settings_snapshot
-from hub.store import gaps
-from hub.store.database import ActionUid, MatchRow, Store
-from hub.view.build import match_view, stored
+from hub.store.database import MatchRow, Store
+from hub.store.inputlog import InputLog
+from hub.view.build import LiveMatch, match_view, stored
 from hub.view.match import MatchView
+from hub.view.shot import QuestionView
+from hub.vocab.actions import NewMatchAction
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")
 
-
-@dataclass
-class RefereeRequest:
-    """A referee action for a table, waiting in the hub's queue; its future gets the answer after the commit."""
-
-    table_id: str
-    action: Mapping[str, object]
-    future: Future[dict[str, Any]]
-
-
-def no_alert(table_id: str, alert: str) -> RefereeInputError:
-    """A dismissal of an alert the table does not show (never raised, gone, or a typo): 404, naming it."""
-    return RefereeInputError(f"there is no alert {alert!r} to dismiss on table {table_id!r} (its alerts are in the "
-                             "state's `match.alerts`)",
-                             f"на столе {table_id!r} нет предупреждения {alert!r}, скрывать нечего (они — в "
-                             "`match.alerts` состояния)", "alert", NOT_FOUND)
-
-
-def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
-    """Answer a referee caller; a future the caller cancelled or gave up on is left alone."""
-    if fut.done():
-        return
-    try:
-        if isinstance(result, BaseException):
-            fut.set_exception(result)
-        else:
-            fut.set_result(result)  # type: ignore[arg-type]
-    except InvalidStateError:  # cancelled between the check and the answer
-        pass
-
-
-def _uid_of(action: object) -> str | None:
-    """The action's uid if it is a valid one (a bad uid is refused later by parse_referee_action)."""
-    uid = action.get("uid") if isinstance(action, Mapping) else None
-    return uid if isinstance(uid, str) and 1 <= len(uid) <= 80 else None
 
 
 @dataclass
@@ -77,111 +46,179 @@ class Live:
     cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
 
 
-class MatchDesk:
-    """Referee actions and the match lifecycle, on the router's state (declared here, set by `Router`)."""
+class Matches:
+    """Each table's live match, last final board and quarantine alert; starting, ending and reviving
+    matches."""
 
-    config: Config
-    store: Store
-    registry: Registry
-    clock: HubClock
-    cursor: int
-    live: dict[str, Live]
-    last: dict[str, MatchView]
-    quarantined: dict[str, dict[str, Any]]
-    evidence: dict[str, dict[str, dict[str, Any]]]
-    holes: gaps.Holes
-    suspects: SuspectBalls
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        inputs: InputLog,
+        registry: Registry,
+        devices: DeviceDesk,
+        evidence: EvidenceDesk,
+        clock: HubClock,
+    ) -> None:
+        self.config, self.store, self.inputs, self.registry, self.clock = (
+            config,
+            store,
+            inputs,
+            registry,
+            clock,
+        )
+        self.devices, self.evidence = devices, evidence
+        self.live: dict[str, Live] = {}
+        self.last: dict[str, MatchView] = {}  # table -> final board of its last match, until a new one starts
+        self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
+        self.errors = (
+            0  # internal errors of sessions rebuilt outside a batch (start-up), counted with the next
+        )
 
-    def _apply(self, table: str, live: Live, inp: SensorInput | RefereeAction, batch: Batch) -> None:
-        raise NotImplementedError  # Router's
+    # ------------------------------------------------------------ loading and rebuilding
 
-    def health(self, table_id: str, session: TableSession) -> None:
-        raise NotImplementedError  # Router's
+    def load(self, live: list[MatchRow]) -> None:
+        """Make the stored live matches (`live`) of configured tables live again, and give each table the
+        final board of its last match. A match with a row that cannot be read is set aside (quarantined): its
+        table shows an alert and may start a new match."""
+        for m in live:
+            if self.config.table(m.table_id) is None:
+                log.warning(
+                    "match %d is on table %r, which is no longer in luza.toml; left as it is",
+                    m.id,
+                    m.table_id,
+                )
+                continue
+            self.revive(m)
+        set_aside = self.store.quarantined()
+        for (
+            t
+        ) in self.config.tables:  # the final board of a table's last match stays until the next one starts
+            matches = self.store.matches(table_id=t.id)
+            if matches and matches[-1].id in set_aside and t.id not in self.quarantined:
+                _, cursor, reason, _ = set_aside[matches[-1].id]
+                self.quarantined[t.id] = quarantine_alert(matches[-1].id, cursor, reason)
+            done = [m for m in matches if m.status == "ended" and m.id not in set_aside]
+            if t.id not in self.live and done:
+                m = done[-1]
+                try:
+                    ended = self.session(m)
+                except UnreadableMatch:
+                    continue
+                self.last[t.id] = match_view(ended, m.started_ms, m.ended_ms)
 
-    def _referee(self, item: RefereeRequest, batch: Batch) -> None:
-        now = self.clock()
-        uid = _uid_of(item.action) if self.config.table(item.table_id) is not None else None
-        first = self.store.action_uid(item.table_id, uid) if uid else None
-        if first is not None:  # sent again (a retry): the first answer, nothing applied twice
-            batch.counts["referee_resent"] += 1
-            batch.replies.append((item.future, RefereeInputError(**first.refusal) if first.refusal else
-                                  Replayed(item.table_id, first.cursor, first.match_id)))
-            return
+    def revive(self, m: MatchRow) -> None:
+        """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
-            if self.config.table(item.table_id) is None:
-                raise RefereeInputError.of(unknown_table(item.table_id, [t.id for t in self.config.tables]))
-            action = parse_referee_action(item.action, now)
-            act = action.action
-            if isinstance(act, NewMatchAction):
-                match_id = self._new_match(item.table_id, action, act, now)
-            else:
-                live = self._require_live(item.table_id)
-                match_id = live.match.id
-                if isinstance(act, EndMatchAction):
-                    self._end_match(item.table_id, action, now)
-                elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
-                    batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
-                elif isinstance(act, DismissAlertAction) and act.alert not in self._dismissable(item.table_id, live):
-                    raise no_alert(item.table_id, act.alert)
-                else:
-                    self._apply(item.table_id, live, action, batch)  # refuses an impossible one, nothing stored
-                    self.cursor = self.store.append_action(item.table_id, match_id, now, now,
-                                                           input_to_record(action))
-        except RefereeInputError as exc:
-            log.info("table %s: referee action refused: %s", item.table_id, exc.en)
-            batch.counts["referee_refused"] += 1
-            batch.replies.append((item.future, exc))
-            if uid:
-                refusal = {"en": exc.en, "ru": exc.ru, "field": exc.field, "code": exc.code}
-                self.store.remember_uid(item.table_id, uid, ActionUid(None, None, refusal), now)
-            return
-        if uid:
-            self.store.remember_uid(item.table_id, uid, ActionUid(match_id, self.cursor, None), now)
-        batch.counts["referee"] += 1
-        batch.touched.add(item.table_id)
-        batch.replies.append((item.future, item.table_id))
+            self.live[m.table_id] = Live(m, self.session(m), self.cues_of(m))
+            self.evidence.revived(m.table_id, m.id)
+        except UnreadableMatch as exc:
+            log.error(
+                "table %s: match %d is set aside (quarantined): %s; the table may start a new match",
+                m.table_id,
+                m.id,
+                exc.reason,
+            )
+            self.store.quarantine_match(m, exc.cursor, exc.reason, self.clock())
+            self.quarantined[m.table_id] = quarantine_alert(m.id, exc.cursor, exc.reason)
 
-    def _dismissable(self, table_id: str, live: Live) -> list[str]:
-        """The ids a `dismiss_alert` may name now: the match's alerts and its suspect-ball questions."""
-        return [*(a.id for a in live.session.alerts), *(q["id"] for q in self.suspects.questions(table_id, live.session))]
+    def session(self, match: MatchRow) -> TableSession:
+        """A stored match's session, folded again from its log, told which of its table's nodes are down."""
+        session = rebuild_session(self.store, match, self.config.settle)
+        self.errors += session.errors  # counted with the next batch
+        self.devices.health(match.table_id, session)
+        return session
 
-    def _require_live(self, table_id: str) -> Live:
+    def rebuild(self, tables: set[str]) -> None:
+        """Throw away the in-memory sessions of these tables and fold them again from the log."""
+        for t in tables:
+            self.live.pop(t, None)
+            for m in self.store.matches(table_id=t, live_only=True):
+                self.revive(m)
+
+    def take_errors(self) -> int:
+        """The sessions' internal errors seen outside a batch since the last call (counted with this one)."""
+        errors, self.errors = self.errors, 0
+        return errors
+
+    # ------------------------------------------------------------ play
+
+    def apply(self, table: str, live: Live, inp: SensorInput | RefereeAction, batch: Batch) -> None:
+        """Fold one input into a live session. An internal error there holds the table with an alert and is
+        counted (the session does it; in strict mode it raises). One that escapes the session (a bug in its
+        own recovery) is counted and the session is rebuilt from the log; a referee's refusal passes
+        through."""
+        session = live.session
+        before = session.errors
+        try:
+            session.apply(inp)
+        except RefereeInputError:
+            raise
+        except Exception:
+            if strict():
+                raise
+            log.exception("table %s: session failed on an input; rebuilding it from the log", table)
+            batch.counts["session_errors"] += 1
+            batch.broken.add(table)
+        finally:
+            batch.counts["session_errors"] += session.errors - before
+
+    def require_live(self, table_id: str) -> Live:
         live = self.live.get(table_id)
         if live is None:
-            raise RefereeInputError(f"no match is being played on table {table_id!r}; start one (new_match)",
-                                    f"на столе {table_id!r} нет партии; начните новую (new_match)", "table",
-                                    NO_MATCH)
+            raise RefereeInputError(
+                f"no match is being played on table {table_id!r}; start one (new_match)",
+                f"на столе {table_id!r} нет партии; начните новую (new_match)",
+                "table",
+                NO_MATCH,
+            )
         return live
 
-    def _new_match(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
+    def start(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
+        """Start a match (ending a finished one first); its id. Refuses one while a match is in play."""
         old = self.live.get(table_id)
         if old is not None:
             if not old.session.match.state.over:
                 raise RefereeInputError(
                     f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
-                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
-            self._end_match(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
+                    f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)",
+                    "table",
+                )
+            self.end(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
         variant, players, options = act.variant, act.players, dict(act.options)
         cues = self._cues(table_id, act.cues)
         try:
-            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
+            session = TableSession(
+                table_id, variant, (players[0], players[1]), options, timing(self.config.settle)
+            )
         except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
-            raise RefereeInputError(f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}",
-                                    "variant", MALFORMED) from exc
-        self.health(table_id, session)
+            raise RefereeInputError(
+                f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}", "variant", MALFORMED
+            ) from exc
+        self.devices.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
         match_id = self.store.new_match(table_id, variant, players, options, now, snap)
         session.match_id = match_id
-        self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
+        self.inputs.append_action(table_id, match_id, action, now)
         match = self.store.match(match_id)
         assert match is not None
         self.live[table_id] = Live(match, session, cues)
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
-        self.evidence.pop(table_id, None)
-        self.holes.load(self.store, table_id, match_id)
-        self.suspects.load(self.store, table_id, match_id)
+        self.evidence.started(table_id, match_id)
         return match_id
+
+    def end(self, table_id: str, action: RefereeAction, now: int) -> None:
+        """End the table's live match (the session closes its open shot, or refuses); its board stays
+        shown."""
+        live = self.require_live(table_id)
+        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
+        self.inputs.append_action(table_id, live.match.id, action, now)
+        final = match_view(live.session, live.match.started_ms, now)
+        self.store.save_state(live.match.id, stored(final))
+        self.store.end_match(live.match.id, now)
+        del self.live[table_id]
+        self.last[table_id] = final
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
@@ -190,12 +227,16 @@ class MatchDesk:
         for dev in cues:
             if dev not in known:
                 raise RefereeInputError(
-                    f"cues: {dev!r} is not a cue node of table {table_id!r} (its cue nodes: {', '.join(known) or 'none'})",
-                    f"cues: {dev!r} — не датчик кия стола {table_id!r} (датчики кия: {', '.join(known) or 'нет'})",
-                    "cues", MALFORMED)
+                    f"cues: {dev!r} is not a cue node of table {table_id!r} "
+                    f"(its cue nodes: {', '.join(known) or 'none'})",
+                    f"cues: {dev!r} — не датчик кия стола {table_id!r} "
+                    f"(датчики кия: {', '.join(known) or 'нет'})",
+                    "cues",
+                    MALFORMED,
+                )
         return {str(d): int(seat) for d, seat in cues.items()}
 
-    def _cues_of(self, match: MatchRow) -> dict[str, int]:
+    def cues_of(self, match: MatchRow) -> dict[str, int]:
         """The cue pairing a stored match was started with (its new_match action)."""
         for row in self.store.inputs(match_id=match.id):
             rec = row.record
@@ -205,12 +246,35 @@ class MatchDesk:
             break
         return {}
 
-    def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
-        live = self._require_live(table_id)
-        live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
-        self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        final = match_view(live.session, live.match.started_ms, now)
-        self.store.save_state(live.match.id, stored(final))
-        self.store.end_match(live.match.id, now)
-        del self.live[table_id]
-        self.last[table_id] = final
+    # ------------------------------------------------------------ boards
+
+    def current(self, table_id: str) -> LiveMatch | None:
+        """The table's live match as its view is built from it (with the hub's suspect-ball questions), or None."""
+        live = self.live.get(table_id)
+        if live is None:
+            return None
+        asked = self.evidence.questions(table_id, live.session)
+        return LiveMatch(live.session, live.match.id, live.match.started_ms, live.cues,
+                         [QuestionView.model_validate(q) for q in asked])
+
+    def save(self, table_id: str, view: MatchView | None) -> None:
+        """Inside the transaction: the live match's board as just built (what `luza replay` compares with)."""
+        live = self.live.get(table_id)
+        if live is not None and view is not None:
+            self.store.save_state(live.match.id, stored(view))
+
+
+def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> dict[str, Any]:
+    """The table alert for a match set aside because a stored row of it cannot be read."""
+    row = f"row {cursor}" if cursor is not None else "its match row"
+    return {
+        "kind": "match_quarantined",
+        "match_id": match_id,
+        "cursor": cursor,
+        "severity": "error",
+        "en": f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
+        "start a new match (`luza replay` shows what is left of it)",
+        "ru": f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
+        "она отложена — начните новую партию",
+        "reason": reason,
+    }

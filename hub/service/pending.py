@@ -1,10 +1,10 @@
 """Referee actions handed to the worker and not yet answered, by what they do: one tap is applied once however
 long a commit outage lasts.
 
-A panel that never got an answer sends the action again with the same uid (applied once: hub.service.matches).
+A panel that never got an answer sends the action again with the same uid (applied once: hub.service.referee).
 A second press, or a panel reloaded meanwhile, sends it with a NEW uid: the same effect twice (a ball added
 twice). While the first is pending (in the queue, or in a batch the store keeps refusing), an action with the same
-effect (`hub.reconcile.inputs.effect_key`: kind and fields) and another uid is refused at once with the reason; once
+effect (`hub.vocab.inputs.effect_key`: kind and fields) and another uid is refused at once with the reason; once
 the first is answered, the same action is a new tap again (a second ball into the same pocket is legal).
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from concurrent.futures import Future
 from typing import Any
 
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import effect_key
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import effect_key
 
 
 def _uid(action: Mapping[str, object]) -> str | None:

@@ -14,13 +14,13 @@ from typing import Any
 
 from hub.config import ShotTiming
 from hub.ingest.timecheck import suspect_of
-from hub.reconcile.action_types import MatchControl
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RecordError, RefereeAction, input_from_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
 from hub.store.integrity import is_damage
+from hub.vocab.action_types import MatchControl
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RecordError, RefereeAction, input_from_record
 
 log = logging.getLogger("luza.rebuild")
 

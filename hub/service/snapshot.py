@@ -16,7 +16,7 @@ from typing import Any
 
 from hub.config import Config, ShotTiming
 from hub.ingest.registry import Registry
-from shared_rules.variant import find_variant
+from shared_rules.registry import find_variant
 
 SNAPSHOT_VERSION = 1
 

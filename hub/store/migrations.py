@@ -40,7 +40,7 @@ MIGRATIONS: tuple[str, ...] = (
         seq INTEGER,
         at_ms INTEGER NOT NULL,           -- event time on the hub clock
         received_ms INTEGER NOT NULL,     -- when the hub received it
-        record TEXT NOT NULL,             -- JSON, hub.reconcile.inputs.input_to_record
+        record TEXT NOT NULL,             -- JSON, hub.vocab.inputs.input_to_record
         UNIQUE (device, boot, seq)        -- a redelivered sensor event is a constraint hit, not a second row
     );
     CREATE INDEX inputs_by_match ON inputs(match_id, id);

@@ -8,15 +8,16 @@ from __future__ import annotations
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from hub.reconcile.notices import POCKET_NAMES, Question
 from hub.reconcile.table import TableSession
 from hub.view.base import Text
 from hub.view.match import BallView, EffectView, HistoryRow, MatchClock, NeedView, Placed, UndoView
 from hub.view.session import question_view
 from hub.view.shot import Choice, QuestionView
+from hub.vocab.notices import POCKET_NAMES, Question
 from shared_rules.outcome import Effect, EffectKind, Outcome
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS, Variant
+from shared_rules.variant import Variant
 
 HISTORY = 10  # committed steps shown in `history`
 SPOT_NAMES: dict[str, tuple[str, str]] = {

@@ -7,8 +7,6 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, cast
 
-from hub.reconcile.assembler import ShotEvidence
-from hub.reconcile.notices import Alert, Question
 from hub.reconcile.questions import pending_calls
 from hub.reconcile.report import question_id
 from hub.reconcile.table import TableSession
@@ -29,6 +27,8 @@ from hub.view.shot import (
     Strike,
     TakenOut,
 )
+from hub.vocab.evidence import ShotEvidence
+from hub.vocab.notices import Alert, Question
 from shared_rules.model import Declaration
 
 

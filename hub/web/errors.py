@@ -29,9 +29,9 @@ from hub.errors import (
     Refusal,
 )
 from hub.errors import unknown_table as unknown_table_body
-from hub.reconcile.actions import ACTION_MODELS
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import parse_referee_action
+from hub.vocab.actions import ACTION_MODELS
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import parse_referee_action
 
 log = logging.getLogger("luza.web")
 
@@ -62,7 +62,7 @@ class ApiError(Exception):
 
 
 def from_referee(exc: Refusal) -> ApiError:
-    """A refused referee action (hub.reconcile.checks.RefereeInputError) as an answer."""
+    """A refused referee action (hub.vocab.checks.RefereeInputError) as an answer."""
     return ApiError.of(exc)
 
 

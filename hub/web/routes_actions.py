@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, status
 
-from hub.reconcile.actions import RefereeActionBody, to_request
+from hub.vocab.actions import RefereeActionBody, to_request
 from hub.web.context import Web, WebContext
 from hub.web.schemas import ERRORS, ActionOut, MatchIn
 

@@ -1,4 +1,4 @@
-"""Request and response bodies of the REST API (the referee actions themselves are hub.reconcile.actions' models)."""
+"""Request and response bodies of the REST API (the referee actions themselves are hub.vocab.actions' models)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.errors import ErrorBody
-from hub.reconcile.action_types import ColourName, PocketNo
-from hub.reconcile.actions import NewMatchAction
 from hub.view.alerts import HubAlertView
 from hub.view.table import TableView
+from hub.vocab.action_types import ColourName, PocketNo
+from hub.vocab.actions import NewMatchAction
 
 
 class _In(BaseModel):

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import shared_rules  # noqa: F401  (registers every variant)
-from hub.reconcile.action_types import FACTS
 from hub.reconcile.options import option_label
+from hub.vocab.action_types import FACTS
 from shared_rules.model import Foul
-from shared_rules.variant import VARIANTS, Variant
+from shared_rules.registry import VARIANTS
+from shared_rules.variant import Variant
 
 
 def _option(name: str, default: object) -> dict[str, Any]:

@@ -31,7 +31,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import configfile
 from hub.deploy.broker import Mosquitto, free_port
 from luza_wire import protocol
 from tests.bench.hub import (
@@ -193,7 +193,7 @@ def run(tables: int, samples: int, burn_cpu: bool, pi: bool = False) -> list[str
         broker = Mosquitto(work / "broker").start()
         conf, db = work / "luza.toml", work / "luza.db"
         write_config(conf, broker, db, tables)
-        start_matches(config.load(conf))
+        start_matches(configfile.load(conf))
         port = free_port()
         serve = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--http",
                                   f"127.0.0.1:{port}", "--log-level", "WARNING"], cwd=ROOT,

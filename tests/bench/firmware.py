@@ -16,6 +16,7 @@ from tests.firmware import mp
 _CODE = r"""
 import gc, json
 from firmware import pocket, strike
+from firmware.edges import EdgeRing
 with open('/bench.json') as f:
     data = json.load(f)
 edges = data['edges']
@@ -32,7 +33,7 @@ out = {}
 
 gc.collect(); a0 = gc.mem_alloc()
 b = pocket.PocketBeam(1)
-ring = pocket.EdgeRing(64)
+ring = EdgeRing(64)
 gc.collect(); out['pocket_objects'] = gc.mem_alloc() - a0
 
 def feed_edges(lo, hi):

@@ -39,7 +39,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub import config
+from hub import config, configfile
 from hub.deploy.broker import Mosquitto
 from hub.service.hub import Hub
 from hub.store.database import Store
@@ -293,7 +293,7 @@ def main() -> None:
         db = work / "luza.db"
         conf = work / "luza.toml"
         write_config(conf, broker, db, args.tables)
-        cfg = config.load(conf)
+        cfg = configfile.load(conf)
         start_matches(cfg)
         serve = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--log-level",
                                   "WARNING"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})

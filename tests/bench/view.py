@@ -28,14 +28,14 @@ def main() -> None:
         hub.wait_idle(10)
         router = hub._router
         assert router is not None
-        tables = [t for t in table_ids() if t in router.live]
+        tables = [t for t in table_ids() if t in router.matches.live]
         singles: list[float] = []
         best = float("inf")
         for _ in range(args.rounds):
             start = time.perf_counter()
             for t in tables:
                 t0 = time.perf_counter()
-                hub._change(t, router.table_state(t))
+                hub._states.stamp(t, router.table_state(t))
                 singles.append((time.perf_counter() - t0) * 1e3)
             best = min(best, (time.perf_counter() - start) * 1e3 / len(tables))
         singles.sort()

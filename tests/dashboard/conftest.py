@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import config, configfile
 from hub.deploy.broker import free_port
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
@@ -61,7 +61,7 @@ def envelopes_fit_the_schema() -> Iterator[Envelopes]:
 
 
 def table_config(broker: Mosquitto, db: Path) -> config.Config:
-    return config.parse({
+    return configfile.parse({
         "broker": {"url": broker.url, "client_id": "luza-hub-web", "reconnect_min_s": 1, "reconnect_max_s": 1},
         "store": {"path": str(db)},
         "tables": [{"id": "t1", "name": "Стол 1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 from hub.demo.referee import answers, plan_shot
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from luza_wire import protocol
-from shared_rules.variant import VARIANTS
+from shared_rules.registry import VARIANTS
 
 START_MS = 1_794_668_400_000  # a fixed clock: the screens do not depend on today
 VARIANT_IDS = tuple(VARIANTS)  # every registered variant
@@ -39,7 +39,7 @@ def scene_config(db: Path) -> config.Config:
     tables = [{"id": t, "name": f"Стол {i + 1} · Зал у окна", "cues": {f"{t}-cue-a": 0, f"{t}-cue-b": 1},
                "pockets": {f"{t}-pk12": [1, 2], f"{t}-pk34": [3, 4], f"{t}-pk56": [5, 6]}}
               for i, t in enumerate(table_ids())]
-    return config.parse({"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables})
+    return configfile.parse({"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables})
 
 
 @dataclass

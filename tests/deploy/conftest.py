@@ -12,7 +12,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub import config
+from hub import config, configfile
 from tests.support.broker import Mosquitto
 
 NO_MATCHING_SUBSCRIBERS = 16
@@ -24,7 +24,7 @@ TABLES = [
 
 
 def tables_config() -> config.Config:
-    return config.parse({"tables": TABLES})
+    return configfile.parse({"tables": TABLES})
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub import config
-from hub.commands import firmware as fw
+from hub import config, configfile
 from hub.deploy.credentials import device_user
+from hub.ota import build as fw
 from hub.ota.keys import FILE, keys_text
 from hub.ota.release import Release
 from hub.service.hub import Hub
@@ -104,14 +104,14 @@ def _version(src: Path) -> str:
 def stand(tmp: Path) -> Iterator[Stand]:
     """The locked-down broker, the hub (its OTA folder, the nodes' keys as the installer writes them) and its web
     server on a free port."""
-    tables = config.parse({"tables": TABLES})
+    tables = configfile.parse({"tables": TABLES})
     broker = Mosquitto.locked(tmp / "broker", tables).start()
     hub: Hub | None = None
     web: WebServer | None = None
     try:
         assert broker.credentials is not None
         (tmp / FILE).write_text(keys_text(broker.credentials.devices))
-        cfg = config.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
+        cfg = configfile.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
                             "store": {"path": str(tmp / "luza.db")}, "tables": TABLES,
                             "ota": {"dir": str(tmp / "ota"), "keys": str(tmp / FILE)}})
         hub = Hub(cfg).start(connect_timeout=5)

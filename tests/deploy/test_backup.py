@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.deploy.backup import BackupError, backup, backups, check
 from hub.ingest.mqtt import RawMessage
@@ -44,7 +44,7 @@ def replay(db: Path, match: int, capsys: pytest.CaptureFixture[str]) -> tuple[in
 def test_backup_of_a_live_database_restores_to_the_same_replay(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "luza.db"
-    cfg = config.parse({"store": {"path": str(db)}, "tables": TABLES})
+    cfg = configfile.parse({"store": {"path": str(db)}, "tables": TABLES})
     clock = [T0]
     hub = Hub(cfg, clock=lambda: clock[0], mqtt=False).start()
     stop = threading.Event()

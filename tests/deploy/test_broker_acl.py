@@ -170,9 +170,9 @@ def test_the_config_is_what_the_issue_asks(tmp_path: Path) -> None:
     limits = bc.queue_limits(cfg)
     assert limits.max_queued_messages > 1000  # the stock queue would drop silently
     assert limits.max_queued_messages == 2 * 12 * (3 * bc.RATE_PER_HOUR["pocket"] + 2 * bc.RATE_PER_HOUR["cue"])
-    from hub import config
+    from hub import configfile
 
-    club = config.parse({"tables": [{"id": f"t{i}", "pockets": {f"t{i}-p{p}": p for p in range(1, 7)},
+    club = configfile.parse({"tables": [{"id": f"t{i}", "pockets": {f"t{i}-p{p}": p for p in range(1, 7)},
                                      "cues": {f"t{i}-a": 0, f"t{i}-b": 1}} for i in range(16)]})
     assert bc.queue_limits(club).max_queued_bytes <= bc.MAX_QUEUE_BYTES  # 16 tables: capped to the Pi's RAM
     text = bc.mosquitto_conf(bc.Layout(), limits)

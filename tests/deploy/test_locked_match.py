@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.deploy import broker_config as bc
 from hub.ingest.mqtt import HUB_STATUS_TOPIC
 from hub.service.hub import Hub
@@ -35,7 +35,7 @@ async def until_synced(table: VirtualTable, timeout: float = 10.0) -> None:
 
 
 def test_a_free_match_plays_through_the_locked_down_broker(tmp_path: Path, clients: Any) -> None:
-    tables = config.parse({"tables": TABLES})
+    tables = configfile.parse({"tables": TABLES})
     broker = Mosquitto.locked(tmp_path / "broker", tables).start()
     hub: Hub | None = None
     try:
@@ -44,7 +44,7 @@ def test_a_free_match_plays_through_the_locked_down_broker(tmp_path: Path, clien
         screen.subscribe("luza/v1/+/state")
         screen.subscribe(HUB_STATUS_TOPIC)
         assert broker.credentials is not None and broker.credentials.hub not in broker.url  # safe to print
-        cfg = config.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
+        cfg = configfile.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
                             "store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES})
         table = VirtualTable(("127.0.0.1", broker.port), tmp_path / "nodes", table=TABLE, speed=SPEED)
         broker.log_in_nodes(table)  # each node its own password, as `luza provision` writes it

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.deploy import provision as pv
 from hub.virtual import traces
@@ -153,7 +153,7 @@ def test_provision_end_to_end_with_a_virtual_node(tmp_path: Path, repl: VirtualR
         assert _wait(lambda: out.exists() and "t1.p3:" in passwd.read_text()), "provision did not register the node"
         assert broker.proc is not None
         broker.proc.send_signal(signal.SIGHUP)  # what `systemctl reload mosquitto` does on the Pi
-        cfg = config.load(root / "etc/luza/luza.toml")
+        cfg = configfile.load(root / "etc/luza/luza.toml")
         assert cfg.device("p3") is not None and cfg.device("p3").pockets == (3,)  # type: ignore[union-attr]
         blinks = asyncio.run(_run_node(out, port, tmp_path / "nodes", lambda: "code" in result))
         runner.join(30)

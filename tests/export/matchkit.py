@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from luza_wire import protocol
@@ -24,7 +24,7 @@ def hub_config(db: Path, settle: dict[str, Any] | None = None) -> config.Config:
                            "store": {"path": str(db)}, "tables": [TABLE]}
     if settle:
         raw["settle"] = settle
-    return config.parse(raw)
+    return configfile.parse(raw)
 
 
 class Clock:

@@ -145,8 +145,8 @@ def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import sqlite3
 
-    from hub.reconcile.inputs import input_to_record, parse_referee_action
     from hub.store import migrations
+    from hub.vocab.inputs import input_to_record, parse_referee_action
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)

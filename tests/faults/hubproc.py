@@ -76,7 +76,7 @@ class HubProcess:
 def main(argv: list[str]) -> int:
     import logging
 
-    from hub import config
+    from hub import configfile
     from hub.service.hub import Hub
 
     toml, vt_ms, vt_mono, speed = argv[0], float(argv[1]), float(argv[2]), float(argv[3])
@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
     from hub.errors import InUse
 
     try:
-        hub = Hub(config.load(toml), clock=vt.hub_ms).start(connect_timeout=10)
+        hub = Hub(configfile.load(toml), clock=vt.hub_ms).start(connect_timeout=10)
     except InUse as exc:  # a second hub on the same database: refused, as `luza serve` refuses it (exit 3)
         print(f"HUB REFUSED {exc}", flush=True)
         return 3

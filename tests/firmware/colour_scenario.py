@@ -9,7 +9,7 @@ Kept free of CPython-only syntax: it is copied into MicroPython's file system as
 from firmware import colour as colours
 from firmware import config
 from firmware.compat import ticks_add
-from firmware.node import PocketRole
+from firmware.pocket_role import PocketRole
 
 BLUE = (600, 960, 1440, 11800)  # a blue ball under the default LED (chromaticity 0.20/0.32, brightness 0.18)
 PERIOD_MS = 24  # the sensor's integration time (config colour.atime_ms)

@@ -4,7 +4,7 @@ Must stay MicroPython-compatible (no typing, dataclasses, f-strings with '=' ...
 JSON-able vector and returns a plain JSON-able result, so the two runtimes' results compare with ==.
 """
 
-from firmware import colour, pocket, strike
+from firmware import colour, edges, pocket, strike
 
 
 def run_pocket(vec):
@@ -45,7 +45,7 @@ def _drain(b, out):
 
 def run_ring(vec):
     """vec: {"size", "pockets", "edges": [[code, t], ...], "end"} through an EdgeRing into the pockets' beams."""
-    ring = pocket.EdgeRing(vec["size"])
+    ring = edges.EdgeRing(vec["size"])
     beams = [pocket.PocketBeam(n) for n in vec.get("pockets", [1, 2])]
     drained = 0
     # "drain_every": the main loop drains after that many edges (0: once at the end, a stalled loop)

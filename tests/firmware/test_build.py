@@ -10,6 +10,7 @@ import pytest
 
 from hub import cli
 from hub.commands import firmware as fw
+from hub.ota import build as ob
 from tests.firmware import fw_runner
 from tests.firmware import vectors as v
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("build") / "firmware"
     lines: list[str] = []
-    fw.build(out, log=lines.append)
+    ob.build(out, log=lines.append)
     return out, lines
 
 
@@ -34,7 +35,7 @@ def good_config(tmp_path, **changes):
 
 def test_build_compiles_every_firmware_file_and_wire(built):
     out, lines = built
-    for _src, rel in fw.sources():
+    for _src, rel in ob.sources():
         target = out / rel
         assert target.is_file(), rel
         if rel.suffix == ".mpy":
@@ -48,7 +49,7 @@ def test_build_compiles_every_firmware_file_and_wire(built):
 def test_the_build_holds_the_files_the_micropython_harness_runs():
     from tests.firmware import mp
 
-    built = {"/" + src.relative_to(ROOT).as_posix() for src, _rel in fw.sources()}
+    built = {"/" + src.relative_to(ROOT).as_posix() for src, _rel in ob.sources()}
     assert built == set(mp.collect(mp.FIRMWARE))
 
 
@@ -88,8 +89,8 @@ def test_syntax_error_is_reported_as_file_and_line(tmp_path):
     (root / "firmware" / "__init__.py").write_text("")
     (root / "firmware" / "bad.py").write_text("x = 1\n\ndef f(a, /, b):  # positional-only: not MicroPython\n    pass\n")
     (root / "luza_wire" / "__init__.py").write_text("")
-    with pytest.raises(fw.FirmwareError, match=r"^firmware/bad\.py:3: SyntaxError"):
-        fw.build(tmp_path / "out", root=root, log=lambda _line: None)
+    with pytest.raises(ob.FirmwareError, match=r"^firmware/bad\.py:3: SyntaxError"):
+        ob.build(tmp_path / "out", root=root, log=lambda _line: None)
 
 
 def test_build_command_line(tmp_path, capsys):

@@ -18,9 +18,9 @@ FAKE = (Path(__file__).parent / "fake_machine.py").read_text()
 SNIPPETS = {
     "beams": """
 from machine import Pin
-from firmware import pocket
+from firmware import edges, pocket
 from firmware.drivers.beams import BeamPins
-ring = pocket.EdgeRing(16)
+ring = edges.EdgeRing(16)
 bp = BeamPins([{"pocket": 2, "upper": 25, "lower": 26}, {"pocket": 5, "upper": 27, "lower": 14}], ring, True)
 print(sorted(Pin.pins), [Pin.pins[p].hard for p in (25, 26, 27, 14)], Pin.pins[25].trigger)
 # active low: a blocked beam reads 0. A ball through pocket 5 (slot 1): upper, lower, upper clears, lower clears

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware import pocket
+from firmware.edges import EdgeRing
 from hub.virtual import traces as tr
 from tests.firmware import fw_runner
 from tests.firmware import throat as th
@@ -213,7 +214,7 @@ def test_edge_ring_routes_codes_to_pocket_slots_and_counts_overflow():
 
 def test_edge_ring_rejects_bad_size():
     with pytest.raises(ValueError, match="power of two"):
-        pocket.EdgeRing(12)
+        EdgeRing(12)
 
 
 def test_beams_from_config():

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import config, configfile
 from hub.service.hub import Hub
 from tests.support.broker import Mosquitto
 from tests.support.config import SCRIPTED_T1, SPARE_T2, luza_config, luza_settings
@@ -28,13 +28,13 @@ def locked_config(broker: Mosquitto, db: Path, tele: bool = True) -> config.Conf
     settings = luza_settings(broker.hub_url, db, TABLES)
     if tele:
         settings["broker"] |= broker.tele_login
-    return config.parse(settings)
+    return configfile.parse(settings)
 
 
 @pytest.fixture
 def locked(tmp_path: Path) -> Iterator[Mosquitto]:
     """The installation's locked-down broker for these tables (the hub and every node with its own login)."""
-    broker = Mosquitto.locked(tmp_path / "broker", config.parse({"tables": TABLES})).start()
+    broker = Mosquitto.locked(tmp_path / "broker", configfile.parse({"tables": TABLES})).start()
     try:
         yield broker
     finally:

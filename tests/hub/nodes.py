@@ -16,10 +16,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
 from hub.view.build import scoreboard
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput, parse_referee_action
 from luza_wire import protocol
 from luza_wire.messages import Event
 

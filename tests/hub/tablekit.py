@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from hub.reconcile.fold import HubInput
-from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
+from hub.vocab.inputs import RefereeAction, SensorInput, parse_referee_action
 from luza_wire import protocol
 from luza_wire.messages import Event
 

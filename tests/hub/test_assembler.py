@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from hub.config import ShotTiming
-from hub.reconcile.action_types import ShotAmendment
-from hub.reconcile.assembler import PocketEvidence, ShotAssembler, ShotEvidence, StrikeEvidence
-from hub.reconcile.inputs import RefereeAction
+from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.report import ShotContext, build_report, question_id
+from hub.vocab.action_types import ShotAmendment
+from hub.vocab.evidence import PocketEvidence, ShotEvidence, StrikeEvidence
+from hub.vocab.inputs import RefereeAction
 from shared_rules.model import Colour, Declaration, DeclarationKind, Foul, Pocket, PocketedBall
 
 T = ShotTiming()
 
 
 def amendment(kind: str, args: dict[str, object]) -> ShotAmendment:
-    """The typed action (hub.reconcile.actions) of a shot amendment, checked as the panel's would be."""
+    """The typed action (hub.vocab.actions) of a shot amendment, checked as the panel's would be."""
     action = RefereeAction(kind, args).action
     assert isinstance(action, ShotAmendment)
     return action

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hub import config
+from hub import config, configfile
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "hub" / "example.toml"
 
@@ -18,7 +18,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_example_loads() -> None:
-    cfg = config.load(EXAMPLE)
+    cfg = configfile.load(EXAMPLE)
     assert [t.id for t in cfg.tables] == ["t1", "t2"]
     foot = cfg.device("p-foot")
     assert foot is not None and foot.table == "t1" and foot.role == "pocket" and foot.pockets == (5, 6)
@@ -30,22 +30,22 @@ def test_example_loads() -> None:
 
 
 def test_defaults_for_an_empty_file(tmp_path: Path) -> None:
-    cfg = config.load(write(tmp_path, ""))
+    cfg = configfile.load(write(tmp_path, ""))
     assert cfg.tables == ()
     assert cfg.store.synchronous == "full"
     assert cfg.broker.client_id == "luza-hub"
 
 
 def test_credentials_from_url(tmp_path: Path) -> None:
-    cfg = config.load(write(tmp_path, '[broker]\nurl = "mqtt://hub:s3cret@broker.local:1884"\n'))
+    cfg = configfile.load(write(tmp_path, '[broker]\nurl = "mqtt://hub:s3cret@broker.local:1884"\n'))
     assert (cfg.broker.host, cfg.broker.port, cfg.broker.username, cfg.broker.password) == (
         "broker.local", 1884, "hub", "s3cret")
 
 
 def test_the_telemetry_connection_is_optional(tmp_path: Path) -> None:
     """No telemetry login: one connection reads everything (an open broker, an installation from before it)."""
-    assert config.load(write(tmp_path, "")).broker.tele_username is None
-    cfg = config.load(write(tmp_path, '[broker]\ntele_username = "luza-hub-tele"\ntele_password = "pw"\n'))
+    assert configfile.load(write(tmp_path, "")).broker.tele_username is None
+    cfg = configfile.load(write(tmp_path, '[broker]\ntele_username = "luza-hub-tele"\ntele_password = "pw"\n'))
     assert (cfg.broker.tele_username, cfg.broker.tele_password, cfg.broker.tele_client_id) == (
         "luza-hub-tele", "pw", "luza-hub-tele")
 
@@ -81,23 +81,23 @@ BAD = [
 @pytest.mark.parametrize(("text", "message"), BAD)
 def test_bad_config_names_key_and_fix(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(config.ConfigError) as err:
-        config.load(write(tmp_path, text))
+        configfile.load(write(tmp_path, text))
     assert message in str(err.value)
 
 
 def test_toml_syntax_error_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(config.ConfigError, match="not valid TOML"):
-        config.load(write(tmp_path, "[broker\n"))
+        configfile.load(write(tmp_path, "[broker\n"))
     with pytest.raises(config.ConfigError, match="cannot read config"):
-        config.load(tmp_path / "nope.toml")
+        configfile.load(tmp_path / "nope.toml")
 
 
 def test_settle_times_reach_the_sessions(tmp_path: Path) -> None:
     from hub.service.rebuild import timing
 
-    cfg = config.load(write(tmp_path, "[settle]\nhanging_ball_ms = 4000\nmin_colour_conf = 0.7\n"))
+    cfg = configfile.load(write(tmp_path, "[settle]\nhanging_ball_ms = 4000\nmin_colour_conf = 0.7\n"))
     t = timing(cfg.settle)
     assert t.hanging_ball_ms == 4000 and t.min_colour_conf == 0.7 and t.roll_ms == 12000
     with pytest.raises(config.ConfigError, match=r"settle\.hanging_ms: unknown settle time; the ones there are: "
                                                  r"hanging_ball_ms"):
-        config.load(write(tmp_path, "[settle]\nhanging_ms = 4000\n"))
+        configfile.load(write(tmp_path, "[settle]\nhanging_ms = 4000\n"))

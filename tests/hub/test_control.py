@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.service.control import ControlError, ControlServer, send
 from hub.service.hub import Hub
@@ -45,7 +45,7 @@ def sock_dir() -> Iterator[Path]:
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(config.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    h = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
     yield h
     h.stop()
 

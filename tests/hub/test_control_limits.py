@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.service.control import ControlServer, send
 from hub.service.hub import Hub
 from tests.hub.conftest import TABLES
@@ -23,7 +23,7 @@ START = {"kind": "new_match", "variant": "free", "players": list(PLAYERS)}
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(config.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    h = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
     yield h
     h.stop()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from hub import config
+from hub import configfile
 from hub.service.hub import Hub
 from tests.hub.conftest import TABLES
 
@@ -14,7 +14,7 @@ PLAYERS = ["Ivan", "Petr"]
 
 
 def make_hub(db: Path) -> Hub:
-    return Hub(config.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
+    return Hub(configfile.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
 
 
 def play_both_tables(db: Path) -> dict[str, int]:

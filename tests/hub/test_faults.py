@@ -19,12 +19,12 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from hub.reconcile.inputs import RefereeAction, input_from_record
 from hub.service.hub import Hub
 from hub.store.database import Store
 from hub.view.build import stored
 from hub.view.engine import engine_summary as summary_of
 from hub.view.match import MatchView
+from hub.vocab.inputs import RefereeAction, input_from_record
 from tests.hub.conftest import make_config
 from tests.hub.nodes import Clock, Node, expected_board, sensor_input
 from tests.hub.test_service import PLAYERS, T0, board, facts, nodes_for_t1, shots, start_free_match, wait_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hub import config
+from hub import configfile
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from hub.store.database import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND, Store
@@ -18,7 +18,7 @@ BAD = b'{"v": 1, "k": "pocket", ' + b"x" * 5000  # 5 KB, not JSON
 
 
 def make_hub(db: Path) -> Hub:
-    return Hub(config.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
+    return Hub(configfile.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
 
 
 def db_bytes(db: Path) -> int:

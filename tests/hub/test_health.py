@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from hub import config
+from hub import configfile
 from hub.ingest.registry import Registry
 from tests.hub.tablekit import Kit, session
 
-CFG = config.parse({"tables": [{"id": "t1", "pockets": {"pa": [1, 2], "pb": [3], "pc": [4]}, "cues": {"c0": 0}}]})
+CFG = configfile.parse({"tables": [{"id": "t1", "pockets": {"pa": [1, 2], "pb": [3], "pc": [4]}, "cues": {"c0": 0}}]})
 
 
 def kinds(r: Registry) -> dict[str, str]:

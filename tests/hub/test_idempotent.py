@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.demo.terminal import TABLE, LocalReferee
-from hub.reconcile.checks import RefereeInputError
 from hub.service.control import ControlServer, send
 from hub.service.hub import Hub
 from hub.store import migrations
+from hub.vocab.checks import RefereeInputError
 from tests.hub.conftest import TABLES
 from tests.hub.test_control import sock_dir  # noqa: F401  (fixture)
 from tests.hub.test_service import PLAYERS, wait_for
@@ -26,7 +26,7 @@ START = {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "uid"
 
 
 def make_hub(db: Path, tables: list[dict[str, Any]] = TABLES) -> Hub:
-    return Hub(config.parse({"store": {"path": str(db)}, "tables": tables}), mqtt=False).start()
+    return Hub(configfile.parse({"store": {"path": str(db)}, "tables": tables}), mqtt=False).start()
 
 
 def referee_rows(db: Path) -> list[tuple[str, str | None]]:

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from luza_wire import protocol
 
-CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
+CFG = configfile.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
                                {"id": "t2", "pockets": {"q1": [1]}}]})
 NOW = 1_700_000_000_000
 HOUR = 3_600_000

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.reconcile.fold import HubInput
-from hub.reconcile.inputs import SensorInput, input_from_record, input_to_record
 from hub.reconcile.table import TableSession
 from hub.view.build import scoreboard
+from hub.vocab.inputs import SensorInput, input_from_record, input_to_record
 from shared_rules import Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 

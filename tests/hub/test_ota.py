@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from firmware import ota as node_ota
-from hub import config
-from hub.commands import firmware as fw
+from hub import config, configfile
+from hub.ota import build as fw
 from hub.ota.keys import Keys, KeysError, keys_text, node_key
 from hub.ota.release import ReleaseError, Releases, signed_manifest
 from hub.ota.service import Ota
@@ -30,7 +30,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cfg(tmp: Path, **ota: Any) -> config.Config:
-    return config.parse({"tables": TABLES, "store": {"path": str(tmp / "luza.db")}, "ota": ota})
+    return configfile.parse({"tables": TABLES, "store": {"path": str(tmp / "luza.db")}, "ota": ota})
 
 
 def test_the_hub_derives_the_same_key_as_the_node_and_reads_the_installers_file(tmp_path: Path) -> None:
@@ -55,10 +55,10 @@ def test_ota_section_defaults_beside_the_database_and_the_config(tmp_path: Path)
     assert c.ota.dir == str(tmp_path / "ota") and c.ota.keys is None and c.ota.host is None
     (tmp_path / "luza.toml").write_text('[store]\npath = "x.db"\n[ota]\nhost = "10.0.0.2"\n')
     (tmp_path / "ota-keys.json").write_text("{}")
-    loaded = config.load(tmp_path / "luza.toml")
+    loaded = configfile.load(tmp_path / "luza.toml")
     assert loaded.ota.keys == str(tmp_path / "ota-keys.json") and loaded.ota.host == "10.0.0.2"
     with pytest.raises(config.ConfigError, match=r"ota\.url: unknown key"):
-        config.parse({"ota": {"url": "x"}})
+        configfile.parse({"ota": {"url": "x"}})
 
 
 def test_a_build_is_a_release_whose_manifest_only_its_node_accepts(tmp_path: Path, build: Path) -> None:

@@ -6,16 +6,16 @@ import json
 
 import pytest
 
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import (
+from hub.view.build import scoreboard
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import (
     RecordError,
     RefereeAction,
     input_from_record,
     input_to_record,
     parse_referee_action,
 )
-from hub.reconcile.referee import ACTION_KINDS, validate
-from hub.view.build import scoreboard
+from hub.vocab.referee import ACTION_KINDS, validate
 from shared_rules import Foul, ShotReport
 from tests.hub.tablekit import Kit, item, session
 

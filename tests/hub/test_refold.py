@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.reconcile import fold as fold_module
-from hub.reconcile.checks import RefereeInputError
 from hub.reconcile.fold import HubInput
-from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.reconcile.table import TableSession, rederived
 from hub.view.build import match_view, scoreboard
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput
 from tests.hub.tablekit import Kit, item
 from tests.hub.test_late_events import matches
 from tests.hub.test_variants import NAMED_ON_BREAK, SCRIPTS, pocket_of

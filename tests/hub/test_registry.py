@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hub import config
+from hub import configfile
 from hub.ingest.registry import Registry
 
-CFG = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}}]})
+CFG = configfile.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}}]})
 
 
 def test_configured_devices_start_unknown() -> None:
@@ -85,7 +85,7 @@ def test_a_flood_of_made_up_ids_is_bounded() -> None:
 def test_a_tables_snapshot_is_its_devices_only_and_a_copy() -> None:
     """A table's state carries its devices (made after every input): only that table's, and changing the copy
     changes nothing in the registry."""
-    two = config.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
+    two = configfile.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
                                    {"id": "t2", "pockets": {"q1": [1, 2]}}]})
     r = Registry(two)
     r.on_rejected("p1", "malformed")

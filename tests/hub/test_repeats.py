@@ -8,7 +8,7 @@ import logging
 import socket
 from pathlib import Path
 
-from hub import config
+from hub import configfile
 from hub.ingest.mqtt import RawMessage
 from hub.logs import RepeatFilter
 from hub.service.hub import Hub
@@ -19,7 +19,7 @@ from tests.hub.test_service import PLAYERS
 
 
 def test_a_dismiss_alert_flood_stores_one_input(tmp_path: Path) -> None:
-    hub = Hub(config.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    hub = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
     try:
         hub.new_match("t1", "free", PLAYERS)
         hub.submit("t1", {"kind": "open_shot"})  # a node that goes offline mid-match is an alert

@@ -20,13 +20,13 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from hub import config
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import RefereeAction, SensorInput
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.store.database import Store
 from hub.view.build import stored
 from hub.view.match import MatchView
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import RefereeAction, SensorInput
 from luza_wire import protocol
 from tests.hub.nodes import Clock, Node, action, expected_board, sensor_input
 from tests.support.broker import Mosquitto

@@ -10,8 +10,8 @@ import pytest
 
 from hub import config
 from hub.reconcile import fold as fold_module
-from hub.reconcile.inputs import SensorInput
 from hub.service.hub import Hub
+from hub.vocab.inputs import SensorInput
 from tests.hub.nodes import Clock, Node
 from tests.hub.test_service import T0, start_free_match, wait_for
 from tests.support.broker import Mosquitto

@@ -11,15 +11,15 @@ from typing import Any
 import jsonschema
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.cli import main
 from hub.export import build, load
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.inputs import input_from_record, input_to_record
 from hub.reconcile.table import TableSession, rederived
 from hub.service.hub import Hub
 from hub.store.database import Store
 from hub.view.build import scoreboard
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.inputs import input_from_record, input_to_record
 from tests.export.matchkit import Clock, Table, open_hub
 from tests.hub.conftest import TABLES
 from tests.hub.tablekit import Kit, item, session
@@ -224,7 +224,7 @@ def test_the_same_tap_with_a_new_uid_is_refused_while_the_first_waits_for_its_co
     with a new uid (a second press, a reloaded panel) is refused at once with the reason, the first one's uid again
     is not (a retry); once the commit goes through the ball counts once, and the same tap later is a second ball."""
     db = tmp_path / "luza.db"
-    hub = Hub(config.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
+    hub = Hub(configfile.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
     try:
         hub.submit("t1", {"kind": "new_match", "variant": "free", "players": list(PLAYERS)})
         hub.submit("t1", {"kind": "lag", "winner": 0})

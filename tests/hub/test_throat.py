@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hub.reconcile.inputs import SensorInput
 from hub.view.build import scoreboard
+from hub.vocab.inputs import SensorInput
 from tests.hub.tablekit import Kit, item, session
 
 

@@ -4,7 +4,7 @@ against the latest trusted event of the other nodes (a clock that jumped before 
 from __future__ import annotations
 
 from hub.ingest.timecheck import STEP_TOLERANCE_MS, TimeCheck
-from hub.reconcile.inputs import SensorInput
+from hub.vocab.inputs import SensorInput
 from luza_wire.messages import Event
 
 T0 = 1_800_000_000_000

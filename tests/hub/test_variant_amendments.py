@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from hub.reconcile.checks import RefereeInputError
 from hub.view.build import scoreboard
+from hub.vocab.checks import RefereeInputError
 from shared_rules.model import Foul
 from shared_rules.profile import GENERAL_FOULS
 from tests.hub import toy_variant

@@ -31,7 +31,8 @@ from shared_rules import (
 )
 from shared_rules.codec import input_from_dict, input_to_dict
 from shared_rules.profile import BallIdentity, Profile
-from shared_rules.variant import Variant, register
+from shared_rules.registry import register
+from shared_rules.variant import Variant
 
 P1, P3, P5 = Pocket.HEAD_LEFT, Pocket.MIDDLE_LEFT, Pocket.FOOT_LEFT
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hub import config
+from hub import config, configfile
 
 Table = Mapping[str, Any]
 VIRTUAL_T1: Table = {"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
@@ -39,7 +39,7 @@ def luza_settings(broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_
 def luza_config(broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_T1,),
                 client_id: str = "luza-hub-test", reconnect_s: float | None = 1, **sections: Any) -> config.Config:
     """The settings parsed as the hub parses luza.toml."""
-    return config.parse(luza_settings(broker_url, db, tables, client_id, reconnect_s, **sections))
+    return configfile.parse(luza_settings(broker_url, db, tables, client_id, reconnect_s, **sections))
 
 
 def write_luza_toml(path: Path, broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_T1,),

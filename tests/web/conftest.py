@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hub import config
+from hub import config, configfile
 from hub.service.hub import Hub
 from hub.web import WebSettings, create_app
 from hub.web.auth import PinStore
@@ -28,7 +28,7 @@ def web_config(db: Path, **sections: Any) -> config.Config:
     raw: dict[str, Any] = {"club": {"name": "Luza Club", "name_ru": "Клуб «Луза»"}, "store": {"path": str(db)},
                            "tables": TABLES}
     raw.update(sections)
-    return config.parse(raw)
+    return configfile.parse(raw)
 
 
 @pytest.fixture

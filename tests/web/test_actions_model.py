@@ -1,4 +1,4 @@
-"""hub.reconcile.actions is the one definition of the referee actions: each kind's model checks its own fields, has a
+"""hub.vocab.actions is the one definition of the referee actions: each kind's model checks its own fields, has a
 category and says how it applies; and an unexpected error in a route is a bilingual 503, never a 500."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from hub.reconcile.action_types import FACT_NAMES, FACTS, Category, EngineAction, MatchControl, ShotAmendment
-from hub.reconcile.actions import ACTION_MODELS, fields_of, kinds_of
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.referee import ACTION_KINDS, validate
+from hub.vocab.action_types import FACT_NAMES, FACTS, Category, EngineAction, MatchControl, ShotAmendment
+from hub.vocab.actions import ACTION_MODELS, fields_of, kinds_of
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.referee import ACTION_KINDS, validate
 
 
 def test_the_kinds_are_the_models_each_in_one_category() -> None:

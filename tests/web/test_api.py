@@ -172,7 +172,7 @@ def test_every_action_kind_is_in_the_openapi_document(client: TestClient) -> Non
     kinds = {s["properties"]["kind"].get("const") for s in schemas.values()
              if "kind" in s.get("properties", {}) and s["properties"]["kind"].get("const")
              and "severity" not in s["properties"]}  # the table view's alerts (hub/view/alerts.py) have a kind too
-    from hub.reconcile.referee import ACTION_KINDS
+    from hub.vocab.referee import ACTION_KINDS
     assert kinds == set(ACTION_KINDS)
     assert set(schemas["FoulAction"]["properties"]) == {"kind", "uid", "foul", "on", "offender", "shot",
                                                          "shot_number"}

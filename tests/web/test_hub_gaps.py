@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from hub.ingest.mqtt import RawMessage
-from hub.reconcile.checks import RefereeInputError
 from hub.service.changes import Change
 from hub.service.hub import Hub
+from hub.vocab.checks import RefereeInputError
 from luza_wire import protocol
 from tests.export.matchkit import PLAYERS, Clock, Table, play_classic
 

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from hub import config
+from hub import configfile
 from hub.demo.client import PanelClient
 from hub.service.hub import Hub
 from hub.web.app import create_app
@@ -89,7 +89,7 @@ def test_luza_serve_http(mosquitto: Mosquitto, tmp_path: Path) -> None:
             time.sleep(0.05)
         with urllib.request.urlopen(base + "/api/tables/t1/qr.svg", timeout=5) as r:
             qr = r.read().decode()
-        hub = Hub(config.load(conf), mqtt=False)  # the same app as a phone would reach it at PUBLIC
+        hub = Hub(configfile.load(conf), mqtt=False)  # the same app as a phone would reach it at PUBLIC
         with TestClient(create_app(hub, WebSettings()), base_url=PUBLIC) as phone:
             assert qr == phone.get("/api/tables/t1/qr.svg").text  # the kiosk's QR leads phones to PUBLIC
         panel = PanelClient(base, "t1", pin="8642", label="test")

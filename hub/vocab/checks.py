@@ -1,7 +1,7 @@
 """The refusal of a referee action, and the checks of one action's values with messages a person can act on.
 
 Every message names the field and says what would be accepted, in English and Russian. The action models of
-`hub.reconcile.actions` use these to check and normalise their arguments.
+`hub.vocab.actions` use these to check and normalise their arguments.
 """
 
 from __future__ import annotations

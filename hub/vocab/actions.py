@@ -3,8 +3,8 @@
 Each model carries its schema (the REST API takes `RefereeActionBody`, so the OpenAPI document lists each action
 with its fields; the control socket and the store take the same kinds and fields), its bilingual check
 (`check`: the values a person can get wrong, normalised for the store), its category (a shot amendment, an input
-of the rules engine, or match control) and how it applies: `amend` a shot's evidence (hub/reconcile/amendments.py),
-the `engine_input` it becomes, or what it does to the session (`control`). `hub.reconcile.referee.parse` checks an
+of the rules engine, or match control) and how it applies: `amend` a shot's evidence (hub/vocab/amendments.py),
+the `engine_input` it becomes, or what it does to the session (`control`). `hub.vocab.referee.parse` checks an
 action and builds its model; the session dispatches on the category. docs/web-api.md and docs/reconciliation.md
 describe them.
 """
@@ -17,8 +17,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from hub.names import clean_name
-from hub.reconcile import checks as c
-from hub.reconcile.action_types import (
+from hub.vocab import checks as c
+from hub.vocab.action_types import (
     Args,
     Ball,
     BaseAction,
@@ -30,7 +30,7 @@ from hub.reconcile.action_types import (
     Seat,
     colour_of,
 )
-from hub.reconcile.amendments import (
+from hub.vocab.amendments import (
     AddBallAction,
     ConfirmAction,
     DeclareAction,

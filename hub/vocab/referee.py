@@ -2,7 +2,7 @@
 
 A referee action is an input like any sensor event: it is stored, then folded into the match by
 `hub.reconcile.table.TableSession`. This module only checks the *shape* of an action (the kinds and fields of
-`hub.reconcile.actions`, each value by the model's own `check`) and normalises its arguments to plain JSON values
+`hub.vocab.actions`, each value by the model's own `check`) and normalises its arguments to plain JSON values
 (so the store can keep them as they are); whether the action is possible in the current position is the
 session's and the rules engine's business.
 """
@@ -15,13 +15,13 @@ from typing import cast
 from pydantic import ValidationError
 
 from hub.errors import MALFORMED
-from hub.reconcile.actions import ACTION_MODELS, Action, fields_of
-from hub.reconcile.checks import Args, RefereeInputError, err, text
+from hub.vocab.actions import ACTION_MODELS, Action, fields_of
+from hub.vocab.checks import Args, RefereeInputError, err, text
 
 __all__ = ["ACTION_KINDS", "parse", "validate"]
 
 ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
-"""Every action kind the referee panel may send (hub.reconcile.actions defines each; docs/reconciliation.md)."""
+"""Every action kind the referee panel may send (hub.vocab.actions defines each; docs/reconciliation.md)."""
 
 
 def validate(kind: object, args: Mapping[str, object]) -> Args:

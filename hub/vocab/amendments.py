@@ -7,8 +7,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hub.reconcile import checks as c
-from hub.reconcile.action_types import (
+from hub.vocab import checks as c
+from hub.vocab.action_types import (
     FACT_NAMES,
     FACTS,
     Args,
@@ -23,13 +23,14 @@ from hub.reconcile.action_types import (
     colour_of,
     fresh_id,
 )
-from hub.reconcile.assembler import Identity, PocketEvidence, ShotEvidence
+from hub.vocab.evidence import Identity, PocketEvidence, ShotEvidence
 from shared_rules.errors import RulesError
 from shared_rules.model import Declaration, DeclarationKind, Foul, Pocket
 from shared_rules.outcome import NeedKind
 from shared_rules.profile import GENERAL_FOULS, Fact, Profile
+from shared_rules.registry import VARIANTS
 from shared_rules.state import State
-from shared_rules.variant import VARIANTS, Variant
+from shared_rules.variant import Variant
 
 
 def own_fouls() -> frozenset[Foul]:

@@ -2,7 +2,7 @@
 
 An action is one typed model (pydantic) per kind: its fields are its schema, `check` gives bilingual messages for
 what a person can get wrong, and its category's method says how it applies. The kinds are in
-`hub.reconcile.amendments` (shot amendments) and `hub.reconcile.actions` (engine inputs, match control, the registry).
+`hub.vocab.amendments` (shot amendments) and `hub.vocab.actions` (engine inputs, match control, the registry).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hub.reconcile.assembler import ShotEvidence
+from hub.vocab.evidence import ShotEvidence
 from shared_rules.model import Colour, Input
 from shared_rules.profile import Profile
 from shared_rules.state import State

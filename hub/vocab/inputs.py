@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.errors import MALFORMED
-from hub.reconcile.actions import Action
-from hub.reconcile.checks import RefereeInputError
-from hub.reconcile.referee import parse, validate
+from hub.vocab.actions import Action
+from hub.vocab.checks import RefereeInputError
+from hub.vocab.referee import parse, validate
 from luza_wire import protocol
 from luza_wire.messages import Event
 
@@ -42,7 +42,7 @@ class SensorInput:
 @dataclass(frozen=True)
 class RefereeAction:
     """Any referee input. `args` are checked and normalised when it is made (plain JSON values, as stored);
-    `action` is the typed model of its kind (hub.reconcile.actions), built from them. Raises RefereeInputError.
+    `action` is the typed model of its kind (hub.vocab.actions), built from them. Raises RefereeInputError.
 
     `uid`, if the panel sends one, makes a retried request idempotent: a session ignores a second action
     with the same uid.
