@@ -30,21 +30,7 @@ from array import array
 
 from . import doubt, passage
 from .compat import const, ticks_add, ticks_diff
-from .doubt import (  # noqa: F401
-    BOOT,
-    BOUNCE,
-    DEAD,
-    DEAD_PASSES,
-    EDGES,
-    FALL_MAX_US,
-    FLAG_NAMES,
-    FULL,
-    LOWER,
-    NOISE,
-    SINGLE,
-    TWO,
-    UPPER,
-)
+from .doubt import BOOT, EDGES, FALL_MAX_US, FULL, LOWER, NOISE, SINGLE, TWO, UPPER
 
 IN = const(1)
 JAM = const(2)

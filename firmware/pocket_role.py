@@ -2,12 +2,13 @@
 
 Detections become events: `pocket` (a ball in, with its colour), `out` (something left upwards through both
 beams: the hub un-counts a ball that bounced back out), `jam`/`clear` naming their beam, and `flag` with the
-reason the beams could not settle (firmware/pocket.py FLAG_NAMES), which the hub turns into a referee question
+reason the beams could not settle (firmware/doubt.py FLAG_NAMES), which the hub turns into a referee question
 or an alert. At start the beams' levels are read from the pins (`board.beam_levels(slot)`, if the board has
 it), so a ball caught in the throat by a reboot is seen and flagged, not lost.
 """
 
 from firmware import colour as colours
+from firmware import doubt
 from firmware import pocket as beams
 from firmware.compat import ticks_add, ticks_diff
 from firmware.edges import EdgeRing
@@ -100,7 +101,7 @@ class PocketRole:
         kind, pocket, t, dur, beam = d
         at = self.node.uptime_of(t, now, up)
         if kind == beams.FLAG:
-            self.node.emit("flag", at, p=pocket, why=beams.FLAG_NAMES[dur], bm=beam)
+            self.node.emit("flag", at, p=pocket, why=doubt.FLAG_NAMES[dur], bm=beam)
             return
         if kind != beams.IN:
             self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, bm=beam)

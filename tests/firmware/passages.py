@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from firmware import pocket
+from firmware import doubt
 from tests.firmware import fw_runner
 from tests.firmware import throat as th
 
@@ -107,7 +107,7 @@ def judge(p: Passage) -> tuple[str, int, int, list[str]]:
     before, said = (0, False) if before_vec is None else _net(fw_runner.run_pocket(before_vec))
     result = fw_runner.run_pocket(vec)
     kinds = [d[0] for d in result["det"]]
-    flags = [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
+    flags = [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
     count = before + kinds.count("pocket") - kinds.count("out")
     if count == truth:
         return "right", truth, count, flags

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import pocket
+from firmware import doubt, pocket
 from firmware.edges import EdgeRing
 from hub.virtual import traces as tr
 from tests.firmware import fw_runner
@@ -43,13 +43,13 @@ def test_hard_throat_cases_are_counted_right_or_flagged(name):
     kinds = [d[0] for d in result["det"]]
     assert kinds.count("pocket") == balls, result
     assert kinds.count("out") == outs, result
-    assert [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == flags, result
+    assert [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == flags, result
 
 
 def counted(result):
     """(balls in, outs, flag names) of a run."""
     kinds = [d[0] for d in result["det"]]
-    return kinds.count("pocket"), kinds.count("out"), [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
+    return kinds.count("pocket"), kinds.count("out"), [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
 
 
 @pytest.mark.parametrize("name", sorted(v.resting_cases()))
@@ -71,7 +71,7 @@ def test_a_ball_at_rest_in_the_throat_counts_once_under_micropython(micropython)
 def test_ring_overflow_during_interference_is_reported():
     result = fw_runner.run_ring(v.overflow_vector()[1])
     assert result["dropped"] > 0
-    assert [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == ["edges"], result
+    assert [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == ["edges"], result
 
 
 def test_passage_verdict_from_the_beams():
@@ -141,13 +141,13 @@ def test_block_just_under_jam_time_is_not_a_jam():
     result = run([tr.Ball(100), tr.Jam(1000, hold_ms=990)])
     assert [d[0] for d in result["det"]] == ["pocket"]
     result = run([tr.Jam(100, hold_ms=990)])
-    assert [(d[0], pocket.FLAG_NAMES[d[3]], d[4]) for d in result["det"]] == [("flag", "single", pocket.LOWER)]
+    assert [(d[0], doubt.FLAG_NAMES[d[3]], d[4]) for d in result["det"]] == [("flag", "single", doubt.LOWER)]
 
 
 def long_jam_vector(minutes, t0_us=v.NEAR_WRAP):
     start = (t0_us + 1000) % v.WRAP
     stop = (start + minutes * 60_000_000) % v.WRAP
-    edges = [[pocket.UPPER, 1, start], [pocket.UPPER, 0, stop, minutes * 60 - 1]]
+    edges = [[doubt.UPPER, 1, start], [doubt.UPPER, 0, stop, minutes * 60 - 1]]
     return ["pocket", {"edges": edges, "end": (stop + 10_000) % v.WRAP, "poll_us": 1_000_000}]
 
 
@@ -160,30 +160,30 @@ def test_long_jam_clear_duration_survives_the_ticks_range(minutes, dur):
 
 def test_jam_noticed_by_poll_without_further_edges():
     b = pocket.PocketBeam(3)
-    b.feed(pocket.UPPER, 1, 1000)
+    b.feed(doubt.UPPER, 1, 1000)
     b.poll(500_000)
     assert b.take() is None
     b.poll(1_002_000)
-    assert b.take() == (pocket.JAM, 3, 1000, 1_000_000, pocket.UPPER)
+    assert b.take() == (pocket.JAM, 3, 1000, 1_000_000, doubt.UPPER)
 
 
 def test_chatter_shorter_than_debounce_is_ignored():
     b = pocket.PocketBeam(1, debounce_ms=2)
     for t in (1000, 1300, 1600, 1900):  # on, off, on, off within 1 ms
-        b.feed(pocket.UPPER, 1 if t in (1000, 1600) else 0, t)
+        b.feed(doubt.UPPER, 1 if t in (1000, 1600) else 0, t)
     b.poll(10_000)
-    assert b.level(pocket.UPPER) == 0 and b.counters()["glitch"] == 2 and b.counters()["rattle"] == 0
+    assert b.level(doubt.UPPER) == 0 and b.counters()["glitch"] == 2 and b.counters()["rattle"] == 0
 
 
 def test_repeated_level_counts_a_lost_edge():
     b = pocket.PocketBeam(1)
-    b.feed(pocket.UPPER, 0, 1000)  # already clear: an edge went missing upstream
+    b.feed(doubt.UPPER, 0, 1000)  # already clear: an edge went missing upstream
     assert b.counters()["lost"] == 1
 
 
 def test_unconfirmed_edge_settles_only_after_debounce():
     b = pocket.PocketBeam(1, debounce_ms=2)
-    b.feed(pocket.UPPER, 1, 1000)
+    b.feed(doubt.UPPER, 1, 1000)
     b.poll(2500)
     assert not b.blocked()
     b.poll(3000)
@@ -252,7 +252,7 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     assert len(ins(result)) == tr.expected_ins(script).get(1, 0), (script, result)
     outs = len([h for h in script if isinstance(h, tr.Out)])
     assert [d[0] for d in result["det"] if d[0] not in ("pocket", "flag")] == ["out"] * outs, (script, result)
-    flags = [pocket.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
+    flags = [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
     # a ball creeping through slower than it could fall looks like one that stopped in the throat: `full`; a ball
     # bouncing between the beams (the lower beam sees a gap the upper does not) looks like two touching balls
     # whose gap the upper beam missed, or one that stopped there: `two` or `full`, one counted (issue 19)
@@ -261,7 +261,7 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     assert flags.count("full") + flags.count("two") <= creeping + bouncing, (script, result)
     assert flags.count("two") <= bouncing, (script, result)
     flags = [f for f in flags if f not in ("full", "two")]
-    if single_beam_run(script) < pocket.DEAD_PASSES:
+    if single_beam_run(script) < doubt.DEAD_PASSES:
         assert sorted(flags) == sorted(expected_flags(script)), (script, result)
     else:  # that many passages only one beam saw look like a dead receiver: said so, never counted
         assert set(flags) <= {"dead", "single", "bounce"}, (script, result)
