@@ -135,6 +135,8 @@ def test_a_second_push_while_a_node_downloads_is_refused_and_the_download_goes_o
                   f"the download did not get halfway: {s.ota('p1')}", dev)
             (again,) = s.hub.ota.push(["p1"], new.id)  # the club view's button pressed twice, or a second push
             assert again.code == "busy" and again.en.startswith(f"p1 is already updating (downloading {new.id} ")
+            with pytest.raises(RuntimeError, match="409: p1 is already updating"):  # the club view's button
+                _push_over_http(s, "p1", new.id)
             # the command reaching the node anyway (a redelivery): the node ignores it, the download goes on
             assert s.hub.command("p1", "ota", r=new.id, port=proxy.port)
             until(lambda: f"ota: {new.id} ignored: the download of {new.id} is under way" in dev.log(), BOOT_S,
