@@ -7,7 +7,10 @@ in the node's retained `status` (the `ota` object, luza_wire/ota.py):
 - `ota {r, port, host?}` (do "fetch"): the signed manifest, then each file into the staging slot, each checked
   against its SHA-256 as it arrives; progress at most once a second. Any failure leaves the running build as
   it is and says `refused` with why. A config release (kind "cfg") carries a config change: merged into the
-  node's config and validated like the `config` command, then staged as /ota/config.json.
+  node's config and validated like the `config` command, then staged as /ota/config.json. A fetch while an
+  update is under way (a second push, a redelivered command; a trial) is ignored and logged, and the status is
+  said again: what is under way goes on, its state in flash untouched; a release already staged is not fetched
+  again.
 - `ota {r, do: "swap"}`: the hub's go (no match in play on the table): the staged release becomes the next
   boot's trial; the node saves its outbox and reboots.
 - On a trial boot: once the hub has answered (its `time` command after the birth) the self-test runs (the
@@ -37,6 +40,8 @@ class Updater:
         self.checked = False
         self.check_task = None
         self.task = None
+        self.fetching = None  # the release the download under way is for
+        self.ignored = 0  # fetch commands not started because an update was under way (each logged)
         self.opener = None  # the socket maker for firmware/http.py (None: TCP; tests pass a fake)
         self.buf = None  # the download's read buffer (512 bytes, made when a download starts)
         self.progress = None
@@ -62,10 +67,13 @@ class Updater:
         a = cmd.args
         do = a.get("do", "fetch")
         if do == "fetch":
-            if self.task is not None or self.trial:
-                self.node.log("ota: %s refused: an update is already under way" % (a["r"],))
-                self._refused(a["r"], "", "busy")
+            busy = self._busy(a["r"])
+            if busy:  # a repeat (a second push, a redelivery) or another release: the update under way goes on
+                self.ignored += 1
+                self.node.log("ota: %s ignored: %s" % (a["r"], busy))
+                self.say()  # says again where it is: the hub sees the update was not lost
                 return
+            self.fetching = a["r"]
             self.task = asyncio.create_task(self._run(a["r"], a.get("host") or self.host, a["port"]))
         elif do == "swap":
             if ota.activate(self.flash, self.state, a["r"]):
@@ -78,7 +86,18 @@ class Updater:
         elif do == "cancel" and self.task is not None:
             self.task.cancel()
             self.task = None
-            self._refused(a["r"], "", "cancelled")
+            self._refused(self.fetching, self.state.get("fetch", {}).get("to", ""), "cancelled")
+
+    def _busy(self, release):
+        """Why a download of `release` must not start now (None: it may), without touching what is under way."""
+        if self.trial:
+            return "this boot is the trial of %s" % (self.state.get("r"),)
+        if self.task is not None:
+            return "the download of %s is under way" % (self.fetching,)
+        staged = self.state.get("staged")
+        if staged and staged.get("r") == release:
+            return "already staged, waiting for the hub's go"
+        return None
 
     def _refused(self, release, to, why):
         self.progress = None

@@ -73,6 +73,8 @@ function updateText(o) {
   return [cls, t(`ota_${o.st}`, vars)];
 }
 
+const updating = (d) => d.ota?.st === "fetch" || d.ota?.st === "trial";
+
 const roleLabel = (role) => (role === "pocket" || role === "cue" ? t(`role_${role}`) : role);
 
 function devicesTable(devs, busy) {
@@ -89,9 +91,11 @@ function devicesTable(devs, busy) {
     h(`td${battery(d.battery).low ? ".warn" : ""}`, {}, battery(d.battery).text), h("td", {}, num(d.rssi, ` ${t("unit_dbm")}`)),
     h("td", {}, num(d.outbox)), h("td", {}, num(d.dropped)), h("td", {}, String(d.rejected)), upd(d),
     h("td", {}, h("button.btn.small", { type: "button", disabled: !d.online || null, onclick: () => identify(d) }, t("identify"))),
-    // an update only between matches: the hub refuses it while the node's table has a match in play
-    h("td", {}, h("button.btn.small.upd", { type: "button", disabled: !d.online || busy.has(d.table) || null,
-      title: busy.has(d.table) ? t("update_in_play") : "", onclick: () => update(d) }, t("update"))))))];
+    // an update only between matches, one at a time: the hub refuses it while the node's table has a match in
+    // play or while the node is still downloading or trying one
+    h("td", {}, h("button.btn.small.upd", { type: "button", disabled: !d.online || busy.has(d.table) || updating(d) || null,
+      title: busy.has(d.table) ? t("update_in_play") : updating(d) ? t("update_under_way") : "",
+      onclick: () => update(d) }, t("update"))))))];
 }
 
 function toast(text, bad = false, ms = 3000) {

@@ -1,7 +1,8 @@
 """The hub's update service: push a release to nodes, serve it to them, and give the go to swap.
 
 - `push(devices, release)`: refused, per node, with a bilingual line when a match is in play on its table (nodes
-  are updated between matches), when it is offline, unknown, or the hub's HTTP is not running (the node
+  are updated between matches), when it is offline, unknown, already updating (its status says a download or a
+  trial is under way: a second push waits for the first's end), or the hub's HTTP is not running (the node
   downloads from it); otherwise the `ota` command goes out (release id, the HTTP port, the host from [ota]
   host if set, else the node uses its broker host).
 - The node downloads `/ota/<device>/<release>/manifest` (signed for it) and `/ota/<device>/<release>/f/<path>`,
@@ -50,6 +51,17 @@ def match_in_play(state: dict[str, Any] | None) -> bool:
     """A table state with a match that is not over (a held match is still in play)."""
     m = (state or {}).get("match")
     return m is not None and not m.get("over")
+
+
+def _under_way(row: Any) -> str | None:
+    """What a node's status says is under way (a download, n/of files, or its trial), or None."""
+    ota = getattr(row, "ota", None) or {}
+    st, rid = ota.get("st"), ota.get("r") or "?"
+    if st == "fetch":
+        return f"downloading {rid} {ota.get('n', 0)}/{ota.get('of', '?')}"
+    if st == "trial":
+        return f"trying {rid}"
+    return None
 
 
 class Ota:
@@ -120,6 +132,11 @@ class Ota:
         if row is None or row.state != "online":
             return Pushed(device, False, "offline", f"{device} is not online; push again when it is",
                           f"{device} не в сети; повторите, когда он подключится", rid)
+        busy = _under_way(row)
+        if busy is not None:
+            return Pushed(device, False, "busy", f"{device} is already updating ({busy}): push again once it says ok, "
+                          "rolled back or refused", f"{device} уже обновляется ({busy}): повторите, когда он "
+                          "сообщит ok, откат или отказ", rid)
         if self.http_port is None:
             return Pushed(device, False, "no_http", "the hub's web server is not running (luza serve --http): "
                           "nodes download updates from it", "веб-сервер хаба не запущен (luza serve --http): "

@@ -70,6 +70,6 @@ def push(device: str, body: OtaIn, web: Web,
     except ReleaseError as exc:
         raise ApiError(404, "no_release", exc.en, exc.ru, "release") from None
     if not result.ok:
-        code = 409 if result.code in ("match_in_play", "offline") else 503
+        code = 409 if result.code in ("match_in_play", "offline", "busy") else 503
         raise ApiError(code, result.code, result.en, result.ru)
     return {"ok": True, "device": device, "release": result.release, "en": result.en, "ru": result.ru}

@@ -34,3 +34,28 @@ def test_the_update_button_updates_a_node_between_matches(lang: str, kept: str, 
     club.wait_for_selector(f"{ROW} button.upd[disabled]", timeout=10_000)
     assert club.locator('tr[data-device="t2-pockets"] button.upd').count() == 1
     assert not club.errors
+
+
+def test_the_update_button_waits_while_the_node_is_still_downloading(browser: Any, web: WebHub) -> None:
+    from tests.support.proxy import TcpProxy
+
+    assert web.hub is not None and web.hub.ota.http_port is not None
+    token = httpx.post(web.url("/api/tables/t1/token"), json={"pin": PIN}, timeout=30).json()["token"]
+    club = open_page(browser, web, "/?lang=ru", {"width": 1600, "height": 900})
+    club.evaluate("t => sessionStorage.setItem('luza.token.t1', t)", token)
+    club.wait_for_selector(f"{ROW} button.upd:not([disabled])", timeout=10_000)
+    proxy = TcpProxy(("127.0.0.1", web.hub.ota.http_port)).start()
+    try:
+        web.hub.ota.http_port = proxy.port  # the node's download stalls at its first byte: it stays under way
+        proxy.hold_after(0)
+        club.click(f"{ROW} button.upd")
+        club.wait_for_selector(f'{ROW} button.upd[disabled][title="Узел уже обновляется: дождитесь конца"]',
+                               timeout=60_000)
+        assert club.locator(f"{ROW} td.ota").text_content().startswith("загрузка")
+        proxy.cut()  # the download fails by itself: the button is back
+        club.wait_for_selector(f"{ROW} button.upd:not([disabled])", timeout=60_000)
+        row = web.hub.registry.get("pockets-123")
+        assert row is not None and row.ota is not None and row.ota["st"] == "refused"
+        assert not club.errors
+    finally:
+        proxy.stop()

@@ -120,6 +120,37 @@ def test_a_power_cut_during_the_download_leaves_the_old_build_running(tmp_path: 
             dev.stop()
 
 
+def test_a_second_push_while_a_node_downloads_is_refused_and_the_download_goes_on(tmp_path: Path,
+                                                                                 base_build: Path) -> None:
+    with stand(tmp_path) as s:
+        dev = s.device("t1", "p1", [1, 2, 3], base_build).start()
+        proxy = TcpProxy(("127.0.0.1", s.web.port)).start()
+        try:
+            until(lambda: s.online("p1") and s.fw("p1") == BASE, BOOT_S, "p1 did not come online", dev)
+            new = s.release(tree(tmp_path, "0.1.1"))
+            s.hub.ota.http_port = proxy.port  # the download stalls midway: it stays under way
+            proxy.hold_after(new.size // 2)
+            assert s.hub.ota.push(["p1"], new.id)[0].ok
+            until(lambda: proxy.down >= new.size // 2 and s.ota("p1").get("st") == "fetch", BOOT_S,
+                  f"the download did not get halfway: {s.ota('p1')}", dev)
+            (again,) = s.hub.ota.push(["p1"], new.id)  # the club view's button pressed twice, or a second push
+            assert again.code == "busy" and again.en.startswith(f"p1 is already updating (downloading {new.id} ")
+            with pytest.raises(RuntimeError, match="409: p1 is already updating"):  # the club view's button
+                _push_over_http(s, "p1", new.id)
+            # the command reaching the node anyway (a redelivery): the node ignores it, the download goes on
+            assert s.hub.command("p1", "ota", r=new.id, port=proxy.port)
+            until(lambda: f"ota: {new.id} ignored: the download of {new.id} is under way" in dev.log(), BOOT_S,
+                  "the node did not say it ignored the repeat", dev)
+            assert state_file(dev)["fetch"]["r"] == new.id and s.ota("p1")["st"] == "fetch"
+            proxy.cut()  # now the first download fails by itself, and says so
+            until(lambda: s.ota("p1").get("st") == "refused", BOOT_S * 2, f"not refused: {s.ota('p1')}", dev)
+            assert s.ota("p1")["err"] == "http" and s.fw("p1") == BASE and dev.boots == 1
+            assert "fetch" not in state_file(dev)
+        finally:
+            proxy.stop()
+            dev.stop()
+
+
 def test_pushing_to_a_table_with_a_match_in_play_is_refused_with_a_clear_line(
         tmp_path: Path, base_build: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with stand(tmp_path) as s:

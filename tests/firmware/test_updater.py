@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+FILES = 3  # files in the scenario's release (updater_scenario.FILES)
 SRC = (Path(__file__).parent / "updater_scenario.py").read_text()
 RUN = ("import asyncio, json, sys\nsys.path.insert(0, {root!r})\nimport updater_scenario\n"
        "from firmware.loader import run\nprint(json.dumps(asyncio.run(updater_scenario.main({root!r}, run))))\n")
@@ -47,6 +48,17 @@ def test_refusals_leave_the_running_build_and_a_good_release_is_staged_swapped_a
     assert u["second"]["st"] == "staged"
     assert u["selftest"] == [{"st": "rolled_back", "r": "0.2.0-aa", "to": "0.2.0", "err": "selftest role"}, True,
                              "/ota/a"]
+
+
+def test_a_second_fetch_while_one_is_under_way_is_ignored_and_the_download_goes_on(cpython: dict[str, Any]) -> None:
+    r = cpython["repeats"]
+    assert r["during"] == [True, {"r": "0.2.0-aa", "to": ""}, "fetch"]  # flash still says a download is under way
+    assert r["after"] == {"st": "staged", "r": "0.2.0-aa", "to": "0.2.0"}
+    assert r["again"] == r["after"]  # the staged release is not fetched again
+    assert r["requests"] == 1 + FILES and r["ignored"] == 3 and r["said"] == []
+    assert r["lines"] == ["ota: 0.2.0-aa ignored: the download of 0.2.0-aa is under way",
+                          "ota: 0.2.0-bb ignored: the download of 0.2.0-aa is under way",
+                          "ota: 0.2.0-aa ignored: already staged, waiting for the hub's go"]
 
 
 def test_a_config_change_is_validated_merged_tried_and_kept(cpython: dict[str, Any]) -> None:

@@ -43,6 +43,7 @@ class Server:
         self.cut = set()
         self.auth_failures = 0
         self.requests = []
+        self.hook = None  # called with each path asked for, as the request arrives
 
     def release(self, rid, version, files, kind="fw", tamper=None):
         entries = [[p, len(files[p]), sha(files[p])] for p in sorted(files)]
@@ -59,6 +60,8 @@ class Server:
         line = request.split(b"\r\n")[0].decode()
         path = line.split(" ")[1]
         self.requests.append(path)
+        if self.hook is not None:
+            self.hook(path)
         auth = None
         for h in request.split(b"\r\n")[1:]:
             if h.lower().startswith(b"x-luza-auth:"):
@@ -224,6 +227,33 @@ async def updates(root):
     return out
 
 
+async def repeats(root):
+    """A second fetch while a download is under way (the same release, another one), then the staged one again:
+    ignored, the download goes on and its state in flash still says `fetch` (a power cut is still reported).
+    The repeats are sent from inside the download (the fake hub's hook), so both runtimes see the same order."""
+    server = Server(ota.node_key(PASSWORD))
+    server.release("0.2.0-aa", "0.2.0", FILES)
+    server.release("0.2.0-bb", "0.2.0", FILES)
+    node, up = _updater(root, server)
+    out = {}
+
+    def hook(path):
+        if path.endswith("/f/firmware/node.py"):
+            first = up.task
+            up.command(Cmd(r="0.2.0-aa", port=8000))
+            up.command(Cmd(r="0.2.0-bb", port=8000))
+            out["during"] = [up.task is first, ota.load_state(Flash(root)).get("fetch"), up.report()["st"]]
+
+    server.hook = hook
+    out["after"] = await _fetch(up, r="0.2.0-aa")
+    out["again"] = await _fetch(up, r="0.2.0-aa")
+    out["requests"] = len(server.requests)
+    out["ignored"] = up.ignored
+    out["said"] = [s for s in node.link.said if s == "refused"]
+    out["lines"] = [ln for ln in node.lines if "ignored" in ln]
+    return out
+
+
 async def config_change(root):
     key = ota.node_key(PASSWORD)
     server = Server(key)
@@ -323,7 +353,7 @@ def _mkdir(path):
 
 
 async def main(root, run):
-    for d in (root, root + "/u", root + "/c"):
+    for d in (root, root + "/u", root + "/c", root + "/r"):
         _mkdir(d)
     return {"updates": await updates(root + "/u"), "config": await config_change(root + "/c"),
-            "loader": loader(root, run)}
+            "repeats": await repeats(root + "/r"), "loader": loader(root, run)}

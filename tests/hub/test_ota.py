@@ -140,6 +140,22 @@ def test_push_refuses_each_node_that_cannot_take_it_now_with_a_clear_line(tmp_pa
     assert svc.stats["pushed"] == 1 and svc.stats["refused"] == 5
 
 
+def test_a_node_already_updating_is_refused_until_its_update_has_ended(tmp_path: Path, build: Path) -> None:
+    svc, fake, rid = service(tmp_path, build)
+    svc.http_port = 8000
+    fake.rows["p1"].ota = {"st": "fetch", "r": "0.1.0-aa", "to": "0.1.0", "n": 3, "of": 40}
+    fake.rows["p4"].ota = {"st": "trial", "r": "0.1.0-aa", "to": "0.1.0"}
+    got = {p.device: p for p in svc.push(["p1", "p4", "cue-a"], rid)}
+    assert got["p1"].code == "busy" and got["p1"].en == ("p1 is already updating (downloading 0.1.0-aa 3/40): push "
+                                                         "again once it says ok, rolled back or refused")
+    assert got["p1"].ru.startswith("p1 уже обновляется (downloading 0.1.0-aa 3/40)")
+    assert got["p4"].code == "busy" and "(trying 0.1.0-aa)" in got["p4"].en
+    assert got["cue-a"].ok and [d for d, _, _ in fake.sent] == ["cue-a"]
+    for st in ("staged", "ok", "rolled_back", "refused"):  # ended (or waiting for its go: a newer one replaces it)
+        fake.rows["p1"].ota = {"st": st, "r": "0.1.0-aa"}
+        assert svc.push(["p1"], rid)[0].ok, st
+
+
 def test_a_node_staged_during_a_match_gets_the_go_when_the_match_is_over(tmp_path: Path, build: Path) -> None:
     svc, fake, rid = service(tmp_path, build)
     fake.states["t1"] = {"match": {"over": False}}
