@@ -28,8 +28,10 @@ from .model import (
     ShotReport,
     Spot,
 )
+from .opening import BreakRule, HandicapKind, Opening
 from .outcome import Effect, EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Fact, Profile
+from .race import Handicap, Race, RaceRules
 from .state import Held, Mode, State
 from .variant import VARIANTS, Variant, find_variant, register
 
@@ -44,6 +46,7 @@ from . import classic  # noqa: F401  isort: skip
 __all__ = [
     "VARIANTS",
     "BallIdentity",
+    "BreakRule",
     "Choose",
     "Colour",
     "Concede",
@@ -53,6 +56,8 @@ __all__ = [
     "EffectKind",
     "Fact",
     "Foul",
+    "Handicap",
+    "HandicapKind",
     "Held",
     "Identify",
     "IllegalInputError",
@@ -66,10 +71,13 @@ __all__ = [
     "Mode",
     "Need",
     "NeedKind",
+    "Opening",
     "Outcome",
     "Pocket",
     "PocketedBall",
     "Profile",
+    "Race",
+    "RaceRules",
     "Reason",
     "RefereeDecision",
     "RulesError",

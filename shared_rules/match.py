@@ -15,6 +15,7 @@ from typing import Any
 from .codec import input_from_dict, input_to_dict
 from .errors import IllegalInputError, MalformedInputError, RulesError
 from .model import Input
+from .opening import PLAIN, Opening
 from .outcome import Need, Outcome
 from .state import State
 from .variant import Variant, find_variant
@@ -28,23 +29,27 @@ RECENT = 4  # the latest states are kept too: the hub plays the open shot and ta
 class Match:
     """One match of one variant between two players (seats 0 and 1)."""
 
-    __slots__ = ("_history", "_outcomes", "_states", "players", "variant")
+    __slots__ = ("_history", "_outcomes", "_states", "opened", "opening", "players", "variant")
 
-    def __init__(self, variant: Variant, players: tuple[str, str]) -> None:
+    def __init__(self, variant: Variant, players: tuple[str, str], opening: Opening = PLAIN) -> None:
         self.variant = variant
         self.players = players
-        self._states: list[State | None] = [variant.initial_state()]  # None: let go, replayed when needed
+        self.opening = opening  # who breaks and the handicap (opening.py); PLAIN: a lag, no handicap
+        first, self.opened = variant.start(opening)  # `opened`: what the opening did, with its reasons
+        self._states: list[State | None] = [first]  # None: let go, replayed when needed
         self._history: list[Input] = []
         self._outcomes: list[Outcome] = []
 
     @classmethod
     def new(
-        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"), options: Mapping[str, object] | None = None
+        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"),
+        options: Mapping[str, object] | None = None, opening: Opening = PLAIN,
     ) -> Match:
-        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`)."""
+        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`); `opening`:
+        who breaks and the handicap when it is a frame of a race (opening.py)."""
         if not (isinstance(players, (tuple, list)) and len(players) == 2 and all(isinstance(p, str) for p in players)):
             raise MalformedInputError(f"players: expected two names, got {players!r}", f"players: нужны два имени, получено {players!r}")
-        return cls(find_variant(variant)(options), (players[0], players[1]))
+        return cls(find_variant(variant)(options), (players[0], players[1]), opening)
 
     @property
     def state(self) -> State:
@@ -106,7 +111,7 @@ class Match:
 
     def to_log(self) -> dict[str, Any]:
         """The versioned, JSON-able match log: enough to rebuild this match exactly."""
-        return {
+        log: dict[str, Any] = {
             "format": LOG_FORMAT,
             "version": LOG_VERSION,
             "variant": self.variant.name,
@@ -114,6 +119,9 @@ class Match:
             "options": dict(self.variant.options),
             "inputs": [input_to_dict(i) for i in self._history],
         }
+        if not self.opening.plain:
+            log["opening"] = self.opening.to_dict()
+        return log
 
     @classmethod
     def from_log(cls, log: object) -> Match:
@@ -137,7 +145,8 @@ class Match:
         if not isinstance(variant, str):
             raise MalformedInputError("log.variant: expected a variant name")
         try:
-            match = cls.new(variant, tuple(players), options)  # type: ignore[arg-type]
+            opening = Opening.from_dict(log["opening"]) if "opening" in log else PLAIN
+            match = cls.new(variant, tuple(players), options, opening)  # type: ignore[arg-type]
         except RulesError as e:
             raise MalformedInputError(f"log: {e.en}", e.ru) from None
         inputs = log.get("inputs")
@@ -153,7 +162,7 @@ class Match:
     def summary(self) -> dict[str, Any]:
         """A JSON-able scoreboard for the hub and the screens."""
         s = self.state
-        last = self._outcomes[-1] if self._outcomes else Outcome()
+        last = self._outcomes[-1] if self._outcomes else self.opened
         return {
             "variant": s.variant,
             "title": {"en": self.variant.title_en, "ru": self.variant.title_ru},
