@@ -153,7 +153,7 @@ def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None
     on_table = board.get("on_table") or state.on_table
     target = int(variant.options.get("target", 0) or 0)
     scores = board.get("scores") or list(state.scores)
-    last = match.outcomes[-1] if match.outcomes else Outcome()
+    last = match.outcomes[-1] if match.outcomes else match.opened  # a frame opens with its handicap, cited
     out.update({
         "balls": balls(variant),
         "points_left": sum(values.get(int(b), 0) for b in on_table),

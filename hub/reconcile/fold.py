@@ -35,6 +35,7 @@ from hub.reconcile.trail import (
     thaw,
 )
 from shared_rules.model import Colour, Pocket
+from shared_rules.opening import PLAIN, Opening
 from shared_rules.state import State
 from shared_rules.variant import VARIANTS
 
@@ -50,9 +51,9 @@ class Fold:
     """The fold of one match's inputs so far."""
 
     def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming) -> None:
+                 timing: ShotTiming, opening: Opening = PLAIN) -> None:
         self.asm = ShotAssembler(timing)
-        self.tl = Timeline(variant, players, options, timing)
+        self.tl = Timeline(variant, players, options, timing, opening)
         self.jams: dict[tuple[str, int | None], int] = {}
         self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
         self.dismissed: set[str] = set()

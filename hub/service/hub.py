@@ -206,9 +206,13 @@ class Hub:
         return self.submit_async(table_id, action).result(timeout)
 
     def new_match(self, table_id: str, variant: str, players: tuple[str, str],
-                  options: Mapping[str, object] | None = None) -> dict[str, Any]:
-        return self.submit(table_id, {"kind": "new_match", "args": {"variant": variant, "players": list(players),
-                                                                    "options": dict(options or {})}})
+                  options: Mapping[str, object] | None = None,
+                  race: Mapping[str, object] | None = None) -> dict[str, Any]:
+        """Start a match (`race`: {race_to, break_rule, handicap}, hub/reconcile/actions.py RaceBody)."""
+        args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
+        if race is not None:
+            args["race"] = dict(race)
+        return self.submit(table_id, {"kind": "new_match", "args": args})
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until everything fed so far is committed and applied (tests, benchmarks)."""

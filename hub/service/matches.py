@@ -16,9 +16,10 @@ from hub.errors import MALFORMED, NO_MATCH, NOT_FOUND, unknown_table
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.ingest.suspects import SuspectBalls
-from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction
+from hub.reconcile.actions import DismissAlertAction, EndMatchAction, NewMatchAction, NextFrameAction
 from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.frames import Frames, scoreboard
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record, parse_referee_action
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, Replayed
@@ -72,8 +73,9 @@ class Live:
     """A table's live match: its stored row, its session and its cue pairing."""
 
     match: MatchRow
-    session: TableSession
+    session: TableSession  # the frame in play (hub/reconcile/frames.py: a race keeps the frames before in `frames`)
     cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
+    frames: Frames = field(default_factory=Frames)
 
 
 class MatchDesk:
@@ -116,7 +118,9 @@ class MatchDesk:
             else:
                 live = self._require_live(item.table_id)
                 match_id = live.match.id
-                if isinstance(act, EndMatchAction):
+                if isinstance(act, NextFrameAction):
+                    self._next_frame(item.table_id, live, action, now)
+                elif isinstance(act, EndMatchAction):
                     self._end_match(item.table_id, action, now)
                 elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
                     batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again
@@ -155,7 +159,7 @@ class MatchDesk:
     def _new_match(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
         old = self.live.get(table_id)
         if old is not None:
-            if not old.session.match.state.over:
+            if not (old.session.match.state.over and old.frames.decided(old.session)):
                 raise RefereeInputError(
                     f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
                     f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)", "table")
@@ -163,8 +167,10 @@ class MatchDesk:
         variant, players, options = act.variant, act.players, dict(act.options)
         cues = self._cues(table_id, act.cues)
         try:
-            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle))
-        except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
+            frames = Frames(act.rules())
+            session = TableSession(table_id, variant, (players[0], players[1]), options, timing(self.config.settle),
+                                   opening=frames.opening())
+        except RulesError as exc:  # the engine's word on the variant, an option or the race; a bug is not caught
             raise RefereeInputError(f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}",
                                     "variant", MALFORMED) from exc
         self.health(table_id, session)
@@ -174,7 +180,7 @@ class MatchDesk:
         self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
         match = self.store.match(match_id)
         assert match is not None
-        self.live[table_id] = Live(match, session, cues)
+        self.live[table_id] = Live(match, session, cues, frames)
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
         self.evidence.pop(table_id, None)
@@ -204,11 +210,29 @@ class MatchDesk:
             break
         return {}
 
+    def _next_frame(self, table_id: str, live: Live, action: RefereeAction, now: int) -> None:
+        """Start the race's next frame (general 11, A-G4): the frame in play must be over and the match not."""
+        session = live.session
+        if not session.match.state.over:
+            raise RefereeInputError(
+                f"frame {len(live.frames.done) + 1} is still in play on table {table_id!r}; finish or concede it first",
+                f"партия {len(live.frames.done) + 1} на столе {table_id!r} ещё идёт; доиграйте или сдайте её", "kind")
+        if live.frames.decided(session):
+            raise RefereeInputError("the match is won: there is no next frame (end_match)",
+                                    "встреча выиграна: следующей партии нет (end_match)", "kind")
+        self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
+        nxt = TableSession(table_id, session.variant, session.players, session.options, session.timing,
+                           match_id=live.match.id, opening=live.frames.opening(session))
+        self.health(table_id, nxt)
+        live.frames.done.append(session)
+        live.session = nxt
+
     def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:
         live = self._require_live(table_id)
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
+        live.frames.abandon_if_undecided(live.session, str(action.args.get("reason") or ""))
         self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        board = live.session.scoreboard()
+        board = scoreboard(live.session, live.frames)
         self.store.save_state(live.match.id, board)
         self.store.end_match(live.match.id, now)
         del self.live[table_id]

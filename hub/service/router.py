@@ -26,11 +26,12 @@ from hub.ingest.suspects import SuspectBalls
 from hub.ingest.timebase import RECENT_MS, Timebase
 from hub.reconcile.board import enrich
 from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.frames import scoreboard
 from hub.reconcile.inputs import RefereeAction, SensorInput, input_to_record
 from hub.reconcile.table import TableSession, strict
 from hub.service.batch import Batch
 from hub.service.matches import Live, MatchDesk, RefereeRequest
-from hub.service.rebuild import UnreadableMatch, rebuild_session
+from hub.service.rebuild import Replay, UnreadableMatch, rebuild_session
 from hub.store import conflicts, gaps
 from hub.store.database import MatchRow, Store
 from luza_wire import protocol
@@ -253,10 +254,10 @@ class Router(MatchDesk):
             if t.id not in self.live and done:
                 m = done[-1]
                 try:
-                    ended = self.session(m)
+                    ended = self.rebuilt(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
+                self.last[t.id] = enrich(ended.scoreboard(), ended.session, m.started_ms, m.ended_ms)
 
     def _seen_boots(self) -> list[tuple[str, int]]:
         """The boots of configured nodes seen shortly before the store's high-water mark: they may still be up."""
@@ -272,7 +273,8 @@ class Router(MatchDesk):
     def _revive(self, m: MatchRow) -> None:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
-            self.live[m.table_id] = Live(m, self.session(m), self._cues_of(m))
+            rebuilt = self.rebuilt(m)
+            self.live[m.table_id] = Live(m, rebuilt.session, self._cues_of(m), rebuilt.frames)
             self.holes.load(self.store, m.table_id, m.id)
             self.suspects.load(self.store, m.table_id, m.id)
             found = {"conflicting_event": conflicts.alert(self.store, m.id),
@@ -285,11 +287,12 @@ class Router(MatchDesk):
             self.store.quarantine_match(m, exc.cursor, exc.reason, self.clock())
             self.quarantined[m.table_id] = quarantine_alert(m.id, exc.cursor, exc.reason)
 
-    def session(self, match: MatchRow) -> TableSession:
-        session = rebuild_session(self.store, match, self.config.settle)
-        self.errors += session.errors  # counted with the next batch
-        self.health(match.table_id, session)
-        return session
+    def rebuilt(self, match: MatchRow) -> Replay:
+        """A stored match folded again: its frame in play and its race."""
+        rebuilt = rebuild_session(self.store, match, self.config.settle)
+        self.errors += sum(s.errors for s in (*rebuilt.frames.done, rebuilt.session))  # counted with the next batch
+        self.health(match.table_id, rebuilt.session)
+        return rebuilt
 
     def health(self, table_id: str, session: TableSession) -> None:
         """Tell a new or rebuilt session which of its table's nodes are down (appliance health, not the log)."""
@@ -337,7 +340,7 @@ class Router(MatchDesk):
         live = self.live.get(table_id)
         board = None
         if live is not None:
-            plain = self.plain[table_id] = live.session.scoreboard()
+            plain = self.plain[table_id] = scoreboard(live.session, live.frames)
             board = enrich(plain, live.session, live.match.started_ms)
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
         alerts = [*self.hub_alerts, *self.timebase.alerts, *self.notices,

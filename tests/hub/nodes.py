@@ -17,6 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from hub.reconcile.checks import RefereeInputError
+from hub.reconcile.frames import Frames, scoreboard
 from hub.reconcile.inputs import RefereeAction, SensorInput, parse_referee_action
 from hub.reconcile.table import TableSession
 from luza_wire import protocol
@@ -113,4 +114,4 @@ def expected_board(variant: str, players: tuple[str, str], options: dict[str, ob
     for inp in inputs:
         with contextlib.suppress(RefereeInputError):  # the hub refused it too, and stored nothing
             s.apply(inp)
-    return json.loads(json.dumps(s.scoreboard()))
+    return json.loads(json.dumps(scoreboard(s, Frames())))  # a single frame: the race section of a race to 1

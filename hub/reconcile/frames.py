@@ -1,0 +1,64 @@
+"""The frames of a live match: a race to N frames (shared_rules/race.py) on the hub.
+
+Each frame is a `TableSession` of its own (one engine fold); a match keeps the frames it has finished, the rules of
+its race (from its `new_match` action's `race`) and, if it was ended before anybody won it, the reason it was
+abandoned. The log stays one list of inputs per match: a `next_frame` referee action is the frame boundary (the
+inputs stored before it are the earlier frame's), so a replay splits the log at those rows and folds each frame.
+`section` is the scoreboard's `race` object (docs/web-api.md): the frame score, each frame's result and breaker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.reconcile.table import TableSession
+from shared_rules.opening import Opening
+from shared_rules.race import RaceRules, next_opening, race_winner, result_of, tally
+
+__all__ = ["Frames", "rules_of", "scoreboard"]
+
+
+def rules_of(args: Mapping[str, Any] | None) -> RaceRules:
+    """The race a stored `new_match` action's arguments ask for (a single frame when they name none)."""
+    raw = args.get("race") if isinstance(args, Mapping) else None
+    return RaceRules.from_dict(raw)
+
+
+@dataclass
+class Frames:
+    """A match's race: its rules, the frames already finished (their sessions, kept for the board and exports)
+    and, once ended early, why it was abandoned."""
+
+    rules: RaceRules = field(default_factory=RaceRules)
+    done: list[TableSession] = field(default_factory=list)
+    abandoned: str | None = None
+
+    def results(self, current: TableSession | None) -> list[Any]:
+        sessions = [*self.done, current] if current is not None else self.done
+        return [result_of(s.match) for s in sessions]
+
+    def opening(self, current: TableSession | None = None) -> Opening:
+        """How the next frame opens (its breaker by the break rule, the handicap), after `current`."""
+        return next_opening(self.rules, self.results(current))
+
+    def decided(self, current: TableSession) -> bool:
+        """The race has a winner (the frame in play included)."""
+        return race_winner(self.rules, [r for r in self.results(current) if r.over]) is not None
+
+    def section(self, current: TableSession) -> dict[str, Any]:
+        """The scoreboard's `race` object: the frame score and every frame (the one in play last)."""
+        return tally(self.rules, [*(s.match for s in self.done), current.match], self.abandoned)
+
+    def abandon_if_undecided(self, current: TableSession, reason: str) -> None:
+        """Ending a race that has no winner yet abandons it, with the referee's reason (general A-G4)."""
+        if not self.decided(current):
+            self.abandoned = reason.strip() or "ended by the referee / завершена судьёй"
+
+
+def scoreboard(session: TableSession, frames: Frames) -> dict[str, Any]:
+    """The match's plain scoreboard: the frame in play's (`TableSession.scoreboard`) with the `race` section."""
+    board = session.scoreboard()
+    board["race"] = frames.section(session)
+    return board
