@@ -28,12 +28,13 @@ from hub.store.database import Store
 from hub.store.integrity import is_damage
 from shared_rules import Match
 from shared_rules.errors import RulesError
+from shared_rules.opening import Opening
 from shared_rules.outcome import Outcome
 from shared_rules.race import Race, result_of
 
 FORMAT = "luza-match-export"
 VERSION = 2  # 2: a match is a race of frames (race, frames, engine_log luza-race, shots[].frame)
-ROUTED = ("new_match", "next_frame")  # the service's routing (the match, its frames), not inputs of a session
+ROUTED = ("new_match",)  # the service's routing, not an input of the session
 # Parts of a document that are not a function of (match, settings, inputs): left out of verification.
 VOLATILE = ("generator", "exported_ms", "verification")
 
@@ -142,9 +143,9 @@ def fold(src: Source) -> Folded:
     m = src.match
     settle = timing(stored_settle(src.settings) or {})
 
-    def frame(frames: Frames, after: TableSession | None) -> TableSession:
+    def frame(frames: Frames, after: TableSession | None, opening: Opening | None = None) -> TableSession:
         return TableSession(m["table"]["id"], m["variant"], (m["players"][0], m["players"][1]), m["options"],
-                            settle, match_id=m["id"], opening=frames.opening(after))
+                            settle, match_id=m["id"], opening=opening or frames.opening(after))
 
     out = Folded([], Frames(), {})
     out.sessions.append(frame(out.frames, None))
@@ -164,27 +165,22 @@ def fold(src: Source) -> Folded:
                                "ru": f"невозможное время ({code}): сохранено, не учтено"}
             continue
         _apply(out.session, out.frames, inp, note)
+        if note["applied"] and isinstance(inp, RefereeAction) and inp.kind == "next_frame":
+            nxt = out.frames.advance(out.session, lambda opening: frame(out.frames, None, opening))
+            if nxt is not None:  # the frame it ended is over: the next one opens (hub.service.matches)
+                out.sessions.append(nxt)
     return out
 
 
 def _route(out: Folded, inp: RefereeAction, note: dict[str, Any], frame: Any) -> None:
-    """new_match sets the race (its first frame opens by it); next_frame starts the next frame."""
-    if inp.kind == "new_match":
-        try:
-            out.frames.rules = rules_of(inp.args)
-        except RulesError as exc:
-            note["refused"] = {"en": exc.en, "ru": exc.ru}
-            return
-        if len(out.sessions) == 1 and not out.session.log:
-            out.sessions[0] = frame(out.frames, None)
-    elif not out.session.match.state.over or out.frames.decided(out.session):
-        note["refused"] = {"en": "next_frame: the frame in play is not over, or the match is",
-                           "ru": "next_frame: партия ещё идёт или встреча окончена"}
+    """new_match sets the race (its first frame opens by it)."""
+    try:
+        out.frames.rules = rules_of(inp.args)
+    except RulesError as exc:
+        note["refused"] = {"en": exc.en, "ru": exc.ru}
         return
-    else:
-        out.frames.done.append(out.session)
-        out.sessions.append(frame(out.frames, out.session))
-        note["frame"] = len(out.sessions)
+    if len(out.sessions) == 1 and not out.session.log:
+        out.sessions[0] = frame(out.frames, None)
     note["applied"] = True
 
 

@@ -222,12 +222,12 @@ class NewMatchAction(MatchControl):
 
 
 class NextFrameAction(MatchControl):
-    """Start the next frame of a race once the frame in play is over (general 11, A-G4)."""
+    """Start the next frame of a race once the frame in play is over (general 11, A-G4). The frame left behind
+    ends here (its open shot closes, as the winning pot may still be in it); the service opens the next one."""
     kind: Literal["next_frame"]
-    routed: ClassVar[bool] = True
 
     def control(self, ctl: Controls, at_ms: int) -> None:
-        raise c.RefereeInputError("next_frame is handled by the service", "следующую партию начинает сервис", "kind")
+        ctl.end(at_ms, "next_frame")
 
 
 def race_args(raw: object) -> dict[str, Any] | None:

@@ -209,8 +209,9 @@ class Fold:
             assert self._mark is not None
             self._mark.on_undo(lambda aff: self.dismissed.discard(alert))
 
-    def end(self, at_ms: int) -> None:
-        self.asm.close(at_ms, "end_match")
+    def end(self, at_ms: int, by: str = "end_match") -> None:
+        """The match (or, `by` next_frame, the frame) ends: the open shot closes, nothing more goes in."""
+        self.asm.close(at_ms, by)
         self.tl.sync()
         self.ended = True
 

@@ -2,20 +2,21 @@
 
 Each frame is a `TableSession` of its own (one engine fold); a match keeps the frames it has finished, the rules of
 its race (from its `new_match` action's `race`) and, if it was ended before anybody won it, the reason it was
-abandoned. The log stays one list of inputs per match: a `next_frame` referee action is the frame boundary (the
-inputs stored before it are the earlier frame's), so a replay splits the log at those rows and folds each frame.
+abandoned. The log stays one list of inputs per match: a `next_frame` referee action is the frame boundary (it ends
+the frame in play, closing its open shot, and the inputs stored after it are the next frame's), so a replay splits
+the log at those rows and folds each frame.
 `section` is the scoreboard's `race` object (docs/web-api.md): the frame score, each frame's result and breaker.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from hub.reconcile.table import TableSession
 from shared_rules.opening import Opening
-from shared_rules.race import RaceRules, next_opening, race_winner, result_of, tally
+from shared_rules.race import FrameResult, RaceRules, next_opening, race_winner, result_of, tally
 
 __all__ = ["Frames", "rules_of", "scoreboard"]
 
@@ -46,6 +47,36 @@ class Frames:
     def decided(self, current: TableSession) -> bool:
         """The race has a winner (the frame in play included)."""
         return race_winner(self.rules, [r for r in self.results(current) if r.over]) is not None
+
+    def refusal(self, current: TableSession) -> tuple[str, str] | None:
+        """Why the next frame cannot start now (en, ru), or None. The frame in play must be over, counting the open
+        shot as the next_frame action will close it (the winning pot may still be in it), and the race not won."""
+        over = current.match.state.over
+        winner = current.match.state.winner
+        prov = current.provisional()
+        if not over and prov is not None and prov.error is None and prov.summary:
+            over = bool(prov.summary.get("over"))
+            winner = prov.summary.get("winner")
+        n = len(self.done) + 1
+        if not over:
+            return (f"frame {n} is still in play; finish or concede it first",
+                    f"партия {n} ещё идёт; доиграйте или сдайте её")
+        done = [r for r in self.results(None) if r.over]
+        if winner is not None:
+            done.append(FrameResult(winner, False, None, False, (0, 0)))
+        if race_winner(self.rules, done) is not None:
+            return ("the match is won: there is no next frame (end the match)",
+                    "встреча выиграна: следующей партии нет (завершите встречу)")
+        return None
+
+    def advance(self, current: TableSession, make: Callable[[Opening], TableSession]) -> TableSession | None:
+        """After a next_frame action was folded into `current`: the next frame's session (`make(opening)`), with
+        `current` kept as done; None if `current` is not over or the race is won (the action then only ended it)."""
+        if not current.match.state.over or self.decided(current):
+            return None
+        nxt = make(self.opening(current))
+        self.done.append(current)
+        return nxt
 
     def section(self, current: TableSession) -> dict[str, Any]:
         """The scoreboard's `race` object: the frame score and every frame (the one in play last)."""

@@ -211,20 +211,22 @@ class MatchDesk:
         return {}
 
     def _next_frame(self, table_id: str, live: Live, action: RefereeAction, now: int) -> None:
-        """Start the race's next frame (general 11, A-G4): the frame in play must be over and the match not."""
+        """Start the race's next frame (general 11, A-G4): the frame in play must be over (its open shot closes
+        here) and the match not won."""
         session = live.session
-        if not session.match.state.over:
-            raise RefereeInputError(
-                f"frame {len(live.frames.done) + 1} is still in play on table {table_id!r}; finish or concede it first",
-                f"партия {len(live.frames.done) + 1} на столе {table_id!r} ещё идёт; доиграйте или сдайте её", "kind")
-        if live.frames.decided(session):
-            raise RefereeInputError("the match is won: there is no next frame (end_match)",
-                                    "встреча выиграна: следующей партии нет (end_match)", "kind")
+        why = live.frames.refusal(session)
+        if why is not None:
+            raise RefereeInputError(f"table {table_id!r}: {why[0]}", f"стол {table_id!r}: {why[1]}", "kind")
+        session.apply(action)  # the frame ends: its open shot closes
         self.cursor = self.store.append_action(table_id, live.match.id, now, now, input_to_record(action))
-        nxt = TableSession(table_id, session.variant, session.players, session.options, session.timing,
-                           match_id=live.match.id, opening=live.frames.opening(session))
+        nxt = live.frames.advance(session, lambda opening: TableSession(
+            table_id, session.variant, session.players, session.options, session.timing, match_id=live.match.id,
+            opening=opening))
+        if nxt is None:  # the closed shot did not end the frame after all: it stays, ended, as the replay has it
+            log.warning("table %s: next_frame closed frame %d but it is not over", table_id,
+                        len(live.frames.done) + 1)
+            return
         self.health(table_id, nxt)
-        live.frames.done.append(session)
         live.session = nxt
 
     def _end_match(self, table_id: str, action: RefereeAction, now: int) -> None:

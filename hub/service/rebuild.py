@@ -73,26 +73,27 @@ class _Folder:
         self.rows: list[int] = []  # the frame in play's log index -> the stored row
 
     def routed(self, row_id: int, inp: RefereeAction) -> None:
-        """new_match sets the race (its first frame opens by it); next_frame starts the next frame."""
-        out = self.out
-        if inp.kind == "new_match":
-            try:
-                self.frames.rules = rules_of(inp.args)
-            except RulesError as exc:
-                out.refused.append((row_id, f"new_match: {exc.en}"))
-                return
-            if not self.frames.done and not out.session.log:
-                out.session = new_frame(self.match, self.settle, self.frames, None)
+        """new_match sets the race: its first frame opens by it."""
+        if inp.kind != "new_match":
             return
-        if inp.kind != "next_frame":
+        try:
+            self.frames.rules = rules_of(inp.args)
+        except RulesError as exc:
+            self.out.refused.append((row_id, f"new_match: {exc.en}"))
             return
-        if not out.session.match.state.over or self.frames.decided(out.session):
-            out.refused.append((row_id, "next_frame: the frame in play is not over, or the match is"))
-            return
-        self.faults()
-        self.frames.done.append(out.session)
-        out.session = new_frame(self.match, self.settle, self.frames, out.session)
-        self.rows = []
+        if not self.frames.done and not self.out.session.log:
+            self.out.session = new_frame(self.match, self.settle, self.frames, None)
+
+    def next_frame(self) -> None:
+        """A next_frame row was folded into the frame in play (it ended it): the next frame starts, as on the hub."""
+        session = self.out.session
+        nxt = self.frames.advance(session, lambda opening: TableSession(
+            self.match.table_id, self.match.variant, self.match.players, self.match.options, self.settle,
+            match_id=self.match.id, opening=opening))
+        if nxt is not None:
+            self.faults()
+            self.out.session = nxt
+            self.rows = []
 
     def apply(self, row_id: int, inp: SensorInput | RefereeAction) -> None:
         out, session = self.out, self.out.session
@@ -112,6 +113,8 @@ class _Folder:
         finally:
             if len(self.rows) < len(session.log):
                 self.rows.append(row_id)  # the session's log index -> the stored row
+        if isinstance(inp, RefereeAction) and inp.kind == "next_frame" and session.ended:
+            self.next_frame()
 
     def faults(self) -> None:
         """The inputs the frame in play held with an internal error, listed by their stored rows."""
