@@ -202,16 +202,16 @@ def next_opening(rules: RaceRules, results: Sequence[FrameResult]) -> Opening:
     return replace(PLAIN, breaker=breaker, rule=rule, points=points, balls=balls)
 
 
-def tally(rules: RaceRules, frames: Sequence[Match], abandoned: str | None = None) -> dict[str, Any]:
-    """The race section of a scoreboard (JSON-able): the frame score, each frame, the winner (docs/web-api.md)."""
-    results = [result_of(f) for f in frames]
+def tally(rules: RaceRules, results: Sequence[FrameResult], abandoned: str | None = None) -> dict[str, Any]:
+    """The race section of a scoreboard (JSON-able) from every frame's result, the one in play last: the frame
+    score, each frame, the winner (docs/web-api.md)."""
     done = [r for r in results if r.over]
     winner = race_winner(rules, done) if abandoned is None else None
     current = results[-1] if results else None
     frame_over = current is not None and current.over
     return {
         **rules.to_dict(),
-        "frame": len(frames),
+        "frame": len(results),
         "score": list(frames_won(rules, done)),
         "head_start": list(rules.head_start()),
         "winner": winner,
@@ -306,7 +306,7 @@ class Race:
 
     def summary(self) -> dict[str, Any]:
         """The race section of a scoreboard (`tally`)."""
-        return tally(self.rules, self.frames, self.abandoned)
+        return tally(self.rules, [result_of(f) for f in self.frames], self.abandoned)
 
     # -- the log -------------------------------------------------------------------------------------------
 

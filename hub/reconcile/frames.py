@@ -36,35 +36,43 @@ class Frames:
     done: list[TableSession] = field(default_factory=list)
     abandoned: str | None = None
 
-    def results(self, current: TableSession | None) -> list[Any]:
+    def results(self, current: TableSession | None) -> list[FrameResult]:
+        """Each frame's result as committed (the frame in play last, if given)."""
         sessions = [*self.done, current] if current is not None else self.done
         return [result_of(s.match) for s in sessions]
+
+    def shown(self, current: TableSession) -> list[FrameResult]:
+        """Each frame's result as the screens show it: the frame in play with its open shot played (the
+        provisional scoreboard), so the frame score moves with the winning pot, not a shot later."""
+        now = result_of(current.match)
+        prov = current.provisional()
+        if not now.over and prov is not None and prov.error is None and prov.summary:
+            p = prov.summary
+            now = FrameResult(p.get("winner"), bool(p.get("draw")), now.breaker, False,
+                              tuple(p.get("scores") or now.scores))  # type: ignore[arg-type]
+        return [*self.results(None), now]
 
     def opening(self, current: TableSession | None = None) -> Opening:
         """How the next frame opens (its breaker by the break rule, the handicap), after `current`."""
         return next_opening(self.rules, self.results(current))
 
     def decided(self, current: TableSession) -> bool:
-        """The race has a winner (the frame in play included)."""
+        """The race has a winner (the frame in play included, as committed)."""
         return race_winner(self.rules, [r for r in self.results(current) if r.over]) is not None
+
+    def shown_decided(self, current: TableSession) -> bool:
+        """The race has a winner as the screens show it (the open shot played)."""
+        return race_winner(self.rules, [r for r in self.shown(current) if r.over]) is not None
 
     def refusal(self, current: TableSession) -> tuple[str, str] | None:
         """Why the next frame cannot start now (en, ru), or None. The frame in play must be over, counting the open
         shot as the next_frame action will close it (the winning pot may still be in it), and the race not won."""
-        over = current.match.state.over
-        winner = current.match.state.winner
-        prov = current.provisional()
-        if not over and prov is not None and prov.error is None and prov.summary:
-            over = bool(prov.summary.get("over"))
-            winner = prov.summary.get("winner")
-        n = len(self.done) + 1
-        if not over:
+        shown = self.shown(current)
+        n = len(shown)
+        if not shown[-1].over:
             return (f"frame {n} is still in play; finish or concede it first",
                     f"партия {n} ещё идёт; доиграйте или сдайте её")
-        done = [r for r in self.results(None) if r.over]
-        if winner is not None:
-            done.append(FrameResult(winner, False, None, False, (0, 0)))
-        if race_winner(self.rules, done) is not None:
+        if race_winner(self.rules, shown) is not None:
             return ("the match is won: there is no next frame (end the match)",
                     "встреча выиграна: следующей партии нет (завершите встречу)")
         return None
@@ -80,7 +88,7 @@ class Frames:
 
     def section(self, current: TableSession) -> dict[str, Any]:
         """The scoreboard's `race` object: the frame score and every frame (the one in play last)."""
-        return tally(self.rules, [*(s.match for s in self.done), current.match], self.abandoned)
+        return tally(self.rules, self.shown(current), self.abandoned)
 
     def abandon_if_undecided(self, current: TableSession, reason: str) -> None:
         """Ending a race that has no winner yet abandons it, with the referee's reason (general A-G4)."""

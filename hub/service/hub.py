@@ -33,6 +33,7 @@ from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
+from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, Replayed
 from hub.service.changes import Change, Subscribers
@@ -232,8 +233,14 @@ class Hub:
         return self._states[table_id].state
 
     def session(self, table_id: str) -> TableSession | None:
+        """The live match's frame in play (a race's earlier frames: `frames`)."""
         live = self._router.live.get(table_id) if self._router else None
         return live.session if live else None
+
+    def frames(self, table_id: str) -> Frames | None:
+        """The live match's race (its rules and finished frames), or None with no match."""
+        live = self._router.live.get(table_id) if self._router else None
+        return live.frames if live else None
 
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
         """Call `callback(change)` on the worker thread after each commit that changes a table; keep it quick.
