@@ -10,8 +10,8 @@ import pytest
 
 from hub.virtual.table import VirtualTable
 from tests.dashboard.conftest import PIN, WebHub
-from tests.dashboard.test_axe import audit, fail_with
 from tests.dashboard.support import PHONE, LoopThread
+from tests.dashboard.test_axe import audit, fail_with
 from tests.dashboard.test_browser import PLAYERS, enter_pin, open_page, play, shoot, text, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.mosquitto]
