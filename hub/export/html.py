@@ -12,6 +12,7 @@ from typing import Any
 
 from hub.export import text
 from hub.reconcile.options import option_label
+from shared_rules.opening import R_HANDICAP_BALL, R_HANDICAP_POINTS
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm 16mm 12mm;
@@ -194,6 +195,8 @@ def _shots(doc: Mapping[str, Any], lang: str, tz: tzinfo, frame: int | None = No
     items: list[tuple[int, int, str]] = [(a["at_ms"], 0, _action_row(doc, a, lang, tz)) for a in doc["actions"]
                                          if a["status"] == "ok" and frame in (None, a.get("frame"))]
     items += [(s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"] if frame in (None, s.get("frame"))]
+    if frame is not None:
+        items += [(-1, -1, row) for row in _handicap_rows(doc, frame, lang)]
     body = "".join(row for _, _, row in sorted(items, key=lambda x: (x[0], x[1])))
     cols = "".join(f'<col style="width:{w}%">' for w in (4, 8, 10.5, 6.5, 9.5, 12, 7.5, 6.5, 35.5))
     return f'<table class="shots"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
@@ -211,6 +214,22 @@ def _shot_row(s: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
     tds = "".join(f'<td class="{c}">{escape(v)}</td>' for c, v in
                   zip(("num", "t", "pl", "call", "balls", "fl", "pt", "sc"), cells, strict=True))
     return f'<tr class="{" ".join(classes)}">{tds}<td class="why">{_keep_br(why)}</td></tr>'
+
+
+def _handicap_rows(doc: Mapping[str, Any], frame: int, lang: str) -> list[str]:
+    """The frame's handicap as its first row: what each seat starts with, citing general A-G5."""
+    opening = doc["frames"][frame - 1]["opening"]
+    names, out = doc["match"]["players"], []
+    for kind, reason in (("balls", R_HANDICAP_BALL), ("points", R_HANDICAP_POINTS)):
+        for seat in (0, 1):
+            n = opening[kind][seat]
+            if n:
+                label = text.word(f"handicap_{kind}", lang, name=names[seat], n=n)
+                why = f"{reason.cite()}: {reason.ru if lang == 'ru' else reason.en}"
+                out.append(f'<tr class="action"><td class="num"></td><td></td><td colspan="6">'
+                           f'{escape(text.word("handicap", lang))}: {escape(label)}</td>'
+                           f'<td class="why">{escape(why)}</td></tr>')
+    return out
 
 
 def _keep_br(html_text: str) -> str:

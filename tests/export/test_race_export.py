@@ -48,6 +48,8 @@ def test_race_scoresheet_has_a_section_per_frame(race_db: Path, lang: str) -> No
     if lang == "ru":
         assert "Протокол встречи" in page and "до 2 побед" in page and "Сергей Кузнецов: 2 шар(а) на полке" in page
         assert page.count('<h2 class="frame">') == 3 and "Партия 2 — разбивает Сергей Кузнецов — 1:8" in page
+        assert page.count("Фора: Сергей Кузнецов: 2 шар(а) на полке в каждой партии</td>") == 3  # a row per frame
+        assert "general A-G5: фора: шар с начала партии на полке игрока" in page
     else:
         assert "race to 2 frames, the break alternates" in page and "Frame 3 — Иван Петров breaks" in page
         assert "Winner: Сергей Кузнецов (Frames 1:2)" in page
