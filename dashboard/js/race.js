@@ -1,13 +1,14 @@
-// A match of several frames on every screen: the scoreboard's `race` (docs/web-api.md): race to N, the frame in
-// play, the frame score, each frame's result, the handicap. A single frame with no handicap shows nothing new.
+// A match of several frames on every screen: the match view's `race` (RaceView, hub/view/race.py; docs/web-api.md):
+// race to N, the frame in play, the frame score, each frame's result, the handicap. Every match has it (a single
+// frame is a race to 1); a single frame with no handicap shows nothing new.
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
 /** The race of a scoreboard, or null when it is a single frame with no handicap (the screens look as before). */
 export function raceOf(b) {
-  const r = b && b.race;
-  if (!r) return null;
-  return r.race_to > 1 || r.handicap || (r.frames || []).length > 1 ? r : null;
+  if (!b) return null;
+  const r = b.race;
+  return r.race_to > 1 || r.handicap || r.frames.length > 1 ? r : null;
 }
 
 /** "race to 3 · frame 2" for a header. */
@@ -41,7 +42,7 @@ export function raceVerdict(r, players) {
   if (!r) return "";
   if (r.abandoned != null) return t("abandoned", { reason: r.abandoned });
   if (r.winner != null) return `${t("match_wins", { who: players[r.winner] })} (${r.score[0]}:${r.score[1]})`;
-  const f = (r.frames || [])[r.frame - 1];
+  const f = r.frames[r.frame - 1];
   const won = f && f.winner != null ? t("frame_wins", { who: players[f.winner], n: r.frame }) : "";
   const next = r.next_breaker != null ? t("next_breaks", { who: players[r.next_breaker] }) : r.frame_over ? t("next_lag") : "";
   return [won, next].filter(Boolean).join(" · ");
