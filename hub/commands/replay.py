@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
     from hub import configfile
-    from hub.service.rebuild import comparable, differences, replay_match
+    from hub.service.rebuild import replay_match, stored_differences
     from hub.store import gaps
     from hub.store.database import Store
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if match.last_state is None:
         print("no stored state to verify against (the match has no committed input yet)")
         return 0
-    diffs = differences(comparable(match.last_state), comparable(state))
+    diffs = stored_differences(match.last_state, state)
     if diffs:
         print(f"MISMATCH: the re-derived state differs from the stored one in {len(diffs)} place(s):")
         for d in diffs[:50]:

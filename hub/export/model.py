@@ -19,7 +19,7 @@ from hub.ingest.timecheck import suspect_of
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS
 from hub.reconcile.frames import Frames, rules_of
 from hub.reconcile.table import TableSession
-from hub.service.rebuild import comparable, differences, timing
+from hub.service.rebuild import stored_differences, timing
 from hub.service.snapshot import hub_version, stored_settle
 from hub.store import gaps
 from hub.store.database import Store
@@ -101,7 +101,7 @@ def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
     doc.update(derive(src, folded))
     diffs = None  # a file has no stored state to compare with (only an export from the store has)
     if src.last_state is not None:
-        diffs = differences(comparable(src.last_state), comparable(scoreboard(folded.session, folded.frames)))
+        diffs = stored_differences(src.last_state, scoreboard(folded.session, folded.frames))
     doc["verification"] = {
         "replayed_inputs": sum(1 for n in folded.notes.values() if n.get("applied")),
         "matches_stored_state": None if diffs is None else not diffs,

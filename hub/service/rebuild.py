@@ -186,6 +186,17 @@ def comparable(board: Mapping[str, Any] | None) -> Any:
     return out
 
 
+def stored_differences(stored: Mapping[str, Any], derived: Mapping[str, Any]) -> list[str]:
+    """Where a refold's board (`derived`) departs from the one the hub stored, health alerts aside (`comparable`).
+    A board stored before matches had a race (table view 1) has no `race`: a single frame with no handicap is
+    compared without it (all it says is in the frame's own fields); any other race must be there."""
+    a, b = comparable(stored), comparable(derived)
+    race = b.get("race")
+    if "race" not in a and isinstance(race, Mapping) and race.get("race_to") == 1 and race.get("handicap") is None:
+        b.pop("race")
+    return differences(a, b)
+
+
 def differences(a: Any, b: Any, path: str = "") -> list[str]:
     """Where two JSON values differ, as readable paths (for `luza replay` to report)."""
     if isinstance(a, Mapping) and isinstance(b, Mapping):
