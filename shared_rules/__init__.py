@@ -28,8 +28,10 @@ from .model import (
     ShotReport,
     Spot,
 )
+from .opening import BreakRule, HandicapKind, Opening
 from .outcome import Effect, EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Fact, Profile
+from .race import Handicap, Race, RaceRules
 from .registry import VARIANTS, find_variant, register
 from .state import Held, Mode, State
 from .variant import Variant
@@ -45,6 +47,7 @@ from . import classic  # noqa: F401  isort: skip
 __all__ = [
     "VARIANTS",
     "BallIdentity",
+    "BreakRule",
     "Choose",
     "Colour",
     "Concede",
@@ -54,6 +57,8 @@ __all__ = [
     "EffectKind",
     "Fact",
     "Foul",
+    "Handicap",
+    "HandicapKind",
     "Held",
     "Identify",
     "IllegalInputError",
@@ -67,10 +72,13 @@ __all__ = [
     "Mode",
     "Need",
     "NeedKind",
+    "Opening",
     "Outcome",
     "Pocket",
     "PocketedBall",
     "Profile",
+    "Race",
+    "RaceRules",
     "Reason",
     "RefereeDecision",
     "RulesError",

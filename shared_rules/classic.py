@@ -68,6 +68,7 @@ from .model import (
     ShotReport,
     Spot,
 )
+from .opening import HandicapKind
 from .outcome import EffectKind, Need, NeedKind
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
 from .registry import register
@@ -132,6 +133,7 @@ class Classic(Variant):
         "A-C6": "scores may go below zero",
         "A-C7": "several balls spotted at once: the referee chooses the order (pocketing order proposed)",
     }
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})  # numbered balls in a fixed rack (3): points only
     OPTIONS: ClassVar[dict[str, object]] = {**Variant.OPTIONS, "target": 71, "classic_break_balls_count": True}
     R_GOAL = R_GOAL
     R_CONCEDE = R_CONCEDE

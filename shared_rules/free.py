@@ -6,12 +6,14 @@ pocketed on a legal shot scores 1; on a foul the opponent takes a penalty ball o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from . import general as g
 from .draft import Draft
 from .errors import IllegalInputError
 from .model import Choose, Foul, InHand, RefereeDecision, ShotReport
+from .opening import open_frame
 from .outcome import EffectKind, Need, NeedKind, Reason
 from .profile import GENERAL_FACTS, Fact, Profile
 from .registry import register
@@ -144,7 +146,7 @@ class Free(Variant):
         d.decision = None
 
     def replay_frame(self, d: Draft) -> None:
-        """A new rack of all 16 balls, scores 0:0, a new lag."""
+        """A new rack of all 16 balls, scores 0:0 (or the handicap again), a new lag."""
         fresh = self.initial_state()
         d.on_table = list(fresh.on_table)
         d.shelves = [[], []]
@@ -156,6 +158,8 @@ class Free(Variant):
         d.is_break = True
         d.frame += 1
         d.emit(EffectKind.RACK, R_REPLAY, amount=len(d.on_table), detail="full")
+        if not self.opening.plain:  # the handicap is given again (general A-G5); the new frame opens with a lag
+            open_frame(d, replace(self.opening, breaker=None), self.handicap_balls, self.ball_value)
 
     def shot_needs(self, state: State) -> tuple[Need, ...]:
         if state.is_break or state.in_hand is not InHand.NONE:

@@ -54,6 +54,8 @@ PARAGRAPHS: dict[str, str] = {
     "28": "interfering with the opponent is a foul",
     "29.1": "the list of fouls",
     "29.2": "several breaches on one shot are penalised once",
+    "A-G4": "a race to N frames: the lag, then the break rule (alternate, loser or winner breaks); first to N wins",
+    "A-G5": "handicap: points or balls on the shelf in every frame, or frames before the first break",
 }
 
 R_MISS = _r("5.3", "miss: the cue ball touched no object ball", "промах: биток не коснулся прицельного шара")

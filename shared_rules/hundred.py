@@ -72,6 +72,7 @@ from .model import (
     Lag,
     ShotReport,
 )
+from .opening import HandicapKind
 from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, GENERAL_FOULS, BallIdentity, Fact, Profile
 from .registry import register
@@ -92,6 +93,7 @@ class Hundred(Variant):
     SPECIAL = CUE
     JUMP_IS_FOUL = False  # A-100-9: §8 and §19 win over general 24.3
     PARAGRAPHS: ClassVar[dict[str, str]] = PARAGRAPHS
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})  # numbered balls, #10 on the centre spot: points only
     OPTIONS: ClassVar[dict[str, object]] = {
         **Variant.OPTIONS,
         "target": 51,  # §3: more than 50 (A-100-1)

@@ -15,6 +15,7 @@ from typing import Any
 from .codec import input_from_dict, input_to_dict
 from .errors import IllegalInputError, MalformedInputError, RulesError
 from .model import Input
+from .opening import PLAIN, Opening
 from .outcome import Need, Outcome
 from .registry import find_variant
 from .state import State
@@ -29,23 +30,27 @@ RECENT = 4  # the latest states are kept too: the hub plays the open shot and ta
 class Match:
     """One match of one variant between two players (seats 0 and 1)."""
 
-    __slots__ = ("_history", "_outcomes", "_states", "players", "variant")
+    __slots__ = ("_history", "_outcomes", "_states", "opened", "opening", "players", "variant")
 
-    def __init__(self, variant: Variant, players: tuple[str, str]) -> None:
+    def __init__(self, variant: Variant, players: tuple[str, str], opening: Opening = PLAIN) -> None:
         self.variant = variant
         self.players = players
-        self._states: list[State | None] = [variant.initial_state()]  # None: let go, replayed when needed
+        self.opening = opening  # who breaks and the handicap (opening.py); PLAIN: a lag, no handicap
+        first, self.opened = variant.start(opening)  # `opened`: what the opening did, with its reasons
+        self._states: list[State | None] = [first]  # None: let go, replayed when needed
         self._history: list[Input] = []
         self._outcomes: list[Outcome] = []
 
     @classmethod
     def new(
-        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"), options: Mapping[str, object] | None = None
+        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"),
+        options: Mapping[str, object] | None = None, opening: Opening = PLAIN,
     ) -> Match:
-        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`)."""
+        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`); `opening`:
+        who breaks and the handicap when it is a frame of a race (opening.py)."""
         if not (isinstance(players, (tuple, list)) and len(players) == 2 and all(isinstance(p, str) for p in players)):
             raise MalformedInputError(f"players: expected two names, got {players!r}", f"players: нужны два имени, получено {players!r}")
-        return cls(find_variant(variant)(options), (players[0], players[1]))
+        return cls(find_variant(variant)(options), (players[0], players[1]), opening)
 
     @property
     def state(self) -> State:
@@ -107,7 +112,7 @@ class Match:
 
     def to_log(self) -> dict[str, Any]:
         """The versioned, JSON-able match log: enough to rebuild this match exactly."""
-        return {
+        log: dict[str, Any] = {
             "format": LOG_FORMAT,
             "version": LOG_VERSION,
             "variant": self.variant.name,
@@ -115,6 +120,9 @@ class Match:
             "options": dict(self.variant.options),
             "inputs": [input_to_dict(i) for i in self._history],
         }
+        if not self.opening.plain:
+            log["opening"] = self.opening.to_dict()
+        return log
 
     @classmethod
     def from_log(cls, log: object) -> Match:
@@ -138,7 +146,8 @@ class Match:
         if not isinstance(variant, str):
             raise MalformedInputError("log.variant: expected a variant name")
         try:
-            match = cls.new(variant, tuple(players), options)  # type: ignore[arg-type]
+            opening = Opening.from_dict(log["opening"]) if "opening" in log else PLAIN
+            match = cls.new(variant, tuple(players), options, opening)  # type: ignore[arg-type]
         except RulesError as e:
             raise MalformedInputError(f"log: {e.en}", e.ru) from None
         inputs = log.get("inputs")

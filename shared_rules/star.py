@@ -22,6 +22,7 @@ from .choices import chosen_ball
 from .draft import Draft
 from .errors import IllegalInputError, MalformedInputError
 from .model import Choose, Colour, Declaration, Foul, InHand, Interference, ShotReport, Spot
+from .opening import HandicapKind
 from .outcome import EffectKind, Need, Reason
 from .profile import GENERAL_FACTS, BallIdentity, Fact, Profile
 from .registry import register
@@ -124,6 +125,7 @@ class Star(Variant):
         "A-S7": "snookered is the referee's judgement before the shot (ShotReport.snookered)",
         "A-S8": "the order of the last three is fixed by who completes the five first",
     }
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset()  # the score is a place in the colour sequence (1): frames only
     OPTIONS: ClassVar[dict[str, object]] = {
         **Variant.OPTIONS,
         "star_other_ball_keeps_turn": True,  # A-S4 (docs/rules/README.md, options)

@@ -41,6 +41,7 @@ from .model import (
     RefereeDecision,
     ShotReport,
 )
+from .opening import PLAIN, HandicapKind, Opening, check_opening, open_frame
 from .outcome import EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Profile
 from .resolve import ShotFacts, fitting_ball, resolve
@@ -66,6 +67,9 @@ class Variant:
     SPECIAL: ClassVar[int] = 0  # the coloured ball: in the house at the start (general 8.2)
     JUMP_IS_FOUL: ClassVar[bool] = True  # general 24.3 (100 points overrides)
     PROFILE: ClassVar[Profile] = Profile()  # what the hub must know (profile.py)
+    # The handicaps a frame of this variant can open with (general A-G5, opening.py): balls on a shelf only where
+    # every object ball scores 1 and any may be racked away; a points head start where a score is a count.
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS, HandicapKind.BALLS})
     OPTIONS: ClassVar[dict[str, object]] = {
         "target": 8,
         "break_min_balls_to_cushion": 2,
@@ -84,6 +88,7 @@ class Variant:
         self.require_completion = bool(merged["require_correct_completion"])
         self.break_min = int(merged["break_min_balls_to_cushion"])  # type: ignore[call-overload]
         self.rebreak = bool(merged["incorrect_break_rebreak"])
+        self.opening = PLAIN  # how the match's frame opened (start): a replayed frame gives the handicap again
 
     def check_options(self) -> None:
         """Hook: validate option values (types are already checked)."""
@@ -99,6 +104,24 @@ class Variant:
     def initial_state(self) -> State:
         """General 8.1/8.2: the pyramid on the table, the coloured ball in hand in the house, the lag due."""
         return g.initial_state(self.name, self.BALLS, self.SPECIAL)
+
+    def start(self, opening: Opening = PLAIN) -> tuple[State, Outcome]:
+        """The frame's first state and what its opening did (opening.py): the lag due (general 11), or the
+        breaker the match's break rule names (general 11, A-G4), after the handicap (general A-G5)."""
+        state = self.initial_state()
+        self.opening = opening
+        if opening.plain:
+            return state, Outcome()
+        check_opening(opening, self.HANDICAPS, self.name, self.target)
+        d = Draft(state)
+        open_frame(d, opening, self.handicap_balls, self.ball_value)
+        return d.freeze(), Outcome(tuple(d.effects))
+
+    def handicap_balls(self, d: Draft, n: int) -> tuple[int, ...]:
+        """Hook: the `n` object balls a balls handicap puts on a shelf (general A-G5). Default: the highest-numbered
+        object balls, from the pyramid's back row (the rest keeps its pattern from the apex, general 8.2)."""
+        objects = sorted((b for b in d.on_table if b not in (self.CUE_BALL, self.SPECIAL)), reverse=True)
+        return tuple(objects[:n])
 
     def colour_of(self, ball: int) -> Colour:
         """Hook: the colour class of a ball (what a pocket's colour sensor reports)."""

@@ -4,6 +4,7 @@ import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockTex
 import { live } from "./ws.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { loadVariants, foulOf } from "./variants.js";
+import { raceOf, raceLabel, frameDots, handicapTag, raceVerdict } from "./race.js";
 
 const table = tableFromPath();
 let env = null; // the last state envelope
@@ -24,9 +25,10 @@ function render() {
   fill("club", env.club ? nameNode(env.club) : null);
   fill("table-name", nameNode(env.name || `${t("table")} ${env.table}`));
   const b = m || last;
-  if (!b) { renderIdle(); fill("variant"); fill("target"); fill("banner"); fitAll(); return; }
+  if (!b) { renderIdle(); fill("variant"); fill("target"); fill("race"); fill("banner"); fitAll(); return; }
   fill("variant", pick(b.title));
   fill("target", b.target ? t("target", { n: b.target }) : "");
+  fill("race", raceLabel(raceOf(b))); // a race: "race to 3 · frame 2" (js/race.js)
   renderPlayer(b, 0);
   renderPlayer(b, 1);
   renderTable(b);
@@ -47,8 +49,10 @@ function renderPlayer(b, i) {
   const debt = b.debts && b.debts[i];
   const star = b.star;
   const pending = b.provisional && b.committed_scores && b.committed_scores[i] !== b.scores[i];
+  const race = raceOf(b);
   fill(el,
     h("div.name", { translate: "no", "data-fit": "0.4,2" }, b.players[i]),
+    race ? h("div.race", {}, frameDots(race, i), handicapTag(race, i)) : null,
     h("div.turn-tag", {}, turn ? `▶ ${t("turn")}` : ""),
     h(`div.score${pending ? ".pending" : ""}`, { dataset: { seat: String(i) } }, String(b.scores[i])),
     h("div.facts", {},
@@ -202,15 +206,36 @@ function renderFoul(b) {
 }
 
 function renderWin(b, ended) {
+  const race = raceOf(b);
+  if (race) { renderRaceWin(b, race, ended); return; }
   const w = b.winner;
-  const qr = ended ? h("div.next", {}, h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`,
-    alt: t("qr_alt") }), h("span", {}, t("idle_hint"))) : null;
   fill("win",
     h("div.label", {}, b.draw ? t("draw") : t("final")),
     w != null ? h("div.winner", { "data-fit": "0.35,2" }, tn("wins", { who: b.players[w] })) : null,
     h("div.final", {}, h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[0]),
       h("b", {}, `${b.scores[0]} : ${b.scores[1]}`), h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[1])),
-    h("div.sub", {}, pick(b.title)), qr);
+    h("div.sub", {}, pick(b.title)), ended ? qrNext() : null);
+}
+
+/** The end of a frame of a race: the frame score big, the frame's own score under it, and what comes next (the
+ * next frame's breaker), or the match's winner. */
+function renderRaceWin(b, race, ended) {
+  const done = race.over || ended;
+  const w = done ? race.winner : b.winner;
+  const who = w != null ? (done ? tn("match_wins", { who: b.players[w] }) : tn("frame_wins", { who: b.players[w], n: race.frame })) : null;
+  fill("win",
+    h("div.label", {}, done ? t("final_match") : t("final_frame", { n: race.frame })),
+    who ? h("div.winner", { "data-fit": "0.35,2" }, who) : null,
+    h("div.final", {}, h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[0]),
+      h("b", {}, `${race.score[0]} : ${race.score[1]}`), h("span.fname", { translate: "no", "data-fit": "0.4,3" }, b.players[1])),
+    h("div.sub", {}, `${t("frame_n", { n: race.frame })}: ${b.scores[0]} : ${b.scores[1]} · ${raceLabel(race).split(" · ")[0]}`),
+    h("div.sub.verdict", { "data-fit": "0.5,2" }, raceVerdict(race, b.players)),
+    ended ? qrNext() : null);
+}
+
+function qrNext() {
+  return h("div.next", {}, h("img.qr", { src: `/api/tables/${encodeURIComponent(table)}/qr.svg?lang=${lang}`,
+    alt: t("qr_alt") }), h("span", {}, t("idle_hint")));
 }
 
 function renderIdle() {

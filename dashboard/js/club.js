@@ -5,6 +5,7 @@ import { live } from "./ws.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { deviceCommand, deviceUpdate, club, ApiError } from "./api.js";
 import { lockoutCountdown } from "./countdown.js";
+import { raceOf, handicapText } from "./race.js";
 
 let hubMs = 0;
 let receivedAt = Date.now();
@@ -31,6 +32,15 @@ function accessLine(a) {
   return h("div.taccess", {}, parts.join(" · "));
 }
 
+// A race on the table: race to N, the frame in play and the frame score; the handicap on a line of its own.
+function raceLine(b) {
+  const r = raceOf(b);
+  if (!r) return null;
+  return h("div.trace", {}, `${t("race_to", { n: r.race_to })} · ${t("frame_n", { n: r.frame })} · `,
+    h("b", {}, t("frames_score", { a: r.score[0], b: r.score[1] })),
+    r.handicap ? h("div.thcp", {}, `${t("handicap")}: ${handicapText(r, b.players)}`) : null);
+}
+
 function tableCard(entry) {
   const env = entry.state || {};
   const m = env.match;
@@ -45,6 +55,7 @@ function tableCard(entry) {
       [0, 1].map((i) => h(`div.pl${m && !m.over && m.to_play === i ? ".turn" : ""}`, {},
         h("span.pn", { translate: "no", "data-fit": "0.7,3" }, b.players[i]), h("b", {}, String(b.scores[i]))))) : h("div.tfree", {}, t("free")),
     b ? h("div.tvar", {}, pick(b.title), b.target ? ` · ${t("target", { n: b.target })}` : "") : null,
+    raceLine(b),
     accessLine(entry.access),
     h("div.tfoot", {}, h("div.mini-table", {}, tableSvg({ health: pocketHealth(pockets), labels: false })),
       h("nav", { "aria-labelledby": `tname-${entry.id}` }, h("a", { href: withLang(`/board/${entry.id}`) }, t("board_link")),

@@ -27,6 +27,20 @@ const TEXTS = {
     foul: "ШТРАФ", win: "Победа", wins: "{who} побеждает", draw: "Ничья", final: "Итог партии",
     idle: "Стол свободен", idle_hint: "Судья: отсканируйте код, чтобы начать партию",
     points_left: "На столе {n} очк.", shots: "Ударов: {n}",
+    // a match of several frames (race), the handicap
+    race_to: "до {n} побед", frame_n: "партия {n}", frames_won: "Партии", frames_score: "Партии {a}:{b}",
+    frame_wins: "{who} выигрывает партию {n}", match_wins: "{who} выигрывает встречу",
+    next_breaks: "Следующую партию разбивает {who}", next_lag: "Следующая партия: розыгрыш",
+    abandoned: "Встреча прекращена: {reason}", final_frame: "Итог партии {n}", final_match: "Итог встречи",
+    handicap: "Фора", handicap_points: "{who}: +{n} очк. в каждой партии", handicap_balls: "{who}: {n} шар. на полке в каждой партии",
+    handicap_frames: "{who}: +{n} парт.", handicap_short_points: "фора +{n}", handicap_short_balls: "фора {n} ш.",
+    handicap_short_frames: "фора +{n} п.",
+    next_frame: "Следующая партия", next_frame_btn: "Начать партию {n}", abandon: "Прекратить встречу",
+    abandon_reason: "Причина", race_len: "Встреча до побед", break_rule: "Разбой в следующих партиях",
+    break_alternate: "по очереди (п. 11)", break_loser: "проигравший", break_winner: "выигравший",
+    hcp_kind_points: "очки вперёд", hcp_kind_balls: "шары на полке", hcp_kind_frames: "партии вперёд",
+    race_legend: "Встреча из нескольких партий и фора", handicap_none: "без форы", handicap_kind: "Фора", handicap_amount: "Сколько", handicap_seat: "Кому",
+    breaks: "разбивал {who}", conceded: "сдана", drawn: "ничья", in_play: "идёт",
     // panel
     pin_title: "ПИН-код судьи", pin_enter: "Введите ПИН-код стола {table}", pin_wrong: "Неверный ПИН-код",
     pin_locked_wait: "Слишком много неверных ПИН-кодов — повторите через {n} с", pin_try_again: "Можно ввести ПИН-код снова",
@@ -88,6 +102,20 @@ const TEXTS = {
     foul: "FOUL", win: "Winner", wins: "{who} wins", draw: "Draw", final: "Final score",
     idle: "Table free", idle_hint: "Referee: scan the code to start a match",
     points_left: "{n} pts on the table", shots: "Shots: {n}",
+    // a match of several frames (race), the handicap
+    race_to: "race to {n}", frame_n: "frame {n}", frames_won: "Frames", frames_score: "Frames {a}:{b}",
+    frame_wins: "{who} wins frame {n}", match_wins: "{who} wins the match",
+    next_breaks: "{who} breaks the next frame", next_lag: "Next frame: the lag",
+    abandoned: "Match abandoned: {reason}", final_frame: "Frame {n} final", final_match: "Match final",
+    handicap: "Handicap", handicap_points: "{who}: +{n} point(s) every frame", handicap_balls: "{who}: {n} ball(s) on the shelf every frame",
+    handicap_frames: "{who}: +{n} frame(s)", handicap_short_points: "hcp +{n}", handicap_short_balls: "hcp {n} ball(s)",
+    handicap_short_frames: "hcp +{n} fr.",
+    next_frame: "Next frame", next_frame_btn: "Start frame {n}", abandon: "Abandon the match",
+    abandon_reason: "Reason", race_len: "Race to (frames)", break_rule: "Break in later frames",
+    break_alternate: "alternate (§11)", break_loser: "the loser", break_winner: "the winner",
+    hcp_kind_points: "points ahead", hcp_kind_balls: "balls on the shelf", hcp_kind_frames: "frames ahead",
+    race_legend: "A match of several frames, handicap", handicap_none: "no handicap", handicap_kind: "Handicap", handicap_amount: "Amount", handicap_seat: "To",
+    breaks: "{who} broke", conceded: "conceded", drawn: "drawn", in_play: "in play",
     pin_title: "Referee PIN", pin_enter: "Enter the PIN of table {table}", pin_wrong: "Wrong PIN",
     pin_locked_wait: "Too many wrong PINs — try again in {n} s", pin_try_again: "You may enter the PIN again",
     pin_none: "No PIN is set for this table: set it on the hub (luza pin set --table {table})", ok: "OK", clear: "Clear",
@@ -174,6 +202,8 @@ export function citeText(cite) {
 }
 
 const CITE_IN_TEXT = new RegExp(`\\b(${Object.keys(RULE_BOOKS).join("|")}) (\\d+(?:\\.\\d+)*(?:\\(\\d+\\))?)`, "g");
+// A reading cited as the paragraph ("general A-G5: handicap ..."): the book alone, as reading ids are left out.
+const READING_CITE = new RegExp(`\\b(${Object.keys(RULE_BOOKS).join("|")}) (A-[0-9A-Z]+(?:-\\d+)?)\\b`, "g");
 
 /**
  * A hub text as a screen shows it: every rule reference in the screen's language (from RULE_BOOKS); the docs'
@@ -182,6 +212,7 @@ const CITE_IN_TEXT = new RegExp(`\\b(${Object.keys(RULE_BOOKS).join("|")}) (\\d+
  */
 export function screenText(text) {
   let s = String(text).replace(CITE_IN_TEXT, (_, book, para) => citeText(`${book} ${para}`));
+  s = s.replace(READING_CITE, (_, book) => RULE_BOOKS[book][lang === "en" ? 0 : 1]);
   s = s.replace(/,\s*A-[0-9A-Z]+(?:-\d+)?\b/g, "").replace(/\s*\(A-[0-9A-Z]+(?:-\d+)?\)/g, "");
   s = s.replace(/\s*\((?:см\.\s*)?[a-z]+(?:_[a-z]+)*\)/g, "");
   if (lang === "en") s = s.replace(/\s*\([^()]*[А-Яа-яЁё][^()]*\)/g, "");

@@ -3,6 +3,7 @@ import { t, pick, pageTitle, langToggle } from "./i18n.js";
 import { h, fill, ball, tableFromPath, tn } from "./dom.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { live } from "./ws.js";
+import { raceOf, handicapTag } from "./race.js";
 
 const params = new URLSearchParams(location.search);
 const table = tableFromPath();
@@ -20,13 +21,17 @@ function render(env) {
   if (!m) return;
   const over = m.over || !env.match;
   const star = m.star;
+  const race = raceOf(m);
   const seat = (i) => h(`div.seat.s${i}${!over && m.to_play === i ? ".turn" : ""}${over && m.winner === i ? ".won" : ""}`, {},
     h("span.name", { translate: "no", "data-fit": "0.6,2" }, m.players[i]),
+    race ? handicapTag(race, i) : null,
     star && star.next ? ball(-1, { colour: star.next[i], label: "" }) : null,
+    race ? h("span.fscore", { title: t("frames_won") }, String(race.score[i])) : null,
     h("span.score", {}, String(m.scores[i])));
   const run = m.series && m.series.run;
   fill(bar, seat(0),
     h("div.mid", {}, h("span.var", {}, pick(m.title)), m.target ? h("span.tgt", {}, t("target", { n: m.target })) : null,
+      race ? h("span.race", {}, `${t("race_to", { n: race.race_to })} · ${t("frame_n", { n: race.frame })}`) : null,
       !over && run ? h("span.run", {}, `${t("run")} ${run}`) : null,
       null),
     seat(1), h("div.flash", { id: "flash", hidden: true }));
@@ -36,7 +41,7 @@ function render(env) {
   const fouled = last && last.fouls && last.fouls.length;
   if (flashKey !== null && key !== flashKey && (fouled || over)) {
     const el = document.getElementById("flash");
-    fill(el, over ? (m.winner != null ? tn("wins", { who: m.players[m.winner] }) : t("draw")) : t("foul"));
+    fill(el, over ? winText(m, race) : t("foul"));
     el.className = `flash ${over ? "win" : "foul"}`;
     el.hidden = false;
     clearTimeout(flashTimer);
@@ -51,3 +56,10 @@ document.querySelector("main").append(langToggle()); // shown only under the poi
 live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { render(msg); fitAll(); document.body.dataset.rev = String(msg.rev); } },
 });
+
+/** The flash at the end of a frame: its winner (the bar is small: the frame score beside the names says the rest);
+ * once a race is won, the match's winner. */
+function winText(m, race) {
+  if (race && race.winner != null) return tn("match_wins", { who: m.players[race.winner] });
+  return m.winner != null ? tn("wins", { who: m.players[m.winner] }) : t("draw");
+}

@@ -1,7 +1,9 @@
-// The referee panel's start form: variant, names, the variant's labelled options, cue pairing, the lag.
+// The referee panel's start form: variant, names, the variant's labelled options, the race (race to N, break rule,
+// handicap: js/panel-race.js), cue pairing, the lag.
 import { t, pick } from "./i18n.js";
 import { h } from "./dom.js";
 import { loadVariants } from "./variants.js";
+import { raceFields, readRace } from "./panel-race.js";
 
 function optionInput(o) {
   const id = `opt-${o.name}`;
@@ -63,7 +65,9 @@ export async function startCard(ctx, env) {
     for (const c of cues) pairing[c.device] = Number(form.querySelector(`[name="cue-${c.device}"]`).value);
     const players = [form.querySelector("#pa").value.trim(), form.querySelector("#pb").value.trim()];
     const lagVal = form.querySelector("[name=lag]:checked")?.value;
-    const ok = await ctx.start({ variant: select.value, players, options, ...(cues.length ? { cues: pairing } : {}) });
+    const race = readRace(form);
+    const ok = await ctx.start({ variant: select.value, players, options, ...(cues.length ? { cues: pairing } : {}),
+      ...(race ? { race } : {}) });
     if (ok && lagVal !== undefined && lagVal !== "") await ctx.send("lag", { winner: Number(lagVal) });
   } },
   h("h2", {}, t("start")),
@@ -73,6 +77,7 @@ export async function startCard(ctx, env) {
   h("label.field", { for: "pb" }, h("span", {}, t("player_b")),
     h("input", { id: "pb", required: true, maxlength: 60, value: last ? last.players[1] : "", autocomplete: "off" })),
   optionsBox,
+  raceFields(seatName),
   cues.length ? h("fieldset", {}, h("legend", {}, t("cues")), cues.map((c, i) => h("label.field", {},
     h("span", { translate: "no" }, c.device),
     h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option.seat-name", { value: s,

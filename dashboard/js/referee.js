@@ -10,6 +10,8 @@ import { questionsCard, alertsCard, declareCard, shotCard, foulsCard, historyCar
 import { takeBackCard } from "./panel-taps.js";
 import { PendingTaps } from "./pending.js";
 import { startCard } from "./panel-start.js";
+import { raceCard, endMatch } from "./panel-race.js";
+import { raceOf } from "./race.js";
 import { loadVariants } from "./variants.js";
 import { pickOption, confirmSheet } from "./sheet.js";
 
@@ -157,8 +159,11 @@ function header() {
   const m = env && env.match;
   const name = (i) => h(`span.pn.p${i}${m.to_play === i && !m.over ? ".turn" : ""}`, { translate: "no", "data-fit": "0.7,3" },
     m.players[i]);
+  const race = raceOf(m);
   return [h("h1.tname", { translate: "no", "data-fit": "0.6,1" }, env ? (env.name || table) : table), langToggle(),
-    m ? h("div.mini", {}, name(0), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), name(1)) : null];
+    m ? h("div.mini", {}, name(0), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), name(1)) : null,
+    race ? h("div.mini-race", { id: "frame-score" }, `${t("race_to", { n: race.race_to })} · ${t("frame_n", { n: race.frame })} · `,
+      h("b", {}, t("frames_score", { a: race.score[0], b: race.score[1] }))) : null];
 }
 
 function bottomBar(m) {
@@ -177,12 +182,13 @@ function bottomBar(m) {
 async function matchMenu(m) {
   const choice = await pickOption(t("match"), [
     ["interference", t("interference")], ["concede0", tn("concede", { who: m.players[0] })],
-    ["concede1", tn("concede", { who: m.players[1] })], ["end", t("end_match")], ["logout", t("logout")]]);
+    ["concede1", tn("concede", { who: m.players[1] })],
+    ["end", raceOf(m) && !raceOf(m).over ? t("abandon") : t("end_match")], ["logout", t("logout")]]);
   if (choice === null) return;
   if (choice === "logout") { api.signOut(); mode = null; render(); return; }
+  if (choice === "end") { await endMatch(ctx, m, lang); return; }
   if (!(await confirmSheet(t("confirm_q")))) return;
   if (choice === "interference") ctx.send("interference", { restore: true });
-  else if (choice === "end") ctx.send("end_match");
   else ctx.send("concede", { player: Number(choice.slice(-1)) });
 }
 
@@ -209,7 +215,9 @@ async function render(force = false) {
   const fresh = ids.some((id) => !shownQuestions.has(id)); // a new question: back to the top, where it is
   shownQuestions = new Set(ids);
   const scroll = entered || fresh ? 0 : main.scrollTop;
-  fill(main, questionsCard(ctx, m) || h("div.none", {}, t("nothing_open")), alertsCard(ctx, m), declareCard(ctx, m),
+  const race = raceCard(ctx, m); // a frame of a race won: start the next one, or end the match
+  fill(main, race, questionsCard(ctx, m) || (race ? null : h("div.none", {}, t("nothing_open"))),
+    alertsCard(ctx, m), declareCard(ctx, m),
     shotCard(ctx, m), takeBackCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
   main.scrollTop = scroll;
   fill(bar, bottomBar(m));

@@ -32,6 +32,31 @@ def variants(text: str) -> list[str]:
     return names
 
 
+def handicap(text: str) -> dict[str, Any]:
+    """`--handicap KIND:N[:SEAT]` -> the race's handicap (checked by the rules engine)."""
+    from shared_rules.errors import RulesError
+    from shared_rules.race import Handicap
+
+    try:
+        return Handicap.parse(text).to_dict()
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(f"{exc.en} / {exc.ru}") from None
+
+
+def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The race each demo match is (None: a single frame with no handicap, as before races)."""
+    from shared_rules.errors import RulesError
+    from shared_rules.race import RaceRules
+
+    raw = {"race_to": getattr(args, "race", 1), "break_rule": getattr(args, "break_rule", "alternate"),
+           "handicap": getattr(args, "handicap", None)}
+    try:
+        rules = RaceRules.from_dict(raw)
+    except RulesError as exc:
+        raise SystemExit(f"luza demo: {exc.en} / {exc.ru}") from None
+    return None if rules.plain else rules.to_dict()
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="run the whole appliance with a virtual table (no hardware, no broker to start)",
                        description="A private Mosquitto, virtual pocket and cue nodes running the real firmware "
@@ -48,6 +73,14 @@ def register(sub: Any) -> None:
     p.add_argument("--speed", type=float, help="virtual time per wall time (default 2 on the web, 4 in the terminal)")
     p.add_argument("--seed", type=int, help="seed of the scripted players (default: random)")
     p.add_argument("--workdir", help="keep the broker, store and node files here (default: a temp folder)")
+    p.add_argument("--race", type=int, default=1, metavar="N",
+                   help="each match is a race to N frames (default 1: one frame) / встреча до N побед")
+    p.add_argument("--break-rule", default="alternate", choices=("alternate", "loser", "winner"),
+                   help="who breaks the frames after the first: alternate (general 11, the default), the loser or "
+                        "the winner of the previous frame (general A-G4)")
+    p.add_argument("--handicap", type=handicap, metavar="KIND:N[:SEAT]",
+                   help="handicap (general A-G5): points:N or balls:N in every frame, or frames:N, for seat 0 or 1 "
+                        "(default 1), e.g. balls:2 / фора, напр. balls:2:1")
     p.add_argument("--terminal", action="store_true",
                    help="no web app: play one match of the first variant and print the scoreboard")
     p.set_defaults(func=run)
@@ -67,7 +100,7 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
     stop = threading.Event()
     try:
         with _stopping(stop):
-            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop)
+            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop, race=race_of(args))
     except RuntimeError as exc:  # e.g. Mosquitto missing: say what to do, no stack trace
         print(f"luza demo: {exc}", file=sys.stderr)
         return 2
@@ -81,6 +114,8 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
         print(f"luza demo: {result.problem or f'the match did not finish in {result.shots} shots'} / "
               "партия не доиграна", file=sys.stderr)
         return 1
+    if result.frames is not None and race_of(args) is not None:
+        print(f"frames / партии {result.frames[0]}:{result.frames[1]}, won by seat {result.winner}")
     print(f"match over after {result.shots} shots / партия окончена после {result.shots} ударов")
     return 0
 
@@ -112,7 +147,7 @@ def _web(args: argparse.Namespace, chosen: list[str]) -> int:
     try:
         with _stopping(stop):
             result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
-                                  args.matches, stop=stop)
+                                  args.matches, stop=stop, race=race_of(args))
     except RuntimeError as exc:  # Mosquitto missing, the port taken: one line that says what to do
         hint = f" (try --port {args.port + 1})" if "listen" in str(exc) else ""
         print(f"luza demo: {exc}{hint}", file=sys.stderr)

@@ -23,10 +23,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from hub import config as cfgmod
     from hub import configfile
-    from hub.service.rebuild import comparable, differences, replay_match
+    from hub.service.rebuild import replay_match, stored_differences
     from hub.store import gaps
     from hub.store.database import Store
-    from hub.view.build import scoreboard
 
     settle: dict[str, float] = {}
     try:
@@ -42,9 +41,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"luza replay: no match {args.match} in {args.db} (matches: {ids or 'none'})", file=sys.stderr)
         return 2
     result = replay_match(store, match, settle)
-    state = scoreboard(result.session)
+    state = result.scoreboard()
     print(f"match {match.id} on table {match.table_id}: {match.variant}, {match.players[0]} v {match.players[1]}, "
           f"{match.status}; {result.inputs} inputs replayed")
+    _print_race(state["race"])
     for cursor, why in result.refused:
         print(f"  input {cursor} not applied: {why}")
     for cursor, code in result.suspect:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if match.last_state is None:
         print("no stored state to verify against (the match has no committed input yet)")
         return 0
-    diffs = differences(comparable(match.last_state), comparable(state))
+    diffs = stored_differences(match.last_state, state)
     if diffs:
         print(f"MISMATCH: the re-derived state differs from the stored one in {len(diffs)} place(s):")
         for d in diffs[:50]:
@@ -71,3 +71,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print("verified: the re-derived state equals the stored state")
     return 0
+
+
+def _print_race(race: dict[str, Any]) -> None:
+    """The frame score and each frame of a race (nothing for a single frame with no handicap)."""
+    if race["race_to"] == 1 and race["handicap"] is None:
+        return
+    print(f"  race to {race['race_to']} ({race['break_rule']} breaks): frames {race['score'][0]}:{race['score'][1]}"
+          + (f", abandoned: {race['abandoned']}" if race["abandoned"] is not None else "")
+          + (f", won by seat {race['winner']}" if race["winner"] is not None else ""))
+    for f in race["frames"]:
+        end = "drawn" if f["drawn"] else (f"won by seat {f['winner']}" if f["winner"] is not None else "in play")
+        print(f"  frame {f['number']}: {f['scores'][0]}:{f['scores'][1]}, {end}"
+              + (" (conceded)" if f["conceded"] else "") + f", broken by seat {f['breaker']}")

@@ -93,14 +93,14 @@ def _json(path: str, want: str | None) -> int:
     if not evidence["complete"]:
         claimed = ((doc.get("verification") or {}).get("evidence") or {}).get("complete")
         extra = " (the file's verification block says complete: it is not)" if claimed is True else ""
-        print(f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.scores[0]}:"
-              f"{v.scores[1]}), but {evidence['en']}{extra} / {evidence['ru']}")
+        print(f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), "
+              f"but {evidence['en']}{extra} / {evidence['ru']}")
         print(seal_line)
         return 1
     if seal_code:
-        print(f"match {v.match_id} replays to the same result ({v.shots} shots, {v.scores[0]}:{v.scores[1]}), but")
+        print(f"match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), but")
         print(seal_line)
         return seal_code
     print(f"verified: match {v.match_id} replays to the same result ({v.shots} shots, "
-          f"{v.scores[0]}:{v.scores[1]}); {seal_line} / проверено: результат совпадает")
+          f"{v.score()}); {seal_line} / проверено: результат совпадает")
     return 0

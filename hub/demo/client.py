@@ -61,10 +61,12 @@ class PanelClient:
         """One referee action (`kind` + fields); returns the hub's answer (`rev`, `state`)."""
         return self._mutate(f"/api/tables/{self.table}/actions", action)
 
-    def start_match(self, variant: str, players: tuple[str, str], options: Mapping[str, object] | None = None
-                    ) -> dict[str, Any]:
-        return self._mutate(f"/api/tables/{self.table}/match",
-                            {"variant": variant, "players": list(players), "options": dict(options or {})})
+    def start_match(self, variant: str, players: tuple[str, str], options: Mapping[str, object] | None = None,
+                    race: Mapping[str, object] | None = None) -> dict[str, Any]:
+        body: dict[str, object] = {"variant": variant, "players": list(players), "options": dict(options or {})}
+        if race:
+            body["race"] = dict(race)
+        return self._mutate(f"/api/tables/{self.table}/match", body)
 
     def _mutate(self, path: str, body: Mapping[str, object]) -> dict[str, Any]:
         uid = str(body.get("uid") or f"{self.label}-{self._run}-{next(self._uids)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import shutil
 import tempfile
@@ -30,8 +31,11 @@ from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction
+from shared_rules.opening import HandicapKind
 from shared_rules.registry import find_variant
 from shared_rules.state import State
+
+log = logging.getLogger("luza.demo")
 
 TABLE = "demo"
 PLAYERS = ("Ivan", "Petr")
@@ -46,6 +50,19 @@ class DemoResult:
     shots: int
     over: bool
     problem: str | None = None  # why the match did not finish (None if it did)
+    frames: list[int] | None = None  # a race's frame score
+
+
+def race_for(variant: str, race: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The race `luza demo --race/--break-rule/--handicap` asks for, as this variant can play it: a points or balls
+    handicap the variant cannot give (general A-G5: Classic, 100 points, Star) is left out, with a warning."""
+    if not race or not race.get("handicap"):
+        return race
+    kind = race["handicap"]["kind"]
+    if kind == "frames" or HandicapKind(kind) in find_variant(variant).HANDICAPS:
+        return race
+    log.warning("%s gives no %s handicap (general A-G5): played without it", variant, kind)
+    return {k: v for k, v in race.items() if k != "handicap"}
 
 
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
@@ -67,6 +84,10 @@ def scoreboard_line(board: dict[str, Any]) -> str:
     names = board.get("players") or list(PLAYERS)
     scores = board.get("scores") or [0, 0]
     line = f"{names[0]} {scores[0]} : {scores[1]} {names[1]}"
+    race = board.get("race") or {}
+    if race.get("race_to", 1) > 1:
+        won = race.get("score") or [0, 0]
+        line += f"  · frame {race.get('frame')} / партия {race.get('frame')}, frames / партии {won[0]}:{won[1]}"
     if board.get("over"):
         w = board.get("winner")
         line += f"  · won by / победил: {names[w]}" if w is not None else "  · over / окончена"
@@ -130,6 +151,7 @@ class DemoPlayers:
 
     def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random,
                  referee: Any = None, person: Callable[[], str | None] | None = None) -> None:
+        """Plays the table's live match, every frame of a race: `next_frame` once a frame is won."""
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
         self.rules = find_variant(variant)()  # what the variant wants (profile, scoring balls): never its name
         self.referee = referee or LocalReferee(hub)
@@ -221,10 +243,34 @@ class DemoPlayers:
             await self.table.stop()
 
     async def play(self, stop: threading.Event) -> None:
-        """Play the table's live match until it is over (or `stop`, or MAX_SHOTS)."""
+        """Play the table's live match until it is over, frame after frame (or `stop`, or MAX_SHOTS)."""
         self._stop = stop
-        while not stop.is_set() and self.shots < MAX_SHOTS and self.live() and not self.board().get("over"):
+        while not stop.is_set() and self.shots < MAX_SHOTS and self.live() and not self.over():
+            if self.board().get("over"):  # a frame of the race is won: the referee starts the next one
+                if not await asyncio.to_thread(self._next_frame):
+                    break
+                continue
             await self.shot()
+
+    def over(self) -> bool:
+        """The match is over: its race is won (a single frame: the frame), or abandoned."""
+        board = self.board()
+        race = board.get("race") or {}
+        return bool(race.get("over")) if race else bool(board.get("over"))
+
+    def _next_frame(self) -> bool:
+        """Start the race's next frame; False if it did not start (refused, listed in `refused`, or a person has
+        the panel and decides when)."""
+        if self.taken_over():  # the person at the panel starts the next frame (or ends the match)
+            self._stop.wait(0.2)
+            return True
+        frame = (self.board().get("race") or {}).get("frame")
+        self._submit({"kind": "next_frame"})
+        self.hub.wait_idle(5)
+        if (self.board().get("race") or {}).get("frame") == frame:
+            return False
+        self._referee(None)  # the new frame may want a lag
+        return True
 
     def live(self) -> bool:
         """This match is still in play on the table (a person may have ended it, or started another, from the
@@ -235,7 +281,7 @@ class DemoPlayers:
     def problem(self) -> str | None:
         """Why the match did not finish, in words a person can act on (None if it did)."""
         board = self.board()
-        if board.get("over"):
+        if self.over():
             return None
         why = f"the match did not finish in {self.shots} shots (limit {MAX_SHOTS})"
         waiting = unanswered(board)
@@ -261,8 +307,10 @@ def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
 def in_play(hub: Hub) -> str | None:
     """The variant of the table's match if one is in play: after a restart on the same --workdir, the match the
     hub rebuilt from the store, which the demo resumes rather than refusing to start another."""
-    session = hub.session(TABLE)
-    return str(session.variant) if session is not None and not session.match.state.over else None
+    session, frames = hub.session(TABLE), hub.frames(TABLE)
+    if session is None or frames is None or (session.match.state.over and frames.shown_decided(session)):
+        return None
+    return str(session.variant)
 
 
 @contextlib.contextmanager
@@ -280,7 +328,8 @@ def workspace(path: str | None) -> Iterator[Path]:
 
 
 def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
-             out: Callable[[str], None] = print, stop: threading.Event | None = None) -> DemoResult:
+             out: Callable[[str], None] = print, stop: threading.Event | None = None,
+             race: dict[str, Any] | None = None) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
@@ -297,7 +346,7 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
         hub.subscribe(Printer(out))
         resumed = in_play(hub)
         if resumed is None:
-            hub.new_match(TABLE, variant, PLAYERS)
+            hub.new_match(TABLE, variant, PLAYERS, race=race_for(variant, race))
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
         else:
             out(f"resuming match {hub.state(TABLE).get('match_id')} from the store / продолжаю партию из базы")
@@ -305,5 +354,6 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
         asyncio.run(players.run(stop))
         hub.wait_idle(10)
         board = players.board()
-        return DemoResult(board.get("winner"), tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
-                          players.shots, bool(board.get("over")), players.problem())
+        won = (board.get("race") or {}).get("winner", board.get("winner"))
+        return DemoResult(won, tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
+                          players.shots, players.over(), players.problem(), (board.get("race") or {}).get("score"))

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hub.demo.client import PanelClient, PanelRefused
 from hub.demo.terminal import (
@@ -35,6 +36,7 @@ from hub.demo.terminal import (
     demo_clock,
     demo_config,
     in_play,
+    race_for,
     workspace,
 )
 from hub.deploy.broker import Mosquitto, free_port
@@ -67,9 +69,10 @@ def urls(base: str, table: str = TABLE) -> list[tuple[str, str]]:
 def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None = None, workdir: str | None = None,
                  host: str = "127.0.0.1", port: int = 8000, matches: int = 0, out: Callable[[str], None] = print,
                  stop: threading.Event | None = None, pause_s: float = PAUSE_S,
-                 on_ready: Callable[[str], None] | None = None, person_idle_s: float = PERSON_IDLE_S
-                 ) -> WebDemoResult:
-    """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`."""
+                 on_ready: Callable[[str], None] | None = None, person_idle_s: float = PERSON_IDLE_S,
+                 race: dict[str, Any] | None = None) -> WebDemoResult:
+    """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`; `race`:
+    each match is a race ({race_to, break_rule, handicap}, as `luza demo --race` builds it)."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
     result = WebDemoResult()
@@ -100,7 +103,7 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
         panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")
         person = Presence(web.app.state.luza.tokens, panel, person_idle_s)
         asyncio.run(_Demo(hub, table, panel, itertools.cycle(variants), rng, matches, stop, result, out,
-                          pause_s, person).run())
+                          pause_s, person, race).run())
     return result
 
 
@@ -135,6 +138,7 @@ class _Demo:
     out: Callable[[str], None]
     pause_s: float
     person: Callable[[], str | None]
+    race: dict[str, Any] | None = None  # each match a race (luza demo --race)
     seen: int = 0  # matches played through: finished, ended from the panel, or cut at the shot limit
     started: int = 0  # matches the demo started
     standing_by: str | None = None  # the person the demo stands by for (printed once)
@@ -178,8 +182,8 @@ class _Demo:
         if not script.live():
             self.out(f"match {n}: ended from the panel / партия завершена с панели")
             self.seen += 1
-        elif board.get("over"):
-            self.result.matches.append((script.variant, board.get("winner"),
+        elif script.over():
+            self.result.matches.append((script.variant, (board.get("race") or {}).get("winner", board.get("winner")),
                                         tuple(board.get("scores") or (0, 0)), script.shots))  # type: ignore[arg-type]
             self.seen += 1
             if self.person() is None:
@@ -206,8 +210,9 @@ class _Demo:
             self.out(f"{self.standing_by!r} has left the panel idle: the demo plays on / панель судьи свободна: "
                      "демо продолжает")
             self.standing_by = None
+        variant = next(self.variants)
         try:
-            await asyncio.to_thread(self.panel.start_match, next(self.variants), players)
+            await asyncio.to_thread(self.panel.start_match, variant, players, None, race_for(variant, self.race))
         except PanelRefused:
             if self.hub.state(TABLE).get("match") is None:
                 raise

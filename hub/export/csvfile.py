@@ -1,4 +1,4 @@
-"""CSV: one row per shot of an export document, UTF-8 with a byte-order mark (so a spreadsheet opens the
+"""CSV: one row per shot of an export document (its frame in a column of its own), UTF-8 with a byte-order mark (so a spreadsheet opens the
 Cyrillic names right) and a header row; times in the given zone, ISO 8601. A text cell that a spreadsheet would
 run as a formula (it starts with = + - @, a tab or a carriage return) is written with a leading apostrophe."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.export import text
 
-COLUMNS = ("match", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
+COLUMNS = ("match", "frame", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
            "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
            "score_b", "reasons_en", "reasons_ru", "evidence")
 
@@ -28,7 +28,7 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
         pa, pb = text.points(s)
         after = s.get("score_after") or [None, None]
         out.append({
-            "match": doc["match"]["id"], "shot": s["number"], "status": s["status"],
+            "match": doc["match"]["id"], "frame": s.get("frame", 1), "shot": s["number"], "status": s["status"],
             "provisional": "yes" if s["provisional"] else "no",
             "started": text.local(s["opened_ms"], tz, fmt), "ended": text.local(s["closed_ms"], tz, fmt),
             "shooter_seat": "" if s["shooter"] is None else s["shooter"], "shooter": s["shooter_name"] or "",

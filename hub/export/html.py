@@ -12,6 +12,7 @@ from typing import Any
 
 from hub.export import text
 from hub.reconcile.options import option_label
+from shared_rules.opening import R_HANDICAP_BALL, R_HANDICAP_POINTS
 
 CSS = """
 @page { size: A4; margin: 14mm 12mm 16mm 12mm;
@@ -33,6 +34,8 @@ header .sheet { font-size: 11pt; text-transform: uppercase; letter-spacing: .06e
 .result td.s { text-align: center; font-size: 18pt; font-weight: bold; }
 .result tr.won td.n::after { content: " ★ WINNER"; font-size: 9pt; font-weight: bold; }
 .verdict { font-size: 10.5pt; font-weight: bold; margin: 0 0 10pt; }
+h2.frame { font-size: 10.5pt; margin: 10pt 0 4pt; border-bottom: 1pt solid #111; padding-bottom: 2pt;
+  page-break-after: avoid; }
 .shots { width: 100%; border-collapse: collapse; font-size: 8pt; table-layout: fixed; }
 .shots th { background: #e8e8e8; border: .6pt solid #999; padding: 3pt 2.5pt; font-size: 7.5pt; text-align: left; overflow-wrap: break-word; }
 .shots td { border: .6pt solid #bbb; padding: 2.5pt 3pt; vertical-align: top; }
@@ -61,7 +64,7 @@ def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC, key: str 
     css = CSS.replace("PAGE", text.word("page", lang)).replace("WINNER", text.word("winner", lang).upper())
     parts = [f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">',
              f"<title>{escape(text.word('sheet', lang))} {m['id']}</title><style>{css}</style></head><body>",
-             _header(doc, lang), _meta(doc, lang, tz), _result(doc, lang), _shots(doc, lang, tz),
+             _header(doc, lang), _meta(doc, lang, tz), _result(doc, lang), _frames(doc, lang, tz),
              _note(doc, lang), _key(doc, lang, key), _signatures(doc, lang), "</body></html>\n"]
     return "".join(parts)
 
@@ -74,7 +77,8 @@ def _club(doc: Mapping[str, Any], lang: str) -> str:
 def _header(doc: Mapping[str, Any], lang: str) -> str:
     m = doc["match"]
     return (f'<header><div class="club">{escape(_club(doc, lang))}</div>'
-            f'<div class="sheet">{escape(text.word("sheet", lang))} № {m["id"]}</div></header>')
+            f'<div class="sheet">{escape(text.word("sheet_race" if is_race(doc) else "sheet", lang))} № {m["id"]}'
+            "</div></header>")
 
 
 def _meta(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
@@ -87,9 +91,30 @@ def _meta(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
     rows = [(w("table", lang), m["table"]["name"]), (w("date", lang), text.local(m["started_ms"], tz, "%d.%m.%Y")),
             (w("time", lang), when), (w("variant", lang), text.title(m["variant"], lang)),
             (w("target", lang), str(options.get("target", ""))),
+            (w("race", lang), _race_format(doc, lang)), (w("handicap", lang), _handicap(doc, lang)),
             (w("options", lang), _options(options, lang))]
     cells = "".join(f'<tr><td class="k">{escape(k)}</td><td>{escape(v)}</td></tr>' for k, v in rows if v)
     return f'<table class="meta">{cells}</table>'
+
+
+def is_race(doc: Mapping[str, Any]) -> bool:
+    """More than a single frame with no handicap (a race's sheet has a section per frame)."""
+    race = doc.get("race") or {}
+    return bool(race) and (race["race_to"] > 1 or race["handicap"] is not None or len(doc.get("frames") or ()) > 1)
+
+
+def _race_format(doc: Mapping[str, Any], lang: str) -> str:
+    race = doc.get("race") or {}
+    if not is_race(doc):
+        return ""
+    return f"{text.word('race_to', lang, n=race['race_to'])}, {text.word('break_' + race['break_rule'], lang)}"
+
+
+def _handicap(doc: Mapping[str, Any], lang: str) -> str:
+    h = (doc.get("race") or {}).get("handicap")
+    if not h:
+        return ""
+    return text.word("handicap_" + h["kind"], lang, name=doc["match"]["players"][h["seat"]], n=h["amount"])
 
 
 def _options(options: Mapping[str, Any], lang: str) -> str:
@@ -110,6 +135,8 @@ def _last_time(doc: Mapping[str, Any]) -> int | None:
 
 def _result(doc: Mapping[str, Any], lang: str) -> str:
     r, names = doc["result"], doc["match"]["players"]
+    if is_race(doc):
+        return _race_result(doc, lang)
     scores = r.get("provisional_scores") or r["scores"]
     rows = "".join(f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
                    f'<td class="s">{scores[i]}</td></tr>' for i in (0, 1))
@@ -123,14 +150,53 @@ def _result(doc: Mapping[str, Any], lang: str) -> str:
     return f'<table class="result">{rows}</table><p class="verdict">{escape(verdict)}</p>'
 
 
-def _shots(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
+def _race_result(doc: Mapping[str, Any], lang: str) -> str:
+    """A race's result: the frame score in the box, the winner or why there is none."""
+    r, race, names = doc["result"], doc["race"], doc["match"]["players"]
+    score = race["score"]
+    rows = "".join(f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
+                   f'<td class="s">{score[i]}</td></tr>' for i in (0, 1))
+    frames = f"{text.word('frames', lang)} {score[0]}:{score[1]}"
+    if race["abandoned"] is not None:
+        verdict = f"{text.word('abandoned', lang, reason=race['abandoned'])} ({frames})"
+    elif r["winner"] is not None:
+        verdict = f"{text.word('winner', lang)}: {r['winner_name']} ({frames})"
+    else:
+        verdict = f"{text.word('unfinished', lang)} ({frames})"
+    return f'<table class="result">{rows}</table><p class="verdict">{escape(verdict)}</p>'
+
+
+def _frames(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
+    """The shot list: one table, or for a race one section per frame with its breaker and result."""
+    if not is_race(doc):
+        return _shots(doc, lang, tz)
+    return "".join(f"{_frame_head(doc, f, lang)}{_shots(doc, lang, tz, f['number'])}" for f in doc["frames"])
+
+
+def _frame_head(doc: Mapping[str, Any], frame: Mapping[str, Any], lang: str) -> str:
+    names, res, w = doc["match"]["players"], frame["result"], text.word
+    bits = [w("frame", lang, n=frame["number"])]
+    if res["breaker"] is not None:
+        bits.append(w("frame_breaks", lang, name=names[res["breaker"]]))
+    s = res["scores"]
+    if res["winner"] is not None:
+        bits.append(f"{s[0]}:{s[1]}, {w('frame_won', lang, name=names[res['winner']])}"
+                    + (f" ({w('frame_conceded', lang)})" if res["conceded"] else ""))
+    else:
+        bits.append(f"{s[0]}:{s[1]}, {w('frame_drawn' if res['draw'] else 'frame_in_play', lang)}")
+    return f'<h2 class="frame">{escape(" — ".join(bits))}</h2>'
+
+
+def _shots(doc: Mapping[str, Any], lang: str, tz: tzinfo, frame: int | None = None) -> str:
     w = text.word
     head = "".join(f"<th>{escape(h)}</th>" for h in (
         "№", w("time", lang), w("player", lang), w("call", lang), w("balls", lang), w("fouls", lang),
         w("points", lang), w("running", lang), w("reasons", lang)))
     items: list[tuple[int, int, str]] = [(a["at_ms"], 0, _action_row(doc, a, lang, tz)) for a in doc["actions"]
-                                         if a["status"] == "ok"]
-    items += [(s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"]]
+                                         if a["status"] == "ok" and frame in (None, a.get("frame"))]
+    items += [(s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"] if frame in (None, s.get("frame"))]
+    if frame is not None:
+        items += [(-1, -1, row) for row in _handicap_rows(doc, frame, lang)]
     body = "".join(row for _, _, row in sorted(items, key=lambda x: (x[0], x[1])))
     cols = "".join(f'<col style="width:{w}%">' for w in (4, 8, 10.5, 6.5, 9.5, 12, 7.5, 6.5, 35.5))
     return f'<table class="shots"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
@@ -148,6 +214,22 @@ def _shot_row(s: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
     tds = "".join(f'<td class="{c}">{escape(v)}</td>' for c, v in
                   zip(("num", "t", "pl", "call", "balls", "fl", "pt", "sc"), cells, strict=True))
     return f'<tr class="{" ".join(classes)}">{tds}<td class="why">{_keep_br(why)}</td></tr>'
+
+
+def _handicap_rows(doc: Mapping[str, Any], frame: int, lang: str) -> list[str]:
+    """The frame's handicap as its first row: what each seat starts with, citing general A-G5."""
+    opening = doc["frames"][frame - 1]["opening"]
+    names, out = doc["match"]["players"], []
+    for kind, reason in (("balls", R_HANDICAP_BALL), ("points", R_HANDICAP_POINTS)):
+        for seat in (0, 1):
+            n = opening[kind][seat]
+            if n:
+                label = text.word(f"handicap_{kind}", lang, name=names[seat], n=n)
+                why = f"{reason.cite()}: {reason.ru if lang == 'ru' else reason.en}"
+                out.append(f'<tr class="action"><td class="num"></td><td></td><td colspan="6">'
+                           f'{escape(text.word("handicap", lang))}: {escape(label)}</td>'
+                           f'<td class="why">{escape(why)}</td></tr>')
+    return out
 
 
 def _keep_br(html_text: str) -> str:

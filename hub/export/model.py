@@ -14,26 +14,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hub.errors import MALFORMED, Refusal
+from hub.export.pieces import action_entry, input_entry, shot_entry
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS
+from hub.reconcile.frames import Frames, rules_of
 from hub.reconcile.table import TableSession
-from hub.reconcile.timeline import Step
-from hub.service.rebuild import comparable, differences, timing
+from hub.service.rebuild import stored_differences, timing
 from hub.service.snapshot import hub_version, stored_settle
 from hub.store import gaps
 from hub.store.database import Store
 from hub.store.integrity import is_damage
 from hub.view.build import scoreboard
 from hub.vocab.checks import RefereeInputError
-from hub.vocab.evidence import ShotEvidence
-from hub.vocab.inputs import RecordError, RefereeAction, input_from_record
+from hub.vocab.inputs import RecordError, RefereeAction, SensorInput, input_from_record
 from shared_rules import Match
-from shared_rules.codec import input_to_dict
-from shared_rules.model import Colour, PocketedBall, ShotReport
-from shared_rules.outcome import EffectKind, Outcome
+from shared_rules.errors import RulesError
+from shared_rules.opening import Opening
+from shared_rules.outcome import Outcome
+from shared_rules.race import Race, result_of
 
 FORMAT = "luza-match-export"
-VERSION = 1
+VERSION = 2  # 2: a match is a race of frames (race, frames, engine_log luza-race, shots[].frame)
 ROUTED = ("new_match",)  # the service's routing, not an input of the session
 # Parts of a document that are not a function of (match, settings, inputs): left out of verification.
 VOLATILE = ("generator", "exported_ms", "verification")
@@ -93,16 +94,16 @@ def _load(store: Store, match_id: int) -> Source:
 
 def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
     """The whole export document of a match."""
-    session, notes = fold(src)
+    folded = fold(src)
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION,
                            "generator": {"name": "luza", "version": hub_version()}, "exported_ms": exported_ms,
                            "match": src.match, "settings": src.settings}
-    doc.update(derive(src, session, notes))
+    doc.update(derive(src, folded))
     diffs = None  # a file has no stored state to compare with (only an export from the store has)
     if src.last_state is not None:
-        diffs = differences(comparable(src.last_state), comparable(scoreboard(session)))
+        diffs = stored_differences(src.last_state, scoreboard(folded.session, folded.frames))
     doc["verification"] = {
-        "replayed_inputs": sum(1 for n in notes.values() if n.get("applied")),
+        "replayed_inputs": sum(1 for n in folded.notes.values() if n.get("applied")),
         "matches_stored_state": None if diffs is None else not diffs,
         "differences": (diffs or [])[:20],
     }
@@ -125,44 +126,111 @@ def evidence(holes: Sequence[gaps.Gap]) -> dict[str, Any]:
     return out
 
 
-def fold(src: Source) -> tuple[TableSession, dict[int, dict[str, Any]]]:
-    """Fold the inputs through a new session; per cursor: applied or why not, and which shot an entry amended."""
+@dataclasses.dataclass
+class Folded:
+    """A match folded from its stored inputs: the sessions of its frames (the last is the frame in play), its race,
+    and per cursor a note: applied or why not, the frame it went to, which shot an entry amended."""
+
+    sessions: list[TableSession]
+    frames: Frames
+    notes: dict[int, dict[str, Any]]
+
+    @property
+    def session(self) -> TableSession:
+        return self.sessions[-1]
+
+
+def fold(src: Source) -> Folded:
+    """Fold the inputs through a new session per frame (a `next_frame` row starts the next, as on the hub)."""
     m = src.match
-    settle = stored_settle(src.settings) or {}
-    session = TableSession(m["table"]["id"], m["variant"], (m["players"][0], m["players"][1]), m["options"],
-                           timing(settle), match_id=m["id"])
-    notes: dict[int, dict[str, Any]] = {}
+    settle = timing(stored_settle(src.settings) or {})
+
+    def frame(frames: Frames, after: TableSession | None, opening: Opening | None = None) -> TableSession:
+        return TableSession(m["table"]["id"], m["variant"], (m["players"][0], m["players"][1]), m["options"],
+                            settle, match_id=m["id"], opening=opening or frames.opening(after))
+
+    out = Folded([], Frames(), {})
+    out.sessions.append(frame(out.frames, None))
     for entry in src.inputs:
-        note: dict[str, Any] = {"applied": False}
-        notes[entry["cursor"]] = note
+        note: dict[str, Any] = {"applied": False, "frame": len(out.sessions)}
+        out.notes[entry["cursor"]] = note
         try:
             inp = input_from_record(entry["record"])
         except RecordError as exc:
             note["refused"] = {"en": f"unreadable record: {exc}", "ru": f"запись не читается: {exc}"}
             continue
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
-            note["applied"] = True
+            _route(out, inp, note, frame)
             continue
         if (code := suspect_of(entry["record"])) is not None:  # stored, never folded into play (hub.ingest.timecheck)
             note["refused"] = {"en": f"impossible time ({code}): stored, not counted",
                                "ru": f"невозможное время ({code}): сохранено, не учтено"}
             continue
-        try:
-            session.apply(inp)
-        except RefereeInputError as exc:
-            note["refused"] = {"en": exc.en, "ru": exc.ru}
-            continue
-        note["applied"] = True
-        if (isinstance(inp, RefereeAction) and inp.kind in SHOT_AMENDMENTS and inp.kind not in ITEM_TARGETED
-                and inp.args.get("shot") != "next"):  # a call for the next shot corrects nothing
-            shot = session.assembler.open or session.assembler.last()
-            note["shot"] = shot.number if shot is not None else None
-    return session, notes
+        _apply(out.session, out.frames, inp, note)
+        if note["applied"] and isinstance(inp, RefereeAction) and inp.kind == "next_frame":
+            nxt = out.frames.advance(out.session, lambda opening: frame(out.frames, None, opening))
+            if nxt is not None:  # the frame it ended is over: the next one opens (hub.service.matches)
+                out.sessions.append(nxt)
+    return out
 
 
-def derive(src: Source, session: TableSession, notes: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
-    """The parts of the document that follow from the inputs: provenance, engine log, shots, actions, result."""
-    replay = Match.new(session.variant, players=session.players, options=session.options)
+def _route(out: Folded, inp: RefereeAction, note: dict[str, Any], frame: Any) -> None:
+    """new_match sets the race (its first frame opens by it)."""
+    try:
+        out.frames.rules = rules_of(inp.args)
+    except RulesError as exc:
+        note["refused"] = {"en": exc.en, "ru": exc.ru}
+        return
+    if len(out.sessions) == 1 and not out.session.log:
+        out.sessions[0] = frame(out.frames, None)
+    note["applied"] = True
+
+
+def _apply(session: TableSession, frames: Frames, inp: SensorInput | RefereeAction, note: dict[str, Any]) -> None:
+    try:
+        session.apply(inp)
+    except RefereeInputError as exc:
+        note["refused"] = {"en": exc.en, "ru": exc.ru}
+        return
+    note["applied"] = True
+    if isinstance(inp, RefereeAction) and inp.kind == "end_match":
+        frames.abandon_if_undecided(session, str(inp.args.get("reason") or ""))
+    if (isinstance(inp, RefereeAction) and inp.kind in SHOT_AMENDMENTS and inp.kind not in ITEM_TARGETED
+            and inp.args.get("shot") != "next"):  # a call for the next shot corrects nothing
+        shot = session.assembler.open or session.assembler.last()
+        note["shot"] = shot.number if shot is not None else None
+
+
+def derive(src: Source, folded: Folded) -> dict[str, Any]:
+    """The parts of the document that follow from the inputs: provenance, the race, each frame (its opening,
+    engine log and result), the shots and actions of every frame, and the match's result."""
+    shots: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
+    frames: list[dict[str, Any]] = []
+    for number, session in enumerate(folded.sessions, 1):
+        s, a = _frame_entries(session, number)
+        shots += s
+        actions += a
+        frames.append({"number": number, "opening": session.opening.to_dict(),
+                       "engine_log": session.match.to_log(), "result": _frame_result(session)})
+    race = folded.frames.section(folded.session)
+    return {
+        "inputs": [input_entry(e, n, folded.sessions[n.get("frame", 1) - 1])
+                   for e in src.inputs for n in (folded.notes.get(e["cursor"], {}),)],
+        "race": race,
+        "engine_log": Race(src.match["variant"], folded.session.players, dict(src.match["options"]),
+                           folded.frames.rules, [x.match for x in folded.sessions],
+                           folded.frames.abandoned).to_log(),
+        "frames": frames,
+        "shots": shots,
+        "actions": actions,
+        "result": _result(folded, race),
+    }
+
+
+def _frame_entries(session: TableSession, number: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One frame's shots and referee actions, each judged by the engine replaying the frame's inputs."""
+    replay = Match.new(session.variant, players=session.players, options=session.options, opening=session.opening)
     played: list[tuple[Outcome, list[int]]] = []
     for inp in session.match.history:
         out = replay.play(inp)
@@ -178,144 +246,16 @@ def derive(src: Source, session: TableSession, notes: Mapping[int, Mapping[str, 
         if step.status == "ok":
             result, k = (k, played[k]), k + 1
         if step.shot is not None:
-            shots.append(_shot(session, step, result))
+            shots.append({"frame": number, **shot_entry(session, step, result)})
         elif step.action is not None:
-            actions.append(_action(step, result))
+            actions.append({"frame": number, **action_entry(step, result)})
     prov = _provisional(session, replay)
     if prov is not None:
-        shots.append(prov)
-    return {
-        "inputs": [_input(e, notes.get(e["cursor"], {}), session) for e in src.inputs],
-        "engine_log": session.match.to_log(),
-        "shots": shots,
-        "actions": actions,
-        "result": _result(session),
-    }
+        shots.append({"frame": number, **prov})
+    return shots, actions
 
 
 # ---------------------------------------------------------------- pieces
-
-
-def _input(entry: Mapping[str, Any], note: Mapping[str, Any], session: TableSession) -> dict[str, Any]:
-    rec = entry["record"]
-    if isinstance(rec, Mapping) and rec.get("type") == "sensor":
-        origin: dict[str, Any] = {"type": "sensor", "event": rec.get("kind"), "device": rec.get("device"),
-                                  "boot": rec.get("boot"), "seq": rec.get("seq"), "role": rec.get("role"),
-                                  "seat": rec.get("seat"), "via": entry["source"]}
-    else:
-        kind = rec.get("kind") if isinstance(rec, Mapping) else None
-        origin = {"type": "referee", "action": kind, "entered_by": entry["source"]}
-    corrects = None
-    args = rec.get("args") if isinstance(rec, Mapping) else None
-    if isinstance(args, Mapping) and origin.get("action") in ITEM_TARGETED:
-        item = str(args.get("item") or str(args.get("question", "")).partition(":")[2])
-        shot = session.assembler.find_item(item)
-        corrects = {"item": item, "shot": shot.number if shot is not None else None}
-    elif "shot" in note:
-        corrects = {"item": None, "shot": note["shot"]}
-    return {"cursor": entry["cursor"], "source": entry["source"], "at_ms": entry["at_ms"],
-            "received_ms": entry["received_ms"], "record": rec, "origin": origin, "corrects": corrects,
-            "applied": bool(note.get("applied")), "refused": note.get("refused")}
-
-
-def _reasons(outcome: Outcome) -> list[dict[str, Any]]:
-    return [{"cite": r.cite(), "en": r.en, "ru": r.ru, "ambiguity": r.ambiguity}
-            for r in dict.fromkeys(outcome.reasons)]
-
-
-def _effects(outcome: Outcome) -> list[dict[str, Any]]:
-    return [{"kind": e.kind.value, "player": e.player, "ball": e.ball, "amount": e.amount, "spot": e.spot,
-             "detail": e.detail, "cite": e.reason.cite()} for e in outcome.effects]
-
-
-def _fouls(outcome: Outcome) -> list[dict[str, Any]]:
-    return [{"code": e.detail or e.reason.cite(), "player": e.player, "cite": e.reason.cite(), "en": e.reason.en,
-             "ru": e.reason.ru} for e in outcome.effects if e.kind is EffectKind.FOUL]
-
-
-def _judged(outcome: Outcome | None, scores: Sequence[int] | None) -> dict[str, Any]:
-    if outcome is None:
-        return {"effects": [], "fouls": [], "reasons": [], "score_after": None}
-    return {"effects": _effects(outcome), "fouls": _fouls(outcome), "reasons": _reasons(outcome),
-            "score_after": list(scores) if scores is not None else None}
-
-
-def _shot(session: TableSession, step: Step, result: tuple[int, tuple[Outcome, list[int]]] | None,
-          provisional: tuple[ShotReport, Outcome, list[int]] | None = None) -> dict[str, Any]:
-    shot = step.shot
-    assert shot is not None
-    report = provisional[0] if provisional else step.report
-    status = "provisional" if provisional else step.status
-    out: dict[str, Any] = {
-        "number": shot.number, "status": status, "provisional": provisional is not None,
-        "opened_ms": shot.opened_at, "opened_by": shot.opened_by, "closed_ms": shot.closed_at,
-        "closed_by": shot.closed_by,
-        "shooter": report.shooter if report is not None else None,
-        "shooter_name": session.players[report.shooter] if report is not None else None,
-        "strike": _strike(shot),
-        "call": [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value} for d in shot.declarations],
-        "balls": _balls(shot, report),
-        "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped
-                   if i not in shot.removed],
-        "referee_fouls": sorted(f.name.lower() for f in (report.fouls if report is not None else shot.fouls)),
-        "error": {"en": step.error[0], "ru": step.error[1]} if step.error else None,
-        "engine_index": result[0] if result else None,
-    }
-    if provisional:
-        out.update(_judged(provisional[1], provisional[2]))
-    else:
-        out.update(_judged(*(result[1] if result else (None, None))))
-    return out
-
-
-def _strike(shot: ShotEvidence) -> dict[str, Any] | None:
-    s = shot.strike
-    if s is None:
-        return None
-    return {"item": s.id, "device": s.id.split("/")[0], "at_ms": s.at_ms, "seat": s.seat, "double": s.double,
-            "source": "sensor"}
-
-
-def _balls(shot: ShotEvidence, report: ShotReport | None) -> list[dict[str, Any]]:
-    """Each counted pocket event with the ball the report gave it, and where each fact came from."""
-    balls = list(report.pocketed) if report is not None else []
-    out = []
-    for i, p in enumerate(q for q in shot.pockets if q.id not in shot.removed):
-        b = balls[i] if i < len(balls) else None
-        named = shot.identities.get(p.id)
-        out.append({
-            "item": p.id, "pocket": int(p.pocket), "at_ms": p.at_ms, "source": p.source,
-            "ball": b.ball if b is not None else None,
-            "ball_source": _ball_source(shot, p.colour, named is not None and named.ball is not None, b),
-            "colour": b.colour.value if b is not None and b.colour else None,
-            "seen_colour": p.colour.value if p.colour else None,
-            "colour_conf": p.conf,
-        })
-    return out
-
-
-def _ball_source(shot: ShotEvidence, seen: Colour | None, named: bool, b: PocketedBall | None) -> str | None:
-    """Where the ball's number came from: the referee named it, its colour told it, the call, or nobody."""
-    if b is None or b.ball is None:
-        return None
-    if named:
-        return "referee"
-    if seen is not None and seen is not Colour.IVORY:
-        return "colour"
-    if any(d.ball == b.ball for d in shot.declarations):
-        return "call"
-    return "rules"
-
-
-def _action(step: Step, result: tuple[int, tuple[Outcome, list[int]]] | None) -> dict[str, Any]:
-    a = step.action
-    assert a is not None
-    out = {"kind": a.kind, "at_ms": a.at_ms, "args": dict(a.args), "status": step.status,
-           "input": input_to_dict(step.played) if step.played is not None else None,
-           "error": {"en": step.error[0], "ru": step.error[1]} if step.error else None,
-           "engine_index": result[0] if result else None}
-    out.update(_judged(*(result[1] if result else (None, None))))
-    return out
 
 
 def _provisional(session: TableSession, replay: Match) -> dict[str, Any] | None:
@@ -328,24 +268,40 @@ def _provisional(session: TableSession, replay: Match) -> dict[str, Any] | None:
     if step is None:
         return None
     if prov is None or prov.assembly is None or prov.error is not None:
-        return _shot(session, step, None, None) | {"status": "provisional", "provisional": True}
+        return shot_entry(session, step, None, None) | {"status": "provisional", "provisional": True}
     out = replay.play(prov.assembly.report)
     scores = list(replay.state.scores)
     replay.undo()
-    return _shot(session, step, None, (prov.assembly.report, out, scores))
+    return shot_entry(session, step, None, (prov.assembly.report, out, scores))
 
 
-def _result(session: TableSession) -> dict[str, Any]:
+def _frame_result(session: TableSession) -> dict[str, Any]:
+    """How one frame stands or ended: its scores, winner, whether it was conceded, who broke it."""
+    st = session.match.state
+    r = result_of(session.match)
+    return {"scores": list(st.scores), "winner": st.winner,
+            "winner_name": session.players[st.winner] if st.winner is not None else None,
+            "draw": bool(st.draw), "over": bool(st.over), "conceded": r.conceded, "breaker": r.breaker,
+            "shots": sum(1 for s in session.shots if not s.voided)}
+
+
+def _result(folded: Folded, race: Mapping[str, Any]) -> dict[str, Any]:
+    """The match's result: the race's winner and frame score, with the frame in play's scores (a single frame's
+    result reads as before races: `scores`, `winner`)."""
+    session = folded.session
     st = session.match.state
     prov = session.provisional()
     shown = prov.state if prov is not None and prov.error is None else None
+    winner = race["winner"]
     return {
         "scores": list(st.scores),
-        "winner": st.winner,
-        "winner_name": session.players[st.winner] if st.winner is not None else None,
-        "draw": bool(st.draw),
-        "over": bool(st.over),
+        "frames": list(race["score"]),
+        "winner": winner,
+        "winner_name": session.players[winner] if winner is not None else None,
+        "draw": bool(st.draw) and race["race_to"] == 1,
+        "over": bool(race["over"]) or (bool(st.draw) and race["race_to"] == 1),
+        "abandoned": race["abandoned"],
         "status": session.status,
-        "shots": sum(1 for s in session.shots if not s.voided),
+        "shots": sum(1 for x in folded.sessions for s in x.shots if not s.voided),
         "provisional_scores": list(shown.scores) if shown is not None else None,
     }

@@ -20,7 +20,7 @@ def verdict_of(signed: Mapping[str, Any]) -> dict[str, Any]:
     v = verify({k: val for k, val in signed.items() if k != "signature"})
     seal = signing.seal_of_json(signed)
     evidence = evidence_of(signed["inputs"])
-    score = f"{v.scores[0]}:{v.scores[1]}" if len(v.scores) == 2 else "-"
+    score = v.score()
     if seal.status == "forged":
         status, en, ru = "forged", f"the signature does not match: {seal.reason}", "подпись не сходится с содержимым"
     elif not v.ok:
@@ -36,5 +36,5 @@ def verdict_of(signed: Mapping[str, Any]) -> dict[str, Any]:
                           f"{seal.fingerprint}", f"проверено: пересчёт даёт тот же итог ({v.shots} ударов, "
                           f"{score}); подпись {seal.fingerprint}")
     return {"match": v.match_id, "status": status, "ok": status == "verified", "en": en, "ru": ru,
-            "shots": v.shots, "scores": v.scores, "problems": v.problems, "evidence": evidence,
+            "shots": v.shots, "scores": v.scores, "frames": v.frames, "problems": v.problems, "evidence": evidence,
             "signature": {"status": seal.status, "fingerprint": seal.fingerprint}}

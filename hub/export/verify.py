@@ -5,8 +5,9 @@ Two independent checks:
    snapshot, are folded again through a TableSession; every derived part of the file (provenance, engine log,
    shots with their balls, fouls, effects, scores and reasons, the result) must come out the same. A changed
    score, ball, reason or input shows up as the first places where the file and the replay differ.
-2. The engine log: `engine_log` is replayed through the pure rules engine alone (shared_rules.Match.from_log);
-   it must reach the file's final scores and winner.
+2. The engine log: `engine_log` (every frame's engine inputs, `luza-race`) is replayed through the pure rules
+   engine alone (shared_rules.race.Race.from_log); it must reach the file's frame score, the winner, and every
+   frame's scores and winner.
 
 This checks that the file is consistent with the rules, not who wrote it: someone who rewrites the inputs and
 re-derives everything with Luza produces a consistent file of a different match. Who wrote it is the signature's
@@ -26,8 +27,8 @@ from typing import Any
 from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build, evidence
 from hub.service.rebuild import differences
 from hub.store import gaps
-from shared_rules import Match
 from shared_rules.errors import RulesError
+from shared_rules.race import Race
 
 INPUT_FIELDS = ("cursor", "source", "at_ms", "received_ms", "record")
 
@@ -38,7 +39,16 @@ class Verdict:
     match_id: object = None
     shots: int = 0
     scores: list[int] = field(default_factory=list)
+    frames: list[int] = field(default_factory=list)  # the frame score of a race (frames won by each seat)
     problems: list[str] = field(default_factory=list)  # where the file departs from the replay (first ones)
+    race_to: int = 1
+
+    def score(self) -> str:
+        """`8:3`, or for a race `race to 3, frames 2:1, last frame 8:3`."""
+        last = f"{self.scores[0]}:{self.scores[1]}" if len(self.scores) == 2 else "-"
+        if self.race_to == 1 or len(self.frames) != 2:
+            return last
+        return f"race to {self.race_to}, frames {self.frames[0]}:{self.frames[1]}, last frame {last}"
 
 
 def read(path: str | Path) -> dict[str, Any]:
@@ -97,7 +107,8 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
     problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
     problems += _engine_log(doc)
     result = again["result"]
-    return Verdict(not problems, src.match.get("id"), result["shots"], result["scores"], problems[:limit])
+    return Verdict(not problems, src.match.get("id"), result["shots"], result["scores"], result["frames"],
+                   problems[:limit], int(again["race"]["race_to"]))
 
 
 def _side(diff: str) -> str:
@@ -108,18 +119,31 @@ def _side(diff: str) -> str:
 
 
 def _engine_log(doc: Mapping[str, Any]) -> list[str]:
-    """The engine log alone, through the pure rules engine, must reach the file's result."""
+    """The engine log alone (a `luza-race` log: every frame's inputs), through the pure rules engine, must reach
+    the file's frame score, winner and every frame's scores and winner."""
     try:
-        m = Match.from_log(doc["engine_log"])
+        race = Race.from_log(doc["engine_log"])
     except RulesError as exc:
         return [f"engine_log does not replay: {exc.en}"]
     raw = doc.get("result")
     res: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     out = []
-    if list(m.state.scores) != res.get("scores"):
-        out.append(f"engine_log reaches scores {list(m.state.scores)}, result.scores says {res.get('scores')}")
-    if m.state.winner != res.get("winner"):
-        out.append(f"engine_log's winner is {m.state.winner}, result.winner says {res.get('winner')}")
+    if list(race.frame.state.scores) != res.get("scores"):
+        out.append(f"engine_log reaches scores {list(race.frame.state.scores)}, result.scores says "
+                   f"{res.get('scores')}")
+    if list(race.score) != res.get("frames"):
+        out.append(f"engine_log reaches the frame score {list(race.score)}, result.frames says {res.get('frames')}")
+    if race.winner != res.get("winner"):
+        out.append(f"engine_log's winner is {race.winner}, result.winner says {res.get('winner')}")
+    listed = doc.get("frames")
+    frames: list[Any] = listed if isinstance(listed, list) else []
+    if len(frames) != len(race.frames):
+        out.append(f"engine_log has {len(race.frames)} frame(s), the file lists {len(frames)}")
+    for k, (m, f) in enumerate(zip(race.frames, frames, strict=False), 1):
+        got = (f.get("result") or {}) if isinstance(f, Mapping) else {}
+        if list(m.state.scores) != got.get("scores") or m.state.winner != got.get("winner"):
+            out.append(f"frame {k}: engine_log reaches {list(m.state.scores)} (winner {m.state.winner}), the file "
+                       f"says {got.get('scores')} (winner {got.get('winner')})")
     return out
 
 

@@ -36,6 +36,7 @@ from hub.vocab.checks import RefereeInputError
 from hub.vocab.evidence import PocketEvidence, ShotEvidence, StrikeEvidence
 from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.model import Colour, Pocket
+from shared_rules.opening import PLAIN, Opening
 from shared_rules.registry import VARIANTS
 from shared_rules.state import State
 
@@ -51,9 +52,9 @@ class Fold:
     """The fold of one match's inputs so far."""
 
     def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming) -> None:
+                 timing: ShotTiming, opening: Opening = PLAIN) -> None:
         self.asm = ShotAssembler(timing)
-        self.tl = Timeline(variant, players, options, timing)
+        self.tl = Timeline(variant, players, options, timing, opening)
         self.jams: dict[tuple[str, int | None], int] = {}
         self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
         self.dismissed: set[str] = set()
@@ -209,8 +210,9 @@ class Fold:
             assert self._mark is not None
             self._mark.on_undo(lambda aff: self.dismissed.discard(alert))
 
-    def end(self, at_ms: int) -> None:
-        self.asm.close(at_ms, "end_match")
+    def end(self, at_ms: int, by: str = "end_match") -> None:
+        """The match (or, `by` next_frame, the frame) ends: the open shot closes, nothing more goes in."""
+        self.asm.close(at_ms, by)
         self.tl.sync()
         self.ended = True
 

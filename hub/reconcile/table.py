@@ -43,6 +43,7 @@ from hub.vocab.evidence import ShotEvidence
 from hub.vocab.inputs import RefereeAction, SensorInput, input_key
 from hub.vocab.notices import Alert, Question
 from shared_rules import Match
+from shared_rules.opening import PLAIN, Opening
 from shared_rules.outcome import Outcome
 from shared_rules.state import Mode
 
@@ -60,14 +61,17 @@ class TableSession:
     """One live match on one table; the same inputs always give the same state."""
 
     def __init__(self, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 settle: ShotTiming | None = None, match_id: int | str | None = None) -> None:
+                 settle: ShotTiming | None = None, match_id: int | str | None = None,
+                 opening: Opening = PLAIN) -> None:
         self.table_id = table_id
         self.variant = variant
         self.players = (str(players[0]), str(players[1]))
         self.options = dict(options)
         self.timing = settle or ShotTiming()
         self.match_id = match_id
-        self._fold = Fold(variant, self.players, self.options, self.timing)  # a bad variant/option fails here
+        self.opening = opening  # the frame's breaker and handicap in a race (shared_rules/opening.py)
+        # a bad variant, option or handicap fails here
+        self._fold = Fold(variant, self.players, self.options, self.timing, opening)
         self._log: list[HubInput] = []
         self._keys: dict[object, None] = {}  # the inputs applied (a dict: half a set's memory at a thousand)
         self._trail: list[Mark] = []  # one mark per folded input, in time order
@@ -310,9 +314,10 @@ class TableSession:
 
     @classmethod
     def replay(cls, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
-               inputs: Iterable[HubInput], settle: ShotTiming | None = None) -> TableSession:
+               inputs: Iterable[HubInput], settle: ShotTiming | None = None,
+               opening: Opening = PLAIN) -> TableSession:
         """A session rebuilt from stored inputs in stored order; refused referee actions are skipped."""
-        session = cls(table_id, variant, players, options, settle)
+        session = cls(table_id, variant, players, options, settle, opening=opening)
         for inp in inputs:
             try:
                 session.apply(inp)
@@ -325,7 +330,7 @@ def rederived(session: TableSession) -> TableSession:
     """A new session folding `session`'s log from the start, in time order, as one pass (what a refold must
     equal: the tests compare them). Stored actions that do not fit are refused with an alert, as in a refold."""
     s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
-                     session.match_id)
+                     session.match_id, session.opening)
     s._log, s._keys = list(session._log), dict(session._keys)
     acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
     strikes = {i.item for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}

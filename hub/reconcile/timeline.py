@@ -19,6 +19,7 @@ from hub.vocab.inputs import RefereeAction
 from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.model import Input, ShotReport
+from shared_rules.opening import PLAIN, Opening
 from shared_rules.outcome import Need, Outcome
 from shared_rules.state import State
 
@@ -66,10 +67,10 @@ class Timeline:
     """Steps in engine order and the committed Match they fold into."""
 
     def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming) -> None:
+                 timing: ShotTiming, opening: Opening = PLAIN) -> None:
         self.variant = variant
         self.timing = timing
-        self.match = Match.new(variant, players=players, options=options)
+        self.match = Match.new(variant, players=players, options=options, opening=opening)
         self.steps: list[Step] = []
         self.shot_steps: dict[int, Step] = {}
         self.fed = 0  # steps before this index have been judged by the engine

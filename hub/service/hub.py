@@ -33,6 +33,7 @@ from hub.ingest.mqtt import MqttIngest, RawMessage
 from hub.ingest.registry import Registry
 from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
+from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, Replayed
 from hub.service.changes import Change, TableStates
@@ -199,9 +200,13 @@ class Hub:
         return self.submit_async(table_id, action).result(timeout)
 
     def new_match(self, table_id: str, variant: str, players: tuple[str, str],
-                  options: Mapping[str, object] | None = None) -> dict[str, Any]:
-        return self.submit(table_id, {"kind": "new_match", "args": {"variant": variant, "players": list(players),
-                                                                    "options": dict(options or {})}})
+                  options: Mapping[str, object] | None = None,
+                  race: Mapping[str, object] | None = None) -> dict[str, Any]:
+        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody)."""
+        args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
+        if race is not None:
+            args["race"] = dict(race)
+        return self.submit(table_id, {"kind": "new_match", "args": args})
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until everything fed so far is committed and applied (tests, benchmarks)."""
@@ -218,8 +223,14 @@ class Hub:
         return self._states.view(table_id)
 
     def session(self, table_id: str) -> TableSession | None:
+        """The live match's frame in play (a race's earlier frames: `frames`)."""
         live = self._router.matches.live.get(table_id) if self._router else None
         return live.session if live else None
+
+    def frames(self, table_id: str) -> Frames | None:
+        """The live match's race (its rules and finished frames), or None with no match."""
+        live = self._router.matches.live.get(table_id) if self._router else None
+        return live.frames if live else None
 
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
         """Call `callback(change)` on the worker thread after each commit that changes a table; keep it quick.

@@ -17,11 +17,12 @@ from hub.config import Config
 from hub.errors import MALFORMED, NO_MATCH
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
+from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession, strict
 from hub.service.batch import Batch
 from hub.service.devices import DeviceDesk
 from hub.service.evidence import EvidenceDesk
-from hub.service.rebuild import UnreadableMatch, rebuild_session, timing
+from hub.service.rebuild import Replay, UnreadableMatch, rebuild_session, timing
 from hub.service.snapshot import settings_snapshot
 from hub.store.database import MatchRow, Store
 from hub.store.inputlog import InputLog
@@ -39,11 +40,12 @@ log = logging.getLogger("luza.hub")
 
 @dataclass
 class Live:
-    """A table's live match: its stored row, its session and its cue pairing."""
+    """A table's live match: its stored row, its session, its cue pairing and its race."""
 
     match: MatchRow
-    session: TableSession
+    session: TableSession  # the frame in play (hub/reconcile/frames.py: a race keeps the frames before in `frames`)
     cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
+    frames: Frames = field(default_factory=Frames)
 
 
 class Matches:
@@ -102,15 +104,16 @@ class Matches:
             if t.id not in self.live and done:
                 m = done[-1]
                 try:
-                    ended = self.session(m)
+                    ended = self.rebuilt(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = match_view(ended, m.started_ms, m.ended_ms)
+                self.last[t.id] = match_view(ended.session, m.started_ms, m.ended_ms, frames=ended.frames)
 
     def revive(self, m: MatchRow) -> None:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
         try:
-            self.live[m.table_id] = Live(m, self.session(m), self.cues_of(m))
+            rebuilt = self.rebuilt(m)
+            self.live[m.table_id] = Live(m, rebuilt.session, self.cues_of(m), rebuilt.frames)
             self.evidence.revived(m.table_id, m.id)
         except UnreadableMatch as exc:
             log.error(
@@ -122,12 +125,13 @@ class Matches:
             self.store.quarantine_match(m, exc.cursor, exc.reason, self.clock())
             self.quarantined[m.table_id] = quarantine_alert(m.id, exc.cursor, exc.reason)
 
-    def session(self, match: MatchRow) -> TableSession:
-        """A stored match's session, folded again from its log, told which of its table's nodes are down."""
-        session = rebuild_session(self.store, match, self.config.settle)
-        self.errors += session.errors  # counted with the next batch
-        self.devices.health(match.table_id, session)
-        return session
+    def rebuilt(self, match: MatchRow) -> Replay:
+        """A stored match folded again from its log: its frame in play (told which of its table's nodes are
+        down) and its race."""
+        rebuilt = rebuild_session(self.store, match, self.config.settle)
+        self.errors += sum(s.errors for s in (*rebuilt.frames.done, rebuilt.session))  # counted with the next batch
+        self.devices.health(match.table_id, rebuilt.session)
+        return rebuilt
 
     def rebuild(self, tables: set[str]) -> None:
         """Throw away the in-memory sessions of these tables and fold them again from the log."""
@@ -178,7 +182,7 @@ class Matches:
         """Start a match (ending a finished one first); its id. Refuses one while a match is in play."""
         old = self.live.get(table_id)
         if old is not None:
-            if not old.session.match.state.over:
+            if not (old.session.match.state.over and old.frames.decided(old.session)):
                 raise RefereeInputError(
                     f"table {table_id!r} has match {old.match.id} in play; end it first (end_match)",
                     f"на столе {table_id!r} идёт партия {old.match.id}; сначала завершите её (end_match)",
@@ -188,10 +192,12 @@ class Matches:
         variant, players, options = act.variant, act.players, dict(act.options)
         cues = self._cues(table_id, act.cues)
         try:
+            frames = Frames(act.rules())
             session = TableSession(
-                table_id, variant, (players[0], players[1]), options, timing(self.config.settle)
+                table_id, variant, (players[0], players[1]), options, timing(self.config.settle),
+                opening=frames.opening(),
             )
-        except RulesError as exc:  # the engine's word on the variant or an option; a bug is not caught here
+        except RulesError as exc:  # the engine's word on the variant, an option or the race; a bug is not caught
             raise RefereeInputError(
                 f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}", "variant", MALFORMED
             ) from exc
@@ -202,7 +208,7 @@ class Matches:
         self.inputs.append_action(table_id, match_id, action, now)
         match = self.store.match(match_id)
         assert match is not None
-        self.live[table_id] = Live(match, session, cues)
+        self.live[table_id] = Live(match, session, cues, frames)
         self.last.pop(table_id, None)
         self.quarantined.pop(table_id, None)
         self.evidence.started(table_id, match_id)
@@ -213,12 +219,32 @@ class Matches:
         shown."""
         live = self.require_live(table_id)
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
+        live.frames.abandon_if_undecided(live.session, str(action.args.get("reason") or ""))
         self.inputs.append_action(table_id, live.match.id, action, now)
-        final = match_view(live.session, live.match.started_ms, now)
+        final = match_view(live.session, live.match.started_ms, now, frames=live.frames)
         self.store.save_state(live.match.id, stored(final))
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
         self.last[table_id] = final
+
+    def next_frame(self, table_id: str, live: Live, action: RefereeAction, now: int) -> None:
+        """Start the race's next frame (general 11, A-G4): the frame in play must be over (its open shot closes
+        here) and the match not won."""
+        session = live.session
+        why = live.frames.refusal(session)
+        if why is not None:
+            raise RefereeInputError(f"table {table_id!r}: {why[0]}", f"стол {table_id!r}: {why[1]}", "kind")
+        session.apply(action)  # the frame ends: its open shot closes
+        self.inputs.append_action(table_id, live.match.id, action, now)
+        nxt = live.frames.advance(session, lambda opening: TableSession(
+            table_id, session.variant, session.players, session.options, session.timing, match_id=live.match.id,
+            opening=opening))
+        if nxt is None:  # the closed shot did not end the frame after all: it stays, ended, as the replay has it
+            log.warning("table %s: next_frame closed frame %d but it is not over", table_id,
+                        len(live.frames.done) + 1)
+            return
+        self.devices.health(table_id, nxt)
+        live.session = nxt
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
@@ -255,7 +281,7 @@ class Matches:
             return None
         asked = self.evidence.questions(table_id, live.session)
         return LiveMatch(live.session, live.match.id, live.match.started_ms, live.cues,
-                         [QuestionView.model_validate(q) for q in asked])
+                         [QuestionView.model_validate(q) for q in asked], live.frames)
 
     def save(self, table_id: str, view: MatchView | None) -> None:
         """Inside the transaction: the live match's board as just built (what `luza replay` compares with)."""

@@ -20,7 +20,7 @@ from hub.service.evidence import EvidenceDesk
 from hub.service.matches import Live, Matches
 from hub.store.database import ActionUid, Store
 from hub.store.inputlog import InputLog
-from hub.vocab.actions import DismissAlertAction, EndMatchAction, NewMatchAction
+from hub.vocab.actions import DismissAlertAction, EndMatchAction, NewMatchAction, NextFrameAction
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import parse_referee_action
 
@@ -124,7 +124,9 @@ class RefereeDesk:
         if isinstance(act, NewMatchAction):
             return self.matches.start(item.table_id, action, act, now)
         live = self.matches.require_live(item.table_id)
-        if isinstance(act, EndMatchAction):
+        if isinstance(act, NextFrameAction):
+            self.matches.next_frame(item.table_id, live, action, now)
+        elif isinstance(act, EndMatchAction):
             self.matches.end(item.table_id, action, now)
         elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:
             batch.counts["referee_repeated"] += 1  # dismissed already: nothing to store again

@@ -11,10 +11,12 @@ from typing import Any
 from hub.config import Config
 from hub.ingest import suspects
 from hub.ingest.registry import Registry
+from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
 from hub.view.alerts import HUB_ALERTS
 from hub.view.devices import table_devices
 from hub.view.match import MatchView, SessionView
+from hub.view.race import race_view
 from hub.view.screen import screen_fields
 from hub.view.session import session_fields
 from hub.view.shot import QuestionView
@@ -35,13 +37,15 @@ class LiveMatch:
     started_ms: int | None
     cues: Mapping[str, int]
     questions: Sequence[QuestionView] = ()  # the hub's own questions about it (hub.ingest.suspects)
+    frames: Frames | None = None  # its race (the frames before the one in play); None: a single frame
 
 
 def match_view(s: TableSession, started_ms: int | None = None, ended_ms: int | None = None,
-               extra_questions: Sequence[QuestionView] = ()) -> MatchView:
+               extra_questions: Sequence[QuestionView] = (), frames: Frames | None = None) -> MatchView:
     """The view of a session's match: the engine's, the session's and the screens' fields; `extra_questions`
-    (the hub's, about evidence the session does not hold) come after the session's own."""
-    fields = session_fields(s)
+    (the hub's, about evidence the session does not hold) come after the session's own. `frames`: the race
+    whose frame in play `s` is (None: a single frame, a race to 1)."""
+    fields = stored_fields(s, frames)
     fields.update(screen_fields(s, fields, started_ms, ended_ms, list(extra_questions)))
     return MatchView(**fields)
 
@@ -54,7 +58,7 @@ def table_view(config: Config, registry: Registry, table_id: str, cursor: int, l
     t = config.table(table_id)
     board = None
     if live is not None:
-        board = match_view(live.session, live.started_ms, None, live.questions)
+        board = match_view(live.session, live.started_ms, None, live.questions, live.frames)
     return TableView(
         v=protocol.STATE_VERSION, table=table_id, name=t.name if t else table_id, club=config.club, cursor=cursor,
         match_id=live.match_id if live else None, match=board, last_match=last_match,
@@ -73,7 +77,13 @@ def stored(view: MatchView) -> dict[str, Any]:
     return out
 
 
-def scoreboard(s: TableSession) -> dict[str, Any]:
+def stored_fields(s: TableSession, frames: Frames | None = None) -> dict[str, Any]:
+    """The SessionView's fields: the session's and its race's (`frames`; None: a single frame)."""
+    return {**session_fields(s), "race": race_view(frames if frames is not None else Frames(), s)}
+
+
+def scoreboard(s: TableSession, frames: Frames | None = None) -> dict[str, Any]:
     """The stored form of a session's match, as JSON (tests, `luza replay`, the exports' verification): the same
-    as `stored(match_view(s))`, without making the screens' fields."""
-    return SessionView(**session_fields(s)).model_dump(mode="json")
+    as `stored(match_view(s, frames=frames))`, without making the screens' fields. `frames`: the race whose frame
+    in play `s` is (None: a single frame)."""
+    return SessionView(**stored_fields(s, frames)).model_dump(mode="json")

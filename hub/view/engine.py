@@ -41,9 +41,9 @@ def engine_fields(match: Match, state: State, needs: Sequence[Need], last: Outco
 
 
 def last_outcome(match: Match) -> Outcome:
-    """The outcome of the last input played (an empty one before the first)."""
+    """The outcome of the last input played (before the first: the frame's opening, with its handicap cited)."""
     outcomes = match.outcomes
-    return outcomes[-1] if outcomes else Outcome()
+    return outcomes[-1] if outcomes else match.opened
 
 
 def engine_view(match: Match) -> EngineView:

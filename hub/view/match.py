@@ -8,7 +8,7 @@ had alone:
 - `MatchView`: plus what a screen shows without knowing the rules (ball colours and values, the variants' own
   sections, the last effects, the history, what undo takes back).
 
-Adding to the match (a race's frames, a shot clock, player ids): write a sub-model here, add it as an optional
+Adding to the match (a shot clock, player ids; as a race's frames were, `race`): write a sub-model here, add it as an optional
 field (`race: RaceView | None = None`) to the layer it belongs to, fill it in hub.view.build, bump
 `hub.view.schema.VERSION` and regenerate docs/table-view.schema.json (`python -m hub.view.schema --write`).
 """
@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import ConfigDict
 
 from hub.view.base import Text, View
+from hub.view.race import RaceView
 from hub.view.shot import AlertView, NextShot, QuestionView, ShotView
 
 InHand = Literal["none", "house", "anywhere"]
@@ -84,6 +85,7 @@ class SessionView(EngineView):
     shot_count: int
     questions: list[QuestionView]
     alerts: list[AlertView]
+    race: RaceView  # the match's frames (a single frame is a race to 1; hub/view/race.py)
 
 
 class BallView(View):

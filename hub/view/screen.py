@@ -87,7 +87,7 @@ def screen_fields(s: TableSession, engine: dict[str, Any], started_ms: int | Non
     raw = variant.options.get("target")
     target = int(raw) if isinstance(raw, int) else 0  # the points or balls to win, where the variant has one
     scores = engine["scores"]
-    last = match.outcomes[-1] if match.outcomes else Outcome()
+    last = match.outcomes[-1] if match.outcomes else match.opened  # a frame opens with its handicap, cited
     needs: list[NeedView] = engine["needs"]
     on_table: list[int] = engine["on_table"] or list(state.on_table)  # as it was: an empty table counts the committed
     return {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hub.names import clean_name
 from hub.vocab import checks as c
@@ -41,10 +41,12 @@ from hub.vocab.amendments import (
     RemoveAction,
     WithdrawAction,
 )
+from shared_rules.errors import RulesError
 from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
 from shared_rules.outcome import NeedKind
+from shared_rules.race import MAX_RACE, RaceRules
 
-__all__ = ["ACTION_MODELS", "Action", "NewMatchAction", "RefereeActionBody", "action_for_need",
+__all__ = ["ACTION_MODELS", "Action", "NewMatchAction", "NextFrameAction", "RefereeActionBody", "action_for_need",
            "fields_of", "kinds_of", "to_request"]
 
 
@@ -158,6 +160,22 @@ class DismissAlertAction(MatchControl):
         ctl.dismiss(self.alert)
 
 
+class HandicapBody(BaseModel):
+    """A handicap (general A-G5): points or balls in every frame, or frames in the race, for one seat."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["points", "balls", "frames"]
+    amount: Annotated[int, Field(ge=1, le=200)]
+    seat: Seat = 1
+
+
+class RaceBody(BaseModel):
+    """The match format: a race to `race_to` frames, who breaks the later frames (general 11, A-G4), a handicap."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    race_to: Annotated[int, Field(ge=1, le=MAX_RACE, description="frames to win the match (1: a single frame)")] = 1
+    break_rule: Literal["alternate", "loser", "winner"] = "alternate"
+    handicap: HandicapBody | None = None
+
+
 class NewMatchAction(MatchControl):
     """Start a match (REST: POST /api/tables/{table}/match)."""
     kind: Literal["new_match"]
@@ -165,7 +183,12 @@ class NewMatchAction(MatchControl):
     players: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=2, max_length=2)]
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     cues: Annotated[dict[str, Seat], Field(max_length=8)] = Field(default_factory=dict)
+    race: RaceBody | None = None
     routed: ClassVar[bool] = True
+
+    def rules(self) -> RaceRules:
+        """The race the match is (a single frame with no handicap when `race` is not given)."""
+        return RaceRules.from_dict(self.race.model_dump() if self.race else None)
 
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
@@ -188,6 +211,9 @@ class NewMatchAction(MatchControl):
         out = {"variant": c.text(a, "variant", limit=20), "players": list(players), "options": dict(options)}
         if cues:
             out["cues"] = dict(cues)
+        race = race_args(a.get("race"))
+        if race is not None:
+            out["race"] = race
         return out
 
     def control(self, ctl: Controls, at_ms: int) -> None:
@@ -195,8 +221,29 @@ class NewMatchAction(MatchControl):
                                   "новую партию начинает сервис: завершите эту партию и начните новую", "kind")
 
 
+class NextFrameAction(MatchControl):
+    """Start the next frame of a race once the frame in play is over (general 11, A-G4). The frame left behind
+    ends here (its open shot closes, as the winning pot may still be in it); the service opens the next one."""
+    kind: Literal["next_frame"]
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.end(at_ms, "next_frame")
+
+
+def race_args(raw: object) -> dict[str, Any] | None:
+    """A new_match's `race`, checked (bilingual) and normalised; None for a single frame with no handicap."""
+    if raw is None:
+        return None
+    try:
+        rules = RaceRules.from_dict(raw)
+    except RulesError as exc:
+        raise c.err("race", exc.en, exc.ru) from None
+    return None if rules.plain else rules.to_dict()
+
+
 class EndMatchAction(MatchControl):
-    """End the match (its final board stays as `last_match`)."""
+    """End the match (its final board stays as `last_match`); before a race has a winner it is abandoned, and the
+    reason goes on the scoresheet (general A-G4)."""
     kind: Literal["end_match"]
     reason: Annotated[str, Field(max_length=200)] = ""
 
@@ -210,21 +257,22 @@ class EndMatchAction(MatchControl):
 
 Action = (LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
           | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
-          | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NewMatchAction | EndMatchAction)
+          | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NewMatchAction | NextFrameAction | EndMatchAction)
 """Any referee action, typed."""
 
 ACTION_MODELS: dict[str, type[BaseAction]] = {
     m.model_fields["kind"].annotation.__args__[0]: m  # type: ignore[union-attr]
     for m in (LagAction, DeclareAction, IdentifyAction, AddBallAction, JumpedAction, RemoveAction, FoulAction,
               FactAction, ConfirmAction, WithdrawAction, ChooseAction, OpenShotAction, CloseShotAction, UndoAction,
-              InterferenceAction, ConcedeAction, DecideAction, DismissAlertAction, NewMatchAction, EndMatchAction)
+              InterferenceAction, ConcedeAction, DecideAction, DismissAlertAction, NewMatchAction, NextFrameAction,
+              EndMatchAction)
 }
 """kind -> its model, in the order the panel documents them."""
 
 RefereeActionBody = Annotated[
     LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
     | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
-    | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | EndMatchAction,
+    | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NextFrameAction | EndMatchAction,
     Field(discriminator="kind"),
 ]
 """Every action `POST /api/tables/{table}/actions` takes (new_match has its own route)."""

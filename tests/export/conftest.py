@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.matchkit import Clock, Table, open_hub, play_classic, play_hundred
+from tests.export.matchkit import Clock, Table, open_hub, play_classic, play_free_race, play_hundred
 
-SCRIPTS: dict[str, Callable[[Table], None]] = {"classic": play_classic, "hundred": play_hundred}
+SCRIPTS: dict[str, Callable[[Table], None]] = {"classic": play_classic, "hundred": play_hundred,
+                                               "race": play_free_race}
 
 
 def played_db(path: Path, variants: tuple[str, ...], settle: dict[str, int] | None = None) -> Path:
@@ -31,3 +32,9 @@ def played_db(path: Path, variants: tuple[str, ...], settle: dict[str, int] | No
 def match_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Match 1: Classic, match 2: 100 points (both ended), on one table."""
     return played_db(tmp_path_factory.mktemp("played") / "luza.db", ("classic", "hundred"))
+
+
+@pytest.fixture(scope="session")
+def race_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Match 1: a Free race to 2 frames with a balls handicap, won 2:1 by the handicapped player."""
+    return played_db(tmp_path_factory.mktemp("race") / "luza.db", ("race",))

@@ -126,3 +126,35 @@ def play_hundred(t: Table, finish: bool = True) -> None:
     if finish:
         t.ref("end_match")
     hub.wait_idle()
+
+
+def play_free_race(t: Table, finish: bool = True) -> None:
+    """Free, a race to 2 frames with a balls handicap (2 balls on Сергей's shelf every frame, general A-G5): Иван
+    wins frame 1 (Сергей concedes after Иван's pots), Сергей breaks frame 2 (general 11) and wins it 8:1 with six
+    pots, Иван breaks frame 3 and concedes it: Сергей wins the match 2:1."""
+    hub = t.hub
+    hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2, "seat": 1}})
+    t.ref("lag", winner=0)
+    t.wait(5000)
+    t.shot(0, [5])
+    t.shot(0, [3, 6])
+    t.shot(0, [])
+    t.ref("concede", player=1)
+    t.wait(5000)
+    t.ref("next_frame")
+    t.wait(5000)
+    t.shot(1, [5])
+    t.shot(1, [1])
+    t.shot(1, [])
+    t.shot(0, [3])
+    t.shot(0, [])
+    for pocket in (2, 6, 4, 5):
+        t.shot(1, [pocket])
+    hub.wait_idle()
+    t.ref("next_frame")
+    t.wait(5000)
+    t.shot(0, [])
+    t.ref("concede", player=0)
+    if finish:
+        t.ref("end_match")
+    hub.wait_idle()

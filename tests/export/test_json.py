@@ -103,7 +103,7 @@ def test_luza_verify_fails_on_a_tampered_export_and_says_where(
 
 def test_the_engine_log_alone_is_checked_against_the_result(match_db: Path) -> None:
     doc = export(match_db, 2)
-    doc["engine_log"]["inputs"].pop()  # the winning shot removed from the engine's log only
+    doc["engine_log"]["frames"][-1].pop()  # the winning shot removed from the engine's log only
     v = verify(doc)
     assert not v.ok and any(p.startswith("engine_log reaches scores") for p in v.problems)
 

@@ -114,4 +114,4 @@ def expected_board(variant: str, players: tuple[str, str], options: dict[str, ob
     for inp in inputs:
         with contextlib.suppress(RefereeInputError):  # the hub refused it too, and stored nothing
             s.apply(inp)
-    return json.loads(json.dumps(scoreboard(s)))
+    return json.loads(json.dumps(scoreboard(s)))  # a single frame: the race section of a race to 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import socket
@@ -182,3 +183,29 @@ def test_demo_command_line_says_what_to_do_when_the_port_is_taken(tmp_path: Path
     assert proc.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr and f"(try --port {port + 1})" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_demo_plays_a_race_to_3_with_a_handicap_and_replays_it(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`luza demo --race 3 --handicap balls:2`: Free frames alternate the break (general 11), every frame opens with
+    two balls on seat 1's shelf (general A-G5), and `luza replay` re-derives the whole match from the store."""
+    args = argparse.Namespace(variant="free", speed=25.0, seed=4, workdir=str(tmp_path), race=3,
+                              break_rule="alternate", handicap=demo_command.handicap("balls:2"), terminal=True)
+    assert demo_command.run(args) == 0
+    out = capsys.readouterr().out
+    assert "frames / партии " in out and "won by seat" in out
+    from hub.cli import main
+
+    assert main(["replay", str(tmp_path / "luza.db"), "--match", "1"]) == 0
+    replay = capsys.readouterr().out
+    assert "race to 3 (alternate breaks): frames " in replay and "verified" in replay
+    frames = [line for line in replay.splitlines() if line.startswith("  frame ")]
+    assert len(frames) >= 3
+    breakers = [int(line.rsplit(" ", 1)[1]) for line in frames]
+    assert all(b != a for a, b in itertools.pairwise(breakers))  # alternate (general 11)
+
+
+def test_demo_handicap_option_refuses_nonsense() -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        demo_command.handicap("goals:3")
+    assert "KIND:AMOUNT" in str(e.value)
