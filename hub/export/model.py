@@ -18,6 +18,7 @@ from hub.export.pieces import action_entry, input_entry, shot_entry
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.fold import ITEM_TARGETED, SHOT_AMENDMENTS
 from hub.reconcile.frames import Frames, rules_of
+from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.table import TableSession
 from hub.service.rebuild import stored_differences, timing
 from hub.service.snapshot import hub_version, stored_settle
@@ -144,10 +145,11 @@ def fold(src: Source) -> Folded:
     """Fold the inputs through a new session per frame (a `next_frame` row starts the next, as on the hub)."""
     m = src.match
     settle = timing(stored_settle(src.settings) or {})
+    clock = ShotClock.of_snapshot(src.settings)  # every frame has the match's clock
 
     def frame(frames: Frames, after: TableSession | None, opening: Opening | None = None) -> TableSession:
         return TableSession(m["table"]["id"], m["variant"], (m["players"][0], m["players"][1]), m["options"],
-                            settle, match_id=m["id"], opening=opening or frames.opening(after))
+                            settle, match_id=m["id"], opening=opening or frames.opening(after), clock=clock)
 
     out = Folded([], Frames(), {})
     out.sessions.append(frame(out.frames, None))

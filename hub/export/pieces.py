@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hub.reconcile.fold import ITEM_TARGETED
+from hub.reconcile.shotclock import clock_of, shot_ms
 from hub.reconcile.table import TableSession
 from hub.reconcile.timeline import Step
 from hub.vocab.evidence import ShotEvidence
@@ -72,6 +73,8 @@ def shot_entry(session: TableSession, step: Step, result: tuple[int, tuple[Outco
         "shooter": report.shooter if report is not None else None,
         "shooter_name": session.players[report.shooter] if report is not None else None,
         "strike": _strike(shot),
+        "shot_ms": shot_ms(shot),
+        "shot_clock": clock_of(shot, session.clock),
         "call": [{"ball": d.ball, "pocket": int(d.pocket), "kind": d.kind.value} for d in shot.declarations],
         "balls": _balls(shot, report),
         "jumped": [{"item": i, "ball": b, "colour": c.value if c else None} for i, b, c in shot.jumped

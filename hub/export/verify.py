@@ -104,11 +104,23 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
                           f"партию нельзя пересчитать: {getattr(exc, 'ru', exc)}") from None
     mine = {k: v for k, v in doc.items() if k not in VOLATILE}
     theirs = {k: v for k, v in again.items() if k not in VOLATILE}
+    if _before_shot_clock(doc):
+        theirs["shots"] = [{k: v for k, v in s.items() if k not in SHOT_CLOCK_KEYS} for s in theirs["shots"]]
     problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
     problems += _engine_log(doc)
     result = again["result"]
     return Verdict(not problems, src.match.get("id"), result["shots"], result["scores"], result["frames"],
                    problems[:limit], int(again["race"]["race_to"]))
+
+
+SHOT_CLOCK_KEYS = ("shot_ms", "shot_clock")  # derived shot times (issue 22): files made before them have none
+
+
+def _before_shot_clock(doc: Mapping[str, Any]) -> bool:
+    """A file exported before shot times were exported: none of its shots has `shot_ms` (it verifies without)."""
+    shots = doc.get("shots")
+    return isinstance(shots, list) and bool(shots) and not any(isinstance(s, Mapping) and "shot_ms" in s
+                                                               for s in shots)
 
 
 def _side(diff: str) -> str:

@@ -7,8 +7,10 @@ Time comes only from the inputs' `at_ms` (hub clock). The assembler is fed in ti
 How evidence becomes shots (docs/reconciliation.md has the full table):
 - A strike opens a shot and closes the one before (docs/architecture.md, invariant 4). A second strike within
   `double_strike_ms` of the last one is the same stroke seen twice: it opens nothing and raises an alert.
-- A strike before the previous shot can have ended (within `min_shot_ms` of its strike, or within
-  `pocket_settle_ms` of its last pocket event) is a candidate §14.2 foul (general 14.2, 29.1(3)).
+- A shot has *settled* (`ShotEvidence.settled_at`) `min_shot_ms` after its opening and `pocket_settle_ms` after
+  its last ball, whichever is later (or when the referee closed it: "balls stopped"). A strike before the previous
+  shot has settled is a candidate §14.2 foul (general 14.2, 29.1(3)); the shot clock starts at the settle
+  (hub/reconcile/shotclock.py): each shot keeps the previous one's settle as `clock_from`.
 - A pocket event belongs to the open shot while balls may still roll (`roll_ms` after the shot's last
   strike or pocket event), or to a shot the referee closed less than `hanging_ball_ms` ago (general §23: only a
   ball that hung 5 s or more after the shot ended is put back). Otherwise, after a shot that was opened by a
@@ -67,8 +69,7 @@ class ShotAssembler:
             prev.extra_strikes = [*prev.extra_strikes, ev]  # a new list: an old shot's may be shared (trail.freeze)
             return prev
         cur = self.open
-        early = cur is not None and (ev.at_ms < cur.opened_at + self.timing.min_shot_ms or any(
-            ev.at_ms < p.at_ms + self.timing.pocket_settle_ms for p in cur.pockets))
+        early = cur is not None and ev.at_ms < cur.settled_at(self.timing)
         shot = self._open_new(ev.at_ms, "strike")
         shot.strike, shot.early = ev, early
         return shot
@@ -133,8 +134,10 @@ class ShotAssembler:
         return shot
 
     def _open_new(self, at_ms: int, by: str) -> ShotEvidence:
+        prev = self.shots[-1] if self.shots else None
+        since = prev.settled_at(self.timing) if prev is not None else None  # before this opening closes it
         self.close(at_ms, by)
-        shot = ShotEvidence(number=len(self.shots) + 1, opened_at=at_ms, opened_by=by)
+        shot = ShotEvidence(number=len(self.shots) + 1, opened_at=at_ms, opened_by=by, clock_from=since)
         self.shots.append(shot)
         pending, self.pending_next = self.pending_next, []
         for action in pending:

@@ -15,6 +15,7 @@ from hub.config import ShotTiming
 from hub.errors import NOT_FOUND
 from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.questions import check_answer
+from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
 from hub.reconcile.trail import (
@@ -52,8 +53,10 @@ class Fold:
     """The fold of one match's inputs so far."""
 
     def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming, opening: Opening = PLAIN) -> None:
+                 timing: ShotTiming, opening: Opening = PLAIN, clock: ShotClock | None = None) -> None:
         self.asm = ShotAssembler(timing)
+        self.clock = clock or ShotClock()
+        self.extensions: list[tuple[int, int]] = []  # (the shot it is for, the seat) per `extension` granted
         self.tl = Timeline(variant, players, options, timing, opening)
         self.jams: dict[tuple[str, int | None], int] = {}
         self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
@@ -118,6 +121,16 @@ class Fold:
                 check_answer(act.question, act.answer)
 
     def _sensor(self, inp: SensorInput, mark: Mark) -> None:
+        opened = len(self.asm.shots)
+        self._evidence(inp, mark)
+        self._timed(opened)
+
+    def _timed(self, opened: int) -> None:
+        """A shot opened by the input just folded gets the time it had (the shot clock and its extensions)."""
+        for shot in self.asm.shots[opened:]:
+            shot.allowed_ms = self.clock.allowed(sum(1 for n, _ in self.extensions if n == shot.number))
+
+    def _evidence(self, inp: SensorInput, mark: Mark) -> None:
         e, item = inp.event, inp.item
         if e.kind == "strike":
             if item not in self.strikes:
@@ -184,7 +197,37 @@ class Fold:
     # ------------------------------------------------------------ match control (hub.vocab.actions.Controls)
 
     def open_shot(self, at_ms: int) -> None:
+        opened = len(self.asm.shots)
         self.tl.touched(self.asm.open_by_referee(at_ms))
+        self._timed(opened)
+
+    def extend(self, at_ms: int, player: int | None) -> None:
+        """An extension of the shot clock for the shot being timed (the next to open), for `player` (default: the
+        player to play); refused when the clock is off, not running, or the player has none left in this frame."""
+        clock = self.clock
+        if not clock.on:
+            raise _refuse("the shot clock is off in this match", "в этой партии нет часов на удар")
+        if not self.asm.shots or self.tl.match.state.over:
+            raise _refuse("the shot clock is not running (it starts after the first shot has settled)",
+                          "часы на удар не идут (они запускаются, когда остановятся шары после первого удара)")
+        seat = player if player is not None else self._to_play()
+        if seat is None:
+            raise RefereeInputError("who is to play is not known yet: name the player (0 or 1)",
+                                    "пока неизвестно, чья очередь: укажите игрока (0 или 1)", "player")
+        if sum(1 for _, s in self.extensions if s == seat) >= clock.extensions:
+            raise RefereeInputError(
+                f"player {seat + 1} has no extension left in this frame ({clock.extensions} per frame)",
+                f"у игрока {seat + 1} не осталось продлений в этой партии ({clock.extensions} на партию)", "player")
+        self.extensions.append((len(self.asm.shots) + 1, seat))
+        assert self._mark is not None
+        self._mark.on_undo(lambda aff: self._unextend())
+
+    def _unextend(self) -> None:
+        self.extensions.pop()
+
+    def _to_play(self) -> int | None:
+        state = self.start_of(None)
+        return None if state is None else int(state.to_play)
 
     def close_shot(self, at_ms: int) -> None:
         if self.asm.close(at_ms, "referee") is None:

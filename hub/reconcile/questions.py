@@ -35,7 +35,7 @@ FOUL_ANSWERS = ("foul", "no_foul")
 LATE_ANSWERS = ("return", "count", "new_shot")
 SINGLE_ANSWERS = ("ball", "nothing")
 CONFIRM_ANSWERS = {"late_drop": LATE_ANSWERS, "double_hit": FOUL_ANSWERS, "early_start": FOUL_ANSWERS,
-                   "out_of_turn": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS, "single_beam": SINGLE_ANSWERS}
+                   "out_of_turn": FOUL_ANSWERS, "shot_clock": FOUL_ANSWERS, "maybe_two": TWO_ANSWERS, "single_beam": SINGLE_ANSWERS}
 # A pocket node's flags (hub/reconcile/throat.py) as alerts: severity, English, Russian ({p}: the pocket, {b}: the beam)
 SENSOR_FLAGS = {
     "edges": ("warning", "{p} lost sensor signals (interference overflowed the node): if a ball went in, add it.",
@@ -76,6 +76,11 @@ CONFIRM_QUESTIONS: dict[str, tuple[str, str, tuple[str, ...], str, str, bool]] =
     "early_start": ("Shot {n} was struck before the previous shot could have ended. Foul (general §14.2)?",
                     "Удар {n} нанесён до завершения предыдущего. Штраф (общие правила §14.2)?",
                     FOUL_ANSWERS, "no_foul", "general 14.2", True),
+    "shot_clock": ("Shot {n} was struck after its time ran out ({s} s on the shot clock). The rules set no penalty "
+                   "for the time itself: a foul for slow play (general §26) if the regulation says so?",
+                   "Удар {n} нанесён после истечения времени ({s} с на часах). Правила не штрафуют само время: "
+                   "штраф за замедленную игру (общие правила §26), если так требует регламент?",
+                   FOUL_ANSWERS, "no_foul", "general 26", True),
 }
 
 
@@ -114,7 +119,8 @@ def from_finding(f: Finding, variant: str, players: tuple[str, str], shooter: in
     asked = CONFIRM_QUESTIONS.get(f.kind)
     if asked is not None:
         en, ru, answers, default, cite, by_shooter = asked
-        return Question(qid, f.kind, "confirm", en.format(n=n, pe=pe), ru.format(n=n, pr=pr), n, f.item,
+        return Question(qid, f.kind, "confirm", en.format(n=n, pe=pe, s=f.other), ru.format(n=n, pr=pr, s=f.other),
+                        n, f.item,
                         shooter if by_shooter else None, answers, default, cite)
     if f.kind == "out_of_turn":
         who, turn = _name(players, f.seat), _name(players, shooter)
@@ -198,7 +204,7 @@ def from_need(need: Need, shot: int | None) -> Question:
 # `s` is a hub.reconcile.table.TableSession (not imported: the session imports this module).
 
 QUESTION_FINDINGS = frozenset({"identify", "identify_colour", "late_drop", "double_hit", "early_start",
-                               "out_of_turn", "maybe_two", "single_beam"})
+                               "out_of_turn", "maybe_two", "single_beam", "shot_clock"})
 LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two", "single_beam"})  # asked until answered, on any shot
 
 

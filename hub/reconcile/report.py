@@ -45,7 +45,8 @@ def _colour(x: object) -> Colour | None:
 
 
 NO_FOULS: frozenset[Foul] = frozenset()  # one shared empty set: most shots have no foul
-HINT_FOULS = {"double_hit": Foul.DOUBLE_HIT, "early_start": Foul.EARLY_START, "out_of_turn": Foul.INTERFERENCE}
+HINT_FOULS = {"double_hit": Foul.DOUBLE_HIT, "early_start": Foul.EARLY_START, "out_of_turn": Foul.INTERFERENCE,
+              "shot_clock": Foul.SLOW_PLAY}  # shot_clock: the regulation's time ran out; "foul" is §26 slow play
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +125,15 @@ def _hints(shot: ShotEvidence, ctx: ShotContext, fouls: dict[Foul, int | None], 
         hints.append(("early_start", None))  # general §14.2
     if s is not None and s.seat is not None and s.seat != ctx.shooter:
         hints.append(("out_of_turn", s.seat))  # general §28: the non-shooter's foul
+    took = shot.opened_at - shot.clock_from if shot.clock_from is not None else 0
+    if s is not None and shot.allowed_ms is not None and shot.clock_from is not None and took > shot.allowed_ms:
+        hints.append(("shot_clock", None))  # the shot clock ran out (hub/reconcile/shotclock.py; general §26)
     for kind, seat in hints:
         assert s is not None
         answer = shot.answers.get(question_id(kind, s.id))
         if answer is None:
-            out.append(Finding(kind, shot.number, s.id, seat=seat))
+            out.append(Finding(kind, shot.number, s.id, seat=seat,
+                               other=took // 1000 if kind == "shot_clock" else None))
         elif answer == "foul":
             fouls.setdefault(HINT_FOULS[kind], seat)
     for extra in shot.extra_strikes:

@@ -33,6 +33,7 @@ from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
 from hub.reconcile.questions import collect_alerts, collect_questions
 from hub.reconcile.running import RunningScores
+from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import TableStatus
 from hub.reconcile.timeline import Provisional, Step
 from hub.reconcile.trail import Mark, shared_intact
@@ -62,7 +63,7 @@ class TableSession:
 
     def __init__(self, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
                  settle: ShotTiming | None = None, match_id: int | str | None = None,
-                 opening: Opening = PLAIN) -> None:
+                 opening: Opening = PLAIN, clock: ShotClock | None = None) -> None:
         self.table_id = table_id
         self.variant = variant
         self.players = (str(players[0]), str(players[1]))
@@ -70,8 +71,9 @@ class TableSession:
         self.timing = settle or ShotTiming()
         self.match_id = match_id
         self.opening = opening  # the frame's breaker and handicap in a race (shared_rules/opening.py)
+        self.clock = clock or ShotClock()  # the shot clock (hub/reconcile/shotclock.py); off by default
         # a bad variant, option or handicap fails here
-        self._fold = Fold(variant, self.players, self.options, self.timing, opening)
+        self._fold = Fold(variant, self.players, self.options, self.timing, opening, self.clock)
         self._log: list[HubInput] = []
         self._keys: dict[object, None] = {}  # the inputs applied (a dict: half a set's memory at a thousand)
         self._trail: list[Mark] = []  # one mark per folded input, in time order
@@ -180,6 +182,16 @@ class TableSession:
     @property
     def amendments(self) -> dict[int, list[dict[str, Any]]]:
         return self._fold.amended
+
+    def extensions_used(self) -> tuple[int, int]:
+        """The shot-clock extensions each seat has used in this frame (this session)."""
+        ext = self._fold.extensions
+        return sum(1 for _, s in ext if s == 0), sum(1 for _, s in ext if s == 1)
+
+    def extensions_pending(self) -> int:
+        """The extensions granted for the shot being timed (the next to open)."""
+        n = len(self._fold.asm.shots) + 1
+        return sum(1 for k, _ in self._fold.extensions if k == n)
 
     @property
     def ended(self) -> bool:
@@ -315,9 +327,9 @@ class TableSession:
     @classmethod
     def replay(cls, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
                inputs: Iterable[HubInput], settle: ShotTiming | None = None,
-               opening: Opening = PLAIN) -> TableSession:
+               opening: Opening = PLAIN, clock: ShotClock | None = None) -> TableSession:
         """A session rebuilt from stored inputs in stored order; refused referee actions are skipped."""
-        session = cls(table_id, variant, players, options, settle, opening=opening)
+        session = cls(table_id, variant, players, options, settle, opening=opening, clock=clock)
         for inp in inputs:
             try:
                 session.apply(inp)
@@ -330,7 +342,7 @@ def rederived(session: TableSession) -> TableSession:
     """A new session folding `session`'s log from the start, in time order, as one pass (what a refold must
     equal: the tests compare them). Stored actions that do not fit are refused with an alert, as in a refold."""
     s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
-                     session.match_id, session.opening)
+                     session.match_id, session.opening, session.clock)
     s._log, s._keys = list(session._log), dict(session._keys)
     acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
     strikes = {i.item for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}

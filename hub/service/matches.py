@@ -18,6 +18,7 @@ from hub.errors import MALFORMED, NO_MATCH
 from hub.hubclock import HubClock
 from hub.ingest.registry import Registry
 from hub.reconcile.frames import Frames
+from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.table import TableSession, strict
 from hub.service.batch import Batch
 from hub.service.devices import DeviceDesk
@@ -191,18 +192,19 @@ class Matches:
             self.end(table_id, RefereeAction("end_match", {"reason": "new match"}, now), now)
         variant, players, options = act.variant, act.players, dict(act.options)
         cues = self._cues(table_id, act.cues)
+        clock = ShotClock.of_request(act.shot_clock.model_dump() if act.shot_clock is not None else None)
         try:
             frames = Frames(act.rules())
             session = TableSession(
                 table_id, variant, (players[0], players[1]), options, timing(self.config.settle),
-                opening=frames.opening(),
+                opening=frames.opening(), clock=clock,
             )
         except RulesError as exc:  # the engine's word on the variant, an option or the race; a bug is not caught
             raise RefereeInputError(
                 f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}", "variant", MALFORMED
             ) from exc
         self.devices.health(table_id, session)
-        snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
+        snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry, clock)
         match_id = self.store.new_match(table_id, variant, players, options, now, snap)
         session.match_id = match_id
         self.inputs.append_action(table_id, match_id, action, now)
@@ -238,7 +240,7 @@ class Matches:
         self.inputs.append_action(table_id, live.match.id, action, now)
         nxt = live.frames.advance(session, lambda opening: TableSession(
             table_id, session.variant, session.players, session.options, session.timing, match_id=live.match.id,
-            opening=opening))
+            opening=opening, clock=session.clock))  # the match's clock; each frame's extensions afresh
         if nxt is None:  # the closed shot did not end the frame after all: it stays, ended, as the replay has it
             log.warning("table %s: next_frame closed frame %d but it is not over", table_id,
                         len(live.frames.done) + 1)

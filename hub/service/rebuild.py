@@ -16,6 +16,7 @@ from typing import Any
 from hub.config import ShotTiming
 from hub.ingest.timecheck import suspect_of
 from hub.reconcile.frames import Frames, rules_of
+from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
@@ -61,7 +62,7 @@ class UnreadableMatch(ValueError):
 def new_frame(match: MatchRow, settle: ShotTiming, frames: Frames, after: TableSession | None) -> TableSession:
     """The session of a match's next frame (the first when `after` is None), opened by the race's rules."""
     return TableSession(match.table_id, match.variant, match.players, match.options, settle, match_id=match.id,
-                        opening=frames.opening(after))
+                        opening=frames.opening(after), clock=ShotClock.of_snapshot(match.settings))
 
 
 class _Folder:
@@ -90,7 +91,7 @@ class _Folder:
         session = self.out.session
         nxt = self.frames.advance(session, lambda opening: TableSession(
             self.match.table_id, self.match.variant, self.match.players, self.match.options, self.settle,
-            match_id=self.match.id, opening=opening))
+            match_id=self.match.id, opening=opening, clock=session.clock))
         if nxt is not None:
             self.faults()
             self.out.session = nxt

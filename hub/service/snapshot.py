@@ -16,6 +16,7 @@ from typing import Any
 
 from hub.config import Config, ShotTiming
 from hub.ingest.registry import Registry
+from hub.reconcile.shotclock import ShotClock
 from shared_rules.registry import find_variant
 
 SNAPSHOT_VERSION = 1
@@ -30,7 +31,8 @@ def hub_version() -> str:
 
 
 def settings_snapshot(config: Config, table_id: str, variant: str, options: Mapping[str, object],
-                      timing: ShotTiming, registry: Registry | None = None) -> dict[str, Any]:
+                      timing: ShotTiming, registry: Registry | None = None,
+                      clock: ShotClock | None = None) -> dict[str, Any]:
     """JSON-able settings of a match about to start on `table_id` (the table must be in `config`)."""
     table = config.table(table_id)
     devices = table.devices if table is not None else ()
@@ -48,6 +50,7 @@ def settings_snapshot(config: Config, table_id: str, variant: str, options: Mapp
             "cues": {d.id: d.seat for d in devices if d.role == "cue"},
         },
         "settle": dataclasses.asdict(timing),
+        "shot_clock": clock.to_dict() if clock is not None and clock.on else None,
         "rules": {"variant": variant, "options": _jsonable(find_variant(variant)(dict(options)).options)},
         "hub": {"version": hub_version()},
         "firmware": firmware,

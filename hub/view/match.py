@@ -156,6 +156,33 @@ class MatchClock(View):
     ended_ms: int | None
 
 
+class ShotClockLast(View):
+    """The last shot with a measured time: its number, the time taken, the time it had, whether it ran out."""
+
+    shot: int
+    shot_ms: int | None
+    allowed_ms: int | None  # None: the clock was off
+    expired: bool
+
+
+class ShotClockView(View):
+    """The shot clock now. `on` false: the match has none (shot times are still measured: `last`)."""
+
+    on: bool
+    limit_ms: int | None  # None with the clock off
+    warn_ms: int  # the screens warn in the last `warn_ms` (10 s)
+    extension_ms: int | None  # what one extension adds; None with the clock off
+    extensions: int  # per player per frame
+    extensions_left: list[int]  # per seat, in this frame
+    running: bool  # a shot is being timed: after the first shot, until the match is over
+    shot: int | None  # the number of the shot being timed
+    player: int | None  # to play
+    started_at: int | None  # hub ms: the previous shot settled (may be ahead of `hub_ms` while balls can roll)
+    extended: int  # extensions granted for the shot being timed
+    expires_at: int | None  # `started_at` + the limit and its extensions; None with the clock off
+    last: ShotClockLast | None
+
+
 class MatchView(SessionView):
     """Plus what a screen shows without knowing the rules. A variant registered outside the six (Variant
     .board_facts) adds its section by its name: the only extra fields a match view takes."""
@@ -176,3 +203,4 @@ class MatchView(SessionView):
     undo: UndoView | None
     pockets: dict[str, Text]
     clock: MatchClock
+    shot_clock: ShotClockView  # hub/view/shotclock.py

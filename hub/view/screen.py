@@ -1,6 +1,6 @@
 """What a screen shows without knowing the rules: the ball colours, values and labels, the points left, the
 variants' own sections, the balls to put back by hand, the last effects, the recent history, what undo takes back,
-the questions' labelled choices, the pocket names, the match clock. Everything here is derived from the session
+the questions' labelled choices, the pocket names, the match clock and the shot clock. Everything here is derived from the session
 and the rules engine's own facts; nothing is decided here."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hub.view.base import Text
 from hub.view.match import BallView, EffectView, HistoryRow, MatchClock, NeedView, Placed, UndoView
 from hub.view.session import question_view
 from hub.view.shot import Choice, QuestionView
+from hub.view.shotclock import shot_clock_view
 from hub.vocab.notices import POCKET_NAMES, Question
 from shared_rules.outcome import Effect, EffectKind, Outcome
 from shared_rules.registry import VARIANTS
@@ -104,6 +105,7 @@ def screen_fields(s: TableSession, engine: dict[str, Any], started_ms: int | Non
         "questions": [*(_question(q, needs) for q in s.questions), *extra_questions],
         "pockets": POCKETS,
         "clock": MatchClock(started_ms=started_ms, ended_ms=ended_ms),
+        "shot_clock": shot_clock_view(s, engine["to_play"], engine["over"]),
     }
 
 

@@ -160,6 +160,54 @@ class DismissAlertAction(MatchControl):
         ctl.dismiss(self.alert)
 
 
+MAX_LIMIT_S = 600  # a shot clock's longest setting: seconds per shot, seconds per extension
+MAX_EXTENSIONS = 10  # extensions per player per frame
+
+
+class ExtensionAction(MatchControl):
+    """An extension of the shot clock for the shot being timed (hub/reconcile/shotclock.py): the player to play
+    (or `player`) uses one of the extensions the match gives per frame."""
+    kind: Literal["extension"]
+    player: Seat | None = None
+
+    @classmethod
+    def check(cls, a: Mapping[str, object]) -> Args:
+        return {"player": c.seat(a, "player", required=False)}
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        ctl.extend(at_ms, self.player)
+
+
+class ShotClockBody(BaseModel):
+    """A match's shot clock: seconds per shot (0: off), extensions per player per frame, seconds per extension."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    limit_s: Annotated[int, Field(ge=0, le=MAX_LIMIT_S)] = 0
+    extensions: Annotated[int, Field(ge=0, le=MAX_EXTENSIONS)] = 0
+    extension_s: Annotated[int | None, Field(ge=0, le=MAX_LIMIT_S)] = None
+
+
+def check_shot_clock(a: Mapping[str, object]) -> dict[str, int] | None:
+    """new_match's `shot_clock`, checked with bilingual messages (None: no clock)."""
+    raw = a.get("shot_clock")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or not set(raw) <= {"limit_s", "extensions", "extension_s"}:
+        raise c.err("shot_clock", "must be {\"limit_s\": seconds per shot (0 = off), \"extensions\": per player per "
+                    "frame, \"extension_s\": seconds each}", "нужен объект {\"limit_s\": секунд на удар (0 — без часов), "
+                    "\"extensions\": продлений на игрока за партию, \"extension_s\": секунд в продлении}")
+    out: dict[str, int] = {}
+    for name, top in (("limit_s", MAX_LIMIT_S), ("extensions", MAX_EXTENSIONS), ("extension_s", MAX_LIMIT_S)):
+        v = raw.get(name)
+        if v is None:
+            continue
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= top:
+            raise c.err(f"shot_clock.{name}", f"must be a whole number from 0 to {top}, got {v!r}",
+                        f"нужно целое число от 0 до {top}, получено {v!r}")
+        out[name] = v
+    return out
+
+
 class HandicapBody(BaseModel):
     """A handicap (general A-G5): points or balls in every frame, or frames in the race, for one seat."""
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -184,6 +232,7 @@ class NewMatchAction(MatchControl):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     cues: Annotated[dict[str, Seat], Field(max_length=8)] = Field(default_factory=dict)
     race: RaceBody | None = None
+    shot_clock: ShotClockBody | None = None
     routed: ClassVar[bool] = True
 
     def rules(self) -> RaceRules:
@@ -214,6 +263,9 @@ class NewMatchAction(MatchControl):
         race = race_args(a.get("race"))
         if race is not None:
             out["race"] = race
+        clock = check_shot_clock(a)
+        if clock is not None:
+            out["shot_clock"] = clock
         return out
 
     def control(self, ctl: Controls, at_ms: int) -> None:
@@ -257,22 +309,24 @@ class EndMatchAction(MatchControl):
 
 Action = (LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
           | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
-          | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NewMatchAction | NextFrameAction | EndMatchAction)
+          | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | ExtensionAction | NewMatchAction
+          | NextFrameAction | EndMatchAction)
 """Any referee action, typed."""
 
 ACTION_MODELS: dict[str, type[BaseAction]] = {
     m.model_fields["kind"].annotation.__args__[0]: m  # type: ignore[union-attr]
     for m in (LagAction, DeclareAction, IdentifyAction, AddBallAction, JumpedAction, RemoveAction, FoulAction,
               FactAction, ConfirmAction, WithdrawAction, ChooseAction, OpenShotAction, CloseShotAction, UndoAction,
-              InterferenceAction, ConcedeAction, DecideAction, DismissAlertAction, NewMatchAction, NextFrameAction,
-              EndMatchAction)
+              InterferenceAction, ConcedeAction, DecideAction, DismissAlertAction, ExtensionAction, NewMatchAction,
+              NextFrameAction, EndMatchAction)
 }
 """kind -> its model, in the order the panel documents them."""
 
 RefereeActionBody = Annotated[
     LagAction | DeclareAction | IdentifyAction | AddBallAction | JumpedAction | RemoveAction | FoulAction
     | FactAction | ConfirmAction | WithdrawAction | ChooseAction | OpenShotAction | CloseShotAction | UndoAction
-    | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | NextFrameAction | EndMatchAction,
+    | InterferenceAction | ConcedeAction | DecideAction | DismissAlertAction | ExtensionAction | NextFrameAction
+    | EndMatchAction,
     Field(discriminator="kind"),
 ]
 """Every action `POST /api/tables/{table}/actions` takes (new_match has its own route)."""
