@@ -5,6 +5,7 @@ import { live } from "./ws.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { loadVariants, foulOf } from "./variants.js";
 import { raceOf, raceLabel, frameDots, handicapTag, raceVerdict } from "./race.js";
+import { renderShotClock } from "./shotclock.js";
 
 const table = tableFromPath();
 let env = null; // the last state envelope
@@ -253,6 +254,17 @@ function tick() {
   const end = c && c.ended_ms;
   const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
   fill("clock", c ? clockText(c.started_ms, end ?? env.hub_ms, end ? at : receivedAt, at) : "");
+  tickShot();
+}
+
+// The shot clock (js/shotclock.js): big in the centre, red and larger in the last 10 s, "Time!" at 0; only while a
+// match is in play (the final screen covers it).
+function tickShot() {
+  const el = document.getElementById("shotclock");
+  const m = env && env.match;
+  const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
+  const c = renderShotClock(el, m && !m.over ? m.shot_clock : null, env && env.hub_ms, receivedAt, at);
+  document.body.dataset.shotClock = c.phase;
 }
 
 pageTitle("title_board");
@@ -270,4 +282,5 @@ const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onStatus: () => { if (env) tick(); }, // offline: the clock stops now, at the hub's last word
 });
 setInterval(tick, 1000);
+setInterval(() => { if (env) tickShot(); }, 250); // the shot clock's seconds turn on time
 fitOnResize(() => { if (env) render(); }); // a new size: the chip strip and every fitted text again

@@ -86,6 +86,11 @@ const TEXTS = {
     spot_spotting_line: "на линию от задней отметки", spot_toward_centre: "от задней отметки к центру",
     spot_foot_rail: "к заднему борту за пирамидой", spot_house: "с руки из дома", spot_anywhere: "с руки с любого места",
     qr_alt: "Код для панели судьи этого стола", table_picture: "Стол: лузы и их датчики", table_pockets: "Лузы стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
+    // the shot clock (js/shotclock.js, the panel's start form and its extension button)
+    shot_clock: "На удар", shot_clock_expired: "Время!", shot_clock_extended: "+ продление ×{n}",
+    shot_clock_field: "Часы на удар", shot_clock_off: "без часов", seconds: "{n} с",
+    extensions_field: "Продлений на игрока за партию", extension_btn: "Продление (осталось {n})",
+    extension_none: "Продлений не осталось",
   },
   en: {
     offline: "No connection to the hub — reconnecting…", offline_since: "No connection — last update {time}",
@@ -158,6 +163,11 @@ const TEXTS = {
     spot_spotting_line: "on the spotting line from the foot spot", spot_toward_centre: "from the foot spot toward the centre",
     spot_foot_rail: "next to the foot rail behind the pyramid", spot_house: "in hand, from the house", spot_anywhere: "in hand, anywhere",
     qr_alt: "Code for this table's referee panel", table_picture: "The table: pockets and their sensors", table_pockets: "The table's pockets", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
+    // the shot clock (js/shotclock.js, the panel's start form and its extension button)
+    shot_clock: "Shot clock", shot_clock_expired: "Time!", shot_clock_extended: "+ extension ×{n}",
+    shot_clock_field: "Shot clock", shot_clock_off: "off", seconds: "{n} s",
+    extensions_field: "Extensions per player per frame", extension_btn: "Extension ({n} left)",
+    extension_none: "No extensions left",
   },
 };
 
@@ -274,6 +284,7 @@ export const ACTION_LABELS = {
   choose: ["Choice", "Выбор"], decide: ["Referee decision", "Решение судьи"], open_shot: ["Open shot", "Открыть удар"],
   close_shot: ["Close shot", "Закрыть удар"], undo: ["Undo", "Отмена"], interference: ["Interference", "Вмешательство"],
   concede: ["Concession", "Сдача партии"], dismiss_alert: ["Dismiss", "Скрыть"], end_match: ["End match", "Завершить партию"],
+  extension: ["Extension", "Продление"],
 };
 
 /** A referee action's name in the screen's language. */

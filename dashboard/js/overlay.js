@@ -4,6 +4,7 @@ import { h, fill, ball, tableFromPath, tn } from "./dom.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { live } from "./ws.js";
 import { raceOf, handicapTag } from "./race.js";
+import { renderShotClock } from "./shotclock.js";
 
 const params = new URLSearchParams(location.search);
 const table = tableFromPath();
@@ -13,6 +14,8 @@ if (scale > 0 && scale <= 4) document.documentElement.style.setProperty("--scale
 
 let flashKey = null;
 let flashTimer = null;
+let env = null; // the last state envelope
+let receivedAt = Date.now();
 
 function render(env) {
   const m = env.match || env.last_match;
@@ -34,6 +37,7 @@ function render(env) {
       race ? h("span.race", {}, `${t("race_to", { n: race.race_to })} · ${t("frame_n", { n: race.frame })}`) : null,
       !over && run ? h("span.run", {}, `${t("run")} ${run}`) : null,
       null),
+    h("div.shotclock", { id: "shotclock", hidden: true }),
     seat(1), h("div.flash", { id: "flash", hidden: true }));
   const hist = m.history || [];
   const last = hist[hist.length - 1];
@@ -53,9 +57,28 @@ function render(env) {
 pageTitle("title_overlay");
 fitOnResize(() => fitAll());
 document.querySelector("main").append(langToggle()); // shown only under the pointer or the keyboard: a stream never sees it
-live(`/ws/tables/${encodeURIComponent(table)}`, {
-  onMessage(msg) { if (msg.type === "state") { render(msg); fitAll(); document.body.dataset.rev = String(msg.rev); } },
+// The shot clock (js/shotclock.js) between the names: red in the last 10 s; it stops at the hub's last word offline.
+function tickShot() {
+  const el = document.getElementById("shotclock");
+  if (!el || !env) return;
+  const m = env.match;
+  const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
+  renderShotClock(el, m && !m.over ? m.shot_clock : null, env.hub_ms, receivedAt, at);
+}
+
+const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
+  onMessage(msg) {
+    if (msg.type !== "state") return;
+    env = msg;
+    receivedAt = Date.now();
+    render(msg);
+    tickShot();
+    fitAll();
+    document.body.dataset.rev = String(msg.rev);
+  },
+  onStatus: () => tickShot(),
 });
+setInterval(tickShot, 250);
 
 /** The flash at the end of a frame: its winner (the bar is small: the frame score beside the names says the rest);
  * once a race is won, the match's winner. */

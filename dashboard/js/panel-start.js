@@ -4,6 +4,7 @@ import { t, pick } from "./i18n.js";
 import { h } from "./dom.js";
 import { loadVariants } from "./variants.js";
 import { raceFields, readRace } from "./panel-race.js";
+import { shotClockFields, readShotClock } from "./panel-clock.js";
 
 function optionInput(o) {
   const id = `opt-${o.name}`;
@@ -66,8 +67,9 @@ export async function startCard(ctx, env) {
     const players = [form.querySelector("#pa").value.trim(), form.querySelector("#pb").value.trim()];
     const lagVal = form.querySelector("[name=lag]:checked")?.value;
     const race = readRace(form);
+    const clock = readShotClock(form);
     const ok = await ctx.start({ variant: select.value, players, options, ...(cues.length ? { cues: pairing } : {}),
-      ...(race ? { race } : {}) });
+      ...(race ? { race } : {}), ...(clock ? { shot_clock: clock } : {}) });
     if (ok && lagVal !== undefined && lagVal !== "") await ctx.send("lag", { winner: Number(lagVal) });
   } },
   h("h2", {}, t("start")),
@@ -78,6 +80,7 @@ export async function startCard(ctx, env) {
     h("input", { id: "pb", required: true, maxlength: 60, value: last ? last.players[1] : "", autocomplete: "off" })),
   optionsBox,
   raceFields(seatName),
+  shotClockFields(),
   cues.length ? h("fieldset", {}, h("legend", {}, t("cues")), cues.map((c, i) => h("label.field", {},
     h("span", { translate: "no" }, c.device),
     h("select", { name: `cue-${c.device}` }, [0, 1].map((s) => h("option.seat-name", { value: s,

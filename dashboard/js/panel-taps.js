@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 const QUESTION_LABELS = {
   late_drop: ["Late drop", "Поздний шар"], double_hit: ["Double hit", "Двойное касание"],
   early_start: ["Early strike", "Ранний удар"], out_of_turn: ["Out of turn", "Не в свою очередь"],
-  maybe_two: ["One ball or two", "Один шар или два"],
+  maybe_two: ["One ball or two", "Один шар или два"], shot_clock: ["Time ran out", "Время вышло"],
 };
 const ANSWER_LABELS = {
   foul: ["foul", "штраф"], no_foul: ["no foul", "без штрафа"], return: ["put back", "вернуть"],

@@ -14,11 +14,13 @@ import { raceCard, endMatch } from "./panel-race.js";
 import { raceOf } from "./race.js";
 import { loadVariants } from "./variants.js";
 import { pickOption, confirmSheet } from "./sheet.js";
+import { clockRow, tickPanelClock } from "./panel-clock.js";
 
 const table = tableFromPath();
 const api = new TableApi(table);
 const taps = new PendingTaps(table);
 let env = null;
+let receivedAt = Date.now();
 let mode = null; // "pin" | "start" | "match": the start form is built once per entry, so typing survives updates
 let toastTimer = null;
 let shownQuestions = new Set();
@@ -100,6 +102,7 @@ function accept(state) {
   }
   if (api.signedIn && state.boot) sessionStorage.setItem(bootKey, state.boot);
   env = state;
+  receivedAt = Date.now();
   render();
   resumeTaps(); // a reloaded panel: the same uids again
 }
@@ -169,6 +172,7 @@ function header() {
 function bottomBar(m) {
   const undo = m.undo ? pick(m.undo) : t("undo_none"); // the hub names it: "Undo shot 7"
   return [
+    clockRow(ctx, m),
     h("button.btn.act.undo", { type: "button", id: "undo", disabled: !m.undo || null, onclick: async () => {
       if (await confirmSheet(undo)) ctx.send("undo");
     } }, undo),
@@ -221,6 +225,7 @@ async function render(force = false) {
     shotCard(ctx, m), takeBackCard(ctx, m), historyCard(ctx, m), foulsCard(ctx, m));
   main.scrollTop = scroll;
   fill(bar, bottomBar(m));
+  tickClock();
   syncDisabled();
   skipLink();
 }
@@ -247,9 +252,11 @@ document.body.dataset.lang = lang;
 document.addEventListener("keydown", (e) => { if (mode === "pin" && pinKeys) pinKeys(e); });
 fitOnResize(() => fitAll());
 pageTitle("title_panel");
-live(`/ws/tables/${encodeURIComponent(table)}`, {
+const tickClock = () => tickPanelClock(env, receivedAt, link.online, link.lastMessageAt);
+const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
-  onStatus() { syncDisabled(); },
+  onStatus() { syncDisabled(); tickClock(); },
   token: () => api.token,
   hint: t("offline_taps"), // the offline strip says why the buttons are off
 });
+setInterval(tickClock, 250);

@@ -5,18 +5,27 @@ Everything comes from the inputs' times: the same log in any arrival order gives
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from hub import config
 from hub.config import ShotTiming
+from hub.export import build, load
 from hub.reconcile.fold import HubInput
 from hub.reconcile.shotclock import ShotClock, over_time, shot_ms
 from hub.reconcile.table import TableSession, rederived
+from hub.service.hub import Hub
+from hub.store.database import Store
 from hub.view.build import match_view
 from hub.vocab.checks import RefereeInputError
 from shared_rules import Foul
+from tests.hub.nodes import Clock, Node
 from tests.hub.tablekit import Kit, item
+from tests.hub.test_service import T0, wait_for
+from tests.support.broker import Mosquitto
 
 CLOCK = ShotClock(limit_ms=45_000, extensions=1)
 
@@ -193,3 +202,58 @@ def test_the_clock_starts_again_from_a_replay_of_the_stored_inputs() -> None:
     s = session(script(Kit()))
     again = TableSession.replay("t1", "free", ("Ivan", "Petr"), {}, s.log, clock=CLOCK)
     assert clocks(again) == clocks(s) and state(again) == state(s)
+
+
+# ---------------------------------------------------------------- the hub: scripted nodes over a real broker
+
+@pytest.mark.mosquitto
+def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
+        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    """A match with a 30 s clock and one extension: the cue node's strikes and the pocket node's ball start and stop
+    it on the hub (retained state), the over-time strike asks the referee, a restarted hub rebuilds the same clock
+    from the store, and the export keeps every shot's time."""
+    clock = Clock(T0)
+    hub = hubs(cfg, clock=clock)
+    hub.submit("t1", {"kind": "new_match", "args": {"variant": "free", "players": ["Ivan", "Petr"],
+                                                    "shot_clock": {"limit_s": 30, "extensions": 1}}})
+    clock.now = T0 + 100
+    hub.submit("t1", {"kind": "lag", "winner": 0})
+    cue, foot = Node(mosquitto.port, "t1", "cue-a", "cue"), Node(mosquitto.port, "t1", "p-foot", "pocket")
+    sent = [(cue, cue.event("strike", T0 + 1000, pk=3.0)), (foot, foot.event("pocket", T0 + 2500, p=5, c="ivory", cf=0.9))]
+    for node, payload in sent:
+        node.send(payload)
+    wait_for(lambda: hub.stats["accepted"] == 2)
+    assert hub.wait_idle(5)
+    c = hub.state("t1")["match"]["shot_clock"]
+    assert c["running"] and c["started_at"] == T0 + 3500 and c["expires_at"] == T0 + 33_500 and c["player"] == 0
+    clock.now = T0 + 20_000
+    hub.submit("t1", {"kind": "extension"})
+    assert hub.wait_idle(5)
+    assert hub.state("t1")["match"]["shot_clock"]["expires_at"] == T0 + 63_500
+    strikes = [cue.event("strike", T0 + 40_000, pk=3.0), cue.event("strike", T0 + 90_000, pk=3.0)]
+    for payload in strikes:
+        cue.send(payload)
+    wait_for(lambda: hub.stats["accepted"] == 4)
+    assert hub.wait_idle(5)
+    m = hub.state("t1")["match"]
+    assert m["shot_clock"]["last"] == {"shot": 3, "shot_ms": 48_000, "allowed_ms": 30_000, "expired": True}
+    assert m["shot_clock"]["extensions_left"] == [0, 1]
+    q = next(q for q in m["questions"] if q["kind"] == "shot_clock")
+    assert q["shot"] == 3 and q["cite"] == "general 26" and [c["value"] for c in q["choices"]] == ["foul", "no_foul"]
+    before = json.loads(json.dumps(m["shot_clock"]))
+    hub.stop()
+    again = hubs(cfg, clock=clock)  # rebuilt from the log, with the clock from the match's settings
+    assert again.state("t1")["match"]["shot_clock"] == before
+    again.stop()
+    store = Store(cfg.store.path, readonly=True)
+    try:
+        doc = build(load(store, 1))
+    finally:
+        store.close()
+    assert doc["settings"]["shot_clock"] == {"limit_ms": 30_000, "extensions": 1, "extension_ms": 30_000,
+                                             "warn_ms": 10_000}
+    assert [s["shot_ms"] for s in doc["shots"]] == [None, 36_500, 48_000]
+    assert doc["shots"][1]["shot_clock"] == {"allowed_ms": 60_000, "extensions": 1, "expired": False}
+    assert doc["shots"][2]["shot_clock"]["expired"] is True
+    for n in (cue, foot):
+        n.close()
