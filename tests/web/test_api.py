@@ -12,7 +12,7 @@ from tests.export.matchkit import PLAYERS, Table
 from tests.web.conftest import auth
 
 KINDS = ("lag, declare, identify, add_ball, jumped, remove, foul, fact, confirm, withdraw, choose, open_shot, "
-         "close_shot, undo, interference, concede, decide, dismiss_alert, new_match, next_frame, end_match")
+         "close_shot, undo, interference, concede, decide, dismiss_alert, extension, new_match, next_frame, end_match")
 
 
 def start(client: TestClient, headers: dict[str, str], variant: str = "free", **extra: Any) -> dict[str, Any]:
