@@ -88,7 +88,7 @@ const TEXTS = {
     qr_alt: "Код для панели судьи этого стола", table_picture: "Стол: лузы и их датчики", table_pockets: "Лузы стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
     // the shot clock (js/shotclock.js, the panel's start form and its extension button)
     shot_clock: "На удар", shot_clock_expired: "Время!", shot_clock_extended: "+ продление ×{n}",
-    shot_clock_field: "Часы на удар", shot_clock_off: "без часов", seconds: "{n} с",
+    shot_clock_field: "Часы на удар", shot_clock_limit: "Секунд на удар", shot_clock_off: "без часов", seconds: "{n} с",
     extensions_field: "Продлений на игрока за партию", extension_btn: "Продление (осталось {n})",
     extension_none: "Продлений не осталось",
   },
@@ -165,7 +165,7 @@ const TEXTS = {
     qr_alt: "Code for this table's referee panel", table_picture: "The table: pockets and their sensors", table_pockets: "The table's pockets", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
     // the shot clock (js/shotclock.js, the panel's start form and its extension button)
     shot_clock: "Shot clock", shot_clock_expired: "Time!", shot_clock_extended: "+ extension ×{n}",
-    shot_clock_field: "Shot clock", shot_clock_off: "off", seconds: "{n} s",
+    shot_clock_field: "Shot clock", shot_clock_limit: "Seconds per shot", shot_clock_off: "off", seconds: "{n} s",
     extensions_field: "Extensions per player per frame", extension_btn: "Extension ({n} left)",
     extension_none: "No extensions left",
   },

@@ -10,7 +10,7 @@ const EXTENSIONS = [0, 1, 2, 3];
 /** The start form's fieldset: seconds per shot (off by default) and extensions per player per frame. */
 export function shotClockFields() {
   return h("fieldset.shot-clock", {}, h("legend", {}, t("shot_clock_field")),
-    h("label.field", { for: "sc-limit" }, h("span", {}, t("shot_clock_field")),
+    h("label.field", { for: "sc-limit" }, h("span", {}, t("shot_clock_limit")),
       h("select", { id: "sc-limit", name: "sc-limit" }, LIMITS.map((s) => h("option", { value: s },
         s ? t("seconds", { n: s }) : t("shot_clock_off"))))),
     h("label.field", { for: "sc-ext" }, h("span", {}, t("extensions_field")),

@@ -178,6 +178,12 @@ def test_the_overlay_and_the_panel_show_the_clock_and_the_extension(browser: Any
     assert overlay.locator("#shotclock .sc-label").inner_text() == "Shot clock"
     assert overlay.locator("#shotclock").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(200, 20, 20)"
     shoot(overlay, "overlay-shot-clock-en")
+    ru = open_page(browser, table, "/overlay/t1", "ru", {"width": 1280, "height": 720}, WALL)
+    ru.clock.set_fixed_time(WALL + 36)
+    clock_shows(ru, "warn", "8")
+    assert ru.locator("#shotclock .sc-label").inner_text() == "На удар"
+    shoot(ru, "overlay-shot-clock-ru")
+    ru.close()
 
     token = httpx.post(f"{table.base}/api/tables/t1/token", json={"pin": PIN, "label": "panel"}, timeout=30)
     panel = browser.new_page(viewport=PHONE)
@@ -212,6 +218,8 @@ def test_the_start_form_sets_the_shot_clock(browser: Any, table: Table) -> None:
     panel.fill("#pb", "Petr")
     panel.select_option("#sc-limit", "60")
     panel.select_option("#sc-ext", "2")
+    panel.locator("fieldset.shot-clock").scroll_into_view_if_needed()
+    shoot(panel, "panel-start-shot-clock-en")
     panel.click("#start")
     panel.wait_for_selector("#extension", timeout=15_000)
     settings = table.hub.store.match(1).settings if table.hub.store is not None else None
