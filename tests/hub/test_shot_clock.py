@@ -169,6 +169,29 @@ def test_an_extension_is_refused_with_the_clock_off_or_before_the_first_shot() -
         session([Kit().ref("lag", 500, winner=0), Kit().ref("extension", 600)])
 
 
+@pytest.mark.parametrize(("clock", "field", "en", "ru"), [
+    ({"limit_s": -5}, "shot_clock.limit_s", "whole number from 0 to 600, got -5", "целое число от 0 до 600"),
+    ({"limit_s": 45, "extensions": 11}, "shot_clock.extensions", "from 0 to 10, got 11", "от 0 до 10"),
+    ({"limit_s": True}, "shot_clock.limit_s", "got True", "получено True"),
+    ({"seconds": 45}, "shot_clock", "limit_s", "секунд на удар"),
+    (45, "shot_clock", "limit_s", "секунд на удар"),
+])
+def test_a_bad_shot_clock_setting_is_refused_in_both_languages(clock: object, field: str, en: str, ru: str) -> None:
+    with pytest.raises(RefereeInputError) as exc:
+        Kit.ref("new_match", 0, variant="free", players=["Ivan", "Petr"], shot_clock=clock)
+    assert exc.value.field == field and en in exc.value.en and ru in exc.value.ru
+
+
+def test_the_setting_is_kept_as_checked() -> None:
+    act = Kit.ref("new_match", 0, variant="free", players=["Ivan", "Petr"],
+                  shot_clock={"limit_s": 40, "extensions": 2, "extension_s": 20})
+    assert act.args["shot_clock"] == {"limit_s": 40, "extensions": 2, "extension_s": 20}
+    clock = ShotClock.of_request(act.args["shot_clock"])
+    assert clock == ShotClock(40_000, 2, 20_000) and clock.allowed(2) == 80_000
+    assert ShotClock.of_snapshot({"shot_clock": clock.to_dict()}) == clock
+    assert ShotClock.of_snapshot({}) == ShotClock() and not ShotClock.of_request({"limit_s": 0, "extensions": 3}).on
+
+
 def script(k: Kit) -> list[HubInput]:
     """Ivan: an extension, shot 2 in 56.5 s, then shot 3 after 77.5 s (over); Petr: shot 4, a ball, an extension and
     shot 5 in 78 s (within 45 + 45)."""
