@@ -1,5 +1,5 @@
 """The shot clock on the screens (issue 22, item 3), in a real Chromium against a real hub: the board and the overlay
-count down from the state's `shot_clock` and the hub's time, warn in the last 10 s (red, larger, readable from five
+count down from the match view's `shot_clock` and the hub's time, warn in the last 10 s (red, larger, readable from five
 metres, Russian and English), say "Time!" at 0, and start again after the next strike; the panel shows the seconds
 and the extension, and the start form sets the clock. The page's `Date.now()` is held still
 (`page.clock.set_fixed_time`, its timers run on) so the seconds shown are exact: what the screen counts is the hub's
@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hub import config
+from hub import configfile
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
 from hub.web.auth import PinStore
@@ -64,7 +64,7 @@ class Table:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    cfg = config.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": [
+    cfg = configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": [
         {"id": "t1", "name": "Стол 1", "cues": {"cue-a": 0, "cue-b": 1}, "pockets": {"pk": [1, 2, 3, 4, 5, 6]}}]})
     PinStore(cfg.store.path).set("t1", PIN)
     clock = Clock()
