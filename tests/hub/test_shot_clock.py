@@ -280,3 +280,48 @@ def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
     assert doc["shots"][2]["shot_clock"]["expired"] is True
     for n in (cue, foot):
         n.close()
+
+
+@pytest.mark.mosquitto
+def test_a_race_keeps_the_clock_in_every_frame_and_gives_the_extensions_again(
+        cfg: config.Config, hubs: Callable[..., Hub]) -> None:
+    """A race to 2 with a 30 s clock and one extension per player per frame: Petr (to play after Ivan's empty break)
+    uses his in frame 1; frame 2 (a
+    new session, hub/reconcile/frames.py) has the same clock and every extension again; a restarted hub and the
+    export fold each frame with the match's clock."""
+    clock = Clock(T0)
+    hub = hubs(cfg, clock=clock)
+    hub.submit("t1", {"kind": "new_match", "args": {"variant": "free", "players": ["Ivan", "Petr"],
+                                                    "race": {"race_to": 2},
+                                                    "shot_clock": {"limit_s": 30, "extensions": 1}}})
+    for kind, args in (("lag", {"winner": 0}), ("open_shot", {}), ("close_shot", {}), ("extension", {})):
+        clock.now += 1000
+        hub.submit("t1", {"kind": kind, **args})
+    c = hub.state("t1")["match"]["shot_clock"]
+    assert c["on"] and c["running"] and c["player"] == 1 and c["extended"] == 1 and c["extensions_left"] == [1, 0]
+    with pytest.raises(RefereeInputError) as exc:  # one per frame, and Petr has used his
+        hub.submit("t1", {"kind": "extension"})
+    assert "player 2 has no extension left" in exc.value.en and "не осталось продлений" in exc.value.ru
+    for kind, args in (("concede", {"player": 1}), ("next_frame", {})):
+        clock.now += 1000
+        hub.submit("t1", {"kind": kind, **args})
+    m = hub.state("t1")["match"]
+    assert m["race"]["frame"] == 2
+    c = m["shot_clock"]
+    assert c["on"] and c["limit_ms"] == 30_000 and c["extensions_left"] == [1, 1] and not c["running"]
+    for kind in ("open_shot", "close_shot"):
+        clock.now += 1000
+        hub.submit("t1", {"kind": kind})
+    before = hub.state("t1")["match"]["shot_clock"]
+    assert before["running"] and before["expires_at"] == before["started_at"] + 30_000
+    hub.stop()
+    again = hubs(cfg, clock=clock)  # both frames rebuilt from the log, each with the match's clock
+    assert again.state("t1")["match"]["shot_clock"] == before
+    again.stop()
+    store = Store(cfg.store.path, readonly=True)
+    try:
+        doc = build(load(store, 1))
+    finally:
+        store.close()
+    frame1 = [s for s in doc["shots"] if s["frame"] == 1]
+    assert frame1[0]["shot_clock"] == {"allowed_ms": 30_000, "extensions": 0, "expired": False}
