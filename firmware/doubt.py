@@ -22,6 +22,19 @@ A passage runs from both beams clear to both beams clear. Three kinds of doubt a
   it): `bounce`.
 
 A passage that raised a flag or a jam already says nothing more.
+
+Two states outlive a passage:
+
+* **Counting on one beam.** Once a beam is declared dead (`dead`, the fifth one-beam passage in a row; the first
+  ball it missed was named with `single` already), each one-beam passage as short as a fall, from that fifth on,
+  is counted as a ball on the working beam alone: an IN whose `beam` is `ONE_BEAM` + the dead beam (the wire's
+  `bm` on the `pocket` event: single-beam evidence, which the hub counts and alerts on, and the referee can
+  remove). Any other one-beam passage then is asked about (`single`). A passage that blocks both beams shows both
+  working again and ends it. (Not from the first `single`: a ball dipping into the upper beam and rolling back out
+  gives that passage too, with both receivers working.)
+* **Just restarted.** A passage that begins within `RESTART_US` of the node's start may be the rest of one its
+  previous life saw in part: the edges of that life's last `debounce_ms` died unconfirmed with it (a ball bouncing
+  back out just before the restart, its `out` lost, falls back in and is counted again). Flagged `boot`.
 """
 
 from .compat import const, ticks_diff
@@ -48,10 +61,13 @@ FALL_MAX_US = const(200000)
 # after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the upper beam
 # missed: flagged `single` naming the upper beam.
 BOUNCE_US = const(2000000)
+# A passage beginning this soon after a start may be the end of one the previous life saw in part: flagged `boot`.
+RESTART_US = const(2000000)
+ONE_BEAM = const(2)  # an IN whose beam is ONE_BEAM + b was counted on one beam alone: b, the other, is dead or blind
 
 
 # The per-passage bookkeeping, on the PocketBeam `pb` (its _lv, _since, _alone, _rise, _entry, _in_t, _in_lag,
-# _last_in, _any_in, _other, spacing_um and _flag); firmware/pocket.py calls these hooks.
+# _last_in, _any_in, _other, spacing_um, passed, _emit and _flag); firmware/pocket.py calls these hooks.
 
 
 def init(pb):
@@ -63,6 +79,16 @@ def init(pb):
     pb._mixed = 0  # this passage: two objects at once (see the module's docstring)
     pb._split = 0  # this passage: the lower beam saw a gap the blocked upper one did not (pocket.py)
     pb._said = 0  # this passage: a flag or a jam was raised already
+    pb._gone = -1  # the beam known dead or blind: one-beam passages are counted on the other (or -1)
+    pb._booted = 0  # the node started and no passage has begun since
+    pb._boot_t = 0
+    pb._fresh = 0  # this passage began within RESTART_US of the start
+
+
+def started(pb, t):
+    """The node started at `t` (firmware/pocket.py `start`)."""
+    pb._booted = 1
+    pb._boot_t = t
 
 
 def emitted(pb, kind):
@@ -75,8 +101,11 @@ def emitted(pb, kind):
         pb._said = 1
 
 
-def edge(pb, beam, level):
-    """A confirmed edge, before it is applied."""
+def edge(pb, beam, level, t):
+    """A confirmed edge at `t`, before it is applied."""
+    if level and pb._booted and not pb._lv[beam] and not pb._lv[1 - beam]:  # the first passage since the start
+        pb._booted = 0
+        pb._fresh = 0 <= ticks_diff(t, pb._boot_t) <= RESTART_US
     if pb._lv[1 - beam]:
         if beam == UPPER:
             pb._flux += -1 if level else 1
@@ -122,16 +151,14 @@ def passage_end(pb, beam):
         pb._alone[0] = 0
         pb._alone[1] = 0
         pb._proven = 1
+        pb._gone = -1  # both beams work
     else:
-        pb._alone[beam] += 1
-        pb._alone[1 - beam] = 0
-        n = pb._alone[beam]
-        if n == DEAD_PASSES:
-            pb._flag(DEAD, pb._since[beam], 1 - beam)
-        elif n > DEAD_PASSES or pb._fell_alone or not (pb._proven or pb._said):
-            pb._flag(SINGLE, pb._since[beam], 1 - beam)  # a one-beam passage: was it a ball?
+        _one_beam(pb, beam)
     if not pb._said and (pb._split or pb._mixed or (pb._turn and pb._flux != pb._net)):
         pb._flag(BOUNCE, pb._since[beam], UPPER)
+    if pb._fresh and not pb._said:
+        pb._flag(BOOT, pb._since[beam], UPPER)  # it may be the rest of a passage the previous life saw in part
+    pb._fresh = 0
     pb._other = 0
     pb._fell_alone = 0
     pb._split = 0
@@ -140,3 +167,28 @@ def passage_end(pb, beam):
     pb._flux = 0
     pb._turn = 0
     pb._said = 0
+
+
+def _one_beam(pb, beam):
+    """A passage only `beam` saw: a ball the other missed, or nothing (see the module's docstring)."""
+    pb._alone[beam] += 1
+    pb._alone[1 - beam] = 0
+    n = pb._alone[beam]
+    dead = 1 - beam
+    if n == DEAD_PASSES:
+        pb._flag(DEAD, pb._since[beam], dead)
+        pb._gone = dead  # declared dead: from this passage on, balls are counted on `beam` alone
+    if pb._gone == dead and pb._fell_alone:
+        _count_alone(pb, beam)  # the beam is known dead: a ball, on the working beam alone
+    elif n != DEAD_PASSES and (pb._gone == dead or n > DEAD_PASSES or pb._fell_alone or not (pb._proven or pb._said)):
+        pb._flag(SINGLE, pb._since[beam], dead)  # a one-beam passage: was it a ball?
+
+
+def _count_alone(pb, beam):
+    """A ball counted on `beam` alone (IN, 1), marked as such: t when the beam cleared, dur its block."""
+    t = pb._since[beam]
+    d = ticks_diff(t, pb._entry if beam == UPPER else pb._rise)
+    pb.passed += 1
+    pb._emit(1, t, d if d > 0 else 0, ONE_BEAM + 1 - beam)
+    pb._last_in = t
+    pb._any_in = 1

@@ -127,6 +127,7 @@ class PocketBeam:
             self._low_t = t
             self._rise = t
             self._other = 1  # flagged `boot` already: this passage says nothing of a dead beam
+        doubt.started(self, t)
 
     def resync(self, t):
         """Edges were lost (the ring overflowed): forget who holds the beams, so a half-seen passage counts
@@ -258,7 +259,7 @@ class PocketBeam:
             else:
                 dur = ms * 1000 + ticks_diff(t, self._since[beam])
             self._emit(CLEAR, t, dur if dur < _MAX_DUR else _MAX_DUR, beam)
-        doubt.edge(self, beam, level)
+        doubt.edge(self, beam, level, t)
         self._lv[beam] = level
         self._since[beam] = t
         if level:

@@ -111,15 +111,21 @@ def judge(p: Passage) -> tuple[str, int, int, list[str]]:
     count = before + kinds.count("pocket") - kinds.count("out")
     if count == truth:
         return "right", truth, count, flags
-    # a jam is an alert on the hub too (hub/ingest/health.py), as loud as a flag
-    loud = said or flags or "jam" in kinds or result["counters"]["dropped"]
+    # a jam is an alert on the hub too (hub/ingest/health.py), as loud as a flag; so is a ball counted on one beam
+    # alone (single-beam evidence, after `dead`)
+    loud = said or flags or "jam" in kinds or _alone(result) or result["counters"]["dropped"]
     return ("flagged" if loud else "silent"), truth, count, flags
 
 
 def _net(result: dict[str, Any]) -> tuple[int, bool]:
     """(balls in - balls out, whether anything was flagged or jammed) of one detector run."""
     kinds = [d[0] for d in result["det"]]
-    return kinds.count("pocket") - kinds.count("out"), "flag" in kinds or "jam" in kinds
+    return kinds.count("pocket") - kinds.count("out"), "flag" in kinds or "jam" in kinds or _alone(result)
+
+
+def _alone(result: dict[str, Any]) -> bool:
+    """A ball counted on one beam alone (its detection's beam ONE_BEAM + the dead one): the hub alerts on it."""
+    return any(d[0] == "pocket" and d[4] >= doubt.ONE_BEAM for d in result["det"])
 
 
 def survey(n: int, seed: int) -> tuple[Counter[str], Counter[str], list[str]]:

@@ -46,6 +46,21 @@ def test_hard_throat_cases_are_counted_right_or_flagged(name):
     assert [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == flags, result
 
 
+@pytest.mark.parametrize("name", sorted(v.dead_beam_cases()))
+def test_a_dead_beam_is_named_then_balls_count_on_the_other_alone(name):
+    """Issue 19, item 2: after `dead`, a one-beam passage as short as a fall is a ball counted on the working beam
+    alone, its detection marked (beam ONE_BEAM + the dead beam: the wire's `bm` on the `pocket` event)."""
+    vec, both, alone, flags = v.dead_beam_cases()[name]
+    result = fw_runner.run_pocket(vec[1])
+    balls = ins(result)
+    marked = [d for d in balls if d[4] >= doubt.ONE_BEAM]
+    assert (len(balls) - len(marked), len(marked)) == (both, alone), result
+    dead = [d[4] for d in result["det"] if d[0] == "flag" and doubt.FLAG_NAMES[d[3]] == "dead"]
+    assert {d[4] - doubt.ONE_BEAM for d in marked} <= set(dead), result  # each names the beam declared dead
+    assert [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"] == flags, result
+    assert result["counters"]["in"] == both + alone
+
+
 def counted(result):
     """(balls in, outs, flag names) of a run."""
     kinds = [d[0] for d in result["det"]]
@@ -249,7 +264,8 @@ HAPPENINGS = st.one_of(
 def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     script = [replace(h, t_ms=100 + 1200 * i) for i, h in enumerate(kinds)]  # one happening at a time
     result = run(script, noise=v.NOISY, seed=seed, t0_us=v.NEAR_WRAP if wrap else 0)
-    assert len(ins(result)) == tr.expected_ins(script).get(1, 0), (script, result)
+    alone = [d for d in ins(result) if d[4] >= doubt.ONE_BEAM]  # counted on one beam: after `dead` only
+    assert len(ins(result)) - len(alone) == tr.expected_ins(script).get(1, 0), (script, result)
     outs = len([h for h in script if isinstance(h, tr.Out)])
     assert [d[0] for d in result["det"] if d[0] not in ("pocket", "flag")] == ["out"] * outs, (script, result)
     flags = [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
@@ -262,9 +278,9 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     assert flags.count("two") <= bouncing, (script, result)
     flags = [f for f in flags if f not in ("full", "two")]
     if single_beam_run(script) < doubt.DEAD_PASSES:
-        assert sorted(flags) == sorted(expected_flags(script)), (script, result)
-    else:  # that many passages only one beam saw look like a dead receiver: said so, never counted
-        assert set(flags) <= {"dead", "single", "bounce"}, (script, result)
+        assert sorted(flags) == sorted(expected_flags(script)) and not alone, (script, result)
+    else:  # that many passages only one beam saw look like a dead receiver: said so, then counted marked
+        assert set(flags) <= {"dead", "single", "bounce"} and "dead" in flags, (script, result)
 
 
 def expected_flags(script):

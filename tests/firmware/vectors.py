@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 from hub.virtual import traces as tr
+from firmware import doubt
 from tests.firmware import throat as th
 
 WRAP = tr.TICKS_PERIOD
@@ -90,10 +91,12 @@ def throat_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
     # issue 19: a dead receiver is named with the first ball it misses (a one-beam block as short as a falling
     # ball's; for the lower beam alone, not within 2 s of a ball going in: that is a ball bouncing in the net), and
     # called dead at the fifth
-    cases["lower_receiver_dead"] = (th.vector(seven, dead=1), 0, 0, ["single"] * 4 + ["dead", "single", "single"])
+    # declared dead at the fifth: from it on, balls are counted on the working beam alone (single-beam evidence:
+    # `dead_beam_cases()`); within 2 s of one so counted, a lower-only block may be its net bounce: asked
+    cases["lower_receiver_dead"] = (th.vector(seven, dead=1), 3, 0, ["single"] * 4 + ["dead"])
     cases["lower_receiver_dead_first_ball"] = (th.vector([F(100, 1.0)], dead=1), 0, 0, ["single"])
     cases["lower_receiver_dead_slow_ball"] = (th.vector([F(100, 0.3)], dead=1), 0, 0, ["single"])
-    cases["upper_receiver_dead"] = (th.vector(seven, dead=0), 0, 0, ["single"] * 4 + ["dead", "single", "single"])
+    cases["upper_receiver_dead"] = (th.vector(seven, dead=0), 1, 0, ["single"] * 4 + ["dead", "single", "single"])
     cases["upper_receiver_dead_first_ball"] = (th.vector([F(100, 1.0)], dead=0), 0, 0, ["single"])
     cases["lower_receiver_stuck"] = (th.vector([F(1200, 2.0), F(1400, 2.0)], stuck=1, end_ms=2000), 0, 0,
                                      ["single", "single"])
@@ -184,8 +187,60 @@ def random_regressions() -> dict[str, tuple[list[Any], int, int, list[str]]]:
                       floor=149.27, drop_ms=939.2, end_ms=2500), 3, 0, ["two"]),
         # a node that stops between a ball clearing the upper beam and the lower beam clearing (a restart) has
         # said the ball already
+        # truth 1: the second ball bounces back up out of the pocket and the node restarts 0.9 ms after it left the
+        # upper beam, inside the 2 ms debounce: that `out` dies unconfirmed with the old life, and the ball falling
+        # back in is counted again (the old life said pocket, out, pocket). The new life's first passage within
+        # 2 s of its start may be the rest of one it saw in part: `boot`
+        "random_restart_inside_the_debounce": (RESTART_AFTER_OUT[1], 1, 0, ["boot"]),
+        "random_restart_inside_the_debounce_before": (RESTART_AFTER_OUT[0], 2, 1, []),
         "random_stops_before_the_verdict": (
             ["pocket", {"edges": [[0, 1, 100_000], [1, 1, 110_000], [0, 0, 130_000]], "end": 140_000}], 1, 0, []),
+    }
+
+
+def _restart_after_out() -> tuple[list[Any], list[Any]]:
+    """The survey's one silent run with seed 19 (issue 19): (the node's life before the restart, the one after)."""
+    F = th.Fall
+    balls = [F(100.0, 4.5153829086961546, 19.0130548478248),
+             F(519.8238941776196, 3.4439710092750646, 5.357173226238738, after=0)]
+    kw = {"bounce": 0.4655130663632575, "end_ms": 2500.0, "floor": 135.427429335769, "leaves": True}
+    trace = th.edges(balls, **kw)
+    boot_us = 667041
+    levels = [0, 0]
+    for beam, level, t in trace:
+        if t <= boot_us:
+            levels[beam] = level
+    before = {"edges": [e for e in trace if e[2] <= boot_us], "end": boot_us, "spacing_mm": 30.0}
+    after = {"edges": [e for e in trace if e[2] > boot_us], "end": 4_500_000, "spacing_mm": 30.0, "start": levels,
+             "t0": boot_us}
+    return ["pocket", before], ["pocket", after]
+
+
+RESTART_AFTER_OUT = _restart_after_out()
+
+
+def dead_beam_cases() -> dict[str, tuple[list[Any], int, int, list[str]]]:
+    """A receiver dead or blind (issue 19, item 2): named with the first ball it misses (`single`), declared dead at
+    the fifth one-beam passage in a row (`dead`), and from then on each one-beam passage as short as a fall is
+    counted on the working beam alone, marked as single-beam evidence: name -> (vector, balls counted on both
+    beams, balls counted on one beam, flags). A passage through both beams shows both working again."""
+    F = th.Fall
+    apart = [F(100 + 2500 * i, 2.0) for i in range(7)]  # 2.5 s apart: no ball is another's net bounce
+    one = [[doubt.UPPER, 1, 100_000 + 1_000_000 * i] for i in range(6)]
+    upper_only = sorted([*one, *[[doubt.UPPER, 0, e[2] + 40_000] for e in one]], key=lambda e: e[2])
+    both = [[0, 1, 7_000_000], [1, 1, 7_015_000], [0, 0, 7_035_000], [1, 0, 7_047_000]]
+    after = [[0, 1, 8_000_000], [0, 0, 8_040_000]]
+    return {
+        "dead_lower_counts_on_the_upper_beam": (th.vector(apart, dead=1, end_ms=16000), 0, 3,
+                                                ["single"] * 4 + ["dead"]),
+        "dead_upper_counts_on_the_lower_beam": (th.vector(apart, dead=0, end_ms=16000), 0, 3,
+                                                ["single"] * 4 + ["dead"]),
+        # six upper-only blocks as short as a fall: four asked, the fifth declares the lower beam dead and counts,
+        # the sixth counts; then a ball through both beams (the lower works again), and an upper-only block is
+        # asked once more, not counted
+        "dead_lower_then_both_beams_again": (
+            ["pocket", {"edges": [*upper_only, *both, *after], "end": 9_000_000}], 1, 2,
+            ["single"] * 4 + ["dead", "single"]),
     }
 
 
@@ -204,6 +259,7 @@ def pocket_vectors() -> list[tuple[str, list[Any]]]:
         out.append((name + "/noisy", pocket_vector(script, noise=NOISY, seed=len(name))))
         out.append((name + "/wrap", pocket_vector(script, noise=NOISY, seed=3, t0_us=NEAR_WRAP)))
     out += [("throat/" + name, case[0]) for name, case in throat_cases().items()]
+    out += [("dead/" + name, case[0]) for name, case in dead_beam_cases().items()]
     out.append(("throat/overflow", overflow_vector()))
     return out
 
