@@ -1,6 +1,7 @@
 """The pocket role of a node: beams -> `PocketBeam` detectors -> events (colour if a sensor is fitted).
 
-Detections become events: `pocket` (a ball in, with its colour), `out` (something left upwards through both
+Detections become events: `pocket` (a ball in, with its colour; with `bm` when it was counted on one beam alone,
+`bm` naming the other, declared dead), `out` (something left upwards through both
 beams: the hub un-counts a ball that bounced back out), `jam`/`clear` naming their beam, and `flag` with the
 reason the beams could not settle (firmware/doubt.py FLAG_NAMES), which the hub turns into a referee question
 or an alert. At start the beams' levels are read from the pins (`board.beam_levels(slot)`, if the board has
@@ -120,7 +121,10 @@ class PocketRole:
             if cal is not None and rgbc is not None:
                 self._calibration_ball(slot, cal, rgbc, at)
                 return  # a calibration roll is not a pot
-        self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, c=colour, cf=conf)
+        # a ball counted on one beam alone (its other beam declared dead): `bm` names the dead beam (single-beam
+        # evidence: the hub counts it and alerts)
+        dead = beam - beams.ONE_BEAM if beam >= beams.ONE_BEAM else None
+        self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, c=colour, cf=conf, bm=dead)
 
     def calibrate(self, pocket, colour, balls=5):
         """The next `balls` balls into `pocket` are `colour`: learn its centroid, then save it in config.json."""

@@ -163,11 +163,12 @@ def _event_fields(kind, obj):
     if bad:
         return bad
     fields = {"pocket": pocket, "dur": dur}
-    if kind in ("jam", "clear", "out", "flag"):
+    if kind in ("jam", "clear", "out", "flag", "pocket"):
         beam = int_field(obj, "bm", 0, 1, required=False)  # 0 upper, 1 lower
         if isinstance(beam, Rejection):
             return beam
-        fields["beam"] = beam
+        if beam is not None or kind != "pocket":  # a pocket's `bm`: counted without that (dead) beam
+            fields["beam"] = beam
     if kind == "flag":
         why = obj.get("why")
         if why not in FLAG_REASONS:

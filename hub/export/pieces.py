@@ -113,6 +113,8 @@ def _balls(shot: ShotEvidence, report: ShotReport | None) -> list[dict[str, Any]
             "seen_colour": p.colour.value if p.colour else None,
             "colour_conf": p.conf,
         })
+        if p.alone is not None:  # counted on this beam alone, the other declared dead (issue 19)
+            out[-1]["single_beam"] = ("upper", "lower")[1 - p.alone]
     return out
 
 

@@ -144,7 +144,7 @@ class Fold:
         elif e.kind == "pocket":
             colour = Colour(e.get("colour")) if e.get("colour") else None
             shot = self.asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,
-                                                  e.get("conf")))
+                                                  e.get("conf"), alone=e.get("beam")))
         elif e.kind == "out":
             shot = self.asm.ball_out(item, int(e.get("pocket")), inp.at_ms)
         elif e.kind == "flag":

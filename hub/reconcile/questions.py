@@ -42,8 +42,10 @@ SENSOR_FLAGS = {
               "{p}: датчик потерял сигналы (помехи переполнили узел): если шар упал, добавьте его вручную."),
     "single": ("warning", "only the other beam of {p} saw something pass ({b} not working): if a ball went in, "
                "add it.", "{p}: прохождение видел только один луч ({b} не работает): если шар упал, добавьте его."),
-    "boot": ("warning", "the node of {p} restarted with something in the pocket throat: if a ball went in, add it.",
-             "{p}: узел перезапустился, когда в горловине что-то было: если шар упал, добавьте его."),
+    "boot": ("warning", "the node of {p} restarted while a ball was in or just above the pocket throat: check the "
+             "balls counted there (add one it missed, remove one it counted twice).",
+             "{p}: узел перезапустился, когда шар был в горловине или над ней: проверьте, сколько шаров засчитано "
+             "(добавьте пропущенный, уберите засчитанный дважды)."),
     "full": ("info", "a ball rests in the throat of {p} (the net is full): it was counted once; empty the net.",
              "{p}: шар лежит в горловине (сетка полна), засчитан один раз; освободите сетку."),
     "noise": ("warning", "interference on the {b} of {p} (a flickering lamp or IR light?): shade the receiver.",
@@ -52,6 +54,10 @@ SENSOR_FLAGS = {
                "together (one may have jumped back out): check the balls counted there.",
                "{p}: шар отскочил в горловине, и датчик не отличает это от двух шаров подряд (один мог выскочить "
                "обратно): проверьте, сколько шаров засчитано."),
+    "alone": ("warning", "a ball was counted in {p} on one beam alone (the {b} is dead or blind): check it, and "
+              "remove it if no ball went in; fix the receiver.",
+              "{p}: шар засчитан по одному лучу ({b} неисправен или закрыт): проверьте его и уберите, если шар не "
+              "упал; почините приёмник."),
     "dead": ("warning", "the {b} of {p} has not seen the last passages: receiver dead, misaligned or dirty; "
              "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
              "сбит или загрязнён; если шары упали, добавьте их вручную."),

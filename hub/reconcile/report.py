@@ -141,6 +141,9 @@ def _hints(shot: ShotEvidence, ctx: ShotContext, fouls: dict[Foul, int | None], 
     for late in shot.late:
         if late.id not in shot.removed and question_id("late_drop", late.id) not in shot.answers:
             out.append(Finding("late_drop", shot.number, late.id, pocket=int(late.pocket)))
+    for p in shot.pockets:  # counted on one beam, the other declared dead: the referee checks it (issue 19)
+        if p.alone is not None and p.id not in shot.removed:
+            out.append(Finding("sensor_alone", shot.number, p.id, pocket=int(p.pocket), other=p.alone))
     for o in shot.outs:
         if o.ball is not None:
             out.append(Finding("ball_out", shot.number, o.id, pocket=o.pocket))

@@ -47,6 +47,7 @@ class PocketEvidence:
     colour: Colour | None = None
     conf: float | None = None
     source: str = "sensor"
+    alone: int | None = None  # counted on one beam alone: the beam that did not see it (declared dead), issue 19
 
 
 @dataclass(frozen=True, slots=True)

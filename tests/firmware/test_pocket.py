@@ -83,6 +83,21 @@ def test_a_ball_at_rest_in_the_throat_counts_once_under_micropython(micropython)
         assert counted(result) == (balls, outs, flags), (name, result)
 
 
+@pytest.mark.micropython
+def test_dead_beam_and_restart_cases_under_micropython(micropython):
+    """Issue 19 on the real MicroPython: balls counted on one beam after `dead`, marked; the restart inside the
+    debounce flagged `boot` by the new life."""
+    dead = v.dead_beam_cases()
+    restart = {k: c for k, c in v.random_regressions().items() if k.startswith("random_restart")}
+    got = v.mp_results(micropython, [c[0] for c in [*dead.values(), *restart.values()]])
+    for (name, (_vec, both, alone, flags)), result in zip(dead.items(), got, strict=False):
+        marked = [d for d in ins(result) if d[4] >= pocket.ONE_BEAM]
+        assert (len(ins(result)) - len(marked), len(marked)) == (both, alone), (name, result)
+        assert counted(result)[2] == flags, (name, result)
+    for (name, (_vec, balls, outs, flags)), result in zip(restart.items(), got[len(dead):], strict=True):
+        assert counted(result) == (balls, outs, flags), (name, result)
+
+
 def test_ring_overflow_during_interference_is_reported():
     result = fw_runner.run_ring(v.overflow_vector()[1])
     assert result["dropped"] > 0

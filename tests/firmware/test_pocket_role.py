@@ -72,3 +72,28 @@ def test_an_upward_passage_is_an_out_event(tmp_path: Path) -> None:
 
     (e,) = asyncio.run(run())
     assert (e.kind, e.get("pocket"), e.get("beam"), e.get("dur")) == ("out", 4, 0, 49)
+
+
+def test_after_dead_a_ball_on_the_working_beam_is_a_pocket_event_marked_single_beam(tmp_path: Path) -> None:
+    """Issue 19, item 2: the lower receiver is dead; five upper-only passages as short as a fall: four asked
+    (`single`), the fifth declares the lower beam `dead` and is counted, its `pocket` event carrying `bm` 1."""
+    async def run() -> list[Event]:
+        board = FakeBoard()
+        tr = LoopTransport()
+        node = Node(board, tr, StaticNet(), DirStore(str(tmp_path / "ob")), Clock(speed=20), cfg=CFG,
+                    cfg_path=str(tmp_path / "config.json"), log=lambda m: None)
+        task = asyncio.create_task(node.run())
+        await _until(lambda: node.link.up)
+        t0 = ticks_add(ticks_us(), -6_000_000)
+        for i in range(5):
+            board.ring.put(0 << 1 | 1, ticks_add(t0, 1_000_000 * i))
+            board.ring.put(0 << 1 | 0, ticks_add(t0, 1_000_000 * i + 40_000))
+        await _until(lambda: len(events(tr)) == 6)
+        node.stop()
+        await task
+        return events(tr)
+
+    got = asyncio.run(run())
+    assert [(e.kind, e.get("why"), e.get("beam")) for e in got] == [
+        *[("flag", "single", 1)] * 4, ("flag", "dead", 1), ("pocket", None, 1)]
+    assert got[-1].get("dur") == 40 and got[-1].get("pocket") == 4

@@ -30,6 +30,8 @@ def ev(**over):
     [
         ("pocket", {"p": 4, "c": "ivory", "cf": 0.93, "dur": 34}, {"pocket": 4, "colour": "ivory", "conf": 0.93, "dur": 34}),
         ("pocket", {"p": 1}, {"pocket": 1, "colour": None, "conf": None, "dur": None}),
+        # counted on one beam alone (issue 19): `bm` names the dead beam; absent on a ball both beams saw
+        ("pocket", {"p": 2, "dur": 40, "bm": 1}, {"pocket": 2, "colour": None, "conf": None, "dur": 40, "beam": 1}),
         ("strike", {"pk": 7.7, "dbl": True, "gap": 11.9}, {"peak": 7.7, "double": True, "gap": 11.9}),
         ("strike", {"pk": 5}, {"peak": 5, "double": False, "gap": None}),
         ("jam", {"p": 6, "dur": 1000}, {"pocket": 6, "dur": 1000, "beam": None}),
@@ -215,6 +217,7 @@ REJECTIONS = [
     (["parse", "evt", ev(k="flag", why="maybe").decode(), None], "bad_field",
      "flag 'why' 'maybe' is not one of two, edges, noise, dead, single, full, boot, bounce"),
     (["parse", "evt", ev(k="jam", bm=2).decode(), None], "bad_field", "field 'bm' must be an integer 0..1, got 2"),
+    (["parse", "evt", ev(bm=2).decode(), None], "bad_field", "field 'bm' must be an integer 0..1, got 2"),
     (["parse", "evt", ev(k="strike", pk=-3).decode(), None], "bad_field", "field 'pk' must be a number 0..1000, got -3"),
     (["parse", "evt", ev(k="calib", c="red", rgb=[1, 2]).decode(), None], "bad_field",
      "field 'rgb' must be a list of 3 or 4 integers"),
@@ -329,7 +332,8 @@ def parity_vectors() -> list[list]:
     vectors: list[list] = [r[0] for r in REJECTIONS]
     vectors += [["encode", "encode_event", [k, DEV, 3, 17, 1_780_000_000_123], f] for k, f in [
         ("pocket", {"p": 4, "c": "ivory", "cf": 0.93, "dur": 34}), ("strike", {"pk": 7.7, "dbl": True, "gap": 11.9}),
-        ("jam", {"p": 6, "dur": 1000}), ("calib", {"p": 3, "c": "red", "rgb": [900, 300, 250]})]]
+        ("jam", {"p": 6, "dur": 1000}), ("calib", {"p": 3, "c": "red", "rgb": [900, 300, 250]}),
+        ("pocket", {"p": 2, "dur": 40, "bm": 0})]]
     vectors += [["encode", "encode_status", ["online", 4], {"fw": "0.1.0", "ip": "10.0.0.7", "role": "pocket"}],
                 ["encode", "encode_status", ["online", 4], {"fw": "0.1.0", "ota": {"st": "ok", "r": "0.2.0-ab"}}],
                 ["encode", "encode_command", ["ota", 3], {"r": "0.2.0-ab", "port": 8000}],

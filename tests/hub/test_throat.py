@@ -97,3 +97,45 @@ def test_a_bounce_flag_is_an_alert_naming_the_pocket_and_the_count_stands() -> N
     assert "bounced in the throat" in alert.en and "check the balls counted" in alert.en
     assert "отскочил в горловине" in alert.ru and "проверьте" in alert.ru
     assert alert.en.startswith("Shot 1:") and "pocket 3" in alert.en and "луза 3" in alert.ru
+
+
+def one_beam(k: Kit, t: int, pocket: int, dead: int) -> SensorInput:
+    """A ball the node counted on one beam alone after declaring the other (`dead`) dead: `bm` on the event."""
+    return k._event("pocket", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, dur=40, bm=dead)
+
+
+def test_a_ball_counted_on_one_beam_counts_with_an_alert_naming_pocket_and_beam() -> None:
+    """Issue 19, item 2: after `dead`, the node counts a ball on the working beam alone and marks it (`bm`, the
+    dead beam); the hub counts it, alerts naming the pocket and the dead beam, and the referee can remove it."""
+    k = Kit()
+    ball = one_beam(k, 2500, 3, dead=1)
+    assert ball.event.get("beam") == 1
+    s = session("free", [*start(k), flag(k, 2400, 3, "dead", beam=1), ball])
+    assert scoreboard(s)["scores"] == [1, 0]  # counted, not asked
+    assert not [q for q in s.questions if q.kind == "single_beam"]
+    (alert,) = [a for a in s.alerts if a.kind == "sensor_alone"]
+    assert alert.item == item(ball) and alert.severity == "warning" and alert.shot == 1
+    assert "pocket 3" in alert.en and "one beam alone" in alert.en and "lower beam" in alert.en
+    assert "луза 3" in alert.ru and "по одному лучу" in alert.ru and "нижний луч" in alert.ru
+    s.apply(k.ref("remove", 4000, item=item(ball)))  # the referee says no ball went in
+    assert scoreboard(s)["scores"] == [0, 0]
+    assert not [a for a in s.alerts if a.kind == "sensor_alone"]
+
+
+def test_a_ball_seen_by_both_beams_carries_no_single_beam_mark() -> None:
+    k = Kit()
+    ball = k.pocket(2500, 3, "ivory")
+    assert ball.event.get("beam") is None and "beam" not in ball.event.fields
+    s = session("free", [*start(k), ball])
+    assert scoreboard(s)["scores"] == [1, 0] and not [a for a in s.alerts if a.kind == "sensor_alone"]
+
+
+def test_a_boot_flag_asks_the_referee_to_check_the_count_both_ways() -> None:
+    """Issue 19: `boot` also follows a passage that began right after a restart, which may be a ball counted twice
+    (its `out` died with the old life): the alert says check, add or remove."""
+    k = Kit()
+    s = session("free", [*start(k), k.pocket(2500, 2), flag(k, 2560, 2, "boot")])
+    assert scoreboard(s)["scores"] == [1, 0]
+    (alert,) = [a for a in s.alerts if a.kind == "sensor_boot"]
+    assert "restarted" in alert.en and "remove one it counted twice" in alert.en and "pocket 2" in alert.en
+    assert "перезапустился" in alert.ru and "уберите" in alert.ru
