@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from hub.virtual import traces as tr
 from firmware import doubt
+from hub.virtual import traces as tr
 from tests.firmware import throat as th
 
 WRAP = tr.TICKS_PERIOD
