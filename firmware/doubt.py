@@ -62,7 +62,9 @@ FALL_MAX_US = const(200000)
 # missed: flagged `single` naming the upper beam.
 BOUNCE_US = const(2000000)
 # A passage beginning this soon after a start may be the end of one the previous life saw in part: flagged `boot`.
-RESTART_US = const(2000000)
+# A ball that left upwards (its `out` lost in the restart) at up to 4.9 m/s, what a springy net gives a ball that
+# fell in at 5 m/s, is back in the upper beam within 1 s.
+RESTART_US = const(1000000)
 ONE_BEAM = const(2)  # an IN whose beam is ONE_BEAM + b was counted on one beam alone: b, the other, is dead or blind
 
 

@@ -190,7 +190,7 @@ def random_regressions() -> dict[str, tuple[list[Any], int, int, list[str]]]:
         # truth 1: the second ball bounces back up out of the pocket and the node restarts 0.9 ms after it left the
         # upper beam, inside the 2 ms debounce: that `out` dies unconfirmed with the old life, and the ball falling
         # back in is counted again (the old life said pocket, out, pocket). The new life's first passage within
-        # 2 s of its start may be the rest of one it saw in part: `boot`
+        # 1 s of its start may be the rest of one it saw in part: `boot`
         "random_restart_inside_the_debounce": (RESTART_AFTER_OUT[1], 1, 0, ["boot"]),
         "random_restart_inside_the_debounce_before": (RESTART_AFTER_OUT[0], 2, 1, []),
         "random_stops_before_the_verdict": (
