@@ -123,7 +123,7 @@ class PocketRole:
                 return  # a calibration roll is not a pot
         # a ball counted on one beam alone (its other beam declared dead): `bm` names the dead beam (single-beam
         # evidence: the hub counts it and alerts)
-        dead = beam - beams.ONE_BEAM if beam >= beams.ONE_BEAM else None
+        dead = beam - doubt.ONE_BEAM if beam >= doubt.ONE_BEAM else None
         self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, c=colour, cf=conf, bm=dead)
 
     def calibrate(self, pocket, colour, balls=5):

@@ -91,7 +91,7 @@ def test_dead_beam_and_restart_cases_under_micropython(micropython):
     restart = {k: c for k, c in v.random_regressions().items() if k.startswith("random_restart")}
     got = v.mp_results(micropython, [c[0] for c in [*dead.values(), *restart.values()]])
     for (name, (_vec, both, alone, flags)), result in zip(dead.items(), got, strict=False):
-        marked = [d for d in ins(result) if d[4] >= pocket.ONE_BEAM]
+        marked = [d for d in ins(result) if d[4] >= doubt.ONE_BEAM]
         assert (len(ins(result)) - len(marked), len(marked)) == (both, alone), (name, result)
         assert counted(result)[2] == flags, (name, result)
     for (name, (_vec, balls, outs, flags)), result in zip(restart.items(), got[len(dead):], strict=True):
