@@ -13,8 +13,8 @@ a ball for each `out` (hub/reconcile/throat.py), so the node's count is ins - ou
   docs/firmware.md);
 * `silent`: the count is wrong and nothing says so — the one outcome the detector must never give.
 
-`python -m tests.firmware.passages [N] [SEED]` runs N passages (default 10,000) and prints the rate of each
-outcome and of each flag; tests/firmware/test_passages.py runs a seeded few hundred and requires 0 `silent`.
+`python -m tests.firmware.passages [N] [SEED] [restarts]` runs N passages (default 10,000; `restarts`: the node
+restarts during every one) and prints the rate of each outcome and of each flag; tests/firmware/test_passages.py runs a seeded few hundred and requires 0 `silent`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware import doubt
@@ -128,14 +128,18 @@ def _alone(result: dict[str, Any]) -> bool:
     return any(d[0] == "pocket" and d[4] >= doubt.ONE_BEAM for d in result["det"])
 
 
-def survey(n: int, seed: int) -> tuple[Counter[str], Counter[str], list[str]]:
-    """Outcomes and flags over `n` passages drawn with `seed`; the first few `silent` ones described."""
+def survey(n: int, seed: int, restarts: bool = False) -> tuple[Counter[str], Counter[str], list[str]]:
+    """Outcomes and flags over `n` passages drawn with `seed`; the first few `silent` ones described. `restarts`:
+    the node restarts during every passage (50-700 ms in), not one in twenty."""
     rng = random.Random(seed)
+    when = random.Random(seed + 1)
     outcomes: Counter[str] = Counter()
     flags: Counter[str] = Counter()
     silent: list[str] = []
     for _ in range(n):
         p = draw(rng)
+        if restarts and p.boot_ms is None:
+            p = replace(p, boot_ms=when.uniform(50, 700))
         outcome, truth, count, fl = judge(p)
         outcomes[outcome] += 1
         flags.update(set(fl))
@@ -147,10 +151,12 @@ def survey(n: int, seed: int) -> tuple[Counter[str], Counter[str], list[str]]:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 19
+    restarts = sys.argv[3:] == ["restarts"]
     t0 = time.perf_counter()
-    outcomes, flags, silent = survey(n, seed)
+    outcomes, flags, silent = survey(n, seed, restarts)
     took = time.perf_counter() - t0
-    print(f"pocket detector over {n:,} random physical passages (seed {seed}, {took:.0f} s):")
+    each = ", a restart in each" if restarts else ""
+    print(f"pocket detector over {n:,} random physical passages (seed {seed}{each}, {took:.0f} s):")
     for k in ("right", "flagged", "silent"):
         print(f"  {k:8s} {outcomes[k]:6d}  {100 * outcomes[k] / n:6.2f} %")
     print("  runs with each flag: " + ", ".join(f"{k} {v} ({100 * v / n:.1f} %)" for k, v in flags.most_common()))
