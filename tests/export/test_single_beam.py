@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from hub.export.model import _balls
+from hub.export.pieces import _balls
 from hub.vocab.evidence import PocketEvidence, ShotEvidence
 from shared_rules.model import Pocket
 
