@@ -59,8 +59,11 @@ SENSOR_FLAGS = {
               "{p}: шар засчитан по одному лучу ({b} неисправен или закрыт): проверьте его и уберите, если шар не "
               "упал; почините приёмник."),
     "dead": ("warning", "the {b} of {p} has not seen the last passages: receiver dead, misaligned or dirty; "
-             "if balls went in there, add them.", "{p}: {b} не видел последних прохождений — приёмник неисправен, "
-             "сбит или загрязнён; если шары упали, добавьте их вручную."),
+             "from now on balls there are counted on the other beam alone (each with its own alert: check them); "
+             "add any ball that went in before.",
+             "{p}: {b} не видел последних прохождений — приёмник неисправен, сбит или загрязнён; теперь шары там "
+             "считаются по другому лучу (каждый с отдельным предупреждением: проверьте их); шары, упавшие раньше, "
+             "добавьте вручную."),
 }
 # The referee action that answers each kind of engine need (each action model says what it answers).
 NEED_ACTIONS: dict[str, str] = {k: a for k in NeedKind if (a := action_for_need(k)) is not None}

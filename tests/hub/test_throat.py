@@ -113,6 +113,8 @@ def test_a_ball_counted_on_one_beam_counts_with_an_alert_naming_pocket_and_beam(
     s = session("free", [*start(k), flag(k, 2400, 3, "dead", beam=1), ball])
     assert scoreboard(s)["scores"] == [1, 0]  # counted, not asked
     assert not [q for q in s.questions if q.kind == "single_beam"]
+    dead = next(a for a in s.alerts if a.kind == "sensor_dead")
+    assert "counted on the other beam alone" in dead.en and "по другому лучу" in dead.ru
     (alert,) = [a for a in s.alerts if a.kind == "sensor_alone"]
     assert alert.item == item(ball) and alert.severity == "warning" and alert.shot == 1
     assert "pocket 3" in alert.en and "one beam alone" in alert.en and "lower beam" in alert.en
