@@ -197,3 +197,30 @@ async def scenario(root):
             "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0, "time_answered": answered,
             "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags"),
                      tele.get("rsd"), tele.get("gone")]}
+
+
+async def dead_lower_beam(root):
+    """Issue 19, item 2: pocket 4's lower receiver is dead; six upper-only passages as short as a fall (1 s apart,
+    in the past). Returns the events as [kind, why, bm]: four asked (`single`), the fifth declares the lower beam
+    `dead` and is counted on the upper beam alone, the sixth too (`pocket` events with `bm` 1)."""
+    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
+           "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    board = FakeBoard()
+    tr = LoopTransport()
+    node = Node(board, tr, StaticNet(), DirStore(root + "/ob"), Clock(speed=20), cfg=cfg,
+                cfg_path=root + "/config.json", log=lambda m: None)
+    task = asyncio.create_task(node.run())
+    await _until(lambda: node.link.up, 2000)
+    t0 = ticks_add(ticks_us(), -7000000)
+    for i in range(6):
+        board.ring.put(0 << 1 | 1, ticks_add(t0, 1000000 * i))
+        board.ring.put(0 << 1 | 0, ticks_add(t0, 1000000 * i + 40000))
+    await _until(lambda: len([s for s in tr.sent if s[0].endswith("/evt")]) == 7, 3000)
+    node.stop()
+    await task
+    out = []
+    for topic, payload, _retain in tr.sent:
+        if topic.endswith("/evt"):
+            e = protocol.parse("evt", payload)
+            out.append([e.kind, e.get("why"), e.get("beam")])
+    return out

@@ -41,3 +41,20 @@ def test_node_scenario_identical_under_real_micropython() -> None:
     code = "import json, node_scenario\nr = await node_scenario.scenario('/n')\nprint(json.dumps(r))"
     got = mp.run_json(code, mp.FIRMWARE, extra={"node_scenario.py": SRC}, async_=True)
     assert got == json.loads(json.dumps(EXPECTED))
+
+
+DEAD_LOWER = [["flag", "single", 1]] * 4 + [["flag", "dead", 1], ["pocket", None, 1], ["pocket", None, 1]]
+
+
+def test_dead_lower_beam_balls_counted_on_the_upper_alone_on_cpython(tmp_path: Path) -> None:
+    """Issue 19, item 2: after `dead`, the pocket role sends each ball counted on the working beam alone as a
+    `pocket` event with `bm` naming the dead beam."""
+    assert asyncio.run(node_scenario.dead_lower_beam(str(tmp_path))) == DEAD_LOWER
+
+
+@pytest.mark.micropython
+def test_dead_lower_beam_identical_under_real_micropython() -> None:
+    mp.require()
+    code = "import json, node_scenario\nr = await node_scenario.dead_lower_beam('/n')\nprint(json.dumps(r))"
+    got = mp.run_json(code, mp.FIRMWARE, extra={"node_scenario.py": SRC}, async_=True)
+    assert got == DEAD_LOWER
