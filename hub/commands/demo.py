@@ -57,6 +57,19 @@ def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
     return None if rules.plain else rules.to_dict()
 
 
+def shot_clock(text: str) -> dict[str, int]:
+    """`--shot-clock SECONDS[:EXTENSIONS]` -> the match's shot clock (checked by the hub, hub/vocab/actions.py)."""
+    parts = text.split(":")
+    try:
+        limit, extensions = int(parts[0]), int(parts[1]) if len(parts) > 1 else 1
+    except (ValueError, IndexError):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected SECONDS[:EXTENSIONS], e.g. 45:1 / "
+                                         "нужно СЕКУНД[:ПРОДЛЕНИЙ], напр. 45:1") from None
+    if len(parts) > 2 or not 5 <= limit <= 600 or not 0 <= extensions <= 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds 5..600, extensions 0..10 / секунд 5..600, продлений 0..10")
+    return {"limit_s": limit, "extensions": extensions}
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="run the whole appliance with a virtual table (no hardware, no broker to start)",
                        description="A private Mosquitto, virtual pocket and cue nodes running the real firmware "
@@ -81,6 +94,9 @@ def register(sub: Any) -> None:
     p.add_argument("--handicap", type=handicap, metavar="KIND:N[:SEAT]",
                    help="handicap (general A-G5): points:N or balls:N in every frame, or frames:N, for seat 0 or 1 "
                         "(default 1), e.g. balls:2 / фора, напр. balls:2:1")
+    p.add_argument("--shot-clock", type=shot_clock, metavar="SECONDS[:EXTENSIONS]",
+                   help="run the shot clock from the sensors: seconds per shot and extensions per player per frame "
+                        "(default 1), e.g. 45:1 / часы на удар, напр. 45:1")
     p.add_argument("--terminal", action="store_true",
                    help="no web app: play one match of the first variant and print the scoreboard")
     p.set_defaults(func=run)
@@ -100,7 +116,8 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
     stop = threading.Event()
     try:
         with _stopping(stop):
-            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop, race=race_of(args))
+            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop, race=race_of(args),
+                              shot_clock=getattr(args, "shot_clock", None))
     except RuntimeError as exc:  # e.g. Mosquitto missing: say what to do, no stack trace
         print(f"luza demo: {exc}", file=sys.stderr)
         return 2
@@ -147,7 +164,8 @@ def _web(args: argparse.Namespace, chosen: list[str]) -> int:
     try:
         with _stopping(stop):
             result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
-                                  args.matches, stop=stop, race=race_of(args))
+                                  args.matches, stop=stop, race=race_of(args),
+                                  shot_clock=getattr(args, "shot_clock", None))
     except RuntimeError as exc:  # Mosquitto missing, the port taken: one line that says what to do
         hint = f" (try --port {args.port + 1})" if "listen" in str(exc) else ""
         print(f"luza demo: {exc}{hint}", file=sys.stderr)

@@ -62,10 +62,13 @@ class PanelClient:
         return self._mutate(f"/api/tables/{self.table}/actions", action)
 
     def start_match(self, variant: str, players: tuple[str, str], options: Mapping[str, object] | None = None,
-                    race: Mapping[str, object] | None = None) -> dict[str, Any]:
+                    race: Mapping[str, object] | None = None,
+                    shot_clock: Mapping[str, int] | None = None) -> dict[str, Any]:
         body: dict[str, object] = {"variant": variant, "players": list(players), "options": dict(options or {})}
         if race:
             body["race"] = dict(race)
+        if shot_clock:
+            body["shot_clock"] = dict(shot_clock)
         return self._mutate(f"/api/tables/{self.table}/match", body)
 
     def _mutate(self, path: str, body: Mapping[str, object]) -> dict[str, Any]:

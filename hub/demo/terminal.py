@@ -329,7 +329,7 @@ def workspace(path: str | None) -> Iterator[Path]:
 
 def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
              out: Callable[[str], None] = print, stop: threading.Event | None = None,
-             race: dict[str, Any] | None = None) -> DemoResult:
+             race: dict[str, Any] | None = None, shot_clock: dict[str, int] | None = None) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
@@ -346,7 +346,7 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
         hub.subscribe(Printer(out))
         resumed = in_play(hub)
         if resumed is None:
-            hub.new_match(TABLE, variant, PLAYERS, race=race_for(variant, race))
+            hub.new_match(TABLE, variant, PLAYERS, race=race_for(variant, race), shot_clock=shot_clock)
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
         else:
             out(f"resuming match {hub.state(TABLE).get('match_id')} from the store / продолжаю партию из базы")

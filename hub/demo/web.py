@@ -70,9 +70,10 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
                  host: str = "127.0.0.1", port: int = 8000, matches: int = 0, out: Callable[[str], None] = print,
                  stop: threading.Event | None = None, pause_s: float = PAUSE_S,
                  on_ready: Callable[[str], None] | None = None, person_idle_s: float = PERSON_IDLE_S,
-                 race: dict[str, Any] | None = None) -> WebDemoResult:
+                 race: dict[str, Any] | None = None, shot_clock: dict[str, int] | None = None) -> WebDemoResult:
     """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`; `race`:
-    each match is a race ({race_to, break_rule, handicap}, as `luza demo --race` builds it)."""
+    each match is a race ({race_to, break_rule, handicap}, as `luza demo --race` builds it); `shot_clock`: each
+    match runs the shot clock ({limit_s, extensions}, `luza demo --shot-clock`)."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
     result = WebDemoResult()
@@ -103,7 +104,7 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
         panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")
         person = Presence(web.app.state.luza.tokens, panel, person_idle_s)
         asyncio.run(_Demo(hub, table, panel, itertools.cycle(variants), rng, matches, stop, result, out,
-                          pause_s, person, race).run())
+                          pause_s, person, race, shot_clock).run())
     return result
 
 
@@ -139,6 +140,7 @@ class _Demo:
     pause_s: float
     person: Callable[[], str | None]
     race: dict[str, Any] | None = None  # each match a race (luza demo --race)
+    shot_clock: dict[str, int] | None = None  # each match with the shot clock (luza demo --shot-clock)
     seen: int = 0  # matches played through: finished, ended from the panel, or cut at the shot limit
     started: int = 0  # matches the demo started
     standing_by: str | None = None  # the person the demo stands by for (printed once)
@@ -212,7 +214,8 @@ class _Demo:
             self.standing_by = None
         variant = next(self.variants)
         try:
-            await asyncio.to_thread(self.panel.start_match, variant, players, None, race_for(variant, self.race))
+            await asyncio.to_thread(self.panel.start_match, variant, players, None, race_for(variant, self.race),
+                                    self.shot_clock)
         except PanelRefused:
             if self.hub.state(TABLE).get("match") is None:
                 raise

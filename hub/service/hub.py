@@ -201,11 +201,15 @@ class Hub:
 
     def new_match(self, table_id: str, variant: str, players: tuple[str, str],
                   options: Mapping[str, object] | None = None,
-                  race: Mapping[str, object] | None = None) -> dict[str, Any]:
-        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody)."""
+                  race: Mapping[str, object] | None = None,
+                  shot_clock: Mapping[str, int] | None = None) -> dict[str, Any]:
+        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody; `shot_clock`:
+        {limit_s, extensions, extension_s}, ShotClockBody)."""
         args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
         if race is not None:
             args["race"] = dict(race)
+        if shot_clock is not None:
+            args["shot_clock"] = dict(shot_clock)
         return self.submit(table_id, {"kind": "new_match", "args": args})
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
