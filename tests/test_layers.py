@@ -1,8 +1,8 @@
 """The hub's packages form layers, and imports only go down: a lower stage never reaches into a higher one.
 
 The layers (docs/hub.md, "Layout"): 0 the hub's base modules and the virtual table, 1 store, 2 reconcile,
-3 ingest and ota, 4 service, 5 deploy and export, 6 web, 7 demo, 8 commands and the CLI. Imports inside functions count
-too: a lazy import is still a dependency.
+3 ingest and ota, 4 service, 5 deploy, export and stats, 6 web, 7 demo, 8 commands and the CLI. Imports inside
+functions count too: a lazy import is still a dependency.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 HUB = Path(__file__).resolve().parent.parent / "hub"
-LAYERS = {"store": 1, "reconcile": 2, "ingest": 3, "ota": 3, "service": 4, "deploy": 5, "export": 5, "web": 6,
-          "demo": 7, "commands": 8, "cli": 8, "virtual": 0}
+LAYERS = {"store": 1, "reconcile": 2, "ingest": 3, "ota": 3, "service": 4, "deploy": 5, "export": 5, "stats": 5,
+          "web": 6, "demo": 7, "commands": 8, "cli": 8, "virtual": 0}
 BASE = {"config", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
 
 

@@ -165,6 +165,8 @@ class NewMatchAction(MatchControl):
     players: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=2, max_length=2)]
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     cues: Annotated[dict[str, Seat], Field(max_length=8)] = Field(default_factory=dict)
+    player_ids: Annotated[list[Annotated[int, Field(ge=1)] | None], Field(min_length=2, max_length=2)] | None = Field(
+        None, description="the players' registry ids (GET /api/players), null for a name typed in")
     routed: ClassVar[bool] = True
 
     @classmethod
@@ -188,6 +190,17 @@ class NewMatchAction(MatchControl):
         out = {"variant": c.text(a, "variant", limit=20), "players": list(players), "options": dict(options)}
         if cues:
             out["cues"] = dict(cues)
+        ids = a.get("player_ids")
+        if ids is not None:
+            if (not isinstance(ids, list | tuple) or len(ids) != 2
+                    or not all(i is None or (c.is_int(i) and i >= 1) for i in ids)):
+                raise c.err("player_ids", "must be two registry ids (whole numbers from 1) or null, e.g. [3, null]",
+                            "нужны два номера игроков из реестра (целые от 1) или null, напр. [3, null]")
+            if ids[0] is not None and ids[0] == ids[1]:
+                raise c.err("player_ids", "a player cannot play against themself",
+                            "игрок не может играть сам с собой")
+            if any(i is not None for i in ids):
+                out["player_ids"] = list(ids)
         return out
 
     def control(self, ctl: Controls, at_ms: int) -> None:

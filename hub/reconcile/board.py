@@ -6,7 +6,7 @@ decided here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hub.reconcile.notices import POCKET_NAMES
@@ -128,7 +128,7 @@ def option_label(option: str, variant: Any = None) -> dict[str, str]:
 
 
 ENRICHED = ("balls", "points_left", "target", "to_win", "placed", "effects", "deltas", "history", "undo", "pockets",
-            "clock")  # and the variants' `sections()`
+            "clock", "player_ids")  # and the variants' `sections()`
 
 
 def plain(board: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -143,8 +143,9 @@ def plain(board: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None,
-           ended_ms: int | None = None) -> dict[str, Any]:
-    """A copy of `board` (the session's scoreboard) with the screen fields of docs/web-api.md."""
+           ended_ms: int | None = None, player_ids: Sequence[int | None] = (None, None)) -> dict[str, Any]:
+    """A copy of `board` (the session's scoreboard) with the screen fields of docs/web-api.md (`player_ids`: the
+    players' registry ids, hub/store/players.py)."""
     match = session.match
     variant = match.variant
     state: State = match.state
@@ -168,5 +169,6 @@ def enrich(board: Mapping[str, Any], session: Any, started_ms: int | None = None
         "questions": [_question(q, variant, board.get("needs") or []) for q in board.get("questions") or ()],
         "pockets": {str(p): {"en": en, "ru": ru} for p, (en, ru) in POCKET_NAMES.items()},
         "clock": {"started_ms": started_ms, "ended_ms": ended_ms},
+        "player_ids": list(player_ids),
     })
     return out

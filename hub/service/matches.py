@@ -6,7 +6,7 @@ inherits it; everything happens inside the hub's open transaction, collected in 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,6 +153,7 @@ class MatchDesk:
         return live
 
     def _new_match(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
+        ids = self._player_ids(act.player_ids)  # refused before anything is ended or stored
         old = self.live.get(table_id)
         if old is not None:
             if not old.session.match.state.over:
@@ -169,7 +170,7 @@ class MatchDesk:
                                     "variant", MALFORMED) from exc
         self.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry)
-        match_id = self.store.new_match(table_id, variant, players, options, now, snap)
+        match_id = self.store.new_match(table_id, variant, players, options, now, snap, ids)
         session.match_id = match_id
         self.cursor = self.store.append_action(table_id, match_id, now, now, input_to_record(action))
         match = self.store.match(match_id)
@@ -181,6 +182,23 @@ class MatchDesk:
         self.holes.load(self.store, table_id, match_id)
         self.suspects.load(self.store, table_id, match_id)
         return match_id
+
+    def _player_ids(self, ids: Sequence[int | None] | None) -> tuple[int | None, int | None]:
+        """The registry ids a new match names, each as it stands now (a merged duplicate: the player it was
+        merged into); a refusal names an id the registry does not hold."""
+        out: list[int | None] = []
+        for seat, pid in enumerate(ids or (None, None)):
+            now_id = None if pid is None else self.store.resolve_player(pid)
+            if pid is not None and now_id is None:
+                raise RefereeInputError(
+                    f"player_ids: no player {pid} in the registry (seat {seat + 1}); choose one (GET /api/players)",
+                    f"player_ids: игрока {pid} нет в реестре (место {seat + 1}); выберите из реестра",
+                    "player_ids", MALFORMED)
+            out.append(now_id)
+        if out[0] is not None and out[0] == out[1]:
+            raise RefereeInputError("player_ids: a player cannot play against themself",
+                                    "player_ids: игрок не может играть сам с собой", "player_ids", MALFORMED)
+        return out[0], out[1]
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
@@ -212,4 +230,4 @@ class MatchDesk:
         self.store.save_state(live.match.id, board)
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
-        self.last[table_id] = enrich(board, live.session, live.match.started_ms, now)
+        self.last[table_id] = enrich(board, live.session, live.match.started_ms, now, live.match.player_ids)

@@ -256,7 +256,7 @@ class Router(MatchDesk):
                     ended = self.session(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms)
+                self.last[t.id] = enrich(ended.scoreboard(), ended, m.started_ms, m.ended_ms, m.player_ids)
 
     def _seen_boots(self) -> list[tuple[str, int]]:
         """The boots of configured nodes seen shortly before the store's high-water mark: they may still be up."""
@@ -338,7 +338,7 @@ class Router(MatchDesk):
         board = None
         if live is not None:
             plain = self.plain[table_id] = live.session.scoreboard()
-            board = enrich(plain, live.session, live.match.started_ms)
+            board = enrich(plain, live.session, live.match.started_ms, player_ids=live.match.player_ids)
             board["questions"] = [*board["questions"], *self.suspects.questions(table_id, live.session)]
         alerts = [*self.hub_alerts, *self.timebase.alerts, *self.notices,
                   *([self.quarantined[table_id]] if table_id in self.quarantined else []),
