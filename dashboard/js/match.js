@@ -17,7 +17,7 @@ function showError(e) {
 }
 
 // a registered player's name opens their page (the match names them by id: docs/statistics.md)
-function who(m, i) {
+function nameOf(m, i) {
   const pid = (m.player_ids || [])[i];
   return pid ? h("a.pn", { href: withLang(`/player?id=${pid}`), dataset: { player: pid } }, m.players[i])
     : h("span.pn", {}, m.players[i]);
@@ -29,7 +29,7 @@ function summary(doc, variants) {
   const sc = r.scores || [0, 0];
   const who = r.draw ? ht("draw") : r.winner_name ? ht("winner", { who: r.winner_name }) : ht(m.status);
   fill("summary",
-    h("div.sc", {}, who(m, 0), h("b", {}, `${sc[0]}:${sc[1]}`), who(m, 1)),
+    h("div.sc", {}, nameOf(m, 0), h("b", {}, `${sc[0]}:${sc[1]}`), nameOf(m, 1)),
     h("div.meta", {}, [pick(m.table.name) || m.table.id, pick((variants.find((v) => v.id === m.variant) || {}).title) || m.variant, when(m.started_ms), who]
       .filter(Boolean).join(" · ")));
 }

@@ -8,6 +8,7 @@ import { st, playerName, seconds } from "./stats-texts.js";
 
 const params = new URLSearchParams(location.search);
 let board = [];
+let counted = 0;
 
 function label() {
   document.title = `${t("brand")} — ${st("players")}`;
@@ -44,7 +45,7 @@ function show(ids) {
     st("points"), st("best_run"), st("pot_rate"), st("balls_per_visit"), st("shot_time")].map((x) => h("th", {}, x)));
   const rows = board.map((p, i) => [p, i + 1]).filter(([p]) => !ids || ids.has(p.id));
   fill("board", h("thead", {}, head), h("tbody", {}, rows.map(([p, r]) => row(p, r))));
-  fill("found", board.length === 0 ? st("none") : rows.length ? "" : st("not_found"));
+  fill("found", board.length === 0 ? st("none") : rows.length ? st("counted", { n: counted }) : st("not_found"));
 }
 
 async function search() {
@@ -74,7 +75,7 @@ async function start() {
   try {
     const body = await getJson("/api/stats");
     board = body.players;
-    fill("found", st("counted", { n: body.counted }));
+    counted = body.counted;
     const lo = document.getElementById("left-out");
     lo.hidden = !body.left_out.length;
     fill(lo, st("left_out", { list: body.left_out.map((x) => `#${x.match}`).join(", ") }));
