@@ -215,3 +215,28 @@ def test_the_panel_chooses_and_adds_players(browser: Any, site: Any) -> None:
     assert [p["id"] for p in found] == [olga] and found[0]["name_en"] == "Olga Smirnova"
     assert page.errors == []
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_players_pages_have_no_axe_violations(lang: str, browser: Any, site: Any) -> None:
+    """axe-core (tests/dashboard/test_axe.py's audit): the leaderboard, a player, the start form's picker."""
+    from tests.dashboard.test_axe import audit, fail_with
+
+    base, _, ids = site
+    found: dict[str, list[str]] = {}
+    page = open_page(browser, f"{base}/players?lang={lang}")
+    page.wait_for_selector("#board tbody tr")
+    audit(page, "players", found)
+    page.goto(f"{base}/player?id={ids['ivan']}&lang={lang}")
+    page.wait_for_function("(id) => document.body.dataset.loaded === id", arg=str(ids["ivan"]))
+    audit(page, "player", found)
+    panel = open_page(browser, f"{base}/referee/t1?lang={lang}", PHONE)
+    for d in PIN:
+        panel.click(f'.keypad button[data-key="{d}"]')
+    panel.click(".keypad button.ok")
+    panel.wait_for_selector("#start")
+    panel.fill("#pa", "")
+    panel.type("#pa", "ivan")
+    panel.wait_for_selector("#picks-0 button.add")
+    audit(panel, "panel, the player picker open", found)
+    fail_with(found)
