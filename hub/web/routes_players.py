@@ -103,7 +103,9 @@ def add(body: PlayerIn, web: Web, authorization: Authorization = None) -> dict[s
     try:
         row = registry.add(_db(web), body.model_dump(), int(time.time() * 1000))
     except PlayerError as exc:
+        log.info("player not added: %s", exc.en)
         raise ApiError.of(exc) from None
+    log.info("player %d added: %s", row.id, row.name)
     return registry.public(row)
 
 
@@ -114,7 +116,9 @@ def merge(body: MergeIn, web: Web, authorization: Authorization = None) -> dict[
     try:
         moved = registry.merge(_db(web), body.duplicate, body.into, int(time.time() * 1000))
     except PlayerError as exc:
+        log.info("players not merged: %s", exc.en)
         raise ApiError.of(exc) from None
+    log.info("player %d merged into %d: %d match(es) moved", body.duplicate, body.into, moved)
     row = Players(_db(web)).get(body.into)
     assert row is not None
     return {"ok": True, "moved_matches": moved, "player": registry.public(row)}
