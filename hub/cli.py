@@ -26,6 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub.commands.calibrate",
     "hub.commands.rotate",
     "hub.commands.pin",
+    "hub.commands.players",
+    "hub.commands.stats",
 )
 
 

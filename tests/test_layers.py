@@ -1,7 +1,7 @@
 """The hub's packages form layers, and imports only go down: a lower stage never reaches into a higher one.
 
 The layers (docs/hub.md, "Layout"): 0 the hub's base modules and the virtual table, 1 the vocabulary (vocab),
-2 store, 3 reconcile, 4 ingest and ota, 5 view (the read model), 6 service, 7 deploy and export, 8 web, 9 demo,
+2 store, 3 reconcile, 4 ingest and ota, 5 view (the read model), 6 service, 7 deploy, export and stats, 8 web, 9 demo,
 10 commands and the CLI.
 Imports inside functions count too: a lazy import is still a dependency.
 """
@@ -15,7 +15,7 @@ import pytest
 
 HUB = Path(__file__).resolve().parent.parent / "hub"
 LAYERS = {"vocab": 1, "store": 2, "reconcile": 3, "ingest": 4, "ota": 4, "view": 5, "service": 6, "deploy": 7,
-          "export": 7, "web": 8, "demo": 9, "commands": 10, "cli": 10, "virtual": 0}
+          "export": 7, "stats": 7, "web": 8, "demo": 9, "commands": 10, "cli": 10, "virtual": 0}
 BASE = {"config", "configfile", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
 
 

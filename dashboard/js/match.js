@@ -4,6 +4,7 @@ import { pick, withLang, lang, t, langToggle } from "./i18n.js";
 import { h, fill } from "./dom.js";
 import { getJson, club, ApiError } from "./api.js";
 import { ht, when } from "./history-texts.js";
+import { st } from "./stats-texts.js";
 import { loadVariants } from "./variants.js";
 
 const id = new URLSearchParams(location.search).get("id") || "";
@@ -15,13 +16,20 @@ function showError(e) {
   fill(err, lang === "en" ? e.en : e.ru);
 }
 
+// a registered player's name opens their page (the match names them by id: docs/statistics.md)
+function nameOf(m, i) {
+  const pid = (m.player_ids || [])[i];
+  return pid ? h("a.pn", { href: withLang(`/player?id=${pid}`), dataset: { player: pid } }, m.players[i])
+    : h("span.pn", {}, m.players[i]);
+}
+
 function summary(doc, variants) {
   const m = doc.match;
   const r = doc.result || {};
   const sc = r.scores || [0, 0];
   const who = r.draw ? ht("draw") : r.winner_name ? ht("winner", { who: r.winner_name }) : ht(m.status);
   fill("summary",
-    h("div.sc", {}, h("span.pn", {}, m.players[0]), h("b", {}, `${sc[0]}:${sc[1]}`), h("span.pn", {}, m.players[1])),
+    h("div.sc", {}, nameOf(m, 0), h("b", {}, `${sc[0]}:${sc[1]}`), nameOf(m, 1)),
     h("div.meta", {}, [pick(m.table.name) || m.table.id, pick((variants.find((v) => v.id === m.variant) || {}).title) || m.variant, when(m.started_ms), who]
       .filter(Boolean).join(" · ")));
 }
@@ -84,6 +92,7 @@ function downloads() {
 
 async function start() {
   fill("back", ht("back")).setAttribute("href", withLang("/matches"));
+  fill("players-link", st("players")).setAttribute("href", withLang("/players"));
   fill("downloads-title", ht("downloads"));
   fill("timeline-title", ht("timeline"));
   fill("title", ht("match_n", { n: id }));

@@ -5,6 +5,7 @@ import { h, fill } from "./dom.js";
 import { getJson } from "./api.js";
 import { loadVariants } from "./variants.js";
 import { ht, when } from "./history-texts.js";
+import { st } from "./stats-texts.js";
 
 const PAGE = 20;
 const params = new URLSearchParams(location.search);
@@ -16,6 +17,7 @@ function label() {
   if (!document.querySelector(".histhead .lang-toggle")) document.querySelector(".histhead").append(langToggle());
   fill("title", ht("matches"));
   fill("club-link", `← ${ht("club")}`).setAttribute("href", withLang("/"));
+  fill("players-link", st("players")).setAttribute("href", withLang("/players"));
   for (const f of FIELDS) fill(`l-${f === "player" ? "player" : f}`, ht(f === "player" ? "search" : f));
   fill("find", ht("find"));
   fill("prev", ht("prev"));

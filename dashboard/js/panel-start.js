@@ -3,6 +3,7 @@
 import { t, pick } from "./i18n.js";
 import { h } from "./dom.js";
 import { loadVariants } from "./variants.js";
+import { playerPicker } from "./panel-players.js";
 import { raceFields, readRace } from "./panel-race.js";
 import { shotClockFields, readShotClock } from "./panel-clock.js";
 
@@ -44,6 +45,12 @@ export async function startCard(ctx, env) {
   select.addEventListener("change", showOptions);
   showOptions();
   const last = env.last_match;
+  // the names (and the registry's players, if they were chosen) of the last match, to play again
+  const inputs = ["pa", "pb"].map((id, s) => h("input", { id, required: true, maxlength: 60, autocomplete: "off",
+    value: last ? last.players[s] : "" }));
+  const lastIds = (last && last.player_ids) || [null, null];
+  const pickers = inputs.map((input, s) => playerPicker(input, s, () => ctx.token(),
+    lastIds[s] ? { id: lastIds[s], name: last.players[s] } : null));
   // a seat is named by the name typed above it ("Player 1/2" only while that field is empty)
   const seatName = (s) => h("span.seat-name", { dataset: { seat: String(s) } }, s === 0 ? t("player_a") : t("player_b"));
   const nameSeats = () => {
@@ -65,19 +72,19 @@ export async function startCard(ctx, env) {
     const pairing = {};
     for (const c of cues) pairing[c.device] = Number(form.querySelector(`[name="cue-${c.device}"]`).value);
     const players = [form.querySelector("#pa").value.trim(), form.querySelector("#pb").value.trim()];
+    const ids = pickers.map((p) => p.id());
     const lagVal = form.querySelector("[name=lag]:checked")?.value;
     const race = readRace(form);
     const clock = readShotClock(form);
     const ok = await ctx.start({ variant: select.value, players, options, ...(cues.length ? { cues: pairing } : {}),
-      ...(race ? { race } : {}), ...(clock ? { shot_clock: clock } : {}) });
+      ...(race ? { race } : {}), ...(clock ? { shot_clock: clock } : {}),
+      ...(ids.some((x) => x != null) ? { player_ids: ids } : {}) });
     if (ok && lagVal !== undefined && lagVal !== "") await ctx.send("lag", { winner: Number(lagVal) });
   } },
   h("h2", {}, t("start")),
   h("label.field", { for: "variant" }, h("span", {}, t("variant")), select),
-  h("label.field", { for: "pa" }, h("span", {}, t("player_a")),
-    h("input", { id: "pa", required: true, maxlength: 60, value: last ? last.players[0] : "", autocomplete: "off" })),
-  h("label.field", { for: "pb" }, h("span", {}, t("player_b")),
-    h("input", { id: "pb", required: true, maxlength: 60, value: last ? last.players[1] : "", autocomplete: "off" })),
+  h("label.field", { for: "pa" }, h("span", {}, t("player_a")), inputs[0]), pickers[0].box,
+  h("label.field", { for: "pb" }, h("span", {}, t("player_b")), inputs[1]), pickers[1].box,
   optionsBox,
   raceFields(seatName),
   shotClockFields(),

@@ -77,6 +77,7 @@ function resumeTaps() {
 
 const ctx = {
   shotNumber: null,
+  token: () => api.token, // the start form registers a new player with it (js/panel-players.js)
   render: () => render(true),
   async send(kind, fields = {}) {
     if (document.body.dataset.online !== "1") return false;

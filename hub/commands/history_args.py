@@ -1,8 +1,10 @@
-"""Arguments shared by `luza matches`, `luza export`: the database, dates as local days."""
+"""Arguments shared by `luza matches`, `luza export`, `luza players`, `luza stats`: the database, dates as local
+days."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from hub.export.model import ExportError
@@ -16,16 +18,25 @@ def add_db(p: Any) -> None:
     p.add_argument("--config", help="luza.toml: take the database path from its [store] section")
 
 
-def open_store(args: argparse.Namespace) -> Store:
-    """The database read-only; ExportError with a one-line reason if it cannot be opened."""
+def db_path(args: argparse.Namespace, must_exist: bool = True) -> str:
+    """The database's path (--db, else --config's store.path, else luza.db); ExportError if it is not there."""
     from hub import config, configfile
-    from hub.errors import SchemaError
 
     if args.db is None:
         try:
             args.db = configfile.load(args.config).store.path if args.config else DEFAULT_DB
         except (config.ConfigError, OSError) as exc:
             raise ExportError(str(exc)) from None
+    if must_exist and not Path(args.db).is_file():
+        raise ExportError(f"no database at {args.db} (give --db PATH)", f"нет базы {args.db} (укажите --db)")
+    return str(args.db)
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    """The database read-only; ExportError with a one-line reason if it cannot be opened."""
+    from hub.errors import SchemaError
+
+    db_path(args, must_exist=False)
     try:
         return Store(args.db, readonly=True)
     except FileNotFoundError:

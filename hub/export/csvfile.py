@@ -15,7 +15,7 @@ from hub.export import text
 
 COLUMNS = ("match", "frame", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
            "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
-           "score_b", "reasons_en", "reasons_ru", "shot_time_s", "evidence")
+           "score_b", "reasons_en", "reasons_ru", "shot_time_s", "evidence", "shooter_id")
 
 
 def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
@@ -23,6 +23,7 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
     out = []
     fmt = "%Y-%m-%dT%H:%M:%S%z"
     ev = (doc.get("verification") or {}).get("evidence") or {}
+    ids = doc["match"].get("player_ids") or [None, None]  # the registry's ids, where the match names them
     word = "" if not ev else "complete" if ev.get("complete") else str(ev.get("en"))  # on every row: filters keep it
     for s in doc["shots"]:
         pa, pb = text.points(s)
@@ -43,6 +44,7 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
             "reasons_en": text.reasons(s, "en"), "reasons_ru": text.reasons(s, "ru"),
             "shot_time_s": "" if s.get("shot_ms") is None else f"{s['shot_ms'] / 1000:.1f}",
             "evidence": word,
+            "shooter_id": "" if s["shooter"] is None or ids[s["shooter"]] is None else ids[s["shooter"]],
         })
     return out
 

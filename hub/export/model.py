@@ -88,6 +88,8 @@ def _load(store: Store, match_id: int) -> Source:
     header = {"id": m.id, "table": {"id": m.table_id, "name": name}, "club": club or None, "variant": m.variant,
               "players": list(m.players), "options": dict(m.options), "status": m.status,
               "started_ms": m.started_ms, "ended_ms": m.ended_ms}
+    if any(i is not None for i in m.player_ids):  # the registry's ids beside the names (hub/store/players.py)
+        header["player_ids"] = list(m.player_ids)
     inputs = [{"cursor": r.id, "source": r.source, "at_ms": r.at_ms, "received_ms": r.received_ms,
                "record": r.record} for r in store.inputs(match_id=m.id)]
     return Source(header, settings, inputs, m.last_state, gaps.of_match(store, m.id))

@@ -9,7 +9,7 @@ worker's transaction, collected in the `Batch`. Who may start or end one is the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,7 +108,8 @@ class Matches:
                     ended = self.rebuilt(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = match_view(ended.session, m.started_ms, m.ended_ms, frames=ended.frames)
+                self.last[t.id] = match_view(ended.session, m.started_ms, m.ended_ms, frames=ended.frames,
+                                             player_ids=m.player_ids)
 
     def revive(self, m: MatchRow) -> None:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
@@ -181,6 +182,7 @@ class Matches:
 
     def start(self, table_id: str, action: RefereeAction, act: NewMatchAction, now: int) -> int:
         """Start a match (ending a finished one first); its id. Refuses one while a match is in play."""
+        ids = self._player_ids(act.player_ids)  # refused before anything is ended or stored
         old = self.live.get(table_id)
         if old is not None:
             if not (old.session.match.state.over and old.frames.decided(old.session)):
@@ -205,7 +207,7 @@ class Matches:
             ) from exc
         self.devices.health(table_id, session)
         snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry, clock)
-        match_id = self.store.new_match(table_id, variant, players, options, now, snap)
+        match_id = self.store.new_match(table_id, variant, players, options, now, snap, ids)
         session.match_id = match_id
         self.inputs.append_action(table_id, match_id, action, now)
         match = self.store.match(match_id)
@@ -223,7 +225,8 @@ class Matches:
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         live.frames.abandon_if_undecided(live.session, str(action.args.get("reason") or ""))
         self.inputs.append_action(table_id, live.match.id, action, now)
-        final = match_view(live.session, live.match.started_ms, now, frames=live.frames)
+        final = match_view(live.session, live.match.started_ms, now, frames=live.frames,
+                           player_ids=live.match.player_ids)
         self.store.save_state(live.match.id, stored(final))
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
@@ -247,6 +250,23 @@ class Matches:
             return
         self.devices.health(table_id, nxt)
         live.session = nxt
+
+    def _player_ids(self, ids: Sequence[int | None] | None) -> tuple[int | None, int | None]:
+        """The registry ids a new match names, each as it stands now (a merged duplicate: the player it was
+        merged into); a refusal names an id the registry does not hold."""
+        out: list[int | None] = []
+        for seat, pid in enumerate(ids or (None, None)):
+            now_id = None if pid is None else self.store.resolve_player(pid)
+            if pid is not None and now_id is None:
+                raise RefereeInputError(
+                    f"player_ids: no player {pid} in the registry (seat {seat + 1}); choose one (GET /api/players)",
+                    f"player_ids: игрока {pid} нет в реестре (место {seat + 1}); выберите из реестра",
+                    "player_ids", MALFORMED)
+            out.append(now_id)
+        if out[0] is not None and out[0] == out[1]:
+            raise RefereeInputError("player_ids: a player cannot play against themself",
+                                    "player_ids: игрок не может играть сам с собой", "player_ids", MALFORMED)
+        return out[0], out[1]
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""
@@ -283,7 +303,7 @@ class Matches:
             return None
         asked = self.evidence.questions(table_id, live.session)
         return LiveMatch(live.session, live.match.id, live.match.started_ms, live.cues,
-                         [QuestionView.model_validate(q) for q in asked], live.frames)
+                         [QuestionView.model_validate(q) for q in asked], live.frames, live.match.player_ids)
 
     def save(self, table_id: str, view: MatchView | None) -> None:
         """Inside the transaction: the live match's board as just built (what `luza replay` compares with)."""

@@ -21,6 +21,8 @@ from typing import Any
 from hub.errors import SchemaError
 from hub.names import clean_name
 from hub.store import migrations
+from hub.store import players as players_of_registry
+from hub.store.players import ids_of as players_of
 
 MAX_REJECTED_PAYLOAD = 4096  # bytes of a rejected payload kept for inspection; its full size is recorded
 REJECTED_SAMPLES_PER_KIND = 10  # rejected payloads kept per (device, code); the rest are only counted
@@ -40,6 +42,7 @@ class MatchRow:
     last_state: dict[str, Any] | None
     settings: dict[str, Any] | None = None  # hub.service.snapshot at new_match (None for matches stored before v2)
     damaged: str | None = None  # why the match row itself cannot be read (it is then quarantined)
+    player_ids: tuple[int | None, int | None] = (None, None)  # registry ids (hub/store/players.py), v10
 
 
 @dataclass(frozen=True)
@@ -153,14 +156,20 @@ class Store:
         return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM inputs").fetchone()[0])
 
     def new_match(self, table_id: str, variant: str, players: Sequence[str], options: Mapping[str, Any],
-                  started_ms: int, settings: Mapping[str, Any] | None = None) -> int:
+                  started_ms: int, settings: Mapping[str, Any] | None = None,
+                  player_ids: Sequence[int | None] | None = None) -> int:
+        ids = None if player_ids is None or not any(player_ids) else json.dumps(list(player_ids))
         cur = self.conn.execute(
-            "INSERT INTO matches(table_id, variant, players, options, status, started_ms, settings) "
-            "VALUES (?, ?, ?, ?, 'live', ?, ?)",
+            "INSERT INTO matches(table_id, variant, players, options, status, started_ms, settings, player_ids) "
+            "VALUES (?, ?, ?, ?, 'live', ?, ?, ?)",
             (table_id, variant, _dumps(list(players)), _dumps(dict(options)), started_ms,
-             None if settings is None else _dumps(dict(settings))))
+             None if settings is None else _dumps(dict(settings)), ids))
         assert cur.lastrowid is not None
         return cur.lastrowid
+
+    def resolve_player(self, player_id: int) -> int | None:
+        """The registered player a stored id stands for now (following merges); None: no such player."""
+        return players_of_registry.resolve(self.conn, player_id)
 
     def end_match(self, match_id: int, ended_ms: int) -> None:
         self.conn.execute("UPDATE matches SET status = 'ended', ended_ms = ? WHERE id = ?", (ended_ms, match_id))
@@ -174,12 +183,13 @@ class Store:
             names = (clean_name(str(players[0])), clean_name(str(players[1])))  # stored before hub.names existed
             return MatchRow(row[0], row[1], row[2], names, dict(json.loads(row[4])),
                             row[5], row[6], row[7], json.loads(row[8]) if row[8] else None,
-                            json.loads(row[9]) if row[9] else None)
+                            json.loads(row[9]) if row[9] else None, player_ids=players_of(row[10]))
         except (ValueError, TypeError, IndexError, KeyError) as exc:  # one damaged row must not stop the others
             return MatchRow(row[0], row[1], str(row[2]), ("?", "?"), {}, row[5], row[6], row[7], None, None,
                             f"match row {row[0]} cannot be read: {exc}")
 
-    _MATCH_COLS = "id, table_id, variant, players, options, status, started_ms, ended_ms, last_state, settings"
+    _MATCH_COLS = ("id, table_id, variant, players, options, status, started_ms, ended_ms, last_state, settings, "
+                   "player_ids")
 
     def match(self, match_id: int) -> MatchRow | None:
         row = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,)).fetchone()

@@ -191,6 +191,32 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE devices ADD COLUMN ota TEXT;
     """,
+    # 10: the player registry (hub/store/players.py) — a match names its players by id as well as by name; a
+    # duplicate merged into another keeps its row (`merged_into`), so an id ever stored still resolves. The facts
+    # of each match for the statistics (hub/stats/), a cache keyed by the match's last input and the code's
+    # version: always recomputable from the inputs, never typed in.
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,               -- as entered, either alphabet (Иван Петров)
+        name_en TEXT NOT NULL,            -- the Latin spelling (given, or romanised from `name`)
+        nickname TEXT NOT NULL DEFAULT '',
+        club TEXT NOT NULL DEFAULT '',
+        photo TEXT,                       -- an optional photo: a data: URL (png, jpeg, webp), NULL if none
+        search TEXT NOT NULL,             -- hub.translit.search_key of name, name_en and nickname
+        created_ms INTEGER NOT NULL,
+        merged_into INTEGER REFERENCES players(id),  -- a duplicate: the player it was merged into
+        merged_ms INTEGER
+    );
+    CREATE INDEX players_by_merge ON players(merged_into);
+    ALTER TABLE matches ADD COLUMN player_ids TEXT;  -- JSON [id or null, id or null]; NULL: names only
+    CREATE TABLE match_facts (
+        match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+        cursor INTEGER NOT NULL,          -- the match's last input when the facts were made
+        version INTEGER NOT NULL,         -- hub.stats.facts.VERSION of the code that made them
+        facts TEXT NOT NULL               -- JSON hub.stats.facts.match_facts
+    );
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -38,16 +38,19 @@ class LiveMatch:
     cues: Mapping[str, int]
     questions: Sequence[QuestionView] = ()  # the hub's own questions about it (hub.ingest.suspects)
     frames: Frames | None = None  # its race (the frames before the one in play); None: a single frame
+    player_ids: tuple[int | None, int | None] = (None, None)  # the registry's players (hub/store/players.py)
 
 
 def match_view(s: TableSession, started_ms: int | None = None, ended_ms: int | None = None,
-               extra_questions: Sequence[QuestionView] = (), frames: Frames | None = None) -> MatchView:
+               extra_questions: Sequence[QuestionView] = (), frames: Frames | None = None,
+               player_ids: Sequence[int | None] = (None, None)) -> MatchView:
     """The view of a session's match: the engine's, the session's and the screens' fields; `extra_questions`
     (the hub's, about evidence the session does not hold) come after the session's own. `frames`: the race
-    whose frame in play `s` is (None: a single frame, a race to 1)."""
+    whose frame in play `s` is (None: a single frame, a race to 1); `player_ids`: the match's players in the
+    registry, as stored with it (the session knows only their names)."""
     fields = stored_fields(s, frames)
     fields.update(screen_fields(s, fields, started_ms, ended_ms, list(extra_questions)))
-    return MatchView(**fields)
+    return MatchView(**fields, player_ids=list(player_ids))
 
 
 def table_view(config: Config, registry: Registry, table_id: str, cursor: int, live: LiveMatch | None,
@@ -58,7 +61,7 @@ def table_view(config: Config, registry: Registry, table_id: str, cursor: int, l
     t = config.table(table_id)
     board = None
     if live is not None:
-        board = match_view(live.session, live.started_ms, None, live.questions, live.frames)
+        board = match_view(live.session, live.started_ms, None, live.questions, live.frames, live.player_ids)
     return TableView(
         v=protocol.STATE_VERSION, table=table_id, name=t.name if t else table_id, club=config.club, cursor=cursor,
         match_id=live.match_id if live else None, match=board, last_match=last_match,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from hub.view.base import Text, View
 from hub.view.race import RaceView
@@ -204,3 +204,7 @@ class MatchView(SessionView):
     pockets: dict[str, Text]
     clock: MatchClock
     shot_clock: ShotClockView  # hub/view/shotclock.py
+    player_ids: list[int | None] = Field(
+        min_length=2, max_length=2,
+        description="each seat's player in the registry (GET /api/players/{id}; hub/store/players.py), null for "
+                    "a name typed in; the match's own ids, a merged duplicate already resolved when it started")

@@ -233,6 +233,8 @@ class NewMatchAction(MatchControl):
     cues: Annotated[dict[str, Seat], Field(max_length=8)] = Field(default_factory=dict)
     race: RaceBody | None = None
     shot_clock: ShotClockBody | None = None
+    player_ids: Annotated[list[Annotated[int, Field(ge=1)] | None], Field(min_length=2, max_length=2)] | None = Field(
+        None, description="the players' registry ids (GET /api/players), null for a name typed in")
     routed: ClassVar[bool] = True
 
     def rules(self) -> RaceRules:
@@ -266,6 +268,9 @@ class NewMatchAction(MatchControl):
         clock = check_shot_clock(a)
         if clock is not None:
             out["shot_clock"] = clock
+        ids = player_id_args(a.get("player_ids"))
+        if ids is not None:
+            out["player_ids"] = ids
         return out
 
     def control(self, ctl: Controls, at_ms: int) -> None:
@@ -291,6 +296,20 @@ def race_args(raw: object) -> dict[str, Any] | None:
     except RulesError as exc:
         raise c.err("race", exc.en, exc.ru) from None
     return None if rules.plain else rules.to_dict()
+
+
+def player_id_args(ids: object) -> list[int | None] | None:
+    """A new_match's `player_ids`, checked (bilingual): two registry ids or nulls; None when it names nobody.
+    Whether the registry holds them is the service's word (hub/service/matches.py)."""
+    if ids is None:
+        return None
+    if (not isinstance(ids, list | tuple) or len(ids) != 2
+            or not all(i is None or (c.is_int(i) and i >= 1) for i in ids)):
+        raise c.err("player_ids", "must be two registry ids (whole numbers from 1) or null, e.g. [3, null]",
+                    "нужны два номера игроков из реестра (целые от 1) или null, напр. [3, null]")
+    if ids[0] is not None and ids[0] == ids[1]:
+        raise c.err("player_ids", "a player cannot play against themself", "игрок не может играть сам с собой")
+    return list(ids) if any(i is not None for i in ids) else None
 
 
 class EndMatchAction(MatchControl):

@@ -22,6 +22,8 @@ from hub.web.routes_actions import router as actions_router
 from hub.web.routes_devices import router as devices_router
 from hub.web.routes_health import router as health_router
 from hub.web.routes_ota import router as ota_router
+from hub.web.routes_players import router as players_router
+from hub.web.routes_players import warm_up
 from hub.web.routes_tables import router as tables_router
 from hub.web.settings import WebSettings
 
@@ -67,6 +69,7 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
         web.metrics.ws_clients = lambda: live.clients
         web.lockout.on_change = lambda: setattr(live, "club_due", True)  # a failed PIN: the club view is told
         live.start()
+        warm_up(web)  # the statistics' cache filled in the background (a new hub, an upgraded one)
         try:
             yield
         finally:
@@ -77,7 +80,7 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
     app.state.luza = web
     errors.install(app)
     for router in (tables_router, actions_router, access_router, devices_router, ota_router, health_router,
-                   live_router, pages.router):
+                   live_router, players_router, pages.router):
         app.include_router(router)
     _history(app, web)
     pages.mount_static(app, settings.dashboard)

@@ -53,6 +53,18 @@ def match_page(web: Web) -> FileResponse:
     return _page(web, "match.html")
 
 
+@router.get("/players")
+def players_page(web: Web) -> FileResponse:
+    """The leaderboard of the registered players."""
+    return _page(web, "players.html")
+
+
+@router.get("/player")
+def player_page(web: Web) -> FileResponse:
+    """One player: `/player?id=N`."""
+    return _page(web, "player.html")
+
+
 def mount_static(app: FastAPI, dashboard: Path) -> None:
     """/static/... -> dashboard/... (js, css, fonts); nothing outside that directory is served."""
     app.mount("/static", StaticFiles(directory=dashboard, check_dir=False), name="static")

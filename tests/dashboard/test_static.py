@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "dashboard"
-PAGES = ("board.html", "referee.html", "club.html", "overlay.html")
+PAGES = ("board.html", "referee.html", "club.html", "overlay.html", "players.html", "player.html")
 
 
 def text_keys(lang: str) -> set[str]:

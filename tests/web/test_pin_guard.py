@@ -190,7 +190,8 @@ def test_pins_made_outside_the_migrations_by_an_older_hub_are_kept_at_v7(tmp_pat
     conn = sqlite3.connect(db, isolation_level=None)
     row = conn.execute("SELECT * FROM pins").fetchone()
     conn.executescript("DROP TABLE referee_devices; DROP TABLE hub_clock; ALTER TABLE clocks DROP COLUMN up_ms; "
-                       "ALTER TABLE devices DROP COLUMN ota; PRAGMA user_version = 6;")  # what v7, v8, v9 added, gone
+                       "ALTER TABLE devices DROP COLUMN ota; DROP TABLE match_facts; DROP TABLE players; "
+                       "ALTER TABLE matches DROP COLUMN player_ids; PRAGMA user_version = 6;")  # v7..v10 gone
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'referee_devices'").fetchone() is None
     conn.close()
     again = PinStore(db)

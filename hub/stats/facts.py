@@ -1,0 +1,166 @@
+"""The facts of one match for the statistics, read from its export document (hub/export/model.py): the shots the
+rules engine judged from the stored evidence, never a number typed in. Pure: the same document gives the same
+facts, so they can be cached per match (hub/stats/compute.py) and made again at any time.
+
+Per seat: points, shots, visits, balls pocketed for oneself, the best series, shot times, fouls by paragraph,
+the break, the pockets used. docs/statistics.md defines each one; `VERSION` changes whenever a definition does
+(the cache then makes every match's facts again).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.config import ShotTiming
+
+VERSION = 1
+
+
+@dataclass
+class Seat:
+    """What one seat did in one match (JSON-able through `as_dict`)."""
+
+    points: int = 0
+    shots: int = 0
+    potting_shots: int = 0  # shots that put at least one ball on the shooter's own shelf
+    balls: int = 0  # balls the shooter pocketed that the engine credited to the shooter
+    visits: int = 0  # turns at the table: consecutive shots by the same player
+    run: dict[str, int] | None = None  # the best series: {balls, points, at_ms}
+    timed: int = 0  # shots with a shot time (a sensor strike after a previous shot)
+    time_ms: int = 0  # their total
+    longest_ms: int | None = None
+    fouls: Counter[str] = field(default_factory=Counter)  # paragraph cited -> count
+    pockets: Counter[str] = field(default_factory=Counter)  # pocket "1".."6" -> balls credited through it
+    breaks: Counter[str] = field(default_factory=Counter)  # count, pot, foul, none, balls
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "shots": self.shots, "potting_shots": self.potting_shots,
+                "balls": self.balls, "visits": self.visits, "run": self.run, "timed": self.timed,
+                "time_ms": self.time_ms, "longest_ms": self.longest_ms, "fouls": dict(sorted(self.fouls.items())),
+                "pockets": dict(sorted(self.pockets.items())), "breaks": dict(sorted(self.breaks.items()))}
+
+
+def counted(shot: Mapping[str, Any]) -> bool:
+    """A shot the engine judged and kept (not provisional, not refused, with a shooter)."""
+    return (shot.get("status") == "ok" and not shot.get("provisional") and shot.get("engine_index") is not None
+            and shot.get("shooter") in (0, 1))
+
+
+def roll_ms(doc: Mapping[str, Any]) -> int:
+    """How long after a shot's last strike or ball the hub takes the balls to have stopped (the match's own
+    settle settings, else the default)."""
+    settle = ((doc.get("settings") or {}).get("settle") or {})
+    value = settle.get("roll_ms", ShotTiming().roll_ms)
+    return int(value) if isinstance(value, int | float) else ShotTiming().roll_ms
+
+
+def credited(shot: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The shot's pocketed balls that went to the shooter's own shelf (matched to the engine's to_shelf effects
+    by number, in order)."""
+    shooter = shot["shooter"]
+    owed = Counter(e.get("ball") for e in shot.get("effects") or () if e.get("kind") == "to_shelf"
+                   and e.get("player") == shooter)
+    out = []
+    for b in shot.get("balls") or ():
+        if owed[b.get("ball")] > 0:
+            owed[b.get("ball")] -= 1
+            out.append(b)
+    return out
+
+
+def gained(shot: Mapping[str, Any]) -> int:
+    """Points the shot gave its shooter (the positive score effects for the shooter)."""
+    return sum(int(e.get("amount") or 0) for e in shot.get("effects") or ()
+               if e.get("kind") == "score" and e.get("player") == shot["shooter"] and int(e.get("amount") or 0) > 0)
+
+
+def settled_at(shot: Mapping[str, Any], roll: int) -> int | None:
+    """When the hub takes the balls of `shot` to have stopped: its strike or last ball, plus `roll`."""
+    times = [t for t in (shot.get("opened_ms"), *(b.get("at_ms") for b in shot.get("balls") or ()))
+             if isinstance(t, int)]
+    strike = shot.get("strike") or {}
+    if isinstance(strike.get("at_ms"), int):
+        times.append(strike["at_ms"])
+    return max(times) + roll if times else None
+
+
+def _shot_time(seat: Seat, shot: Mapping[str, Any], prev: Mapping[str, Any] | None, roll: int) -> None:
+    strike = shot.get("strike") or {}
+    if prev is None or strike.get("source") != "sensor" or not isinstance(strike.get("at_ms"), int):
+        return
+    since = settled_at(prev, roll)
+    if since is None:
+        return
+    ms = max(0, strike["at_ms"] - since)  # struck before the balls were taken to have stopped: no time at all
+    seat.timed += 1
+    seat.time_ms += ms
+    seat.longest_ms = ms if seat.longest_ms is None else max(seat.longest_ms, ms)
+
+
+def _visit_end(seat: Seat, balls: int, points: int, at_ms: int | None) -> None:
+    seat.visits += 1
+    best = seat.run
+    if balls > 0 and (best is None or (balls, points) > (best["balls"], best["points"])):
+        seat.run = {"balls": balls, "points": points, "at_ms": at_ms or 0}
+
+
+def _break(seat: Seat, shot: Mapping[str, Any], balls: int) -> None:
+    fouled = any(f.get("player") == shot["shooter"] for f in shot.get("fouls") or ())
+    seat.breaks["count"] += 1
+    seat.breaks["foul" if fouled else "pot" if balls else "none"] += 1
+    seat.breaks["balls"] += balls
+
+
+def _seats(doc: Mapping[str, Any]) -> list[Seat]:
+    seats = [Seat(), Seat()]
+    roll = roll_ms(doc)
+    prev: Mapping[str, Any] | None = None
+    visit: tuple[int, int, int, int | None] | None = None  # (seat, balls, points, started)
+    for shot in (s for s in doc.get("shots") or () if counted(s)):
+        who = int(shot["shooter"])
+        seat = seats[who]
+        mine = credited(shot)
+        seat.shots += 1
+        seat.balls += len(mine)
+        seat.potting_shots += 1 if mine else 0
+        seat.pockets.update(str(b.get("pocket")) for b in mine)
+        if prev is None:
+            _break(seat, shot, len(mine))
+        _shot_time(seat, shot, prev, roll)
+        if visit is not None and visit[0] != who:
+            _visit_end(seats[visit[0]], *visit[1:])
+            visit = None
+        start = visit[3] if visit else (shot.get("strike") or {}).get("at_ms") or shot.get("opened_ms")
+        visit = (who, (visit[1] if visit else 0) + len(mine), (visit[2] if visit else 0) + gained(shot), start)
+        prev = shot
+    if visit is not None:
+        _visit_end(seats[visit[0]], *visit[1:])
+    for item in (*(s for s in doc.get("shots") or () if counted(s)),
+                 *(a for a in doc.get("actions") or () if a.get("status") == "ok")):
+        for f in item.get("fouls") or ():
+            if f.get("player") in (0, 1):
+                seats[int(f["player"])].fouls[str(f.get("cite"))] += 1
+    return seats
+
+
+def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts of the match an export document describes (JSON-able; docs/statistics.md)."""
+    result = doc.get("result") or {}
+    evidence = (doc.get("verification") or {}).get("evidence") or {}
+    seats = _seats(doc)
+    scores: Sequence[Any] = result.get("scores") or (0, 0)
+    for i in (0, 1):
+        seats[i].points = int(scores[i]) if isinstance(scores[i], int) else 0
+    winner = result.get("winner") if result.get("over") else None
+    frame = {"over": bool(result.get("over")), "winner": winner if winner in (0, 1) else None,
+             "draw": bool(result.get("draw")), "scores": [seats[0].points, seats[1].points]}
+    return {
+        "version": VERSION, "match": doc["match"]["id"], "variant": doc["match"]["variant"],
+        "started_ms": doc["match"]["started_ms"], "ended_ms": doc["match"].get("ended_ms"),
+        "complete": evidence.get("complete", True) is not False,
+        "frames": [frame],  # a match is one frame until races of several frames are stored (issue 22, item 1)
+        "seats": [s.as_dict() for s in seats],
+    }
