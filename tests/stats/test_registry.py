@@ -5,8 +5,10 @@ carry both the id and the name."""
 from __future__ import annotations
 
 import base64
+import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from hub.export import build, load
@@ -15,6 +17,7 @@ from hub.stats import registry
 from hub.stats.registry import PlayerError
 from hub.store.database import Store
 from hub.store.players import Players
+from hub.view import schema
 from hub.vocab.checks import RefereeInputError
 from tests.export.matchkit import Clock, Table, open_hub
 
@@ -59,6 +62,18 @@ def test_a_new_player_is_checked_and_romanised(db: Path) -> None:
         assert exc.value.field == field and exc.value.en and exc.value.ru
 
 
+def view_schema() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(schema.FILE.read_text(encoding="utf-8")))
+
+
+def test_the_views_player_ids_are_two_ids_or_null() -> None:
+    """The table view types them (hub.view.match.MatchView, view version 4): two seats, each an id or null."""
+    field = schema.content()["$defs"]["MatchView"]["properties"]["player_ids"]
+    assert field["minItems"] == field["maxItems"] == 2
+    assert {"integer", "null"} == {t["type"] for t in field["items"]["anyOf"]}
+    assert "player_ids" in schema.content()["$defs"]["MatchView"]["required"]
+
+
 def test_a_match_names_its_players_by_id(db: Path) -> None:
     clock = Clock()
     ivan = registry.add(db, {"name": "Иван Петров"}, clock.ms).id
@@ -87,6 +102,12 @@ def test_a_match_names_its_players_by_id(db: Path) -> None:
         t.ref("end_match")
         hub.wait_idle()
         assert hub.state("t1")["last_match"]["player_ids"] == [ivan, None]
+        assert not list(view_schema().iter_errors(hub.state("t1")))  # a typed field of the view (docs/)
+    finally:
+        hub.stop()
+    hub = open_hub(db, clock)  # a restart: the last match's final board names them again, from the store
+    try:
+        assert hub.view("t1").last_match is not None and hub.view("t1").last_match.player_ids == [ivan, None]
     finally:
         hub.stop()
     s = Store(db, readonly=True)
