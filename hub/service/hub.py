@@ -22,7 +22,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any
 
@@ -202,14 +202,18 @@ class Hub:
     def new_match(self, table_id: str, variant: str, players: tuple[str, str],
                   options: Mapping[str, object] | None = None,
                   race: Mapping[str, object] | None = None,
-                  shot_clock: Mapping[str, int] | None = None) -> dict[str, Any]:
+                  shot_clock: Mapping[str, int] | None = None,
+                  player_ids: Sequence[int | None] | None = None) -> dict[str, Any]:
         """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody; `shot_clock`:
-        {limit_s, extensions, extension_s}, ShotClockBody)."""
+        {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry ids,
+        hub/store/players.py)."""
         args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
         if race is not None:
             args["race"] = dict(race)
         if shot_clock is not None:
             args["shot_clock"] = dict(shot_clock)
+        if player_ids is not None:
+            args["player_ids"] = list(player_ids)
         return self.submit(table_id, {"kind": "new_match", "args": args})
 
     def wait_idle(self, timeout: float = 10.0) -> bool:

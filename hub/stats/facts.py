@@ -3,7 +3,8 @@ rules engine judged from the stored evidence, never a number typed in. Pure: the
 facts, so they can be cached per match (hub/stats/compute.py) and made again at any time.
 
 Per seat: points, shots, visits, balls pocketed for oneself, the best series, shot times, fouls by paragraph,
-the break, the pockets used. docs/statistics.md defines each one; `VERSION` changes whenever a definition does
+the break of every frame, the pockets used; each frame's result and the match's (a race of frames: its winner).
+docs/statistics.md defines each one; `VERSION` changes whenever a definition does
 (the cache then makes every match's facts again).
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from hub.config import ShotTiming
 
-VERSION = 1
+VERSION = 2  # 2: a match is a race of frames (a break per frame; visits and shot times within one)
 
 
 @dataclass
@@ -59,16 +60,20 @@ def roll_ms(doc: Mapping[str, Any]) -> int:
 
 def credited(shot: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The shot's pocketed balls that went to the shooter's own shelf (matched to the engine's to_shelf effects
-    by number, in order)."""
+    by number, in order; a ball nobody numbered — Free names no ball — takes a to_shelf no numbered ball took)."""
     shooter = shot["shooter"]
     owed = Counter(e.get("ball") for e in shot.get("effects") or () if e.get("kind") == "to_shelf"
                    and e.get("player") == shooter)
-    out = []
-    for b in shot.get("balls") or ():
+    pocketed = list(shot.get("balls") or ())
+    numbered = [b for b in pocketed if b.get("ball") is not None]
+    mine = []
+    for b in numbered:
         if owed[b.get("ball")] > 0:
             owed[b.get("ball")] -= 1
-            out.append(b)
-    return out
+            mine.append(b)
+    left = sum(n for ball, n in owed.items() if ball not in {x.get("ball") for x in numbered})
+    unnamed = [b for b in pocketed if b.get("ball") is None][:left]
+    return [b for b in pocketed if any(b is x for x in (*mine, *unnamed))]
 
 
 def gained(shot: Mapping[str, Any]) -> int:
@@ -119,7 +124,13 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
     roll = roll_ms(doc)
     prev: Mapping[str, Any] | None = None
     visit: tuple[int, int, int, int | None] | None = None  # (seat, balls, points, started)
+    frame = None
     for shot in (s for s in doc.get("shots") or () if counted(s)):
+        if shot.get("frame", 1) != frame:  # a new frame: a new break; no visit or shot time runs across frames
+            frame, prev = shot.get("frame", 1), None
+            if visit is not None:
+                _visit_end(seats[visit[0]], *visit[1:])
+                visit = None
         who = int(shot["shooter"])
         seat = seats[who]
         mine = credited(shot)
@@ -146,21 +157,30 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
     return seats
 
 
+def _frame(result: Mapping[str, Any]) -> dict[str, Any]:
+    """How one frame ended (or stands): over, winner, draw, the scores."""
+    scores: Sequence[Any] = result.get("scores") or (0, 0)
+    winner = result.get("winner") if result.get("over") else None
+    return {"over": bool(result.get("over")), "winner": winner if winner in (0, 1) else None,
+            "draw": bool(result.get("draw")), "scores": [int(x) if isinstance(x, int) else 0 for x in scores[:2]]}
+
+
 def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The facts of the match an export document describes (JSON-able; docs/statistics.md)."""
+    """The facts of the match an export document describes (JSON-able; docs/statistics.md). Each frame's
+    result from its section (a file from before races: the match's one result); a seat's points are the sum of
+    its frames' final scores; the match's result is the race's."""
     result = doc.get("result") or {}
     evidence = (doc.get("verification") or {}).get("evidence") or {}
     seats = _seats(doc)
-    scores: Sequence[Any] = result.get("scores") or (0, 0)
+    sections = [f.get("result") or {} for f in doc.get("frames") or ()]
+    frames = [_frame(r) for r in sections or (result,)]
     for i in (0, 1):
-        seats[i].points = int(scores[i]) if isinstance(scores[i], int) else 0
-    winner = result.get("winner") if result.get("over") else None
-    frame = {"over": bool(result.get("over")), "winner": winner if winner in (0, 1) else None,
-             "draw": bool(result.get("draw")), "scores": [seats[0].points, seats[1].points]}
+        seats[i].points = sum(f["scores"][i] for f in frames)
     return {
         "version": VERSION, "match": doc["match"]["id"], "variant": doc["match"]["variant"],
         "started_ms": doc["match"]["started_ms"], "ended_ms": doc["match"].get("ended_ms"),
         "complete": evidence.get("complete", True) is not False,
-        "frames": [frame],  # a match is one frame until races of several frames are stored (issue 22, item 1)
+        "frames": frames,
+        "result": {k: v for k, v in _frame(result).items() if k != "scores"},  # the match's: a race's winner
         "seats": [s.as_dict() for s in seats],
     }

@@ -54,10 +54,17 @@ def _outcome(frame: Mapping[str, Any], seat: int) -> str:
     return "won" if frame["winner"] == seat else "lost"
 
 
+def _match_outcome(f: Mapping[str, Any], seat: int) -> str:
+    """The match's result for `seat`: the race's (facts v2), else its one frame's."""
+    frames = f.get("frames") or []
+    result = f.get("result") or (frames[-1] if frames else None)
+    return "unfinished" if result is None else _outcome(result, seat)
+
+
 def _add_seat(t: Tally, m: MatchPlayers, f: Mapping[str, Any], seat: int, opponent: dict[str, Any]) -> None:
     s, o = f["seats"][seat], f["seats"][1 - seat]
     frames = f.get("frames") or []
-    result = _outcome(frames[-1], seat) if frames else "unfinished"
+    result = _match_outcome(f, seat)
     t.matches["played"] += 1
     t.matches[result] += 1
     for fr in frames:
@@ -115,8 +122,7 @@ def _pair(pairs: dict[tuple[int, int], dict[str, Any]], ids: tuple[int, int], f:
     seat_a = ids.index(a)
     rec = pairs.setdefault((a, b), {"a": a, "b": b, "matches": 0, "a_won": 0, "b_won": 0, "drawn": 0,
                                     "unfinished": 0, "a_points": 0, "b_points": 0, "last_ms": 0})
-    frames = f.get("frames") or []
-    result = _outcome(frames[-1], seat_a) if frames else "unfinished"
+    result = _match_outcome(f, seat_a)
     rec["matches"] += 1
     rec[{"won": "a_won", "lost": "b_won", "drawn": "drawn", "unfinished": "unfinished"}[result]] += 1
     rec["a_points"] += f["seats"][seat_a]["points"]
@@ -125,8 +131,7 @@ def _pair(pairs: dict[tuple[int, int], dict[str, Any]], ids: tuple[int, int], f:
 
 
 def _game(ids: tuple[int, int], f: Mapping[str, Any]) -> rating.Game | None:
-    frames = f.get("frames") or []
-    result = _outcome(frames[-1], 0) if frames else "unfinished"
+    result = _match_outcome(f, 0)
     score = {"won": 1.0, "lost": 0.0, "drawn": 0.5}.get(result)
     return None if score is None else rating.Game(ids[0], ids[1], score)
 

@@ -128,12 +128,13 @@ def play_hundred(t: Table, finish: bool = True) -> None:
     hub.wait_idle()
 
 
-def play_free_race(t: Table, finish: bool = True) -> None:
+def play_free_race(t: Table, finish: bool = True, player_ids: list[int | None] | None = None) -> None:
     """Free, a race to 2 frames with a balls handicap (2 balls on Сергей's shelf every frame, general A-G5): Иван
     wins frame 1 (Сергей concedes after Иван's pots), Сергей breaks frame 2 (general 11) and wins it 8:1 with six
     pots, Иван breaks frame 3 and concedes it: Сергей wins the match 2:1."""
     hub = t.hub
-    hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2, "seat": 1}})
+    hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2, "seat": 1}},
+                  player_ids=player_ids)
     t.ref("lag", winner=0)
     t.wait(5000)
     t.shot(0, [5])
