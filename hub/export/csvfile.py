@@ -15,7 +15,7 @@ from hub.export import text
 
 COLUMNS = ("match", "frame", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
            "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
-           "score_b", "reasons_en", "reasons_ru", "shot_time_s", "evidence", "shooter_id")
+           "score_b", "reasons_en", "reasons_ru", "shot_time_s", "shooter_id", "evidence")
 
 
 def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
@@ -43,8 +43,8 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
             "score_a": "" if after[0] is None else after[0], "score_b": "" if after[1] is None else after[1],
             "reasons_en": text.reasons(s, "en"), "reasons_ru": text.reasons(s, "ru"),
             "shot_time_s": "" if s.get("shot_ms") is None else f"{s['shot_ms'] / 1000:.1f}",
-            "evidence": word,
             "shooter_id": "" if s["shooter"] is None or ids[s["shooter"]] is None else ids[s["shooter"]],
+            "evidence": word,
         })
     return out
 
