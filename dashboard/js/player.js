@@ -46,7 +46,7 @@ function cards(f) {
       pct == null ? null : st("pot_line", { pct, n: f.potting_shots, of: f.shots })),
     card("balls_per_visit", f.balls_per_visit == null ? st("no_data") : f.balls_per_visit.toFixed(2),
       f.balls_per_visit == null ? null : st("visit_line", { v: f.balls_per_visit.toFixed(2), balls: f.balls, visits: f.visits })),
-    card("shot_time", f.shot_time.count ? `${seconds(f.shot_time.average_ms)} s` : st("no_data"),
+    card("shot_time", f.shot_time.count ? t("seconds", { n: seconds(f.shot_time.average_ms) }) : st("no_data"),
       f.shot_time.count ? [st("time_line", { avg: seconds(f.shot_time.average_ms), max: seconds(f.shot_time.longest_ms) }),
         st("time_count", { n: f.shot_time.count })].join("; ") : null),
     card("breaks", String(f.breaks.count), st("breaks_line", { n: f.breaks.count, pot: f.breaks.pot, foul: f.breaks.foul,
