@@ -15,6 +15,8 @@ const TEXTS = {
     st_verified: "ПРОВЕРЕНО", st_incomplete: "НЕПОЛНЫЕ ДАННЫЕ", st_failed: "НЕ СОВПАДАЕТ", st_unsigned: "БЕЗ ПОДПИСИ",
     st_forged: "ПОДДЕЛКА", downloads: "Скачать", pdf_club: "PDF — для клуба (вход клуба на странице клуба)",
     winner: "Победитель: {who}", draw: "Ничья", back: "← История", loading: "Загрузка…",
+    race: "Встреча до {n} побед", race_n: "Встреча {n}", frames_score: "Партии {a}:{b}", frame_n: "Партия {n}", col_frame: "Партия",
+    col_breaker: "Разбивал", col_score: "Счёт", col_winner: "Выиграл", conceded: "сдана", abandoned: "Прекращена: {why}",
   },
   en: {
     matches: "Match history", search: "Player (either alphabet)", table: "Table", variant: "Variant", any: "all",
@@ -28,6 +30,8 @@ const TEXTS = {
     st_verified: "VERIFIED", st_incomplete: "INCOMPLETE", st_failed: "DOES NOT MATCH", st_unsigned: "UNSIGNED",
     st_forged: "FORGED", downloads: "Download", pdf_club: "PDF — for the club (the club sign-in on the club view)",
     winner: "Winner: {who}", draw: "Draw", back: "← History", loading: "Loading…",
+    race: "Race to {n} frames", race_n: "Match {n}", frames_score: "Frames {a}:{b}", frame_n: "Frame {n}", col_frame: "Frame",
+    col_breaker: "Broke", col_score: "Score", col_winner: "Won by", conceded: "conceded", abandoned: "Abandoned: {why}",
   },
 };
 

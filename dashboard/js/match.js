@@ -26,12 +26,55 @@ function nameOf(m, i) {
 function summary(doc, variants) {
   const m = doc.match;
   const r = doc.result || {};
-  const sc = r.scores || [0, 0];
+  const race = isRace(doc);
+  const sc = race ? doc.race.score : r.scores || [0, 0];  // a race: the frame score (its frames below)
   const who = r.draw ? ht("draw") : r.winner_name ? ht("winner", { who: r.winner_name }) : ht(m.status);
   fill("summary",
     h("div.sc", {}, nameOf(m, 0), h("b", {}, `${sc[0]}:${sc[1]}`), nameOf(m, 1)),
-    h("div.meta", {}, [pick(m.table.name) || m.table.id, pick((variants.find((v) => v.id === m.variant) || {}).title) || m.variant, when(m.started_ms), who]
+    h("div.meta", {}, [race ? ht("race", { n: doc.race.race_to }) : null, pick(m.table.name) || m.table.id, pick((variants.find((v) => v.id === m.variant) || {}).title) || m.variant, when(m.started_ms), who]
       .filter(Boolean).join(" · ")));
+}
+
+// A race to N frames (docs/rules/general.md A-G4): the frame score and each frame's breaker, score and winner, from
+// the export's `race` and `frames` (docs/exports.md). A single frame shows nothing here.
+function isRace(doc) {
+  return Boolean(doc.race && (doc.race.race_to > 1 || (doc.frames || []).length > 1));
+}
+
+function raceBox(doc) {
+  const box = document.getElementById("race");
+  if (!isRace(doc)) return;
+  const race = doc.race;
+  const who = (seat) => (seat == null ? "—" : doc.match.players[seat]);
+  const rows = (doc.frames || []).map((f, k) => {
+    const r = f.result || {};
+    const sc = r.scores || [0, 0];
+    return h("tr", { dataset: { frame: k + 1 } }, h("td.num", {}, String(k + 1)), h("td", {}, who(r.breaker)),
+      h("td.num", {}, `${sc[0]}:${sc[1]}`), h("td", {}, r.draw ? ht("draw") : who(r.winner)),
+      h("td", {}, r.conceded ? ht("conceded") : ""));
+  });
+  const head = ["col_frame", "col_breaker", "col_score", "col_winner", null].map((k) => h("th", {}, k ? ht(k) : ""));
+  box.hidden = false;
+  fill(box, h("h2", {}, ht("race", { n: race.race_to })),
+    h("p.fscore", { id: "frame-score" }, ht("frames_score", { a: race.score[0], b: race.score[1] })),
+    race.abandoned ? h("p", {}, ht("abandoned", { why: race.abandoned })) : null,
+    h("table.hist", { id: "frames" }, h("thead", {}, h("tr", {}, head)), h("tbody", {}, rows)));
+}
+
+// The shots in order; in a race each frame's shots under its heading (a frame's shots are numbered from 1).
+function timeline(doc) {
+  const shots = doc.shots || [];
+  if (!isRace(doc)) return shots.map(shotItem);
+  const out = [];
+  let frame = null;
+  for (const s of shots) {
+    if (s.frame !== frame) {
+      frame = s.frame;
+      out.push(h("li.frame-head", { dataset: { frame } }, h("h3", {}, ht("frame_n", { n: frame }))));
+    }
+    out.push(shotItem(s));
+  }
+  return out;
 }
 
 function shotItem(s) {
@@ -104,7 +147,9 @@ async function start() {
     const [doc, variants] = await Promise.all([getJson(api), loadVariants()]);
     summary(doc, variants);
     evidenceBox(doc);
-    fill("timeline", (doc.shots || []).map(shotItem));
+    raceBox(doc);
+    if (isRace(doc)) fill("title", ht("race_n", { n: id }));
+    fill("timeline", timeline(doc));
   } catch (e) {
     showError(e);
   }

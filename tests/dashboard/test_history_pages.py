@@ -19,7 +19,7 @@ from hub.web.server import WebServer
 from hub.web.settings import WebSettings
 from tests.dashboard.support import SHOTS
 from tests.export import matchkit
-from tests.export.matchkit import Clock, Table, hub_config, play_classic, play_hundred
+from tests.export.matchkit import Clock, Table, hub_config, play_classic, play_free_race, play_hundred
 
 pytestmark = [pytest.mark.browser]
 TABLET = {"width": 1024, "height": 768}
@@ -149,3 +149,47 @@ def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(browser: Any, s
         page.click("#dl-pdf")
     path = download.value.path()
     assert Path(path).read_bytes().startswith(b"%PDF") and not page.errors
+
+
+@pytest.fixture
+def race_site(tmp_path: Path) -> Iterator[str]:
+    """Match 1: a Free race to 2 frames with a balls handicap, won 2:1 by Сергей (tests/export/matchkit.py)."""
+    clock = Clock()
+    hub = Hub(hub_config(tmp_path / "luza.db"), clock=clock, mqtt=False).start()
+    server = None
+    try:
+        table = Table(hub, clock)
+        table.births()
+        hub.wait_idle()
+        play_free_race(table)
+        server = WebServer(hub, "127.0.0.1", free_port(), WebSettings(heartbeat_s=1.0)).start()
+        yield server.url
+    finally:
+        if server is not None:
+            server.stop()
+        hub.stop()
+
+
+def test_the_match_page_of_a_race_shows_every_frame(browser: Any, race_site: str) -> None:
+    """Issue 22, item 6: a race's match page has the frame score, each frame's breaker (general 11: they
+    alternate), score and winner, and the shots under their frame's heading; in both languages."""
+    page = open_page(browser, f"{race_site}/match?id=1&lang=ru")
+    page.wait_for_selector("#frames tbody tr")
+    assert page.inner_text("#race h2") == "Встреча до 2 побед" and page.inner_text("#frame-score") == "Партии 1:2"
+    assert page.inner_text("h1") == "Встреча 1" and page.inner_text("#summary .sc b") == "1:2"  # the frame score
+    rows = [[td.inner_text() for td in tr.query_selector_all("td")] for tr in page.query_selector_all("#frames tbody tr")]
+    assert [r[0] for r in rows] == ["1", "2", "3"]
+    assert [r[1] for r in rows] == ["Иван Петров", "Сергей Кузнецов", "Иван Петров"]  # the break alternates
+    assert [r[3] for r in rows] == ["Иван Петров", "Сергей Кузнецов", "Сергей Кузнецов"]
+    assert rows[1][2] == "1:8" and rows[0][4] == "сдана" and rows[1][4] == ""
+    heads = page.query_selector_all("#timeline .frame-head")
+    assert [h.inner_text() for h in heads] == ["Партия 1", "Партия 2", "Партия 3"]
+    page.wait_for_selector("#verify-status")
+    assert page.inner_text("#verify-status") == "ПРОВЕРЕНО" and fits(page)
+    page.screenshot(path=str(SHOTS / "match-race-ru.png"), full_page=True)
+    page.goto(f"{race_site}/match?id=1&lang=en")
+    page.wait_for_selector("#frames tbody tr")
+    assert page.inner_text("#race h2") == "Race to 2 frames" and page.inner_text("#frame-score") == "Frames 1:2"
+    assert page.inner_text("#frames thead").split() == ["Frame", "Broke", "Score", "Won", "by"]
+    assert page.errors == []
+    page.close()
