@@ -2,7 +2,7 @@
 and the shot clock from the sensors, a real Chromium shows it on the wall board and the stream overlay, and the
 finished match exports to one scoresheet with every frame that `luza verify` passes and a tampered copy fails
 (general 11: the break alternates; A-G4: first to 3 frames; A-G5: a frame given before the first break).
-The clock's own rules (it starts at the settle, stops at the strike) are tests/hub/test_shot_clock.py's; here the
+The clock's own rules (it starts at the settle, stops at the strike) are tests/hub/service/test_shot_clock.py's; here the
 screens are checked to show it on every shot the demo plays."""
 
 from __future__ import annotations

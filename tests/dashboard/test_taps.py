@@ -18,7 +18,7 @@ from hub.web.settings import WebSettings
 from tests.dashboard.conftest import PIN, WebHub
 from tests.dashboard.support import PHONE, LoopThread, wait_until
 from tests.dashboard.test_browser import PLAYERS, enter_pin, open_page, play, shoot, start_free, text
-from tests.hub.test_idempotent import Locked
+from tests.hub.service.test_idempotent import Locked
 
 pytestmark = [pytest.mark.browser, pytest.mark.mosquitto]
 SUBMIT_TIMEOUT_S = 1.0  # the hub answers 503 after this: the old panel gave up after three of them (~4 s here)

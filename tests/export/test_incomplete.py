@@ -16,7 +16,7 @@ from hub.cli import main
 from hub.service.hub import Hub
 from tests.hub.conftest import make_config
 from tests.hub.nodes import Clock, Node
-from tests.hub.test_service import T0, start_free_match, wait_for
+from tests.hub.service.test_service import T0, start_free_match, wait_for
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto

@@ -10,7 +10,7 @@ The child runs the same `Hub` that `luza serve` runs (store, one-hub-per-databas
 persistent session, worker), with one difference: its clock is the virtual table's (`VirtualTime.hub_ms`, the
 same monotonic origin and speed), so a minute of play takes seconds and the hub's time agrees with the nodes' —
 unless `clock_ms` sets it that far off (a hub booted without a real-time clock, or with a wrong NTP answer).
-`luza serve` itself is killed in tests/hub/test_faults.py on real time.
+`luza serve` itself is killed in tests/hub/service/test_faults.py on real time.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from tests.faults.conftest import Baseline, wait_stored
 from tests.faults.match import events_made, prepare, run_table, score, script, until
-from tests.hub.test_service import wait_for
+from tests.hub.service.test_service import wait_for
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto

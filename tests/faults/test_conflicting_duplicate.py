@@ -3,7 +3,7 @@
 
 Promise: the first stored event stays the one in play (the final score equals the same match played without
 the fault); the other content is kept once in `conflicts`, counted each time, and the table shows a
-`conflicting_event` alert naming the key. tests/hub/test_conflicts.py checks the same with scripted nodes,
+`conflicting_event` alert naming the key. tests/hub/ingest/test_conflicts.py checks the same with scripted nodes,
 including the alert after a restart and its end with a new match.
 """
 

@@ -20,7 +20,7 @@ from hub.service.hub import Hub
 from tests.faults import match as m
 from tests.faults.conftest import Baseline
 from tests.faults.hubproc import HubProcess
-from tests.hub.test_damage import damage
+from tests.hub.store.test_damage import damage
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto

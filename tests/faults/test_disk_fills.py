@@ -5,7 +5,7 @@ While full, the hub commits nothing and acknowledges nothing (the broker keeps t
 and every table's state carries a hub alert: SQLite reports a write refused past the limit as a disk I/O error
 (EFBIG), not as SQLITE_FULL, so the alert is `disk_error` (hub.errors.disk_full_alert), as for a failing SD card. When the limit is lifted, scoring resumes by
 itself. Promise: nothing lost, the alert goes, the final score equals the same match played without the
-fault. (tests/hub/test_disk_full.py does the same in-process with SQLite's max_page_count.)
+fault. (tests/hub/service/test_disk_full.py does the same in-process with SQLite's max_page_count.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ match is played, through the hub process (tests/faults/hubproc.py).
 
 Promise: every one is rejected as `oversized` and counted, only a bounded sample is kept, the hub's memory and
 the database stay within a fixed budget, and the final score equals the same match played without the flood.
-(tests/hub/test_fault_floods.py floods `luza serve` with 20,000 invalid 5 KB payloads, idle control-socket
+(tests/hub/service/test_fault_floods.py floods `luza serve` with 20,000 invalid 5 KB payloads, idle control-socket
 connections and a second hub; this adds the oversized ones.)
 """
 

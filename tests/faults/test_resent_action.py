@@ -2,7 +2,7 @@
 panel that never saw the first answer), and again at once.
 
 Promise: the re-send is answered with the first result (`replayed`, the first cursor and match) and applied
-once; the final score equals the same match played without the fault. tests/hub/test_idempotent.py covers the
+once; the final score equals the same match played without the fault. tests/hub/service/test_idempotent.py covers the
 other cases (five in one batch, after a refusal, `luza referee` against a held commit).
 """
 

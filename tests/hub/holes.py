@@ -1,4 +1,4 @@
-"""A hole in a node's sequence, the scenario tests/hub/test_gaps.py and tests/hub/test_delivery.py share: a hub on
+"""A hole in a node's sequence, the scenario tests/hub/ingest/test_gaps.py and tests/hub/ingest/test_delivery.py share: a hub on
 a test clock with a Free match begun, and the head-pocket node p-head with five balls numbered, of which only
 those named were sent (the others were "lost on the way"; the test sends them late, or never)."""
 
@@ -14,7 +14,7 @@ from hub import config
 from hub.cli import main
 from hub.service.hub import Hub
 from tests.hub.nodes import Clock, Node
-from tests.hub.test_service import T0, start_free_match
+from tests.hub.service.test_service import T0, start_free_match
 from tests.support.broker import Mosquitto
 
 

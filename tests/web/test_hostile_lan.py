@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from hub.demo.client import PanelClient
-from tests.hub.test_faults import write_config
+from tests.hub.service.test_faults import write_config
 from tests.support.broker import Mosquitto
 
 pytestmark = pytest.mark.mosquitto

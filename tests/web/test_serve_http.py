@@ -25,7 +25,7 @@ from hub.service.hub import Hub
 from hub.web.app import create_app
 from hub.web.settings import WebSettings
 from tests.hub.nodes import Node
-from tests.hub.test_faults import write_config
+from tests.hub.service.test_faults import write_config
 from tests.support.broker import Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]

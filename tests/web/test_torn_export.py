@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 
 from hub.web.auth import CLUB, PinStore
-from tests.hub.test_torn_page import old_match_and_live_ones, tear_old_match
+from tests.hub.store.test_torn_page import old_match_and_live_ones, tear_old_match
 from tests.support.config import write_luza_toml
 from tests.web.test_serve_http import ServeHttp, free_port
 
