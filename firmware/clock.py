@@ -46,7 +46,8 @@ class Clock:
         return self.offset is not None
 
     def sync(self, hub_ms, up=None):
-        """Take the hub's time `hub_ms` (Unix ms) as true now (or at uptime `up`). Returns the adjustment in ms.
+        """Take the hub's time `hub_ms` (Unix ms) as true now (or at uptime `up`).
+        Returns the adjustment in ms.
 
         The latest exchange wins: the hub is the authority, and its message crosses the LAN in milliseconds.
         """
@@ -75,7 +76,8 @@ class Clock:
         return protocol.restamp_event(payload, boot, self.offset)
 
     async def sleep_ms(self, ms):
-        """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms of wall time: no spinning)."""
+        """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms
+        of wall time: no spinning)."""
         wall = ms / self.speed / 1000
         if self.speed > 1 and wall < 0.001:
             wall = 0.001

@@ -1,20 +1,20 @@
 """Ball colour from a TCS34725 RGBC reading: nearest calibrated centroid, with a confidence.
 
 Features of a reading (r, g, b, c): chromaticity rn = r/(r+g+b), gn = g/(r+g+b) (independent of how bright the
-ball is lit) and brightness = c / 65535 (tells ivory from black and from dull colours). Each colour of a pocket
-is a centroid [rn, gn, brightness, spread]; brightness counts less than chromaticity (`BRIGHT_WEIGHT`) because
-it varies with where in the throat the ball was read. The distance to each centroid, in units of its spread,
-gives a likelihood exp(-z*z/2); the confidence is the best colour's share of the total. A reading far from every
-centroid (`REJECT_Z`) is no colour (None), confidence 0.
+ball is lit) and brightness = c / 65535 (tells ivory from black and from dull colours). Each colour of a
+pocket is a centroid [rn, gn, brightness, spread]; brightness counts less than chromaticity (`BRIGHT_WEIGHT`)
+because it varies with where in the throat the ball was read. The distance to each centroid, in units of its
+spread, gives a likelihood exp(-z*z/2); the confidence is the best colour's share of the total. A reading far
+from every centroid (`REJECT_Z`) is no colour (None), confidence 0.
 
-Readings are taken by a sampler that runs on its own timer (the board's `sample_colour`), not by the detector loop,
-and kept with their time in a `ColourLog`. When the detector reports a ball it asks the log for the brightest
-reading (the ball nearest the sensor) taken while that ball was in the throat, from the beam edges' own times: so a
-slow or stalled main loop (a Wi-Fi hiccup, a busy Raspberry Pi running virtual nodes) still gets the colour of the
-ball that passed, instead of whatever the sensor sees when the loop gets round to it. `Calibrator` learns one
-colour's centroid from N balls rolled through (`calibrate` command).
-Colour names are those of the wire protocol: ivory (object balls), yellow and red (cue balls), and Star's blue,
-black, green (plus ivory, yellow, red).
+Readings are taken by a sampler that runs on its own timer (the board's `sample_colour`), not by the detector
+loop, and kept with their time in a `ColourLog`. When the detector reports a ball it asks the log for the
+brightest reading (the ball nearest the sensor) taken while that ball was in the throat, from the beam edges'
+own times: so a slow or stalled main loop (a Wi-Fi hiccup, a busy Raspberry Pi running virtual nodes) still
+gets the colour of the ball that passed, instead of whatever the sensor sees when the loop gets round to it.
+`Calibrator` learns one colour's centroid from N balls rolled through (`calibrate` command).
+Colour names are those of the wire protocol: ivory (object balls), yellow and red (cue balls), and Star's
+blue, black, green (plus ivory, yellow, red).
 Floats are fine here: this runs once per ball, not per edge.
 """
 
@@ -106,10 +106,10 @@ class ColourLog:
     """The last `size` readings of one sensor with their times (ticks_us), written by the sampler.
 
     Preallocated arrays, nothing allocated per reading: `put` may run in a soft timer callback. `put` with no
-    reading (the sensor had none ready) still moves `last_t`, so the detector knows the sampler has looked past
-    a ball's exit. One writer (the sampler) and one reader (the detector loop); on MicroPython a soft callback
-    runs between bytecodes, so a reader can at worst see one slot being overwritten, which only happens to the
-    oldest reading of a full ring.
+    reading (the sensor had none ready) still moves `last_t`, so the detector knows the sampler has looked
+    past a ball's exit. One writer (the sampler) and one reader (the detector loop); on MicroPython a soft
+    callback runs between bytecodes, so a reader can at worst see one slot being overwritten, which only
+    happens to the oldest reading of a full ring.
     """
 
     def __init__(self, size=32):
@@ -126,7 +126,8 @@ class ColourLog:
         self.errors = 0  # sampler reads that failed (I2C errors)
 
     def put(self, t, rgbc):
-        """One sampler tick at `t` (ticks_us): `rgbc` is the sensor's (r, g, b, c) or None if none was ready."""
+        """One sampler tick at `t` (ticks_us): `rgbc` is the sensor's (r, g, b,
+        c) or None if none was ready."""
         self.samples += 1
         self.last_t = t
         if rgbc is None:
@@ -180,12 +181,14 @@ class Calibrator:
         return len(self.readings) >= self.balls
 
     def centroid(self):
-        """[rn, gn, brightness, spread] of the readings so far (spread: RMS chroma distance, >= MIN_SPREAD)."""
+        """[rn, gn, brightness, spread] of the readings so far (spread:
+        RMS chroma distance, >= MIN_SPREAD)."""
         if not self.readings:
             raise ValueError("no readings yet for %s in pocket %d" % (self.colour, self.pocket))
         fs = [features(*rd) for rd in self.readings]
         n = len(fs)
         mean = [sum(f[i] for f in fs) / n for i in range(3)]
         var = sum(_distance(f, mean) ** 2 for f in fs) / n
-        spread = max(math.sqrt(var) * 2, MIN_SPREAD)  # two RMS: a fresh ball of the colour lands within ~1-2 z
+        # two RMS: a fresh ball of the colour lands within ~1-2 z
+        spread = max(math.sqrt(var) * 2, MIN_SPREAD)
         return [_round(mean[0], 10000), _round(mean[1], 10000), _round(mean[2], 10000), _round(spread, 10000)]

@@ -16,7 +16,14 @@ DEFAULTS = {  # type: dict
     "table": "table-1",
     "device": "node-1",
     "wifi": {"ssid": "", "password": "", "hostname": ""},
-    "broker": {"host": "192.168.4.1", "port": 1883, "user": "", "password": "", "keepalive": 30, "tls": False},
+    "broker": {
+        "host": "192.168.4.1",
+        "port": 1883,
+        "user": "",
+        "password": "",
+        "keepalive": 30,
+        "tls": False,
+    },
     "serial": {"enabled": False, "baud": 115200},  # USB-serial gateway mode instead of Wi-Fi/MQTT
     # One entry per pocket this node serves: pocket number 1..6 and its two beam input pins.
     "pockets": [{"pocket": 1, "upper": pins.POCKET_UPPER, "lower": pins.POCKET_LOWER, "colour": False}],
@@ -84,7 +91,9 @@ def load(path="/config.json"):
         with open(path) as f:
             site = json.load(f)
     except OSError:
-        return merge(DEFAULTS, {}), ["%s: file not found; copy a node.json there (luza firmware flash --config)" % path]
+        return merge(DEFAULTS, {}), [
+            "%s: file not found; copy a node.json there (luza firmware flash --config)" % path
+        ]
     except ValueError as exc:
         return merge(DEFAULTS, {}), ["%s: not valid JSON (%s); fix the syntax" % (path, exc)]
     if not isinstance(site, dict):
@@ -122,7 +131,9 @@ class _Checker:
         ok = isinstance(x, int) if integer else isinstance(x, (int, float))
         if not ok or isinstance(x, bool) or x < lo or x > hi:
             kind = "an integer" if integer else "a number"
-            self.fail(key, "must be %s %s..%s, got %r" % (kind, lo, hi, x), "e.g. %r" % (_default(sect, name),))
+            self.fail(
+                key, "must be %s %s..%s, got %r" % (kind, lo, hi, x), "e.g. %r" % (_default(sect, name),)
+            )
             return None
         return x
 
@@ -141,7 +152,9 @@ class _Checker:
     def flag(self, sect, name):
         src = self.cfg.get(sect)
         if isinstance(src, dict) and not isinstance(src.get(name), bool):
-            self.fail(sect + "." + name, "must be true or false, got %r" % (src.get(name),), "use true or false")
+            self.fail(
+                sect + "." + name, "must be true or false, got %r" % (src.get(name),), "use true or false"
+            )
 
     def choice(self, sect, name, options):
         src = self.cfg if sect is None else self.cfg.get(sect)
@@ -151,7 +164,11 @@ class _Checker:
 
     def pin(self, key, x, output=False):
         if not isinstance(x, int) or isinstance(x, bool) or x not in pins.GPIOS:
-            self.fail(key, "must be an ESP32 GPIO number 0..39, got %r" % (x,), "check the wiring table in hardware/")
+            self.fail(
+                key,
+                "must be an ESP32 GPIO number 0..39, got %r" % (x,),
+                "check the wiring table in hardware/",
+            )
         elif output and x in pins.INPUT_ONLY:
             self.fail(key, "GPIO %d is input-only" % x, "use a pin below 34")
 
@@ -171,7 +188,11 @@ def validate(cfg):
     c.choice(None, "role", protocol.ROLES)
     for name in ("table", "device"):
         if not frame.valid_id(cfg.get(name)):
-            c.fail(name, "must be 1-32 of a-z, 0-9 and '-', got %r" % (cfg.get(name),), "e.g. %r" % DEFAULTS[name])
+            c.fail(
+                name,
+                "must be 1-32 of a-z, 0-9 and '-', got %r" % (cfg.get(name),),
+                "e.g. %r" % DEFAULTS[name],
+            )
     _check_link(c)
     if cfg.get("role") == "cue":
         _check_cue(c)
@@ -194,7 +215,9 @@ def _check_link(c):
         c.text("wifi", "password")
         c.text("wifi", "hostname")
         if not (serial and serial.get("enabled") is True):
-            c.text("wifi", "ssid", allow_empty=False, fix="set the club's Wi-Fi network name (or serial.enabled)")
+            c.text(
+                "wifi", "ssid", allow_empty=False, fix="set the club's Wi-Fi network name (or serial.enabled)"
+            )
     if c.section("broker") is not None:
         c.text("broker", "host", allow_empty=False)
         c.number("broker", "port", 1, 65535, integer=True)
@@ -210,8 +233,11 @@ _EXAMPLE_POCKET = '{"pocket": 1, "upper": %d, "lower": %d, "colour": false}' % p
 def _check_pockets(c):
     pockets = c.cfg.get("pockets")
     if not isinstance(pockets, list) or not 1 <= len(pockets) <= 6:
-        c.fail("pockets", "must be a list of 1..6 pocket entries, got %r" % (pockets,),
-               "e.g. [%s]" % _EXAMPLE_POCKET)
+        c.fail(
+            "pockets",
+            "must be a list of 1..6 pocket entries, got %r" % (pockets,),
+            "e.g. [%s]" % _EXAMPLE_POCKET,
+        )
         pockets = []
     seen_pockets = []
     seen_pins = []
@@ -222,7 +248,9 @@ def _check_pockets(c):
             continue
         n = p.get("pocket")
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 6:
-            c.fail(key + ".pocket", "must be 1..6, got %r" % (n,), "pockets are numbered 1-6 from the head end")
+            c.fail(
+                key + ".pocket", "must be 1..6, got %r" % (n,), "pockets are numbered 1-6 from the head end"
+            )
         elif n in seen_pockets:
             c.fail(key + ".pocket", "pocket %d is listed twice" % n, "give each pocket one entry")
         seen_pockets.append(n)
@@ -230,7 +258,11 @@ def _check_pockets(c):
             pin = p.get(beam)
             c.pin(key + "." + beam, pin)
             if pin in seen_pins:
-                c.fail(key + "." + beam, "GPIO %r is already used by another beam" % (pin,), "wire each beam to its own pin")
+                c.fail(
+                    key + "." + beam,
+                    "GPIO %r is already used by another beam" % (pin,),
+                    "wire each beam to its own pin",
+                )
             seen_pins.append(pin)
         if not isinstance(p.get("colour", False), bool):
             c.fail(key + ".colour", "must be true or false", "true if this pocket has a TCS34725")
@@ -264,7 +296,9 @@ def _check_calibration(c, cal):
         colours = cal[pocket]
         key = "colour.calibration." + str(pocket)
         if pocket not in ("1", "2", "3", "4", "5", "6") or not isinstance(colours, dict):
-            c.fail(key, "must be a pocket number '1'..'6' mapping colours", "re-run `calibrate` for that pocket")
+            c.fail(
+                key, "must be a pocket number '1'..'6' mapping colours", "re-run `calibrate` for that pocket"
+            )
             continue
         for colour in colours:
             v = colours[colour]
@@ -274,8 +308,11 @@ def _check_calibration(c, cal):
                     if not isinstance(x, (int, float)) or isinstance(x, bool) or x < 0:
                         ok = False
             if colour not in protocol.COLOURS or not ok:
-                c.fail(key + "." + str(colour), "must be a known colour with [r, g, brightness, spread]",
-                       "colours: " + ", ".join(protocol.COLOURS) + "; re-run `calibrate`")
+                c.fail(
+                    key + "." + str(colour),
+                    "must be a known colour with [r, g, brightness, spread]",
+                    "colours: " + ", ".join(protocol.COLOURS) + "; re-run `calibrate`",
+                )
 
 
 def _check_cue(c):
@@ -292,7 +329,11 @@ def _check_cue(c):
     strike = c.number("cue", "strike_g", 0.5, 16)
     release = c.number("cue", "release_g", 0.1, 16)
     if strike is not None and release is not None and release >= strike:
-        c.fail("cue.release_g", "must be below cue.strike_g (%s) for hysteresis" % strike, "e.g. half of strike_g")
+        c.fail(
+            "cue.release_g",
+            "must be below cue.strike_g (%s) for hysteresis" % strike,
+            "e.g. half of strike_g",
+        )
     c.number("cue", "max_contact_ms", 1, 100)
     lo = c.number("cue", "double_min_ms", 1, 100)
     hi = c.number("cue", "double_max_ms", 2, 200)

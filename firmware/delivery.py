@@ -7,16 +7,16 @@ PUBACK is not enough: a broker that crashes (or restarts without persistence) lo
   entry is remembered by its (boot, seq) until the hub confirms it; at most `max_unconfirmed` are out at once
   (the node's RAM for keys, and the size of a re-send after a failure).
 - `stored` (hub -> node, `{"c": "stored", "b": boot, "s": mark}`): the hub has committed every seq 1..mark of
-  that boot (the contiguous high-water mark). Entries up to it leave the outbox (`outbox.ack`). The hub sends it
-  after the commits that moved it, at most about once a second per node, and when a re-sent event shows that
-  the node did not hear the last one.
+  that boot (the contiguous high-water mark). Entries up to it leave the outbox (`outbox.ack`). The hub sends
+  it after the commits that moved it, at most about once a second per node, and when a re-sent event shows
+  that the node did not hear the last one.
 - After a reconnect every unconfirmed entry is sent again, in order (the hub de-duplicates on (device, boot,
   seq)). So is it when no mark has moved for `confirm_ms` while entries wait (a message lost without the
   connection dropping, e.g. a broker queue limit); that timeout doubles up to `confirm_max_ms` while nothing
   moves, so a hub that is away for long is not flooded with copies.
 - `resend` (hub -> node, `{"c": "resend", "b": boot, "lo": first, "hi": last}`): the hub saw a hole. What the
-  outbox still holds of that range goes again (the cursor moves back to it); the node answers on `ans` with the
-  seqs it no longer has (`gone`: released, or dropped when the outbox overflowed), so the hub can tell the
+  outbox still holds of that range goes again (the cursor moves back to it); the node answers on `ans` with
+  the seqs it no longer has (`gone`: released, or dropped when the outbox overflowed), so the hub can tell the
   referee the hole is final instead of waiting for it.
 """
 
@@ -30,8 +30,9 @@ _SEND, _SKIP, _WAIT = 0, 1, 2
 class Delivery:
     """The node's side of end-to-end delivery. See the module docstring."""
 
-    def __init__(self, outbox, clock, boot, answer, confirm_ms=10000, confirm_max_ms=160000,
-                 max_unconfirmed=256):
+    def __init__(
+        self, outbox, clock, boot, answer, confirm_ms=10000, confirm_max_ms=160000, max_unconfirmed=256
+    ):
         self.outbox = outbox
         self.clock = clock
         self.boot = boot
@@ -63,9 +64,10 @@ class Delivery:
     # ------------------------------------------------------------ sending
 
     def next(self, n):
-        """Up to `n` (oid, payload) to publish now, in outbox order; the cursor moves past them. An event recorded
-        before the time sync goes out restamped onto the hub clock (`protocol.restamp_event`) with the offset of its
-        first send, every time: a re-send carries the same bytes, so the hub sees a duplicate, not a conflict."""
+        """Up to `n` (oid, payload) to publish now, in outbox order; the cursor moves past them. An event
+        recorded before the time sync goes out restamped onto the hub clock (`protocol.restamp_event`) with
+        the offset of its first send, every time: a re-send carries the same bytes, so the hub sees a
+        duplicate, not a conflict."""
         out = []  # type: list
         if len(self._keys) >= self.max_unconfirmed and self._cursor >= self._top:
             return out  # nothing to re-send and no room for new ones: do not even read the outbox (flash)
@@ -91,8 +93,9 @@ class Delivery:
         return out
 
     def _admit(self, oid, entry):
-        """An entry not sent before: _SEND it (remembering its key), _SKIP it (the hub has it already: released
-        now), or _WAIT (too many unconfirmed). An unreadable entry is sent once and let go: the hub rejects it."""
+        """An entry not sent before: _SEND it (remembering its key), _SKIP it (the hub has it already:
+        released now), or _WAIT (too many unconfirmed).
+        An unreadable entry is sent once and let go: the hub rejects it."""
         if len(self._keys) >= self.max_unconfirmed:
             return _WAIT
         key = protocol.event_key(entry)
@@ -105,7 +108,8 @@ class Delivery:
             return _SKIP
         if not self._keys:
             self._since = self.clock.uptime()  # the wait for a confirmation starts with the first one out
-        self._keys[oid] = (key[0], key[1], self.clock.offset)  # the offset of its first send, for every re-send
+        # the offset of its first send, for every re-send
+        self._keys[oid] = (key[0], key[1], self.clock.offset)
         if oid > self._top:
             self._top = oid
         return _SEND

@@ -1,40 +1,43 @@
-"""What a pocket's two beams cannot settle about one passage: the checks behind the `single`, `dead` and `bounce`
-flags (issue 19: right, or flagged at once; never silently wrong). Hooks firmware/pocket.py's PocketBeam calls.
+"""What a pocket's two beams cannot settle about one passage: the checks behind the `single`, `dead` and
+`bounce` flags (issue 19: right, or flagged at once; never silently wrong).
+Hooks firmware/pocket.py's PocketBeam calls.
 
 A passage runs from both beams clear to both beams clear. Three kinds of doubt are tracked through it:
 
 * **One beam only.** A falling ball blocks both beams (they are 30 mm apart, a ball 68 mm), so a passage that
-  only one beam saw is a ball the other missed if it is as short as a fall (`FALL_MAX_US`; for the lower beam alone
-  not within `BOUNCE_US` of a ball going in, which is a net bounce), or if no passage since the start has shown both
-  receivers working. Flagged `single` naming the silent beam, with the first such ball; `dead` at the fifth in a
-  row (`DEAD_PASSES`), and `single` for each one after.
+  only one beam saw is a ball the other missed if it is as short as a fall (`FALL_MAX_US`; for the lower beam
+  alone not within `BOUNCE_US` of a ball going in, which is a net bounce), or if no passage since the start
+  has shown both receivers working. Flagged `single` naming the silent beam, with the first such ball; `dead`
+  at the fifth in a row (`DEAD_PASSES`), and `single` for each one after.
 * **Both ways at once.** One ball moving through the throat walks the beams' states in order (clear, upper,
-  both, lower, clear); its count is the upper beam clearing over a blocked lower one (it went down past the upper
-  beam) less the upper beam blocking over a blocked lower one (it came back up). That flux is what one ball,
-  however it bounced, went in. The detector counts as if several balls followed one another (firmware/pocket.py);
-  where the passage also held an edge one falling ball cannot give (the lower beam clearing under a blocked
-  upper one: the object moved up, or a ball left below another) and the two counts differ, neither can be
-  trusted: `bounce`. The same when the upper beam blocks again over the ball gone down into the lower one later
-  than that ball needed to cross the spacing (it is held there: it bounced, or rests, and may be what came back).
+  both, lower, clear); its count is the upper beam clearing over a blocked lower one (it went down past the
+  upper beam) less the upper beam blocking over a blocked lower one (it came back up). That flux is what one
+  ball, however it bounced, went in. The detector counts as if several balls followed one another
+  (firmware/pocket.py); where the passage also held an edge one falling ball cannot give (the lower beam
+  clearing under a blocked upper one: the object moved up, or a ball left below another) and the two counts
+  differ, neither can be trusted: `bounce`. The same when the upper beam blocks again over the ball gone down
+  into the lower one later than that ball needed to cross the spacing (it is held there: it bounced, or rests,
+  and may be what came back).
 * **Two objects at once.** The lower beam blocking sooner after the upper than a ball can fall the spacing
   (faster than 8 m/s: something came up from below as this one came in), or a ball turning back in the throat
-  within `BOUNCE_US` of one going in (a deep rattle off the ball below, which may have come back up hidden behind
-  it): `bounce`.
+  within `BOUNCE_US` of one going in (a deep rattle off the ball below, which may have come back up hidden
+  behind it): `bounce`.
 
 A passage that raised a flag or a jam already says nothing more.
 
 Two states outlive a passage:
 
-* **Counting on one beam.** Once a beam is declared dead (`dead`, the fifth one-beam passage in a row; the first
-  ball it missed was named with `single` already), each one-beam passage as short as a fall, from that fifth on,
-  is counted as a ball on the working beam alone: an IN whose `beam` is `ONE_BEAM` + the dead beam (the wire's
-  `bm` on the `pocket` event: single-beam evidence, which the hub counts and alerts on, and the referee can
-  remove). Any other one-beam passage then is asked about (`single`). A passage that blocks both beams shows both
-  working again and ends it. (Not from the first `single`: a ball dipping into the upper beam and rolling back out
-  gives that passage too, with both receivers working.)
+* **Counting on one beam.** Once a beam is declared dead (`dead`, the fifth one-beam passage in a row; the
+  first ball it missed was named with `single` already), each one-beam passage as short as a fall, from that
+  fifth on, is counted as a ball on the working beam alone: an IN whose `beam` is `ONE_BEAM` + the dead beam
+  (the wire's `bm` on the `pocket` event: single-beam evidence, which the hub counts and alerts on, and the
+  referee can remove). Any other one-beam passage then is asked about (`single`). A passage that blocks both
+  beams shows both working again and ends it. (Not from the first `single`: a ball dipping into the upper beam
+  and rolling back out gives that passage too, with both receivers working.)
 * **Just restarted.** A passage that begins within `RESTART_US` of the node's start may be the rest of one its
-  previous life saw in part: the edges of that life's last `debounce_ms` died unconfirmed with it (a ball bouncing
-  back out just before the restart, its `out` lost, falls back in and is counted again). Flagged `boot`.
+  previous life saw in part: the edges of that life's last `debounce_ms` died unconfirmed with it (a ball
+  bouncing back out just before the restart, its `out` lost,
+  falls back in and is counted again). Flagged `boot`.
 """
 
 from .compat import const, ticks_diff
@@ -54,18 +57,20 @@ FLAG_NAMES = {1: "two", 2: "edges", 3: "noise", 4: "dead", 5: "single", 6: "full
 DEAD_PASSES = const(5)  # consecutive passages seen by one beam only before the other is called dead
 # An upper-beam block this short with the lower beam never blocked is what a falling ball gives when the lower
 # receiver is dead or blind: a ball blocks a beam over at most 68 mm of its fall, 170 ms at the slowest entry
-# (0.4 m/s), and then blocks the lower beam too (the beams are 30 mm apart, under the jaws: hardware/mounting.md).
-# A hand stays longer. Flagged `single` (naming the lower beam) with the first such passage, not the fifth.
+# (0.4 m/s), and then blocks the lower beam too (the beams are 30 mm apart, under the jaws:
+# hardware/mounting.md). A hand stays longer. Flagged `single`
+# (naming the lower beam) with the first such passage, not the fifth.
 FALL_MAX_US = const(200000)
-# The reverse, a lower-only block as short as a fall, is also what a ball bouncing up from the net gives: but only
-# after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the upper beam
-# missed: flagged `single` naming the upper beam.
+# The reverse, a lower-only block as short as a fall, is also what a ball bouncing up from the net gives: but
+# only after a ball went in. Longer than this after the last ball in (or with none yet), it is a ball the
+# upper beam missed: flagged `single` naming the upper beam.
 BOUNCE_US = const(2000000)
-# A passage beginning this soon after a start may be the end of one the previous life saw in part: flagged `boot`.
-# A ball that left upwards (its `out` lost in the restart) at up to 4.9 m/s, what a springy net gives a ball that
-# fell in at 5 m/s, is back in the upper beam within 1 s.
+# A passage beginning this soon after a start may be the end of one the previous life saw in part: flagged
+# `boot`. A ball that left upwards (its `out` lost in the restart) at up to 4.9 m/s, what a springy net gives
+# a ball that fell in at 5 m/s, is back in the upper beam within 1 s.
 RESTART_US = const(1000000)
-ONE_BEAM = const(2)  # an IN whose beam is ONE_BEAM + b was counted on one beam alone: b, the other, is dead or blind
+# an IN whose beam is ONE_BEAM + b was counted on one beam alone: b, the other, is dead or blind
+ONE_BEAM = const(2)
 
 
 # The per-passage bookkeeping, on the PocketBeam `pb` (its _lv, _since, _alone, _rise, _entry, _in_t, _in_lag,
@@ -105,7 +110,8 @@ def emitted(pb, kind):
 
 def edge(pb, beam, level, t):
     """A confirmed edge at `t`, before it is applied."""
-    if level and pb._booted and not pb._lv[beam] and not pb._lv[1 - beam]:  # the first passage since the start
+    # the first passage since the start
+    if level and pb._booted and not pb._lv[beam] and not pb._lv[1 - beam]:
         pb._booted = 0
         pb._fresh = 0 <= ticks_diff(t, pb._boot_t) <= RESTART_US
     if pb._lv[1 - beam]:
@@ -132,8 +138,12 @@ def back(pb, t):
 def rattle(pb, t):
     """An object from above left upwards again: after reaching the lower beam, within BOUNCE_US of a ball in,
     as fast as a ball, it turned back off the ball below, which may have come back up hidden behind it."""
-    if pb._other and pb._any_in and ticks_diff(t, pb._entry) <= FALL_MAX_US \
-            and 0 <= ticks_diff(pb._entry, pb._last_in) <= BOUNCE_US:
+    if (
+        pb._other
+        and pb._any_in
+        and ticks_diff(t, pb._entry) <= FALL_MAX_US
+        and 0 <= ticks_diff(pb._entry, pb._last_in) <= BOUNCE_US
+    ):
         pb._mixed = 1
 
 
@@ -159,7 +169,8 @@ def passage_end(pb, beam):
     if not pb._said and (pb._split or pb._mixed or (pb._turn and pb._flux != pb._net)):
         pb._flag(BOUNCE, pb._since[beam], UPPER)
     if pb._fresh and not pb._said:
-        pb._flag(BOOT, pb._since[beam], UPPER)  # it may be the rest of a passage the previous life saw in part
+        # it may be the rest of a passage the previous life saw in part
+        pb._flag(BOOT, pb._since[beam], UPPER)
     pb._fresh = 0
     pb._other = 0
     pb._fell_alone = 0
@@ -182,7 +193,9 @@ def _one_beam(pb, beam):
         pb._gone = dead  # declared dead: from this passage on, balls are counted on `beam` alone
     if pb._gone == dead and pb._fell_alone:
         _count_alone(pb, beam)  # the beam is known dead: a ball, on the working beam alone
-    elif n != DEAD_PASSES and (pb._gone == dead or n > DEAD_PASSES or pb._fell_alone or not (pb._proven or pb._said)):
+    elif n != DEAD_PASSES and (
+        pb._gone == dead or n > DEAD_PASSES or pb._fell_alone or not (pb._proven or pb._said)
+    ):
         pb._flag(SINGLE, pb._since[beam], dead)  # a one-beam passage: was it a ball?
 
 

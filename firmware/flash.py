@@ -35,7 +35,7 @@ class Flash:
 
     def write(self, p, data):
         """Replace the file with `data` in one step (a power cut leaves the old one or the new one)."""
-        self.makedirs(p[:p.rfind("/")])
+        self.makedirs(p[: p.rfind("/")])
         with open(self.root + p + ".new", "wb") as f:
             f.write(data)
         os.rename(self.root + p + ".new", self.root + p)
@@ -43,7 +43,7 @@ class Flash:
 
     def create(self, p):
         """An open file for writing `p` in pieces (its folder is made); the caller closes it."""
-        self.makedirs(p[:p.rfind("/")])
+        self.makedirs(p[: p.rfind("/")])
         self.writes += 1
         return open(self.root + p, "wb")
 

@@ -8,8 +8,9 @@ the watchdog go on while a file arrives. Each stage has a deadline measured from
     status = await get(host, port, "/ota/p3/r1/manifest", {"X-Luza-Auth": "..."}, sink, sleep_ms)
 
 `sink(piece)` gets the body as it arrives, in memoryview pieces of one read buffer (`chunk` bytes, or the
-caller's `buf`): no allocation per piece; it returns False to stop (a body larger than the caller wants). The status code comes back; the body of a non-200 answer is not passed on.
-Use an IP address for the hub: a DNS lookup is the one blocking call.
+caller's `buf`): no allocation per piece; it returns False to stop (a body larger than the caller wants). The
+status code comes back; the body of a non-200 answer is not passed on. Use an IP address for the hub: a DNS
+lookup is the one blocking call.
 """
 
 from firmware.compat import ticks_diff, ticks_ms
@@ -86,8 +87,9 @@ class _Conn:
                 await self.wait("sending")
 
     async def recv(self, buf):
-        """Read into `buf`: the byte count (0 at the end of the stream). The body's bytes never get a new object:
-        MicroPython's non-blocking `readinto` answers None for "not yet", CPython's `recv_into` raises EAGAIN."""
+        """Read into `buf`: the byte count (0 at the end of the stream). The body's bytes never get a new
+        object: MicroPython's non-blocking `readinto` answers None for "not yet",
+        CPython's `recv_into` raises EAGAIN."""
         into = getattr(self.sock, "readinto", None) or self.sock.recv_into
         while True:
             try:
@@ -102,10 +104,23 @@ class _Conn:
             await self.wait("receiving")
 
 
-async def get(host, port, path, headers, sink, sleep_ms, timeout_ms=10000, poll_ms=5, chunk=512, opener=None,
-              ticks=None, buf=None):
-    """GET `path`; the body goes to `sink` (memoryview pieces of `buf`, valid during the call); returns the status
-    code. OSError on any network fault. `buf`: the caller's read buffer (default `chunk` bytes, made here)."""
+async def get(
+    host,
+    port,
+    path,
+    headers,
+    sink,
+    sleep_ms,
+    timeout_ms=10000,
+    poll_ms=5,
+    chunk=512,
+    opener=None,
+    ticks=None,
+    buf=None,
+):
+    """GET `path`; the body goes to `sink` (memoryview pieces of `buf`, valid during the call); returns the
+    status code. OSError on any network fault. `buf`: the caller's read buffer
+    (default `chunk` bytes, made here)."""
     sock = (opener or _open_tcp)(host, port)
     conn = _Conn(sock, sleep_ms, timeout_ms, poll_ms, ticks or ticks_ms)
     buf = buf or bytearray(chunk)
@@ -126,7 +141,7 @@ async def get(host, port, path, headers, sink, sleep_ms, timeout_ms=10000, poll_
         status, length = parse_head(head[:cut])
         if status != 200:
             return status
-        body = memoryview(head)[cut + 4:]
+        body = memoryview(head)[cut + 4 :]
         got = len(body)
         if got and sink(body) is False:
             return status

@@ -3,9 +3,10 @@
 Runs on MicroPython and CPython (asyncio only). One task, `Link.run()`, loops forever:
 
 1. Wi-Fi up (`net.connect()`, then wait up to `wifi_ms` for `net.up()`).
-2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then `cmd` subscribed,
-   then the birth message `online` (firmware version, boot id, ip, role) retained on `status`; the link is up
-   once the transport says `connected` (the device's non-blocking client queues all three packets at once
+2. MQTT connect with keep-alive and the Last Will `{"st": "lost"}` retained on `status`; then `cmd`
+   subscribed, then the birth message `online` (firmware version, boot id, ip, role) retained on `status`; the
+   link is up once the transport says `connected` (the device's non-blocking client queues
+   all three packets at once
    and is connected on the CONNACK, polled like any other traffic, never waited for). In that order:
    the hub answers a birth with the time command, and the broker handles one connection's packets in order,
    so the subscription is in place before anyone can react to the birth (the other way round, a busy broker
@@ -35,8 +36,10 @@ try:
     def _rand():
         return random.getrandbits(16) / 65536
 except (ImportError, AttributeError):  # pragma: no cover - a port without random: no jitter
+
     def _rand():
         return 0.5
+
 
 from firmware.delivery import Delivery
 from luza_wire import protocol
@@ -46,9 +49,27 @@ from luza_wire.frame import Rejection
 class Link:
     """Connection manager for one node. See the module docstring."""
 
-    def __init__(self, transport, net, outbox, clock, table, device, boot, role="", fw="",
-                 on_cmd=None, keepalive=30, window=16, backoff_min=500, backoff_max=30000,
-                 wifi_ms=20000, poll_ms=10, log=None, rand=None):
+    def __init__(
+        self,
+        transport,
+        net,
+        outbox,
+        clock,
+        table,
+        device,
+        boot,
+        role="",
+        fw="",
+        on_cmd=None,
+        keepalive=30,
+        window=16,
+        backoff_min=500,
+        backoff_max=30000,
+        wifi_ms=20000,
+        poll_ms=10,
+        log=None,
+        rand=None,
+    ):
         self.transport = transport
         self.net = net
         self.outbox = outbox
@@ -94,7 +115,8 @@ class Link:
         self._kick.set()
 
     def send(self, channel, payload, retain=False):
-        """Best-effort publish outside the outbox (tele, status): True if handed to the broker, False if down."""
+        """Best-effort publish outside the outbox (tele, status):
+        True if handed to the broker, False if down."""
         if not self.up:
             return False
         try:
@@ -144,7 +166,9 @@ class Link:
 
     def _birth(self):
         state = "error" if self.error else "online"
-        return protocol.encode_status(state, self.boot, self.fw, self.net.ip(), self.role, self.error, self.ota)
+        return protocol.encode_status(
+            state, self.boot, self.fw, self.net.ip(), self.role, self.error, self.ota
+        )
 
     def send_status(self):
         """The status again (retained), e.g. with an update's progress; best effort like `send`."""
@@ -185,7 +209,8 @@ class Link:
         room = self.window - len(self._inflight)
         if room <= 0:
             return
-        for oid, payload in self.delivery.next(room):  # restamped onto the hub clock if recorded before the sync
+        # restamped onto the hub clock if recorded before the sync
+        for oid, payload in self.delivery.next(room):
             token = self.transport.publish(self.topic_evt, payload, False, 1)
             self._inflight[token] = oid
             self.published += 1
@@ -235,8 +260,12 @@ class Link:
     def _say_goodbye(self):
         if self.up:
             try:
-                self.transport.publish(self.topic_status, protocol.encode_status("offline", self.boot, self.fw, "",
-                                                                             self.role), True, 1)
+                self.transport.publish(
+                    self.topic_status,
+                    protocol.encode_status("offline", self.boot, self.fw, "", self.role),
+                    True,
+                    1,
+                )
                 self.transport.poll()
             except OSError:
                 pass  # going away anyway; the Last Will covers it

@@ -70,7 +70,8 @@ def run(root, start, reset, arm):
         else:
             import time
 
-            time.sleep(5)  # a committed build that cannot start: slow the reset loop (a USB console can stop it)
+            # a committed build that cannot start: slow the reset loop (a USB console can stop it)
+            time.sleep(5)
     reset()
 
 

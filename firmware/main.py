@@ -72,7 +72,9 @@ class DeviceBoard:
     def _bus(self, section):
         if self._i2c is None:
             s = self.cfg[section]
-            self._i2c = machine.I2C(0, sda=machine.Pin(s["sda"]), scl=machine.Pin(s["scl"]), freq=s.get("freq", 400000))
+            self._i2c = machine.I2C(
+                0, sda=machine.Pin(s["sda"]), scl=machine.Pin(s["scl"]), freq=s.get("freq", 400000)
+            )
         return self._i2c
 
     def colour(self, slot):
@@ -91,9 +93,9 @@ class DeviceBoard:
         return sensor
 
     def sample_colour(self, sensor, log, ms):
-        """Read `sensor` every `ms` into `log` on a hardware timer. Its callback is soft: the scheduler runs it
-        between bytecodes, also while the asyncio loop waits on a socket, so a ball's colour is read while the
-        ball is in the throat however late the detector loop comes round to it."""
+        """Read `sensor` every `ms` into `log` on a hardware timer. Its callback is soft: the scheduler runs
+        it between bytecodes, also while the asyncio loop waits on a socket, so a ball's colour is read while
+        the ball is in the throat however late the detector loop comes round to it."""
 
         def tick(_timer):
             try:

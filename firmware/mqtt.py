@@ -13,12 +13,13 @@ that vanishes becomes an `OSError` from `poll()` within a known time instead of 
                     byte from the broker means the connection is half-open (the broker would drop us at 1.5x)
 
 QoS 1 publishes are numbered with packet ids (1..65535, skipping ids still in flight) and at most `window`
-may be in flight; the caller keeps below it (firmware/link.py: 16 events, plus its birth and goodbye). A PUBACK for an id not in flight is counted
-(`stray`) and ignored. The transport interface is the one of firmware/transport.py: `publish` returns the
-packet id as the token and its ("ack", pid) comes out of a later `poll()`. MQTT 3.1.1 lets a client send
-packets right after CONNECT without waiting for the CONNACK, so the link subscribes and publishes its birth at
-once; `connected` turns True on a good CONNACK. Only `OSError` leaves this module for a network fault; a
-protocol violation by the broker is reported as one too (the link reconnects).
+may be in flight; the caller keeps below it (firmware/link.py: 16 events, plus its birth and goodbye). A
+PUBACK for an id not in flight is counted (`stray`) and ignored. The transport interface is the one of
+firmware/transport.py: `publish` returns the packet id as the token and its ("ack", pid) comes out of a later
+`poll()`. MQTT 3.1.1 lets a client send packets right after CONNECT without waiting for the CONNACK, so the
+link subscribes and publishes its birth at once; `connected` turns True on a good CONNACK. Only `OSError`
+leaves this module for a network fault; a protocol violation by the broker is reported as one
+too (the link reconnects).
 
 The socket comes from `opener(host, port)` (default: `socket.getaddrinfo` once, then a non-blocking TCP
 socket; tests pass fakes). Only the first lookup of a host name can block (DNS), so use an IP address for the
@@ -42,8 +43,13 @@ READS_PER_POLL = const(4)  # at most 2 KB read per poll: a flood of commands mus
 # errno values that mean "not yet" on a non-blocking socket: EAGAIN, EINPROGRESS (Linux, lwIP), ETIMEDOUT and
 # 118 which lwIP reports for a socket still connecting, ENOTCONN (Linux, lwIP) before the connect completes.
 _BUSY = (11, 115, 119, 110, 118, 107, 128)
-_REFUSED = {1: "unacceptable protocol version", 2: "client id rejected", 3: "server unavailable",
-            4: "bad user name or password", 5: "not authorised"}
+_REFUSED = {
+    1: "unacceptable protocol version",
+    2: "client id rejected",
+    3: "server unavailable",
+    4: "bad user name or password",
+    5: "not authorised",
+}
 
 
 def _varint(n):
@@ -90,7 +96,9 @@ def publish_packet(topic, payload, qos=0, retain=False, pid=0, dup=False):
     body = _str(topic)
     if qos:
         body += bytes((pid >> 8, pid & 0xFF))
-    return _packet(first, body + (payload if isinstance(payload, (bytes, bytearray)) else str(payload).encode()))
+    return _packet(
+        first, body + (payload if isinstance(payload, (bytes, bytearray)) else str(payload).encode())
+    )
 
 
 def subscribe_packet(pid, topic, qos=1):
@@ -123,8 +131,21 @@ def _open_tcp(host, port, tls=False):
 class MqttTransport:
     """The device transport over our own non-blocking MQTT client. See the module docstring."""
 
-    def __init__(self, host, port=1883, user=None, password=None, tls=False, window=20, connack_ms=5000,
-                 ack_ms=5000, write_ms=5000, out_max=8192, opener=None, ticks=None):
+    def __init__(
+        self,
+        host,
+        port=1883,
+        user=None,
+        password=None,
+        tls=False,
+        window=20,
+        connack_ms=5000,
+        ack_ms=5000,
+        write_ms=5000,
+        out_max=8192,
+        opener=None,
+        ticks=None,
+    ):
         self.host = host
         self.port = port
         self.user = user
@@ -187,7 +208,9 @@ class MqttTransport:
             self._flush()
             return None
         if len(self._inflight) >= self.window:
-            raise RuntimeError("mqtt: %d publishes already in flight (the caller must wait for acks)" % self.window)
+            raise RuntimeError(
+                "mqtt: %d publishes already in flight (the caller must wait for acks)" % self.window
+            )
         pid = self._next_pid()
         self._inflight[pid] = self._ticks()
         self._queue(publish_packet(topic, payload, 1, retain, pid))
@@ -239,7 +262,9 @@ class MqttTransport:
 
     def _need_socket(self):
         if self.sock is None:
-            raise OSError("mqtt: not connected (%s)" % (self._error,) if self._error else "mqtt: not connected")
+            raise OSError(
+                "mqtt: not connected (%s)" % (self._error,) if self._error else "mqtt: not connected"
+            )
 
     def _next_pid(self):
         pid = self._pid
@@ -313,8 +338,8 @@ class MqttTransport:
             if len(buf) < i + size:
                 return  # wait for the rest of the packet
             first = buf[0]
-            body = bytes(buf[i:i + size])
-            self._in = buf[i + size:]
+            body = bytes(buf[i : i + size])
+            self._in = buf[i + size :]
             self._packet(first, body)
 
     def _packet(self, first, body):
@@ -344,7 +369,7 @@ class MqttTransport:
         if qos > 1 or len(body) < 2:
             raise OSError("mqtt: malformed PUBLISH from the broker")
         n = body[0] << 8 | body[1]
-        topic = body[2:2 + n].decode()
+        topic = body[2 : 2 + n].decode()
         rest = 2 + n
         if qos:
             pid = body[rest] << 8 | body[rest + 1]

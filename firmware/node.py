@@ -13,14 +13,16 @@ Everything that touches hardware goes through a *board* (duck-typed):
     await light_sleep(ms)               the cue's sleep between strikes (wakes early on motion)
     led(on), feed(), reset(), heap(), battery()   identify blink, watchdog, reboot, free RAM, volts
 
-`DeviceBoard` in the device's main.py (firmware/main.py) is the ESP32 one; `hub.virtual.node.VirtualBoard` feeds simulated pins.
+`DeviceBoard` in the device's main.py (firmware/main.py) is the ESP32 one;
+`hub.virtual.node.VirtualBoard` feeds simulated pins.
 
 Life of an event: a detector reports (kind, pocket, ticks) -> the node turns the ticks into uptime ms,
-stamps it with hub time if synced (else uptime and `u: 1`) and with the uptime itself (`up`: what the hub places
-it by, whatever the clock says), numbers it (device, boot, seq), encodes it with
+stamps it with hub time if synced (else uptime and `u: 1`) and with the uptime itself (`up`: what the hub
+places it by, whatever the clock says), numbers it (device, boot, seq), encodes it with
 `luza_wire.protocol`, puts it in the outbox and kicks the link; the link publishes it (QoS 1) and the
-outbox forgets it once the hub's `stored` mark covers it (firmware/delivery.py). An invalid config stops the role, not the node: the errors are printed
-on the console and the birth message says `st: "error"` with the first one, so the hub shows what to fix.
+outbox forgets it once the hub's `stored` mark covers it (firmware/delivery.py). An invalid config stops the
+role, not the node: the errors are printed on the console and the birth message says `st: "error"` with the
+first one, so the hub shows what to fix.
 """
 
 import asyncio
@@ -37,14 +39,17 @@ from firmware.updater import Updater
 from luza_wire import frame, protocol
 
 FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
-SPILL_MS = 5000  # an event unacknowledged this long goes to flash (outage): + 1 s housekeeping < the 8 s watchdog
+# an event unacknowledged this long goes to flash (outage): + 1 s housekeeping < the 8 s watchdog
+SPILL_MS = 5000
 LIVE_KEYS = ("tele_s", "time_sync_s", "beam", "colour", "cue", "pockets", "outbox")  # applied without reboot
 
 
 class Node:
     """One node. `cfg` (a dict of site settings) overrides reading `cfg_path`; see the module docstring."""
 
-    def __init__(self, board, transport, net, store, clock, cfg=None, cfg_path="/config.json", log=None, root=""):
+    def __init__(
+        self, board, transport, net, store, clock, cfg=None, cfg_path="/config.json", log=None, root=""
+    ):
         self.board = board
         self.root = root  # the file system's root: "" on the device, a folder for a virtual node
         self.store = store
@@ -64,9 +69,20 @@ class Node:
         self.seq = 0
         self.outbox = self._make_outbox()
         broker = self.cfg.get("broker") if isinstance(self.cfg.get("broker"), dict) else {}
-        self.link = Link(transport, net, self.outbox, clock, table, self.device, self.boot,
-                         role=self.cfg.get("role") if self.cfg.get("role") in protocol.ROLES else "",
-                         fw=VERSION, on_cmd=self.command, keepalive=broker.get("keepalive", 30), log=self.log)
+        self.link = Link(
+            transport,
+            net,
+            self.outbox,
+            clock,
+            table,
+            self.device,
+            self.boot,
+            role=self.cfg.get("role") if self.cfg.get("role") in protocol.ROLES else "",
+            fw=VERSION,
+            on_cmd=self.command,
+            keepalive=broker.get("keepalive", 30),
+            log=self.log,
+        )
         self.link.error = self.errors[0][:200] if self.errors else None
         self.link.delivery.produced = self.last_seq  # a `resend` for seqs not produced yet finds none gone
         self.commands = 0
@@ -156,11 +172,22 @@ class Node:
     def tele(self):
         """The `tele` payload: health the hub shows per device."""
         t, synced = self.clock.now()
-        fields = {"up": self.clock.uptime(), "heap": self.board.heap(), "rssi": self.link.net.rssi(),
-                  "bat": self.board.battery(), "ob": self.outbox.depth, "drop": self.outbox.dropped,
-                  "flash": self.outbox.writes, "t": t if synced else None, "rej": self.link.rejected,
-                  "crej": self.config_rejected, "pub": self.link.published, "rsd": self.link.delivery.resent,
-                  "cto": self.link.delivery.timeouts, "gone": self.link.delivery.gone}
+        fields = {
+            "up": self.clock.uptime(),
+            "heap": self.board.heap(),
+            "rssi": self.link.net.rssi(),
+            "bat": self.board.battery(),
+            "ob": self.outbox.depth,
+            "drop": self.outbox.dropped,
+            "flash": self.outbox.writes,
+            "t": t if synced else None,
+            "rej": self.link.rejected,
+            "crej": self.config_rejected,
+            "pub": self.link.published,
+            "rsd": self.link.delivery.resent,
+            "cto": self.link.delivery.timeouts,
+            "gone": self.link.delivery.gone,
+        }
         if self.role is not None:
             fields.update(self.role.tele())
         return protocol.encode_tele(self.boot, **fields)
@@ -175,7 +202,8 @@ class Node:
             adj = self.clock.sync(cmd.args["hub"])
             if abs(adj) > 1000:
                 self.log("time: hub clock moved %d ms" % (adj,))
-            self.link.send("tele", self.tele())  # a fresh `up` right away: the hub measures this boot's clock by it
+            # a fresh `up` right away: the hub measures this boot's clock by it
+            self.link.send("tele", self.tele())
             self.updater.hub_reached()  # the hub answered: an update on trial checks itself
         elif name == "ota":
             self.updater.command(cmd)
@@ -245,7 +273,8 @@ class Node:
 
 
 class CueRole:
-    """Accelerometer FIFO -> `StrikeDetector` -> `strike` events; light sleep between strikes; battery in tele."""
+    """Accelerometer FIFO -> `StrikeDetector` -> `strike` events;
+    light sleep between strikes; battery in tele."""
 
     def __init__(self, node):
         self.node = node
@@ -289,14 +318,24 @@ class CueRole:
         s = det.take()
         if s is not None:
             t, peak_mg, double, gap_us = s
-            self.node.emit("strike", self.node.uptime_of(t, now, up), pk=peak_mg / 1000, dbl=bool(double),
-                           gap=gap_us / 1000 if double else None)
+            self.node.emit(
+                "strike",
+                self.node.uptime_of(t, now, up),
+                pk=peak_mg / 1000,
+                dbl=bool(double),
+                gap=gap_us / 1000 if double else None,
+            )
         return now
 
     def tele(self):
         d = self.detector
-        return {"strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks, "sleeps": self.sleeps,
-                "err": self.errors}
+        return {
+            "strikes": d.strikes,
+            "doubles": d.doubles,
+            "knocks": d.knocks,
+            "sleeps": self.sleeps,
+            "err": self.errors,
+        }
 
 
 def _print(msg):

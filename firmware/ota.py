@@ -1,7 +1,8 @@
 """Over-the-air updates, the device side: the signed manifest, staging a build beside the running one, and the
 boot-time decision that keeps it or rolls it back. Pure logic: flash goes through firmware/flash.py, the
-network through whoever feeds `Stager` (firmware/updater.py over firmware/http.py), so it runs and is tested on
-CPython and the real MicroPython alike. The states and the failure cases are in docs/firmware.md ("Updates").
+network through whoever feeds `Stager` (firmware/updater.py over firmware/http.py), so it runs and is tested
+on CPython and the real MicroPython alike. The states and the failure cases are in
+docs/firmware.md ("Updates").
 
 Builds live in slots: "" (the root: /firmware, /luza_wire, as `luza firmware flash` wrote them over USB)
 and "/ota/a", "/ota/b". A new build is staged into the slot that is not the committed one ("good"); nothing
@@ -11,7 +12,8 @@ is moved or renamed, so a power cut at any moment leaves either the old state fi
               says the download was interrupted (refused, `interrupted`).
     staged    every file is in the slot and matches its SHA-256; the state says `staged`. Waits for the
               hub's go (no match in play on the table), which makes it a trial and reboots.
-    trial     the state says `try` = the slot, `n` = boots started from it. The loader (firmware/loader.py, the
+    trial     the state says `try` = the slot, `n` = boots started from it.
+    The loader (firmware/loader.py, the
               device's main.py) boots a trial once (n 0 -> 1). The build keeps itself (`commit`: good = the
               slot) only after it has reached the hub and passed its self-test. Booting again while it is
               still a trial (it crashed, hung into the watchdog, was reset by the trial timer, or lost power)
@@ -188,7 +190,8 @@ class Stager:
         return True
 
     def close(self):
-        """Finish the open file: None if it has the manifest's size and SHA-256, else "size <path>"/"hash <path>"."""
+        """Finish the open file: None if it has the manifest's size and SHA-256,
+        else "size <path>"/"hash <path>"."""
         path, size, sha = self.manifest["files"][self.done]
         self._f.close()  # type: ignore[union-attr]
         self._f = None
@@ -207,7 +210,8 @@ class Stager:
         self.flash.rmtree(self.slot)
 
     def finish(self):
-        """Every file checked: keep the manifest's file list in the slot (the trial's self-test re-reads it)."""
+        """Every file checked: keep the manifest's file list in the slot
+        (the trial's self-test re-reads it)."""
         self.flash.write(self.slot + "/manifest.json", json.dumps(self.manifest["files"]).encode())
 
 

@@ -10,8 +10,8 @@ segments hold the oldest entries, RAM the newest, and `window()` always hands ou
 
 Wear: flash is written only when an entry has waited `spill_ms` without an acknowledgement (an outage) or
 RAM is full, and then as one append of the whole RAM batch; a segment file is deleted once all its entries
-are acknowledged. In normal play (the hub confirms within about a second) the outbox never touches flash. `writes`
-counts every flash write (append, create, delete), which is what wears the chip.
+are acknowledged. In normal play (the hub confirms within about a second) the outbox never touches flash.
+`writes` counts every flash write (append, create, delete), which is what wears the chip.
 
 Bounds: at most `ram_max` entries in RAM and `seg_max` segments of `seg_entries` entries in flash. Only
 when both are full is the oldest segment dropped (oldest-first, whole segment: one delete, no rewrite),
@@ -32,7 +32,8 @@ BOOT_FILE = "boot"
 
 
 class DirStore:
-    """The outbox's whole view of flash: named files in one folder (a temp dir on CPython, `/ob` on a device)."""
+    """The outbox's whole view of flash: named files in one folder
+    (a temp dir on CPython, `/ob` on a device)."""
 
     def __init__(self, root):
         self.root = root
@@ -85,7 +86,8 @@ def next_boot(store):
     try:
         boot = int(raw) + 1 if raw else 1
     except ValueError:
-        boot = 1  # a torn write: start a new count rather than refuse to boot (ids stay unique per device+boot)
+        # a torn write: start a new count rather than refuse to boot (ids stay unique per device+boot)
+        boot = 1
     store.write(BOOT_FILE, str(boot).encode())
     return boot
 
@@ -95,8 +97,8 @@ def _seg_name(n):
 
 
 def _take(out, entries, oid, n):
-    """Append (oid, entry) of `entries` ([oid, entry, ...] lists or tuples) above `oid` to `out` until it holds
-    `n`; False once it is full."""
+    """Append (oid, entry) of `entries` ([oid, entry, ...] lists or tuples) above `oid` to `out` until it
+    holds `n`; False once it is full."""
     for e in entries:
         if e[0] > oid:
             if len(out) >= n:
@@ -118,7 +120,7 @@ def _parse_lines(data):
             oid = int(line[:sp])
         except ValueError:
             continue
-        out.append((oid, line[sp + 1:]))
+        out.append((oid, line[sp + 1 :]))
     return out
 
 
@@ -151,7 +153,7 @@ class Outbox:
             if not (name.startswith(SEG_PREFIX) and name.endswith(SEG_SUFFIX)):
                 continue
             try:
-                n = int(name[len(SEG_PREFIX):-len(SEG_SUFFIX)])
+                n = int(name[len(SEG_PREFIX) : -len(SEG_SUFFIX)])
             except ValueError:
                 continue
             lines = _parse_lines(self.store.read(name) or b"")
@@ -294,17 +296,20 @@ class Outbox:
         return [(e[0], e[1]) for e in self._ram[:n]]
 
     def after(self, oid, n):
-        """Up to `n` unacknowledged entries with an oid above `oid`, oldest first, as [(oid, entry)]: the link's
-        send cursor walks the outbox with it (entries waiting for the hub's confirmation stay, for a re-send)."""
+        """Up to `n` unacknowledged entries with an oid above `oid`, oldest first, as [(oid, entry)]: the
+        link's send cursor walks the outbox with it (entries waiting for the hub's
+        confirmation stay, for a re-send)."""
         self._load_front()
         out = []  # type: list
         if self._front is not None:
             if not _take(out, self._front, oid, n):
                 return out
-        for seg in self._segs[1 if self._front is not None else 0:]:
+        for seg in self._segs[1 if self._front is not None else 0 :]:
             if seg[3] <= oid:
                 continue
-            lines = [e for e in _parse_lines(self.store.read(_seg_name(seg[0])) or b"") if e[0] not in self._acked]
+            lines = [
+                e for e in _parse_lines(self.store.read(_seg_name(seg[0])) or b"") if e[0] not in self._acked
+            ]
             if not _take(out, lines, oid, n):
                 return out
         _take(out, self._ram, oid, n)

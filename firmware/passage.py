@@ -1,15 +1,17 @@
-"""How many balls one downward passage through a pocket's two beams was: decided from the passage, not the rest.
+"""How many balls one downward passage through a pocket's two beams was:
+decided from the passage, not the rest.
 
-A passage gives four times (firmware/pocket.py measures them): the object's leading edge crosses the upper beam
-(entry) and reaches the lower one `lag` later; its trailing edge leaves the upper beam `dur` after the entry and
-the lower one `out` after that (unknown while the lower beam stays blocked). The leading edge travels the beam
-spacing `s` during `lag`, the trailing edge during `out`, and the object's own length during `dur`.
+A passage gives four times (firmware/pocket.py measures them): the object's leading edge crosses the upper
+beam (entry) and reaches the lower one `lag` later; its trailing edge leaves the upper beam `dur` after the
+entry and the lower one `out` after that (unknown while the lower beam stays blocked). The leading edge
+travels the beam spacing `s` during `lag`, the trailing edge during `out`,
+and the object's own length during `dur`.
 
-A ball in the throat falls freely (docs/firmware.md; hardware/mounting.md: the beams are below the jaws), so the
-entry alone predicts the rest of a moving passage: with `m1 = s / lag` (its mean speed over the entry, which is
-its speed at `lag / 2`), the length is `m1 dur + g dur (dur - lag) / 2`, and its speed while leaving the beams
-is `m1 + g (dur + out/2 - lag/2)`. A ball that *stops* in the throat (the net is full, or its mouth is tight)
-only lengthens `dur` and `out`; it never shortens them. So:
+A ball in the throat falls freely (docs/firmware.md; hardware/mounting.md: the beams are below the jaws), so
+the entry alone predicts the rest of a moving passage: with `m1 = s / lag` (its mean speed over the entry,
+which is its speed at `lag / 2`), the length is `m1 dur + g dur (dur - lag) / 2`, and its speed while leaving
+the beams is `m1 + g (dur + out/2 - lag/2)`. A ball that *stops* in the throat (the net is full, or its mouth
+is tight) only lengthens `dur` and `out`; it never shortens them. So:
 
 * length <= ONE_MAX: one ball, whatever happened after (a ball resting in the lower beam, then dropping).
 * The exit as fast as the fall predicts: the object moved all along and its length is measured: two touching
@@ -17,10 +19,11 @@ only lengthens `dur` and `out`; it never shortens them. So:
 * The exit faster than a fall (a ball behind pushed it): the length from a constant acceleration fitted to the
   entry and the exit.
 * The exit slower than the fall predicts: the object stopped in the beams and fell on from rest. Its exit
-  speed says how far it fell before its top left the upper beam: a ball resting across both beams falls at most
-  2 x 34 - s = 38 mm (REST_ONE with margin): one ball, `RESTED` (two balls resting one on the other with the upper
-  one across both beams look exactly the same, so the node says it counted one). Further (up to REST_TWO): the
-  upper of two stacked balls, resting in the upper beam only, on the lower one in the lower beam: two balls.
+  speed says how far it fell before its top left the upper beam: a ball resting across both beams falls at
+  most 2 x 34 - s = 38 mm (REST_ONE with margin): one ball, `RESTED` (two balls resting one on the other with
+  the upper one across both beams look exactly the same, so the node says it counted one). Further (up to
+  REST_TWO): the upper of two stacked balls, resting in the upper beam only,
+  on the lower one in the lower beam: two balls.
 * The lower beam still blocked `DECIDE_US` after the upper cleared: the object rests in the lower beam, and
   the entry alone measures it. Longer than one ball: it was slowed (a soft, full net) or stopped in the beams,
   or it was two balls that stopped there: `RESTED`. (The next object arriving before the lower beam cleared:
@@ -35,21 +38,25 @@ from .compat import const
 ONE = const(1)  # one ball
 TWO_BALLS = const(2)  # two balls
 MAYBE_TWO = const(3)  # one ball counted; the beams cannot tell it from two (flag `two`)
-RESTED = const(4)  # one ball counted; it stopped across the beams, where two stacked look the same (flag `full`)
+# one ball counted; it stopped across the beams, where two stacked look the same (flag `full`)
+RESTED = const(4)
 NEXT = const(-1)  # `out_us` when the next object came before the lower beam cleared
 RESTING = const(-2)  # `out_us` when the lower beam is still blocked DECIDE_US later: the object rests in it
 
 G100 = const(981)  # gravity, 9.81 um/ms^2, times 100
-ONE_MAX = const(85000)  # um: a ball blocks a beam over 55-68 mm of its fall (its chord, up to 20 mm off centre)
+# um: a ball blocks a beam over 55-68 mm of its fall (its chord, up to 20 mm off centre)
+ONE_MAX = const(85000)
 TWO_MIN = const(110000)  # two balls touching: 68 mm + a chord, 123-136 mm
 TWO_MAX = const(160000)
 THROUGH_MIN = const(40000)  # um: the least a ball's passage through a beam can be (its chord, with margin)
 REST_ONE = const(42000)  # um: a ball resting across both beams falls at most 38 mm before its top clears
 REST_TWO = const(72000)  # the upper of two stacked balls resting in the upper beam only falls at most 68 mm
 SLOW_PCT = const(80)  # the exit slower than this share of the fall's prediction: it was slowed or stopped
-REST_T = const(2000)  # 0.1 ms: an upper-beam block this long can hold a stop (a moving ball passes in < 170 ms)
+# 0.1 ms: an upper-beam block this long can hold a stop (a moving ball passes in < 170 ms)
+REST_T = const(2000)
 FAST_PCT = const(125)  # faster than this share: pushed by a ball behind
-T_MAX = const(6000)  # times are clamped to 600 ms (0.1 ms units): longer only after a rest; keeps products small
+# times are clamped to 600 ms (0.1 ms units): longer only after a rest; keeps products small
+T_MAX = const(6000)
 
 
 def _t(us):
@@ -111,8 +118,9 @@ def balls(s, lag_us, dur_us, out_us):
 
 
 def _by_exit(s, t2, out_us):
-    """Its entry was not seen (a ball right behind another, the lower beam held all along): its length from the
-    exit, had it fallen freely through the upper beam; longer than one ball, or no exit yet: not measured."""
+    """Its entry was not seen (a ball right behind another, the lower beam held all along): its length from
+    the exit, had it fallen freely through the upper beam;
+    longer than one ball, or no exit yet: not measured."""
     if out_us < 0:
         return RESTED if out_us == RESTING else MAYBE_TWO
     x = _t(out_us)
@@ -138,5 +146,6 @@ def _from_rest(m3, x, fall, rested, slow):
     if d <= REST_TWO and rested:
         return TWO_BALLS  # the upper of two stacked balls, from a rest in the upper beam only
     if slow:
-        return MAYBE_TWO  # slowed in the beams (by a ball below it?) and not stopped: its length is not measured
+        # slowed in the beams (by a ball below it?) and not stopped: its length is not measured
+        return MAYBE_TWO
     return by_length(fall)  # moving all along: the length the fall measured

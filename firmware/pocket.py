@@ -13,7 +13,8 @@ The state machine, per pocket (levels: 1 = beam blocked):
   * LOWER blocks while UPPER holds an object from above: that object now spans both beams.
   * UPPER clears while LOWER is held by the spanning object: the whole object is below the upper beam, so it
     is a ball going in (a hand cannot: its arm stays across the upper beam). -> IN, counted once.
-  * UPPER clears otherwise (LOWER clear, or never reached): a rattle or a hand, reaching in and out -> nothing.
+  * UPPER clears otherwise (LOWER clear, or never reached):
+    a rattle or a hand, reaching in and out -> nothing.
   * LOWER blocked first (UPPER clear): something from below (a ball bouncing up from the net); if it then
     leaves through UPPER it is going out (`outs`) -> nothing.
   * either beam blocked longer than `jam_ms` -> JAM once, then CLEAR with the blocked time when it unblocks.
@@ -23,7 +24,8 @@ passage leaves in doubt is flagged when it ends (firmware/doubt.py; docs/firmwar
 
 Detections come out of `take()` as tuples (kind, pocket, t, dur, beam): kind IN/JAM/CLEAR, t in ticks_us
 (IN: the moment the ball cleared the upper beam; JAM: when the block began; CLEAR: when it ended), dur in us
-(IN: upper-beam entry to clearing; JAM: the jam threshold; CLEAR: total blocked time, at most 33 min), beam 0 upper / 1 lower.
+(IN: upper-beam entry to clearing; JAM: the jam threshold; CLEAR:
+total blocked time, at most 33 min), beam 0 upper / 1 lower.
 """
 
 from array import array
@@ -37,7 +39,8 @@ JAM = const(2)
 CLEAR = const(3)
 OUT = const(4)
 FLAG = const(5)
-KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear", 4: "out", 5: "flag"}  # the wire event kind for each detection
+# the wire event kind for each detection
+KIND_NAMES = {1: "pocket", 2: "jam", 3: "clear", 4: "out", 5: "flag"}
 DECIDE_US = const(250000)  # wait this long for the lower beam to clear before deciding on the entry alone
 NOISE_GLITCHES = const(20)  # this many chatter pulses on one beam within NOISE_US is interference
 NOISE_US = const(1000000)
@@ -49,8 +52,9 @@ _ABOVE = const(1)
 _BELOW = const(2)
 _SPAN = const(3)
 _DOWN = const(4)
-# A jammed beam's blocked time is folded into whole ms every 134 s, so `ticks_diff` (valid to 2**29 us, ~9 min)
-# never overflows however long the jam lasts; CLEAR's dur saturates at _MAX_DUR (33 min) to fit the arrays.
+# A jammed beam's blocked time is folded into whole ms every 134 s, so `ticks_diff` (valid to 2**29 us, ~9
+# min) never overflows however long the jam lasts; CLEAR's dur saturates at _MAX_DUR
+# (33 min) to fit the arrays.
 _FOLD_US = const(134000000)
 _MAX_DUR = const(2000000000)
 
@@ -72,8 +76,10 @@ class PocketBeam:
         self._gl_n = array("l", (0, 0))  # glitches in the current interference window, per beam
         self._gl_t = array("l", (0, 0))  # start of that window
         self._noisy = array("b", (0, 0))  # an interference flag was raised and not yet re-armed
-        self._alone = array("l", (0, 0))  # consecutive passages seen by this beam while the other stayed clear
-        self.blocks = array("l", (0, 0))  # confirmed blocks per beam (telemetry: a beam that never blocks is dead)
+        # consecutive passages seen by this beam while the other stayed clear
+        self._alone = array("l", (0, 0))
+        # confirmed blocks per beam (telemetry: a beam that never blocks is dead)
+        self.blocks = array("l", (0, 0))
         self._u_hold = _NONE
         self._l_hold = _NONE
         self._entry = 0
@@ -84,7 +90,8 @@ class PocketBeam:
         self._any_in = 0
         self._gap = 0  # the spanning object left the lower beam while the upper beam stayed blocked
         doubt.init(self)
-        self._low_rest = 0  # a ball rests in the lower beam (it was still blocked DECIDE_US after the ball in)
+        # a ball rests in the lower beam (it was still blocked DECIDE_US after the ball in)
+        self._low_rest = 0
         self._onto = 0  # the ball in now fell onto it
         self._pend_in = 0  # an IN waiting for the lower beam to clear (to tell one ball from two)
         self._in_t = 0
@@ -98,8 +105,8 @@ class PocketBeam:
         self._oh = 0
         self._otl = 0
         self._osize = out_size
-        # counters of every decision, IN or not: counters() reports them all (tests, bench); the node's telemetry
-        # (PocketRole.tele) sends the health ones summed over its pockets
+        # counters of every decision, IN or not: counters() reports them all (tests, bench); the node's
+        # telemetry (PocketRole.tele) sends the health ones summed over its pockets
         self.passed = 0
         self.rattles = 0
         self.outs = 0
@@ -112,7 +119,8 @@ class PocketBeam:
     # ------------------------------------------------------------ input
 
     def start(self, upper, lower, t):
-        """Seed the levels read from the pins at boot: a blocked beam is a ball (or a jam) caught mid-passage."""
+        """Seed the levels read from the pins at boot: a blocked beam is a ball
+        (or a jam) caught mid-passage."""
         for beam, level in ((UPPER, upper), (LOWER, lower)):
             if level:
                 self._lv[beam] = 1
@@ -229,9 +237,9 @@ class PocketBeam:
         self.jams += 1
         self._emit(JAM, self._since[b], self.jam_us, b)
         if b == UPPER and self._u_hold == _ABOVE and self._lv[LOWER] and self._l_hold != _NONE:
-            # Something came from above and rests in the upper beam on top of what fills the lower one (itself,
-            # or a full net): a ball that stopped there. Count it now, once, and say so (two balls resting one on
-            # the other look the same).
+            # Something came from above and rests in the upper beam on top of what fills the lower one
+            # (itself, or a full net): a ball that stopped there. Count it now, once, and say so (two balls
+            # resting one on the other look the same).
             self._u_hold = _DOWN
             self.passed += 1
             self._emit(IN, self._since[b], self.jam_us, UPPER)
@@ -277,7 +285,8 @@ class PocketBeam:
             if self._lv[UPPER] and self._u_hold == _ABOVE:
                 doubt.low(self, t)
                 if self._gap:
-                    self._split = 1  # one ball bouncing between the beams, or two whose gap the upper beam missed
+                    # one ball bouncing between the beams, or two whose gap the upper beam missed
+                    self._split = 1
                 else:
                     self._low_t = t
                 self._gap = 0
@@ -288,18 +297,25 @@ class PocketBeam:
         else:
             if self._pend_in:
                 self._decide(t)
-            # the spanning object left the lower beam under a still blocked upper one: it went back up, or it was
-            # the first of two balls whose gap the upper beam did not see (see _decide)
+            # the spanning object left the lower beam under a still blocked upper one: it went back up, or it
+            # was the first of two balls whose gap the upper beam did not see (see _decide)
             self._gap = 0
             if self._l_hold == _SPAN and self._lv[UPPER] and self._u_hold == _ABOVE:
                 # long enough for a ball to have passed through it: the first of two may have (else it went
                 # back up: a ball bouncing between the beams, measured from its next block)
-                self._gap = passage.through(self.spacing_um, ticks_diff(self._low_t, self._entry),
-                                            ticks_diff(t, self._low_t))
-            if self._l_hold == _BELOW and not self._other and not self._lv[UPPER] and doubt.missed_by_upper(self, t):
+                self._gap = passage.through(
+                    self.spacing_um, ticks_diff(self._low_t, self._entry), ticks_diff(t, self._low_t)
+                )
+            if (
+                self._l_hold == _BELOW
+                and not self._other
+                and not self._lv[UPPER]
+                and doubt.missed_by_upper(self, t)
+            ):
                 self._fell_alone = 1  # a ball's passage the upper beam did not see: said in _passage
             self._low_rest = 0
-            self._l_hold = _NONE  # spanning object retreated, committed ball fell through, or rising object left
+            # spanning object retreated, committed ball fell through, or rising object left
+            self._l_hold = _NONE
             if not self._lv[UPPER]:
                 doubt.passage_end(self, LOWER)
 
@@ -328,16 +344,20 @@ class PocketBeam:
                 else:  # right behind the last: its entry into the lower beam is not seen (passage._by_exit)
                     self._in_lag = 0
                     if self._low_rest or ticks_diff(t, self._low_t) > DECIDE_US:
-                        self._onto = 1  # onto a ball resting in the lower beam: its passage cannot be measured
+                        # onto a ball resting in the lower beam: its passage cannot be measured
+                        self._onto = 1
                 self._l_hold = _DOWN
                 d = ticks_diff(t, self._entry)
-                self._ball_in(t, d if d > 0 else 0)  # (an edge stamped before the boot-time seed: no negative times)
-                self._pend_in = 1  # one or two: decided when the lower beam clears (or on gravity alone, see _settle)
+                # (an edge stamped before the boot-time seed: no negative times)
+                self._ball_in(t, d if d > 0 else 0)
+                # one or two: decided when the lower beam clears (or on gravity alone, see _settle)
+                self._pend_in = 1
             else:
                 self.rattles += 1
                 doubt.rattle(self, t)
                 if self._jammed[LOWER]:
-                    self._flag(SINGLE, t, LOWER)  # the lower beam is jammed: it cannot tell a ball from a rattle
+                    # the lower beam is jammed: it cannot tell a ball from a rattle
+                    self._flag(SINGLE, t, LOWER)
                 elif not self._other and not self._lv[LOWER] and ticks_diff(t, self._entry) <= FALL_MAX_US:
                     self._fell_alone = 1  # a ball's passage the lower beam did not see: said in _passage
         elif hold == _BELOW and not self._lv[LOWER]:
@@ -377,13 +397,24 @@ class PocketBeam:
 
     def counters(self):
         """Telemetry counters as a dict (allocates: call at telemetry time, not per edge)."""
-        return {"in": self.passed, "rattle": self.rattles, "out": self.outs, "glitch": self.glitches,
-                "lost": self.lost, "jam": self.jams, "dropped": self.dropped, "flag": self.flags,
-                "bu": self.blocks[0], "bl": self.blocks[1]}
+        return {
+            "in": self.passed,
+            "rattle": self.rattles,
+            "out": self.outs,
+            "glitch": self.glitches,
+            "lost": self.lost,
+            "jam": self.jams,
+            "dropped": self.dropped,
+            "flag": self.flags,
+            "bu": self.blocks[0],
+            "bl": self.blocks[1],
+        }
 
 
 def beams_from_config(cfg):
     """One PocketBeam per configured pocket, in the order of cfg["pockets"] (slot = index)."""
     b = cfg["beam"]
-    return [PocketBeam(p["pocket"], b["debounce_ms"], b["jam_ms"], 16, b.get("spacing_mm", 30)) for p in cfg["pockets"]]
-
+    return [
+        PocketBeam(p["pocket"], b["debounce_ms"], b["jam_ms"], 16, b.get("spacing_mm", 30))
+        for p in cfg["pockets"]
+    ]

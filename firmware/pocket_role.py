@@ -1,7 +1,7 @@
 """The pocket role of a node: beams -> `PocketBeam` detectors -> events (colour if a sensor is fitted).
 
-Detections become events: `pocket` (a ball in, with its colour; with `bm` when it was counted on one beam alone,
-`bm` naming the other, declared dead), `out` (something left upwards through both
+Detections become events: `pocket` (a ball in, with its colour; with `bm` when it was counted on one beam
+alone, `bm` naming the other, declared dead), `out` (something left upwards through both
 beams: the hub un-counts a ball that bounced back out), `jam`/`clear` naming their beam, and `flag` with the
 reason the beams could not settle (firmware/doubt.py FLAG_NAMES), which the hub turns into a referee question
 or an alert. At start the beams' levels are read from the pins (`board.beam_levels(slot)`, if the board has
@@ -16,7 +16,8 @@ from firmware.edges import EdgeRing
 
 
 class PocketRole:
-    """Beams -> `PocketBeam` detectors -> `pocket`, `jam` and `clear` events (colour if a sensor is fitted)."""
+    """Beams -> `PocketBeam` detectors -> `pocket`, `jam` and `clear` events
+    (colour if a sensor is fitted)."""
 
     def __init__(self, node):
         self.node = node
@@ -25,14 +26,17 @@ class PocketRole:
         self.ring = EdgeRing(cfg["beam"]["ring"])
         self.poll_ms = cfg["beam"]["poll_ms"]
         self.settle_ms = cfg["beam"]["debounce_ms"] + 1  # after an edge, look again once it can be confirmed
-        self.sensors = [node.board.colour(i) if p.get("colour") else None for i, p in enumerate(cfg["pockets"])]
+        self.sensors = [
+            node.board.colour(i) if p.get("colour") else None for i, p in enumerate(cfg["pockets"])
+        ]
         self.classifiers = [colours.classifier_for(cfg, p["pocket"]) for p in cfg["pockets"]]
         self.logs = [colours.ColourLog() if s is not None else None for s in self.sensors]
         self.period_us = cfg["colour"]["atime_ms"] * 1000
         for slot, sensor in enumerate(self.sensors):
             if sensor is not None:
                 node.board.sample_colour(sensor, self.logs[slot], cfg["colour"]["atime_ms"])
-        self.held = []  # balls in (slot, detection, now, up) waiting for the colour sampler to pass their exit
+        # balls in (slot, detection, now, up) waiting for the colour sampler to pass their exit
+        self.held = []
         self.calibrators = {}  # slot -> Calibrator while a `calibrate` command is running
         self.min_conf = cfg["colour"]["min_conf"]
         node.board.attach_beams(cfg["pockets"], self.ring, cfg["beam"]["active_low"])
@@ -116,18 +120,20 @@ class PocketRole:
             if rgbc is not None:
                 colour, conf = self.classifiers[slot].classify(rgbc[0], rgbc[1], rgbc[2], rgbc[3])
             if colour is not None and conf is not None and conf < self.min_conf:
-                colour = None  # not sure enough: the referee panel asks instead (conf still tells the hub why)
+                # not sure enough: the referee panel asks instead (conf still tells the hub why)
+                colour = None
             cal = self.calibrators.get(slot)
             if cal is not None and rgbc is not None:
                 self._calibration_ball(slot, cal, rgbc, at)
                 return  # a calibration roll is not a pot
-        # a ball counted on one beam alone (its other beam declared dead): `bm` names the dead beam (single-beam
-        # evidence: the hub counts it and alerts)
+        # a ball counted on one beam alone (its other beam declared dead): `bm` names the dead beam
+        # (single-beam evidence: the hub counts it and alerts)
         dead = beam - doubt.ONE_BEAM if beam >= doubt.ONE_BEAM else None
         self.node.emit(beams.KIND_NAMES[kind], at, p=pocket, dur=dur // 1000, c=colour, cf=conf, bm=dead)
 
     def calibrate(self, pocket, colour, balls=5):
-        """The next `balls` balls into `pocket` are `colour`: learn its centroid, then save it in config.json."""
+        """The next `balls` balls into `pocket` are `colour`:
+        learn its centroid, then save it in config.json."""
         for slot, p in enumerate(self.node.cfg["pockets"]):
             if p["pocket"] == pocket and self.sensors[slot] is not None:
                 self.calibrators[slot] = colours.Calibrator(pocket, colour, balls)
@@ -145,10 +151,19 @@ class PocketRole:
             self.node.save_calibration(cal.pocket, cal.colour, centroid)
 
     def tele(self):
-        """Sensor health for the hub: totals over this node's pockets, and per-beam block counts of each pocket
-        (`bu<p>`/`bl<p>`: a beam whose count stands still while its pocket's other beam counts is dead)."""
-        out = {"rattle": 0, "jam": 0, "glitch": 0, "outs": 0, "lost": 0, "flags": 0, "edrop": self.ring.dropped,
-               "err": self.errors}
+        """Sensor health for the hub: totals over this node's pockets, and per-beam block counts of each
+        pocket (`bu<p>`/`bl<p>`: a beam whose count stands still while its pocket's
+        other beam counts is dead)."""
+        out = {
+            "rattle": 0,
+            "jam": 0,
+            "glitch": 0,
+            "outs": 0,
+            "lost": 0,
+            "flags": 0,
+            "edrop": self.ring.dropped,
+            "err": self.errors,
+        }
         for b in self.beams:
             out["rattle"] += b.rattles
             out["jam"] += b.jams

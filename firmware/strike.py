@@ -7,14 +7,15 @@ shock is measured).
 
 State machine:
   IDLE      -> CONTACT when the magnitude reaches `strike_g`.
-  CONTACT   tracks the peak; ends when the magnitude falls below `release_g` (hysteresis). A contact wider than
+  CONTACT   tracks the peak; ends when the magnitude falls below `release_g`
+  (hysteresis). A contact wider than
             `max_contact_ms` is a knock (the cue bumped on the table), not a tip contact: counted, dropped.
   WAIT      the double-hit window: a new contact starting less than `double_min_ms` after the first one began
-            is the same contact ringing; one starting within `double_max_ms` is a second contact, a double hit.
-            When the window has passed -> the strike is emitted, then REFRACTORY.
+            is the same contact ringing; one starting within `double_max_ms` is a second contact, a double
+            hit. When the window has passed -> the strike is emitted, then REFRACTORY.
   REFRACTORY ignores the follow-through until `refractory_ms` after the first contact, then IDLE.
-`take()` returns (t, peak_mg, double, gap_us): t = ticks_us when the first contact began, gap = time between the
-two contacts' starts (0 if single).
+`take()` returns (t, peak_mg, double, gap_us): t = ticks_us when the first contact began, gap = time between
+the two contacts' starts (0 if single).
 """
 
 from .compat import const, isqrt, ticks_diff
@@ -43,8 +44,15 @@ def magnitude_mg(x, y, z):
 class StrikeDetector:
     """Strike / double-hit detector. Settings in g and ms as in config.json's `cue` section."""
 
-    def __init__(self, strike_g=3.0, release_g=1.5, max_contact_ms=8, double_min_ms=5, double_max_ms=40,
-                 refractory_ms=300):
+    def __init__(
+        self,
+        strike_g=3.0,
+        release_g=1.5,
+        max_contact_ms=8,
+        double_min_ms=5,
+        double_max_ms=40,
+        refractory_ms=300,
+    ):
         self.on_mg = int(strike_g * 1000)
         self.off_mg = int(release_g * 1000)
         self.max_contact_us = int(max_contact_ms * 1000)
@@ -169,5 +177,11 @@ class StrikeDetector:
 def detector_from_config(cfg):
     """A StrikeDetector with the settings of cfg["cue"]."""
     c = cfg["cue"]
-    return StrikeDetector(c["strike_g"], c["release_g"], c["max_contact_ms"], c["double_min_ms"],
-                          c["double_max_ms"], c["refractory_ms"])
+    return StrikeDetector(
+        c["strike_g"],
+        c["release_g"],
+        c["max_contact_ms"],
+        c["double_min_ms"],
+        c["double_max_ms"],
+        c["refractory_ms"],
+    )

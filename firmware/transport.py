@@ -110,8 +110,9 @@ class PahoTransport:
         import paho.mqtt.client as mqtt
 
         self._drop_client()
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
-                             clean_session=True)
+        client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311, clean_session=True
+        )
         if self.user:
             client.username_pw_set(self.user, self.password)
         client.will_set(will_topic, will_payload, qos=1, retain=True)

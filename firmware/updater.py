@@ -68,7 +68,8 @@ class Updater:
         do = a.get("do", "fetch")
         if do == "fetch":
             busy = self._busy(a["r"])
-            if busy:  # a repeat (a second push, a redelivery) or another release: the update under way goes on
+            # a repeat (a second push, a redelivery) or another release: the update under way goes on
+            if busy:
                 self.ignored += 1
                 self.node.log("ota: %s ignored: %s" % (a["r"], busy))
                 self.say()  # says again where it is: the hub sees the update was not lost
@@ -89,7 +90,8 @@ class Updater:
             self._refused(self.fetching, self.state.get("fetch", {}).get("to", ""), "cancelled")
 
     def _busy(self, release):
-        """Why a download of `release` must not start now (None: it may), without touching what is under way."""
+        """Why a download of `release` must not start now (None:
+        it may), without touching what is under way."""
         if self.trial:
             return "this boot is the trial of %s" % (self.state.get("r"),)
         if self.task is not None:
@@ -125,8 +127,16 @@ class Updater:
             self._refused(release, self.state.get("fetch", {}).get("to", ""), why)
 
     async def _get(self, host, port, path, sink):
-        status = await http.get(host, port, path, {"X-Luza-Auth": ota.auth(self.key, path)}, sink,
-                                self.node.clock.sleep_ms, opener=self.opener, buf=self.buf)
+        status = await http.get(
+            host,
+            port,
+            path,
+            {"X-Luza-Auth": ota.auth(self.key, path)},
+            sink,
+            self.node.clock.sleep_ms,
+            opener=self.opener,
+            buf=self.buf,
+        )
         return None if status == 200 else "http %d" % (status,)
 
     async def _fetch(self, release, host, port):
@@ -150,7 +160,13 @@ class Updater:
         if why:
             return why
         self.state["fetch"]["to"] = manifest["fw"]
-        self.progress = {"st": "fetch", "r": release, "to": manifest["fw"], "n": 0, "of": len(manifest["files"])}
+        self.progress = {
+            "st": "fetch",
+            "r": release,
+            "to": manifest["fw"],
+            "n": 0,
+            "of": len(manifest["files"]),
+        }
         cfg = manifest["kind"] == "cfg"
         stager = ota.Stager(self.flash, manifest, "/ota/cfg" if cfg else ota.stage_slot(self.state))
         why = stager.begin()

@@ -34,7 +34,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="luza",
-        description="Luza: referee appliance for Russian billiards (pyramid). / Судейский комплекс для пирамиды.",
+        description="Luza: referee appliance for Russian billiards (pyramid). "
+        "/ Судейский комплекс для пирамиды.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -55,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:  # one line, never a traceback (hub.errors); LUZA_DEBUG=1 shows the trace
         from hub.errors import describe
+
         if os.environ.get("LUZA_DEBUG"):
             traceback.print_exc()
         line, code = describe(exc, getattr(args, "db", None))

@@ -4,9 +4,9 @@ A refusal (an input the hub will not take: a referee action, a query, a PIN, an 
 what it says is its `ErrorBody`: code, field, English and Russian text. Every channel gives that one body for
 the same refusal (docs/web-api.md "Errors"): REST as `{"error": <body>}` with a status for its code, the
 WebSocket as a `{"type": "error", "error": <body>}` message before it closes, the control socket (and so
-`luza referee`) as `{"ok": false, "error": <body>}`, and the CLI as one line, `refusal_line(body)`. Refusals that
-several channels give (an unknown table, an action not stored in time, a hub that is full, an internal error)
-are built here once.
+`luza referee`) as `{"ok": false, "error": <body>}`, and the CLI as one line, `refusal_line(body)`. Refusals
+that several channels give (an unknown table, an action not stored in time, a hub that is full, an internal
+error) are built here once.
 
 `describe(exc, db)` turns the errors that bad input gives (a database that is missing, read-only, corrupt or
 locked; an unreadable config; another hub on the same database) into one sentence with an exit code
@@ -38,7 +38,7 @@ DAMAGED = "damaged"  # part of it is on a torn page of the database (hub.store.i
 @dataclass(frozen=True, slots=True)
 class ErrorBody:
     """What one refusal says, in every channel alike: its `code` (for a program), the `field` at fault (or None)
-    and the text for a person in English and Russian."""
+    and the text for a person in English and Russian."""  # noqa: E501
 
     code: str
     en: str
@@ -89,27 +89,40 @@ def refusal_line(body: ErrorBody) -> str:
 def unknown_table(table: object, known: Sequence[str]) -> ErrorBody:
     """A table luza.toml does not have."""
     served = ", ".join(known)
-    return ErrorBody(UNKNOWN_TABLE, f"no table {table!r}; the hub serves {served}",
-                     f"нет стола {table!r}; хаб обслуживает {served}", "table")
+    return ErrorBody(
+        UNKNOWN_TABLE,
+        f"no table {table!r}; the hub serves {served}",
+        f"нет стола {table!r}; хаб обслуживает {served}",
+        "table",
+    )
 
 
 def not_stored_in_time(seconds: float) -> ErrorBody:
     """A referee action the hub did not commit within `seconds`: it may still be stored, so the same action
     (the same uid) may be sent again and is applied once."""
-    return ErrorBody(UNAVAILABLE, f"the hub did not store the action within {seconds:g} s; it may still be stored: "
-                                  "send it again with the same uid (it is applied once)",
-                     f"хаб не сохранил действие за {seconds:g} с; оно могло быть сохранено: отправьте его снова с "
-                     "тем же uid (оно будет применено один раз)")
+    return ErrorBody(
+        UNAVAILABLE,
+        f"the hub did not store the action within {seconds:g} s; it may still be stored: "
+        "send it again with the same uid (it is applied once)",
+        f"хаб не сохранил действие за {seconds:g} с; оно могло быть сохранено: отправьте его снова с "
+        "тем же uid (оно будет применено один раз)",
+    )
 
 
 def too_many_clients(limit: int) -> ErrorBody:
     """A connection over the channel's limit."""
-    return ErrorBody(BUSY, f"the hub takes at most {limit} connections of this kind; close another one",
-                     f"хаб принимает не более {limit} таких подключений; закройте одно из них")
+    return ErrorBody(
+        BUSY,
+        f"the hub takes at most {limit} connections of this kind; close another one",
+        f"хаб принимает не более {limit} таких подключений; закройте одно из них",
+    )
 
 
-INTERNAL_FAULT = ErrorBody(INTERNAL_ERROR, "internal error of the hub (see its log); nothing was confirmed",
-                           "внутренняя ошибка хаба (см. журнал); ничего не подтверждено")
+INTERNAL_FAULT = ErrorBody(
+    INTERNAL_ERROR,
+    "internal error of the hub (see its log); nothing was confirmed",
+    "внутренняя ошибка хаба (см. журнал); ничего не подтверждено",
+)
 
 
 class SchemaError(RuntimeError):
@@ -146,27 +159,45 @@ def describe(exc: BaseException, db: str | None = None) -> tuple[str, int]:
         return f"system error: {exc.strerror or exc} / системная ошибка", FAILED
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply / входные данные вложены слишком глубоко", BAD_INPUT
-    return (f"internal error ({type(exc).__name__}: {str(exc)[:200]}); set LUZA_DEBUG=1 for details / "
-            f"внутренняя ошибка", INTERNAL)
+    return (
+        f"internal error ({type(exc).__name__}: {str(exc)[:200]}); set LUZA_DEBUG=1 for details / "
+        f"внутренняя ошибка",
+        INTERNAL,
+    )
 
 
 def _sqlite(exc: sqlite3.Error, where: str) -> tuple[str, int]:
     text = str(exc)
     low = text.lower()
     if "locked" in low or "busy" in low:
-        return (f"{where} is locked by another program ({text}); stop it or try again / "
-                f"база данных занята другой программой", IN_USE)
+        return (
+            f"{where} is locked by another program ({text}); stop it or try again / "
+            f"база данных занята другой программой",
+            IN_USE,
+        )
     if "readonly" in low or "read-only" in low:
-        return (f"{where} is read-only ({text}); give the hub's user write access to the file and its folder / "
-                f"база данных только для чтения: дайте права на запись файлу и его папке", BAD_INPUT)
+        return (
+            f"{where} is read-only ({text}); give the hub's user write access to the file and its folder / "
+            f"база данных только для чтения: дайте права на запись файлу и его папке",
+            BAD_INPUT,
+        )
     if "unable to open" in low:
-        return (f"cannot open {where} ({text}); check that its folder exists and is writable / "
-                f"не удаётся открыть базу данных: проверьте, что папка существует и доступна для записи", BAD_INPUT)
+        return (
+            f"cannot open {where} ({text}); check that its folder exists and is writable / "
+            f"не удаётся открыть базу данных: проверьте, что папка существует и доступна для записи",
+            BAD_INPUT,
+        )
     if "not a database" in low or "malformed" in low or "corrupt" in low:
-        return (f"{where} is damaged or not a Luza database ({text}); restore a backup (luza backup) or move it "
-                f"away / база данных повреждена или это не база Luza: восстановите копию", BAD_INPUT)
+        return (
+            f"{where} is damaged or not a Luza database ({text}); restore a backup (luza backup) or move it "
+            f"away / база данных повреждена или это не база Luza: восстановите копию",
+            BAD_INPUT,
+        )
     if "full" in low:
-        return f"{where}: the disk is full ({text}); free some space / диск заполнен: освободите место", FAILED
+        return (
+            f"{where}: the disk is full ({text}); free some space / диск заполнен: освободите место",
+            FAILED,
+        )
     return f"{where}: {text} / ошибка базы данных", FAILED
 
 
@@ -175,14 +206,23 @@ def disk_full_alert(exc: sqlite3.Error) -> dict[str, Any] | None:
     the disk refused a write (an I/O error: a file-size limit, a failing SD card), else None."""
     code = getattr(exc, "sqlite_errorcode", None)
     if isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_IOERR:
-        return {"kind": "disk_error", "scope": "hub", "severity": "error",
-                "en": f"the hub cannot write its database ({exc}): scoring is paused and nothing is lost; check the "
-                      "disk (free space, the SD card) and it resumes by itself",
-                "ru": f"хаб не может записать базу ({exc}): счёт приостановлен, ничего не потеряно; проверьте диск "
-                      "(свободное место, SD-карту) — счёт продолжится сам"}
+        return {
+            "kind": "disk_error",
+            "scope": "hub",
+            "severity": "error",
+            "en": f"the hub cannot write its database ({exc}): scoring is paused and nothing is lost; check "
+            "the disk (free space, the SD card) and it resumes by itself",
+            "ru": f"хаб не может записать базу ({exc}): счёт приостановлен, ничего не потеряно; проверьте "
+            "диск (свободное место, SD-карту) — счёт продолжится сам",
+        }
     if code != sqlite3.SQLITE_FULL and "full" not in str(exc).lower():
         return None
-    return {"kind": "disk_full", "scope": "hub", "severity": "error",
-            "en": "the hub's disk is full: scoring is paused and nothing is lost; free some space and it resumes "
-                  "by itself", "ru": "диск хаба заполнен: счёт приостановлен, ничего не потеряно; освободите место "
-                                     "— счёт продолжится сам"}
+    return {
+        "kind": "disk_full",
+        "scope": "hub",
+        "severity": "error",
+        "en": "the hub's disk is full: scoring is paused and nothing is lost; free some space and it resumes "
+        "by itself",
+        "ru": "диск хаба заполнен: счёт приостановлен, ничего не потеряно; освободите место "
+        "— счёт продолжится сам",
+    }

@@ -1,7 +1,7 @@
-"""Repeated identical log lines are rate-limited: the first one goes out, the same line again within `window_s`
-is only counted, and the next one after the window says how many were held back. A flood (a node resending the
-same bad payload, a dismissed alert tapped a hundred times, a commit retried while the disk is full) costs a
-line a minute, not a full disk of logs."""
+"""Repeated identical log lines are rate-limited: the first one goes out, the same line again within
+`window_s` is only counted, and the next one after the window says how many were held back. A flood (a node
+resending the same bad payload, a dismissed alert tapped a hundred times, a commit retried while the disk is
+full) costs a line a minute, not a full disk of logs."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ class RepeatFilter(logging.Filter):
     def __init__(self, window_s: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.window_s, self.clock = window_s, clock
-        self._seen: OrderedDict[tuple[str, int, str], list[float]] = OrderedDict()  # key -> [since, held back]
+        # key -> [since, held back]
+        self._seen: OrderedDict[tuple[str, int, str], list[float]] = OrderedDict()
 
     def filter(self, record: logging.LogRecord) -> bool:
         key = (record.name, record.levelno, record.getMessage())
@@ -29,7 +30,9 @@ class RepeatFilter(logging.Filter):
             seen[1] += 1
             return False
         if seen is not None and seen[1]:
-            record.msg = f"{record.getMessage()} (and {int(seen[1])} more like it in the last {self.window_s:g} s)"
+            record.msg = (
+                f"{record.getMessage()} (and {int(seen[1])} more like it in the last {self.window_s:g} s)"
+            )
             record.args = None
         self._seen[key] = [now, 0]
         self._seen.move_to_end(key)

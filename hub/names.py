@@ -1,8 +1,9 @@
 """Names people typed (players), made safe to show and export: bidirectional control characters are removed.
 
-A right-to-left override (U+202E) in a player's name shows the rest of the line reversed on the board, the panel,
-the scoresheet and in a spreadsheet; the isolates, embeddings and marks reorder text more quietly. None of them is ever part of a real name, so they are stripped where a name enters
-(the new_match action) and again where a stored one is read (a match stored before this was checked).
+A right-to-left override (U+202E) in a player's name shows the rest of the line reversed on the board, the
+panel, the scoresheet and in a spreadsheet; the isolates, embeddings and marks reorder text more quietly. None
+of them is ever part of a real name, so they are stripped where a name enters (the new_match action) and again
+where a stored one is read (a match stored before this was checked).
 """
 
 from __future__ import annotations

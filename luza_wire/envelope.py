@@ -1,5 +1,5 @@
-"""One wire payload on a serial line: the USB gateway mode, where a node without Wi-Fi speaks to the hub over its
-USB serial port instead of MQTT (docs/wire.md "Serial"). Node -> hub and hub -> node alike.
+"""One wire payload on a serial line: the USB gateway mode, where a node without Wi-Fi speaks to the hub over
+its USB serial port instead of MQTT (docs/wire.md "Serial"). Node -> hub and hub -> node alike.
 
 Runs unchanged on CPython 3.11+ and MicroPython 1.2x.
 """
@@ -14,7 +14,8 @@ MAX_SERIAL_LINE = 4096  # bytes of one serial line; a payload is at most MAX_PAY
 def encode_serial(topic, payload):
     """One serial line (str, with its newline): {"topic": ..., "payload": <the JSON payload itself>}.
 
-    Node -> hub and hub -> node alike; the payload is embedded as JSON (not a string), as built by this module.
+    Node -> hub and hub -> node alike; the payload is embedded as JSON
+    (not a string), as built by this module.
     """
     body = payload.decode() if isinstance(payload, (bytes, bytearray)) else payload
     return '{"topic": %s, "payload": %s}\n' % (json.dumps(topic), body)

@@ -1,5 +1,5 @@
-"""The rules every payload of the wire contract follows: its version, size and JSON, the ids, the checks of one
-field, and the `Rejection` a parser returns instead of raising.
+"""The rules every payload of the wire contract follows: its version, size and JSON, the ids, the checks of
+one field, and the `Rejection` a parser returns instead of raising.
 
 `protocol` and `envelope` build on these; the hub and the firmware use `Rejection` and `valid_id`. Runs
 unchanged on CPython 3.11+ and MicroPython 1.2x (docs/wire.md).

@@ -1,4 +1,5 @@
-"""The parsed messages of the wire contract: `protocol` builds and parses them, the hub and the firmware read them.
+"""The parsed messages of the wire contract: `protocol` builds and parses them,
+the hub and the firmware read them.
 
 Runs unchanged on CPython 3.11+ and MicroPython 1.2x: plain classes with `__slots__`.
 """
@@ -20,17 +21,17 @@ class Event:
     """A sensor event. `key` = (device, boot, seq) is its identity; `t` is device time in ms.
 
     `synced` says whether `t` is on the hub's clock (Unix ms after a time exchange) or the node's
-    uptime clock (before the first sync). `up` is the node's uptime at the event (ms since its boot, monotonic: no
-    time exchange moves it), or None from firmware that does not send it; the hub places an event by `up`, never by
-    `t` alone (hub/ingest/clockmap.py). Kind-specific fields:
+    uptime clock (before the first sync). `up` is the node's uptime at the event (ms since its boot,
+    monotonic: no time exchange moves it), or None from firmware that does not send it; the hub places an
+    event by `up`, never by `t` alone (hub/ingest/clockmap.py). Kind-specific fields:
       pocket: pocket (1..6), colour (or None), conf (0..1 or None), dur (ms in the beams or None)
       strike: peak (g), double (bool), gap (ms between the two contacts, or None)
       jam / clear: pocket, dur (ms blocked)
       calib: pocket, colour, rgb (list of 3-4 ints)
 
-    A hub keeps every event of a live match, so an event is small: its fields are a tuple of names shared by all
-    events with the same fields and a tuple of values (a dict is 184 bytes), and its kind and device are shared
-    strings (`luza_wire.protocol.shared_id`).
+    A hub keeps every event of a live match, so an event is small: its fields are a tuple of names shared by
+    all events with the same fields and a tuple of values (a dict is 184 bytes), and its kind and device are
+    shared strings (`luza_wire.protocol.shared_id`).
     """
 
     __slots__ = ("kind", "device", "boot", "seq", "t", "synced", "up", "_names", "_values")
@@ -63,7 +64,14 @@ class Event:
         return default
 
     def __repr__(self):
-        return "Event(%s %s/%s/%s t=%s %r)" % (self.kind, self.device, self.boot, self.seq, self.t, self.fields)
+        return "Event(%s %s/%s/%s t=%s %r)" % (
+            self.kind,
+            self.device,
+            self.boot,
+            self.seq,
+            self.t,
+            self.fields,
+        )
 
 
 _FIELD_NAMES = {}  # type: dict  # the field-name tuples of events: a handful (one per kind and shape)
@@ -107,8 +115,8 @@ class Command:
 
 
 class Answer:
-    """A node's answer to a command (channel `ans`); today only to `resend`: of seqs `lo`..`hi` of boot `boot`,
-    the node re-sent `sent` and no longer holds the `gone` ones ([(first, last)] ranges)."""
+    """A node's answer to a command (channel `ans`); today only to `resend`: of seqs `lo`..`hi` of boot
+    `boot`, the node re-sent `sent` and no longer holds the `gone` ones ([(first, last)] ranges)."""
 
     __slots__ = ("re", "cid", "boot", "lo", "hi", "gone", "sent")
 
@@ -122,5 +130,11 @@ class Answer:
         self.sent = sent
 
     def __repr__(self):
-        return "Answer(%s boot %s %s..%s gone=%r sent=%s)" % (self.re, self.boot, self.lo, self.hi, self.gone,
-                                                              self.sent)
+        return "Answer(%s boot %s %s..%s gone=%r sent=%s)" % (
+            self.re,
+            self.boot,
+            self.lo,
+            self.hi,
+            self.gone,
+            self.sent,
+        )

@@ -7,7 +7,8 @@ from luza_wire.frame import Rejection, int_field
 
 # What a node says about an update in its status (`ota.st`):
 OTA_STATES = ("fetch", "staged", "trial", "ok", "rolled_back", "refused")
-OTA_DO = ("fetch", "swap", "cancel")  # the `ota` command: download and stage / reboot into the staged one / stop
+# the `ota` command: download and stage / reboot into the staged one / stop
+OTA_DO = ("fetch", "swap", "cancel")
 MAX_RELEASE = 64
 _RELEASE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
 
@@ -25,17 +26,23 @@ def valid_release(r):
 def check_command(obj):
     """None if the `ota` command's arguments are valid, else a Rejection."""
     if not valid_release(obj.get("r")):
-        return Rejection("bad_field", "command 'ota' needs a release id 'r' (1-64 of letters, digits, . _ + -)")
+        return Rejection(
+            "bad_field", "command 'ota' needs a release id 'r' (1-64 of letters, digits, . _ + -)"
+        )
     do = obj.get("do", "fetch")
     if do not in OTA_DO:
-        return Rejection("bad_field", "command 'ota' field 'do' %r is not one of %s" % (do, ", ".join(OTA_DO)))
+        return Rejection(
+            "bad_field", "command 'ota' field 'do' %r is not one of %s" % (do, ", ".join(OTA_DO))
+        )
     if do == "fetch":
         port = int_field(obj, "port", 1, 65535)
         if isinstance(port, Rejection):
             return port
         host = obj.get("host")
         if host is not None and (not isinstance(host, str) or not 0 < len(host) <= 64):
-            return Rejection("bad_field", "command 'ota' field 'host' must be the hub's address (1-64 characters)")
+            return Rejection(
+                "bad_field", "command 'ota' field 'host' must be the hub's address (1-64 characters)"
+            )
     return None
 
 
@@ -44,12 +51,15 @@ def check_status(ota):
     if ota is None:
         return None
     if not isinstance(ota, dict) or ota.get("st") not in OTA_STATES:
-        return Rejection("bad_field", "status field 'ota' must be an object with 'st' one of %s" % (
-            ", ".join(OTA_STATES),))
+        return Rejection(
+            "bad_field", "status field 'ota' must be an object with 'st' one of %s" % (", ".join(OTA_STATES),)
+        )
     for key, limit in (("r", MAX_RELEASE), ("to", 32), ("err", 100)):
         v = ota.get(key)
         if v is not None and (not isinstance(v, str) or len(v) > limit):
-            return Rejection("bad_field", "status field 'ota.%s' must be a string of at most %d" % (key, limit))
+            return Rejection(
+                "bad_field", "status field 'ota.%s' must be a string of at most %d" % (key, limit)
+            )
     for key in ("n", "of"):
         bad = int_field(ota, key, 0, 10000, required=False)
         if isinstance(bad, Rejection):

@@ -37,18 +37,20 @@ NODE_CHANNELS = ("status", "evt", "tele", "ans")
 EVENT_KINDS = ("pocket", "strike", "jam", "clear", "calib", "out", "flag")
 # why a pocket node raised a `flag` (firmware/pocket.py FLAG_NAMES): what its beams could not settle
 FLAG_REASONS = ("two", "edges", "noise", "dead", "single", "full", "boot", "bounce")
-COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend", "ota")  # ota: luza_wire/ota.py
+# ota: luza_wire/ota.py
+COMMANDS = ("time", "identify", "config", "calibrate", "reboot", "stored", "resend", "ota")
 STATUS_STATES = ("online", "lost", "offline", "error")
 COLOURS = ("ivory", "yellow", "blue", "black", "green", "red")
 ROLES = ("pocket", "cue")
 
-_IDS = {k: k for k in EVENT_KINDS + COLOURS}  # one string per kind, colour and device id seen (at most MAX_IDS)
+# one string per kind, colour and device id seen (at most MAX_IDS)
+_IDS = {k: k for k in EVENT_KINDS + COLOURS}
 MAX_IDS = 512
 
 
 def shared_id(s):
-    """The one copy of an id string (event kind, colour, device id) the hub keeps; the first `MAX_IDS` are kept, so a
-    flood of made-up ids cannot grow the table."""
+    """The one copy of an id string (event kind, colour, device id) the hub keeps; the first `MAX_IDS` are
+    kept, so a flood of made-up ids cannot grow the table."""
     got = _IDS.get(s)
     if got is None:
         if len(_IDS) < MAX_IDS:
@@ -85,9 +87,13 @@ def parse_topic(name):
     if parts[1] != "v1":
         return Rejection("bad_version", "topic %r uses protocol %r; this hub speaks v1" % (name, parts[1]))
     if not valid_id(parts[2]) or not valid_id(parts[3]):
-        return Rejection("bad_id", "table and device ids must be 1-32 of a-z, 0-9 and '-' (topic %r)" % (name,))
+        return Rejection(
+            "bad_id", "table and device ids must be 1-32 of a-z, 0-9 and '-' (topic %r)" % (name,)
+        )
     if parts[4] not in CHANNELS:
-        return Rejection("bad_channel", "unknown channel %r (expected one of %s)" % (parts[4], ", ".join(CHANNELS)))
+        return Rejection(
+            "bad_channel", "unknown channel %r (expected one of %s)" % (parts[4], ", ".join(CHANNELS))
+        )
     return Topic(parts[2], parts[3], parts[4])
 
 
@@ -95,8 +101,8 @@ def parse_topic(name):
 
 
 def encode_event(kind, device, boot, seq, t, synced=True, up=None, **fields):
-    """Build an `evt` payload (bytes). Fields with value None are left out. `up`: the node's uptime (ms) at the event,
-    what the hub places it by (its `t` may come from a clock that stepped)."""
+    """Build an `evt` payload (bytes). Fields with value None are left out. `up`: the node's uptime (ms) at
+    the event, what the hub places it by (its `t` may come from a clock that stepped)."""
     obj = {"v": VERSION, "k": kind, "d": device, "b": boot, "s": seq, "t": t}
     if not synced:
         obj["u"] = 1  # t is on the node's uptime clock
@@ -135,7 +141,9 @@ def encode_command(name, cid=0, **args):
     """Build a `cmd` payload. The calibrate colour travels as `col` (`c` is the command's name)."""
     for key in args:
         if key in RESERVED:
-            raise ValueError("command argument %r clashes with the payload's own key (use col= for a colour)" % (key,))
+            raise ValueError(
+                "command argument %r clashes with the payload's own key (use col= for a colour)" % (key,)
+            )
     obj = {"v": VERSION, "c": name, "id": cid}
     for name_ in args:
         obj[name_] = args[name_]
@@ -177,7 +185,9 @@ def _event_fields(kind, obj):
     if kind == "pocket" or kind == "calib":
         colour = obj.get("c")
         if colour is not None and colour not in COLOURS:
-            return Rejection("bad_field", "unknown colour %r (expected one of %s)" % (colour, ", ".join(COLOURS)))
+            return Rejection(
+                "bad_field", "unknown colour %r (expected one of %s)" % (colour, ", ".join(COLOURS))
+            )
         conf = num_field(obj, "cf", 0, 1)
         if isinstance(conf, Rejection):
             return conf
@@ -198,12 +208,18 @@ def parse_event(payload, device=None):
         return obj
     kind = obj.get("k")
     if kind not in EVENT_KINDS:
-        return Rejection("unknown_kind", "unknown event kind %r (expected one of %s)" % (kind, ", ".join(EVENT_KINDS)))
+        return Rejection(
+            "unknown_kind", "unknown event kind %r (expected one of %s)" % (kind, ", ".join(EVENT_KINDS))
+        )
     dev = obj.get("d")
     if not valid_id(dev):
-        return Rejection("bad_field", "field 'd' must be a device id (1-32 of a-z, 0-9, '-'), got %r" % (dev,))
+        return Rejection(
+            "bad_field", "field 'd' must be a device id (1-32 of a-z, 0-9, '-'), got %r" % (dev,)
+        )
     if device is not None and dev != device:
-        return Rejection("device_mismatch", "payload says device %r but was published on %r's topic" % (dev, device))
+        return Rejection(
+            "device_mismatch", "payload says device %r but was published on %r's topic" % (dev, device)
+        )
     boot = int_field(obj, "b", 0, MAX_SEQ)
     seq = int_field(obj, "s", 0, MAX_SEQ)
     t = int_field(obj, "t", 0, MAX_T)
@@ -243,15 +259,41 @@ def parse_status(payload):
     return Status(st, boot, fw, ip, role, err, ota)
 
 
-TELE_FIELDS = {"up": (0, MAX_T), "heap": (0, 2**32), "rssi": (-130, 0), "bat": (0, 10), "ob": (0, 2**32),
-               "drop": (0, 2**32), "t": (0, MAX_T), "flash": (0, 2**32)}
-# Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes; delivery:
-# rsd events re-sent, cto confirmation timeouts, gone seqs answered gone to a resend), pocket
-# (rattle, jam, glitch chatter pulses, outs upward passages, lost repeated edges, flags raised, edrop edges the
-# ring dropped or detections overwritten, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket p), cue (strikes, doubles, knocks,
-# sleeps, err).
-_counters = ["rej", "crej", "pub", "rsd", "cto", "gone", "rattle", "jam", "glitch", "outs", "lost", "flags", "edrop", "err", "strikes",
-             "doubles", "knocks", "sleeps"]
+TELE_FIELDS = {
+    "up": (0, MAX_T),
+    "heap": (0, 2**32),
+    "rssi": (-130, 0),
+    "bat": (0, 10),
+    "ob": (0, 2**32),
+    "drop": (0, 2**32),
+    "t": (0, MAX_T),
+    "flash": (0, 2**32),
+}
+# Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes;
+# delivery: rsd events re-sent, cto confirmation timeouts, gone seqs answered gone to a resend), pocket
+# (rattle, jam, glitch chatter pulses, outs upward passages, lost repeated edges, flags raised, edrop edges
+# the ring dropped or detections overwritten, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket
+# p), cue (strikes, doubles, knocks, sleeps, err).
+_counters = [
+    "rej",
+    "crej",
+    "pub",
+    "rsd",
+    "cto",
+    "gone",
+    "rattle",
+    "jam",
+    "glitch",
+    "outs",
+    "lost",
+    "flags",
+    "edrop",
+    "err",
+    "strikes",
+    "doubles",
+    "knocks",
+    "sleeps",
+]
 for _p in range(1, 7):
     _counters.append("bu%d" % _p)
     _counters.append("bl%d" % _p)
@@ -285,7 +327,9 @@ def parse_command(payload):
         return obj
     name = obj.get("c")
     if name not in COMMANDS:
-        return Rejection("unknown_command", "unknown command %r (expected one of %s)" % (name, ", ".join(COMMANDS)))
+        return Rejection(
+            "unknown_command", "unknown command %r (expected one of %s)" % (name, ", ".join(COMMANDS))
+        )
     cid = int_field(obj, "id", 0, MAX_SEQ, required=False)
     if isinstance(cid, Rejection):
         return cid
@@ -300,7 +344,8 @@ def parse_command(payload):
 
 
 def _check_args(name, obj, args):
-    """None if command `name`'s own arguments are valid (filling the parsed view into `args`), else a Rejection."""
+    """None if command `name`'s own arguments are valid
+    (filling the parsed view into `args`), else a Rejection."""
     if name == "time":
         return _rejection_of(int_field(obj, "hub", 0, MAX_T))
     if name == "config":
@@ -312,7 +357,9 @@ def _check_args(name, obj, args):
             return pocket
         colour = obj.get("col")
         if colour not in COLOURS:
-            return Rejection("bad_field", "command 'calibrate' needs a colour 'col', one of %s" % (", ".join(COLOURS),))
+            return Rejection(
+                "bad_field", "command 'calibrate' needs a colour 'col', one of %s" % (", ".join(COLOURS),)
+            )
         args["c"] = colour  # the parsed view names it like events do
     elif name == "identify":
         return _rejection_of(num_field(obj, "s", 0, 600))
@@ -352,7 +399,8 @@ def parse(channel, payload, device=None):
 
 def restamp_event(payload, boot, offset):
     """An `evt` payload recorded on the uptime clock (`u: 1`) of boot `boot`, moved onto the hub clock by
-    `offset` (hub ms - uptime ms). Anything else (already synced, another boot, unreadable) comes back as is."""
+    `offset` (hub ms - uptime ms). Anything else (already synced, another boot,
+    unreadable) comes back as is."""
     if offset is None or b'"u"' not in payload:
         return payload
     try:
@@ -367,7 +415,8 @@ def restamp_event(payload, boot, offset):
 
 
 def event_key(payload):
-    """(boot, seq) of an `evt` payload this node built, or None if it cannot be read (cheap: no validation)."""
+    """(boot, seq) of an `evt` payload this node built,
+    or None if it cannot be read (cheap: no validation)."""
     try:
         obj = json.loads(payload)
         boot, seq = obj["b"], obj["s"]

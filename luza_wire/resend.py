@@ -24,10 +24,14 @@ def runs(seqs):
 
 
 def _ranges_field(obj, name, lo, hi, most):
-    """A list of at most `most` [first, last] seq ranges inside lo..hi, ascending and apart, or a Rejection."""
+    """A list of at most `most` [first, last] seq ranges inside lo..hi,
+    ascending and apart, or a Rejection."""
     x = obj.get(name, [])
-    bad = Rejection("bad_field", "field %r must be a list of at most %d ascending [first, last] ranges within "
-                                 "%d..%d" % (name, most, lo, hi))
+    bad = Rejection(
+        "bad_field",
+        "field %r must be a list of at most %d ascending [first, last] ranges within "
+        "%d..%d" % (name, most, lo, hi),
+    )
     if not isinstance(x, list) or len(x) > most:
         return bad
     out = []
@@ -44,20 +48,34 @@ def _ranges_field(obj, name, lo, hi, most):
 
 def check_range(obj, what):
     """`b`, `lo`, `hi` of a seq range (1 <= lo <= hi, at most MAX_RESEND seqs): None or a Rejection."""
-    bad = first_rejection((int_field(obj, "b", 0, MAX_SEQ), int_field(obj, "lo", 1, MAX_SEQ),
-                           int_field(obj, "hi", 1, MAX_SEQ)))
+    bad = first_rejection(
+        (int_field(obj, "b", 0, MAX_SEQ), int_field(obj, "lo", 1, MAX_SEQ), int_field(obj, "hi", 1, MAX_SEQ))
+    )
     if bad is not None:
         return bad
     if not 0 <= obj["hi"] - obj["lo"] < MAX_RESEND:
-        return Rejection("bad_field", "%s needs lo <= hi, at most %d seqs apart (got %d..%d)"
-                         % (what, MAX_RESEND, obj["lo"], obj["hi"]))
+        return Rejection(
+            "bad_field",
+            "%s needs lo <= hi, at most %d seqs apart (got %d..%d)"
+            % (what, MAX_RESEND, obj["lo"], obj["hi"]),
+        )
     return None
 
 
 def encode_answer(re, cid, boot, lo, hi, gone, sent):
     """Build an `ans` payload: {"v", "re", "id", "b", "lo", "hi", "gone": [[first, last], ...], "n": sent}."""
-    return dump({"v": VERSION, "re": re, "id": cid, "b": boot, "lo": lo, "hi": hi,
-                 "gone": [[a, b] for a, b in gone[:MAX_GONE]], "n": sent})
+    return dump(
+        {
+            "v": VERSION,
+            "re": re,
+            "id": cid,
+            "b": boot,
+            "lo": lo,
+            "hi": hi,
+            "gone": [[a, b] for a, b in gone[:MAX_GONE]],
+            "n": sent,
+        }
+    )
 
 
 def parse_answer(payload):
@@ -68,8 +86,9 @@ def parse_answer(payload):
     re = obj.get("re")
     if re != "resend":
         return Rejection("bad_field", "answer 're' %r is not a command that is answered (resend)" % (re,))
-    bad = check_range(obj, "answer") or first_rejection((int_field(obj, "id", 0, MAX_SEQ, required=False),
-                                                         int_field(obj, "n", 0, MAX_SEQ, required=False)))
+    bad = check_range(obj, "answer") or first_rejection(
+        (int_field(obj, "id", 0, MAX_SEQ, required=False), int_field(obj, "n", 0, MAX_SEQ, required=False))
+    )
     if bad is not None:
         return bad
     gone = _ranges_field(obj, "gone", obj["lo"], obj["hi"], MAX_GONE)

@@ -6,7 +6,8 @@ imported: add one import line below for each.
 """
 
 # The package's public API (`__all__`, docs/rules-engine.md "Using it"): the one place that passes on names
-# defined in its modules. Inside the package, and for anything not listed here, import from the defining module.
+# defined in its modules. Inside the package, and for anything not listed here,
+# import from the defining module.
 from .errors import IllegalInputError, MalformedInputError, RulesError
 from .match import Match
 from .model import (

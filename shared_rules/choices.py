@@ -17,7 +17,10 @@ from .outcome import Need, NeedKind, Reason
 from .state import REFEREE, ChoiceKind, Pending, State
 
 _CHOICE_TEXT: dict[ChoiceKind, tuple[str, str]] = {
-    ChoiceKind.PENALTY_BALL: ("take a penalty ball from the table onto your shelf", "снимите штрафной шар со стола на свою полку"),
+    ChoiceKind.PENALTY_BALL: (
+        "take a penalty ball from the table onto your shelf",
+        "снимите штрафной шар со стола на свою полку",
+    ),
     ChoiceKind.CUE_BALL_BALL: (
         "the cue ball was pocketed: take an object ball from the table onto your shelf",
         "биток забит: снимите прицельный шар со стола на свою полку",
@@ -32,10 +35,13 @@ _TAKEN: dict[tuple[str, str], Reason] = {}
 
 
 def choose(
-    state: State, c: Choose, on_choice: Callable[[Draft, Choose, Pending], None], after: Callable[[Draft], None]
+    state: State,
+    c: Choose,
+    on_choice: Callable[[Draft, Choose, Pending], None],
+    after: Callable[[Draft], None],
 ) -> Draft:
-    """Fold a `Choose`: it must answer the pending choice, by its player, with an offered option; the variant's
-    `on_choice` carries it out, then its `after` runs."""
+    """Fold a `Choose`: it must answer the pending choice, by its player, with an offered option; the
+    variant's `on_choice` carries it out, then its `after` runs."""
     p = state.pending
     if p is None:
         raise IllegalInputError("there is no choice to make now", "сейчас нечего выбирать")
@@ -113,8 +119,12 @@ def concede(state: State, c: Concede, reason: Reason) -> Draft:
 def lag_need() -> Need:
     """The lag is due: who won it (general 11)."""
     return Need(
-        NeedKind.LAG, None, "Lag for the break: who won? (general 11)", "Розыгрыш: кто выиграл? (п.11)",
-        options=("0", "1"), blocking=True,
+        NeedKind.LAG,
+        None,
+        "Lag for the break: who won? (general 11)",
+        "Розыгрыш: кто выиграл? (п.11)",
+        options=("0", "1"),
+        blocking=True,
     )
 
 
@@ -122,15 +132,29 @@ def choice_need(p: Pending, variant: str) -> Need:
     """The blocking need of a pending choice, citing the variant's paragraph."""
     en, ru = _CHOICE_TEXT.get(p.kind, (p.kind, p.kind))
     cite = f" ({variant} {p.paragraph})"
-    return Need(NeedKind.CHOICE, p.player, en + cite, ru + cite, options=p.options, balls=p.balls, blocking=True)
+    return Need(
+        NeedKind.CHOICE, p.player, en + cite, ru + cite, options=p.options, balls=p.balls, blocking=True
+    )
 
 
 def placement_needs(state: State) -> tuple[Need, ...]:
     """Where the ball in hand goes (the default of `Variant.shot_needs`)."""
     if state.in_hand is InHand.HOUSE:
-        return (Need(NeedKind.PLACEMENT, state.to_play, g.R_HAND_HOUSE.text("en") + "; " + g.R_TEMP_HOUSE.text("en"),
-                     g.R_HAND_HOUSE.text("ru") + "; " + g.R_TEMP_HOUSE.text("ru")),)
+        return (
+            Need(
+                NeedKind.PLACEMENT,
+                state.to_play,
+                g.R_HAND_HOUSE.text("en") + "; " + g.R_TEMP_HOUSE.text("en"),
+                g.R_HAND_HOUSE.text("ru") + "; " + g.R_TEMP_HOUSE.text("ru"),
+            ),
+        )
     if state.in_hand is InHand.ANYWHERE:
-        return (Need(NeedKind.PLACEMENT, state.to_play, "Cue ball in hand: place it anywhere on the table",
-                     "Биток с руки: установите в любом месте стола"),)
+        return (
+            Need(
+                NeedKind.PLACEMENT,
+                state.to_play,
+                "Cue ball in hand: place it anywhere on the table",
+                "Биток с руки: установите в любом месте стола",
+            ),
+        )
     return ()

@@ -1,21 +1,23 @@
 """«Классическая пирамида» (Classic pyramid, 71 points): docs/rules/classic.md, A-C2..A-C7.
 
-Ball 0 is the yellow cue ball, 1..15 the numbered object balls in the fixed rack of §3. A ball scores its number
-(the ace 11) when the called ball goes into the called pocket (5.1-5.3); the last object ball adds 10, once
-(A-C3). Every shot but the break needs one call (5.2); a ball that falls without the called one is spotted and the
-turn passes (5.4). A foul moves 5 points from the offender to the opponent (5.6, negative scores allowed, A-C6); a
-pocketed or jumped cue ball is a foul and the opponent plays from hand from the house (5.5). At 70:70 the last
-pocketed ball goes back on the foot spot, a lag, then play from the house until a pot or a foul (5.7, A-C2).
+Ball 0 is the yellow cue ball, 1..15 the numbered object balls in the fixed rack of §3. A ball scores its
+number (the ace 11) when the called ball goes into the called pocket (5.1-5.3); the last object ball adds 10,
+once (A-C3). Every shot but the break needs one call (5.2); a ball that falls without the called one is
+spotted and the turn passes (5.4). A foul moves 5 points from the offender to the opponent (5.6, negative
+scores allowed, A-C6); a pocketed or jumped cue ball is a foul and the opponent plays from hand from the house
+(5.5). At 70:70 the last pocketed ball goes back on the foot spot, a lag,
+then play from the house until a pot or a foul (5.7, A-C2).
 
-Ball numbers in an incomplete report. A `PocketedBall` with `ball=None` (and not reported yellow) is an object ball.
-Its number is worked out only where it is certain: the single ball that fell into the called pocket is the called
-ball (5.2), and if as many unnamed balls fell as there are candidates left they are those balls. Where the number
-cannot change the result it stays unnamed and the engine picks a stand-in, as in the core: on a foul (22.3), with
-no call, or when the call failed (5.4) every ball is spotted whatever it is. Otherwise (a number decides the score)
-the shot is held for it (`complete`, the one protocol of held.py): a `BALL_NUMBER` need, answered by `Identify`.
+Ball numbers in an incomplete report. A `PocketedBall` with `ball=None` (and not reported yellow) is an object
+ball. Its number is worked out only where it is certain: the single ball that fell into the called pocket is
+the called ball (5.2), and if as many unnamed balls fell as there are candidates left they are those balls.
+Where the number cannot change the result it stays unnamed and the engine picks a stand-in, as in the core: on
+a foul (22.3), with no call, or when the call failed (5.4) every ball is spotted whatever it is. Otherwise (a
+number decides the score) the shot is held for it (`complete`, the one protocol of held.py): a `BALL_NUMBER`
+need, answered by `Identify`.
 
-A shot with no call (a safety, a miss) is a shot without a call: whatever falls is uncalled and spotted, nothing
-scores, the turn passes (5.4); the panel never has to invent a call.
+A shot with no call (a safety, a miss) is a shot without a call: whatever falls is uncalled and spotted,
+nothing scores, the turn passes (5.4); the panel never has to invent a call.
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ class Classic(Variant):
     PARAGRAPHS: ClassVar[dict[str, str]] = {
         "1": "goal: the first to reach 71 (the target option; 51 exists) wins",
         "2": "15 numbered object balls and the yellow cue ball, the only ball struck with the cue",
-        "3": "fixed rack: 4 / 5 6 / 7 15 8 / 9 14 13 10 / 2 1 12 11 3, apex on the foot spot; cue ball in the house",
+        "3": "fixed rack: 4 / 5 6 / 7 15 8 / 9 14 13 10 / 2 1 12 11 3, "
+        "apex on the foot spot; cue ball in the house",
         "4": "break from hand from the house (general 11, 12)",
         "5.1": "a ball scores its number, the ace 11; the last object ball +10",
         "5.2": "before every shot but the break: call an object ball on the table and a pocket",
@@ -133,8 +136,13 @@ class Classic(Variant):
         "A-C6": "scores may go below zero",
         "A-C7": "several balls spotted at once: the referee chooses the order (pocketing order proposed)",
     }
-    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})  # numbered balls in a fixed rack (3): points only
-    OPTIONS: ClassVar[dict[str, object]] = {**Variant.OPTIONS, "target": 71, "classic_break_balls_count": True}
+    # numbered balls in a fixed rack (3): points only
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})
+    OPTIONS: ClassVar[dict[str, object]] = {
+        **Variant.OPTIONS,
+        "target": 71,
+        "classic_break_balls_count": True,
+    }
     R_GOAL = R_GOAL
     R_CONCEDE = R_CONCEDE
     R_SPOTTING = R_SPOTTING
@@ -152,15 +160,16 @@ class Classic(Variant):
         super().check_options()
         if int(self.options["target"]) > MAX_TARGET:  # type: ignore[call-overload]
             raise MalformedInputError(
-                f"option 'target' may be at most {MAX_TARGET} in classic (71, or 51 by agreement): the balls are "
-                "worth 140, and only at 71 does an empty table with no winner mean 70:70 (5.7)",
-                f"параметр 'target' не больше {MAX_TARGET} (71 или 51): шары стоят 140 очков, и только при 71 "
-                "пустой стол без победителя означает 70:70 (п.5.7)",
+                f"option 'target' may be at most {MAX_TARGET} in classic (71, or 51 by agreement): the balls "
+                "are worth 140, and only at 71 does an empty table with no winner mean 70:70 (5.7)",
+                f"параметр 'target' не больше {MAX_TARGET} (71 или 51): шары стоят 140 очков, и только "
+                "при 71 пустой стол без победителя означает 70:70 (п.5.7)",
             )
         self.break_counts = bool(self.options["classic_break_balls_count"])
 
     def initial_state(self) -> State:
-        """Classic 3: the fixed rack (in `placed`, row by row, apex on the foot spot); cue ball in the house."""
+        """Classic 3: the fixed rack (in `placed`, row by row,
+        apex on the foot spot); cue ball in the house."""
         s = super().initial_state()
         placed = ((RACK_ORDER[0], Spot.FOOT.value), *((b, "rack") for b in RACK_ORDER[1:]))
         return s._replace(placed=placed)
@@ -220,7 +229,10 @@ class Classic(Variant):
         if state.is_break:
             return base
         balls = tuple(str(b) for b in state.on_table if b != CUE)
-        return (*base, Need(NeedKind.DECLARATION, state.to_play, R_CALL.text("en"), R_CALL.text("ru"), options=balls))
+        return (
+            *base,
+            Need(NeedKind.DECLARATION, state.to_play, R_CALL.text("en"), R_CALL.text("ru"), options=balls),
+        )
 
     # -- the shot -------------------------------------------------------------------------------------------
 
@@ -253,13 +265,15 @@ class Classic(Variant):
             candidates = [b for b in state.on_table if b != CUE and b not in named]
             if len(candidates) != len(unknown):
                 return dataclasses.replace(s, pocketed=tuple(pocketed)), unknown[0]
-            for i, b in zip(unknown, candidates, strict=True):  # all that were left fell: the total is certain
+            # all that were left fell: the total is certain
+            for i, b in zip(unknown, candidates, strict=True):
                 pocketed[i] = dataclasses.replace(pocketed[i], ball=b)
         return dataclasses.replace(s, pocketed=tuple(pocketed)), None
 
     @staticmethod
     def surely_foul(s: ShotReport) -> bool:
-        """A foul whatever the unnamed balls are: reported, a jump (24.3), the wrong ball (15), the cue ball (5.5)."""
+        """A foul whatever the unnamed balls are: reported, a jump (24.3),
+        the wrong ball (15), the cue ball (5.5)."""
         if s.fouls or s.jumped or (s.cue_ball is not None and s.cue_ball != CUE):
             return True
         return any(pb.ball == CUE or pb.colour is Colour.YELLOW for pb in s.pocketed)
@@ -317,14 +331,15 @@ class Classic(Variant):
         d.pass_turn(opponent, g.R_FOUL_TURN)
 
     def spot(self, d: Draft, balls: Sequence[int]) -> None:
-        """Classic 6 / general 25; A-C7: with several balls the referee may reorder (pocketing order proposed)."""
+        """Classic 6 / general 25; A-C7: with several balls the referee may reorder
+        (pocketing order proposed)."""
         if len(balls) > 1:
             d.emit(EffectKind.NOTE, R_SPOT_ORDER, amount=len(balls))
         g.spot_balls(d, balls, R_SPOTTING)
 
     def after(self, d: Draft) -> None:
-        """Win at the target (1); in the decider a pot wins and a foul loses (5.7); an empty table at 70:70 starts
-        the decider (5.7: with 140 points in play, no winner and no ball left means 70:70)."""
+        """Win at the target (1); in the decider a pot wins and a foul loses (5.7); an empty table at 70:70
+        starts the decider (5.7: with 140 points in play, no winner and no ball left means 70:70)."""
         if d.mode == OVER or d.mode == REFEREE:
             return
         for p in (d.to_play, 1 - d.to_play):
@@ -338,7 +353,8 @@ class Classic(Variant):
             self.start_decider(d)
 
     def start_decider(self, d: Draft) -> None:
-        """5.7 / A-C2: the last pocketed ball back on the foot spot, the points kept, the cue ball in hand, a lag."""
+        """5.7 / A-C2: the last pocketed ball back on the foot spot, the points kept,
+        the cue ball in hand, a lag."""
         p = d.to_play  # the shooter of the shot that emptied the table (the series rule kept the turn)
         ball = d.shelves[p].pop()  # pocketed last, so the last on that shelf
         d.on_table.append(ball)
@@ -376,11 +392,13 @@ class Classic(Variant):
             d.emit(EffectKind.NOTE, R_DECIDER_RERACK)
         return d
 
-    # -- what the hub and the screens read (profile.py) ----------------------------------------------------------
+    # -- what the hub and the screens read (profile.py) ------------------------------------------------------
 
     def unnamed_candidates(self, state: State, colour: Colour | None = None) -> tuple[int, ...]:
         """An unnamed ball not reported yellow is an object ball (module docstring)."""
-        return tuple(b for b in super().unnamed_candidates(state, colour) if b != CUE or colour is Colour.YELLOW)
+        return tuple(
+            b for b in super().unnamed_candidates(state, colour) if b != CUE or colour is Colour.YELLOW
+        )
 
     def ball_value(self, ball: int) -> int:
         return value(ball)
@@ -395,7 +413,13 @@ class Classic(Variant):
             return ()
         if state.mode == LAG and state.get(DECIDER_BALL) is not None:
             return (
-                Need(NeedKind.LAG, None, "classic 5.7: 70:70 — lag for the decider: who won?",
-                     "classic 5.7: 70:70 — розыгрыш права удара: кто выиграл?", options=("0", "1"), blocking=True),
+                Need(
+                    NeedKind.LAG,
+                    None,
+                    "classic 5.7: 70:70 — lag for the decider: who won?",
+                    "classic 5.7: 70:70 — розыгрыш права удара: кто выиграл?",
+                    options=("0", "1"),
+                    blocking=True,
+                ),
             )
         return super().needs(state)

@@ -155,10 +155,13 @@ def _decode(tp: Any, value: object, path: str) -> Any:
     raise MalformedInputError(f"{path}: unsupported field type {tp!r}")
 
 
-# An option's type as a person reads it in an error (en, ru): "должен быть целым числом", not "должен быть int".
+# An option's type as a person reads it in an error (en, ru):
+# "должен быть целым числом", not "должен быть int".
 _TYPE_NAMES: dict[type, tuple[str, str]] = {
-    int: ("int", "целым числом"), bool: ("bool (true or false)", "да или нет"),
-    str: ("str (text)", "текстом"), float: ("float (a number)", "числом"),
+    int: ("int", "целым числом"),
+    bool: ("bool (true or false)", "да или нет"),
+    str: ("str (text)", "текстом"),
+    float: ("float (a number)", "числом"),
 }
 
 

@@ -28,7 +28,12 @@ def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason
 R_GOAL = _r("1", "first to the target (8 points) wins", "первым набравший восемь очков выигрывает")
 R_CONCEDE = _r("1", "conceded: the opponent wins", "сдался: победа соперника")
 R_CUE = _r("2", "only the yellow ball may be struck with the cue", "кием бьют только по жёлтому шару (битку)")
-R_POT = _r("5.1", "object ball pocketed: +1, the player shoots again", "прицельный шар забит: +1, игрок продолжает", "A-D1")
+R_POT = _r(
+    "5.1",
+    "object ball pocketed: +1, the player shoots again",
+    "прицельный шар забит: +1, игрок продолжает",
+    "A-D1",
+)
 R_CUE_POT = _r(
     "5.2",
     "cue ball pocketed: take an object ball of your choice onto your shelf, then a premium shot from hand "
@@ -36,7 +41,9 @@ R_CUE_POT = _r(
     "забит биток: снимите прицельный шар по выбору на полку, затем премиальный удар с руки из дома",
     "A-D4",
 )
-R_CUE_BALL_TAKEN = _r("5.2", "object ball taken for the pocketed cue ball: +1", "шар снят взамен забитого битка: +1")
+R_CUE_BALL_TAKEN = _r(
+    "5.2", "object ball taken for the pocketed cue ball: +1", "шар снят взамен забитого битка: +1"
+)
 R_PREMIUM = _r(
     "5.2",
     "premium shot: cue ball in hand from the house (general 21; temporary house if every object ball is in "
@@ -51,13 +58,23 @@ R_PENALTY = _r(
     "штраф: соперник снимает со стола штрафной шар по выбору (после выставления)",
     "A-D1",
 )
-R_PENALTY_TAKEN = _r("7", "penalty ball taken: +1 to the offender's opponent", "штрафной шар снят: +1 сопернику нарушителя", "A-D1")
+R_PENALTY_TAKEN = _r(
+    "7",
+    "penalty ball taken: +1 to the offender's opponent",
+    "штрафной шар снят: +1 сопернику нарушителя",
+    "A-D1",
+)
 R_PENALTY_SHOT = _r(
     "7",
-    "the cue ball fell or jumped on the foul: after the penalty ball the opponent plays from hand from the house",
+    "the cue ball fell or jumped on the foul: after the penalty ball the opponent "
+    "plays from hand from the house",
     "биток забит неправильно или выскочил: после штрафного шара соперник бьёт с руки из дома",
 )
-R_SPOTTING = _r("8", "incorrectly pocketed and jumped object balls are spotted (general 25)", "неправильно забитые и выскочившие прицельные шары выставляются (п.25)")
+R_SPOTTING = _r(
+    "8",
+    "incorrectly pocketed and jumped object balls are spotted (general 25)",
+    "неправильно забитые и выскочившие прицельные шары выставляются (п.25)",
+)
 
 PARAGRAPHS: dict[str, str] = {
     "1": "goal: first to 8 points",

@@ -104,8 +104,9 @@ class Draft:
         self.effects: list[Effect] = []
 
     def freeze(self) -> State:
-        """The new immutable state. Parts equal to the state the draft started from are that state's own tuples,
-        so a long match's states share what did not change (memory, not meaning: the values are the same)."""
+        """The new immutable state. Parts equal to the state the draft started from are that state's own
+        tuples, so a long match's states share what did not change (memory, not meaning:
+        the values are the same)."""
         b = self._base
         shelves = (_same(tuple(self.shelves[0]), b.shelves[0]), _same(tuple(self.shelves[1]), b.shelves[1]))
         return State(
@@ -158,9 +159,7 @@ class Draft:
         try:
             self.on_table.remove(ball)
         except ValueError:
-            raise IllegalInputError(
-                f"ball {ball} is not on the table", f"шара {ball} нет на столе"
-            ) from None
+            raise IllegalInputError(f"ball {ball} is not on the table", f"шара {ball} нет на столе") from None
 
     def to_shelf(self, player: int, ball: int, reason: Reason, points: int = 1) -> None:
         """Put `ball` (already off the table) on `player`'s shelf and add `points` to their score."""

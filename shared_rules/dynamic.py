@@ -29,14 +29,22 @@ def _r(paragraph: str, en: str, ru: str, ambiguity: str | None = None) -> Reason
 
 R_GOAL = _r("1", "first to the target (8 points) wins", "первым набравший восемь очков выигрывает")
 R_CONCEDE = _r("1", "conceded: the opponent wins", "сдался: победа соперника")
-R_POT = _r("5.1", "object ball pocketed: +1, the player shoots again", "прицельный шар забит: +1, игрок продолжает", "A-D1")
+R_POT = _r(
+    "5.1",
+    "object ball pocketed: +1, the player shoots again",
+    "прицельный шар забит: +1, игрок продолжает",
+    "A-D1",
+)
 R_CUE_POT = _r(
     "5.2",
-    "cue ball pocketed: take an object ball of your choice onto your shelf, then a premium shot in hand anywhere",
+    "cue ball pocketed: take an object ball of your choice onto your shelf, "
+    "then a premium shot in hand anywhere",
     "забит биток: снимите прицельный шар по выбору на полку, затем премиальный удар с руки с любого места",
     "A-D4",
 )
-R_CUE_BALL_TAKEN = _r("5.2", "object ball taken for the pocketed cue ball: +1", "шар снят взамен забитого битка: +1")
+R_CUE_BALL_TAKEN = _r(
+    "5.2", "object ball taken for the pocketed cue ball: +1", "шар снят взамен забитого битка: +1"
+)
 R_PREMIUM = _r(
     "5.2",
     "premium shot: cue ball in hand anywhere; only object balls may be pocketed",
@@ -44,20 +52,26 @@ R_PREMIUM = _r(
 )
 R_CUE_ON_PREMIUM = _r(
     "5.2",
-    "the cue ball fell on a premium or penalty shot: it does not count, no penalty; the opponent plays in hand "
-    "anywhere (object balls pocketed with it count)",
-    "биток упал при премиальном или штрафном ударе: не засчитывается, штрафа нет; соперник бьёт с руки с любого "
-    "места (прицельные шары засчитываются)",
+    "the cue ball fell on a premium or penalty shot: it does not count, no penalty; the opponent plays in "
+    "hand anywhere (object balls pocketed with it count)",
+    "биток упал при премиальном или штрафном ударе: не засчитывается, штрафа нет; соперник бьёт с руки с "
+    "любого места (прицельные шары засчитываются)",
     "A-D3",
 )
 R_NO_POT = _r("5.3", "nothing pocketed: the turn passes", "ничего не забито: ход переходит к сопернику")
 R_PENALTY = _r(
     "7",
-    "foul: the opponent chooses (1) a ball from the table and play on from the position, or (2) a penalty shot "
-    "in hand anywhere",
-    "штраф: соперник выбирает (1) снять шар со стола и продолжить из позиции или (2) штрафной удар с любого места",
+    "foul: the opponent chooses (1) a ball from the table and play on from the position, or (2) a penalty "
+    "shot in hand anywhere",
+    "штраф: соперник выбирает (1) снять шар со стола и продолжить из позиции или "
+    "(2) штрафной удар с любого места",
 )
-R_PENALTY_TAKEN = _r("7", "7(1): penalty ball taken, +1; play on from the position", "7(1): штрафной шар снят, +1; игра из позиции", "A-D1")
+R_PENALTY_TAKEN = _r(
+    "7",
+    "7(1): penalty ball taken, +1; play on from the position",
+    "7(1): штрафной шар снят, +1; игра из позиции",
+    "A-D1",
+)
 R_PENALTY_SHOT = _r(
     "7",
     "7(2): penalty shot in hand anywhere; only object balls may be pocketed; no ball is taken, so no point",
@@ -76,7 +90,11 @@ R_CUE_OUT = _r(
     "биток упал или выскочил при нарушении: соперник бьёт с руки с любого места при любом выборе",
     "A-D2",
 )
-R_SPOTTING = _r("8", "incorrectly pocketed and jumped object balls are spotted (general 25)", "неправильно забитые и выскочившие прицельные шары выставляются (п.25)")
+R_SPOTTING = _r(
+    "8",
+    "incorrectly pocketed and jumped object balls are spotted (general 25)",
+    "неправильно забитые и выскочившие прицельные шары выставляются (п.25)",
+)
 
 
 @register
@@ -101,7 +119,8 @@ class Dynamic(CueBallVariant):
         "8": "incorrectly pocketed and jumped object balls are spotted (general 25)",
         "A-D1": "option (2) adds no point (score = shelf); configurable",
         "A-D2": "cue ball off the table on a foul: in hand anywhere under option (1) too",
-        "A-D3": "object and cue ball on a premium/penalty shot: the object counts, cue ball no penalty, turn passes",
+        "A-D3": "object and cue ball on a premium/penalty shot: "
+        "the object counts, cue ball no penalty, turn passes",
         "A-D4": "the cue ball pocketed on a correct break: 5.2 applies",
     }
     OPTIONS: ClassVar[dict[str, object]] = {**Variant.OPTIONS, "dynamic_penalty_shot_adds_point": False}

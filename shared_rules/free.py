@@ -1,7 +1,8 @@
 """«Свободная пирамида» (Free pyramid): docs/rules/free.md, readings A-F1..A-F3, A-D1.
 
 Any ball may be the cue ball (except on the break, which the coloured ball plays, A-F3); no calls; every ball
-pocketed on a legal shot scores 1; on a foul the opponent takes a penalty ball of their choice, after spotting.
+pocketed on a legal shot scores 1; on a foul the opponent takes a penalty ball of
+their choice, after spotting.
 """
 
 from __future__ import annotations
@@ -38,15 +39,26 @@ R_PENALTY = _r(
     "штраф: соперник снимает со стола штрафной шар по выбору (после выставления)",
     "A-D1",
 )
-R_PENALTY_TAKEN = _r("7", "penalty ball taken: +1 to the offender's opponent", "штрафной шар снят: +1 сопернику нарушителя", "A-D1")
-R_SPOTTING = _r("8", "incorrectly pocketed and jumped balls are spotted (general 25)", "неправильно забитые и выскочившие шары выставляются (п.25)")
+R_PENALTY_TAKEN = _r(
+    "7",
+    "penalty ball taken: +1 to the offender's opponent",
+    "штрафной шар снят: +1 сопернику нарушителя",
+    "A-D1",
+)
+R_SPOTTING = _r(
+    "8",
+    "incorrectly pocketed and jumped balls are spotted (general 25)",
+    "неправильно забитые и выскочившие шары выставляются (п.25)",
+)
 R_DEAD_END = _r(
     "A-F1",
     "one ball left and no winner: no shot is possible (a shot needs two balls); the referee decides",
     "на столе один шар и нет победителя: удар невозможен; решает судья",
     "A-F1",
 )
-R_REPLAY = _r("A-F1", "referee: the frame is replayed from a new rack", "судья: партия переигрывается", "A-F1")
+R_REPLAY = _r(
+    "A-F1", "referee: the frame is replayed from a new rack", "судья: партия переигрывается", "A-F1"
+)
 R_AWARD = _r("A-F1", "referee: the frame is awarded", "судья: победа присуждена", "A-F1")
 R_DRAW = _r("A-F1", "referee: the frame is drawn", "судья: ничья", "A-F1")
 
@@ -97,7 +109,8 @@ class Free(Variant):
             d.pass_turn(1 - s.shooter, R_NO_POT)
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
-        # free 8 / general 22.3, 25: spot first; free 7: then the penalty ball; A-F2: play on from the position.
+        # free 8 / general 22.3, 25: spot first; free 7: then the penalty ball; A-F2:
+        # play on from the position.
         self.spot_incorrect(d, f.pocketed)
         self.spot(d, f.jumped)
         opponent = 1 - offender
@@ -134,7 +147,9 @@ class Free(Variant):
     def on_decision(self, d: Draft, r: RefereeDecision) -> None:
         if r.option == "award":
             if r.winner is None:
-                raise IllegalInputError("award: name the winner (0 or 1)", "присуждение: укажите победителя (0 или 1)")
+                raise IllegalInputError(
+                    "award: name the winner (0 or 1)", "присуждение: укажите победителя (0 или 1)"
+                )
             g.check_player(r.winner, "RefereeDecision.winner")
             d.win(r.winner, R_AWARD)
         elif r.option == "draw":
@@ -158,7 +173,8 @@ class Free(Variant):
         d.is_break = True
         d.frame += 1
         d.emit(EffectKind.RACK, R_REPLAY, amount=len(d.on_table), detail="full")
-        if not self.opening.plain:  # the handicap is given again (general A-G5); the new frame opens with a lag
+        # the handicap is given again (general A-G5); the new frame opens with a lag
+        if not self.opening.plain:
             open_frame(d, replace(self.opening, breaker=None), self.handicap_balls, self.ball_value)
 
     def shot_needs(self, state: State) -> tuple[Need, ...]:
@@ -166,7 +182,10 @@ class Free(Variant):
             return super().shot_needs(state)
         return (
             Need(
-                NeedKind.CUE_BALL, state.to_play, R_CUE_ANY.text("en"), R_CUE_ANY.text("ru"),
+                NeedKind.CUE_BALL,
+                state.to_play,
+                R_CUE_ANY.text("en"),
+                R_CUE_ANY.text("ru"),
                 options=tuple(str(b) for b in state.on_table),
             ),
         )

@@ -54,12 +54,15 @@ PARAGRAPHS: dict[str, str] = {
     "28": "interfering with the opponent is a foul",
     "29.1": "the list of fouls",
     "29.2": "several breaches on one shot are penalised once",
-    "A-G4": "a race to N frames: the lag, then the break rule (alternate, loser or winner breaks); first to N wins",
+    "A-G4": "a race to N frames: the lag, then the break rule (alternate, "
+    "loser or winner breaks); first to N wins",
     "A-G5": "handicap: points or balls on the shelf in every frame, or frames before the first break",
 }
 
 R_MISS = _r("5.3", "miss: the cue ball touched no object ball", "промах: биток не коснулся прицельного шара")
-R_RACK = _r("8.1", "pyramid of 15 balls, apex on the foot spot", "пирамида из 15 шаров, вершина на задней отметке")
+R_RACK = _r(
+    "8.1", "pyramid of 15 balls, apex on the foot spot", "пирамида из 15 шаров, вершина на задней отметке"
+)
 R_HOUSE_START = _r("8.2", "the cue ball starts in the house, in hand", "биток в доме, с руки")
 R_FOUL_TURN = _r(
     "10",
@@ -67,7 +70,11 @@ R_FOUL_TURN = _r(
     "нарушение: подход окончен, соперник продолжает из сложившейся позиции",
     "A-F2",
 )
-R_LAG = _r("11", "lag won: this player breaks, from hand from the house", "розыгрыш выигран: разбивает этот игрок с руки из дома")
+R_LAG = _r(
+    "11",
+    "lag won: this player breaks, from hand from the house",
+    "розыгрыш выигран: разбивает этот игрок с руки из дома",
+)
 R_BREAK_OK = _r("12", "correct break", "правильный начальный удар")
 R_BAD_BREAK = _r(
     "12.1",
@@ -92,7 +99,8 @@ R_PLACEMENT = _r(
 R_TEMP_HOUSE = _r(
     "21.5",
     "every object ball lies in the house: use the temporary house behind the foot spot, play toward the head",
-    "все прицельные шары в доме: используется временный дом за задней отметкой, удар в сторону переднего борта",
+    "все прицельные шары в доме: используется временный дом за задней отметкой, "
+    "удар в сторону переднего борта",
 )
 R_POTTED = _r("22.2", "correctly pocketed: onto the shooter's shelf", "правильно забит: на полку игрока")
 R_INCORRECT = _r(
@@ -102,7 +110,8 @@ R_INCORRECT = _r(
 )
 R_SPOT = _r(
     "25",
-    "spot the ball: foot spot; if taken, the next free place on the spotting line; if full, toward the centre spot",
+    "spot the ball: foot spot; if taken, the next free place on the spotting line; "
+    "if full, toward the centre spot",
     "выставить шар: на заднюю отметку; если занята — на линию выставления; если она занята — к центру",
 )
 R_RESTORE = _r(
@@ -128,10 +137,26 @@ R_ONCE = _r(
 _FOUL_TEXT: dict[Foul, tuple[str, str, str]] = {
     Foul.MISS: ("5.3", "foul 29.1(1): miss", "штраф 29.1(1): промах"),
     Foul.BAD_BREAK: ("12.1", "foul 29.1(2): incorrect break", "штраф 29.1(2): неправильный начальный удар"),
-    Foul.EARLY_START: ("14.2", "foul 29.1(3): shot started before the previous one ended", "штраф 29.1(3): удар до завершения предыдущего"),
-    Foul.BAD_CUE_STRIKE: ("15", "foul 29.1(4): incorrect strike of the cue ball", "штраф 29.1(4): неправильный удар кием по битку"),
-    Foul.BOTH_FEET_OFF: ("16", "foul 29.1(5): both feet off the floor", "штраф 29.1(5): отрыв обеих ног от пола"),
-    Foul.TOUCH: ("17", "foul 29.1(6): forbidden touching of a ball", "штраф 29.1(6): запрещённое касание шаров"),
+    Foul.EARLY_START: (
+        "14.2",
+        "foul 29.1(3): shot started before the previous one ended",
+        "штраф 29.1(3): удар до завершения предыдущего",
+    ),
+    Foul.BAD_CUE_STRIKE: (
+        "15",
+        "foul 29.1(4): incorrect strike of the cue ball",
+        "штраф 29.1(4): неправильный удар кием по битку",
+    ),
+    Foul.BOTH_FEET_OFF: (
+        "16",
+        "foul 29.1(5): both feet off the floor",
+        "штраф 29.1(5): отрыв обеих ног от пола",
+    ),
+    Foul.TOUCH: (
+        "17",
+        "foul 29.1(6): forbidden touching of a ball",
+        "штраф 29.1(6): запрещённое касание шаров",
+    ),
     Foul.DOUBLE_HIT: ("18", "foul 29.1(7): double hit", "штраф 29.1(7): двойной удар"),
     Foul.PUSH: ("19.1", "foul 29.1(8): push or press shot", "штраф 29.1(8): пропих"),
     Foul.NOT_COMPLETED: (
@@ -139,10 +164,22 @@ _FOUL_TEXT: dict[Foul, tuple[str, str, str]] = {
         "foul 29.1(9): shot not correctly completed (no two cushions, nor a cushion and a crossing)",
         "штраф 29.1(9): неправильно завершённый удар (нет двух бортов или борта с перекатом)",
     ),
-    Foul.JUMPED: ("24.3", "foul 29.1(10): a ball jumped off the table", "штраф 29.1(10): шар выскочил за борт"),
+    Foul.JUMPED: (
+        "24.3",
+        "foul 29.1(10): a ball jumped off the table",
+        "штраф 29.1(10): шар выскочил за борт",
+    ),
     Foul.SLOW_PLAY: ("26", "foul 29.1(11): slow play", "штраф 29.1(11): замедленная игра"),
-    Foul.INTERFERENCE: ("28", "foul 29.1(12): interfering with the opponent", "штраф 29.1(12): вмешательство в игру соперника"),
-    Foul.PLACEMENT: ("21.2", "foul: a ball touched while placing the cue ball", "штраф: касание шара при установке битка"),
+    Foul.INTERFERENCE: (
+        "28",
+        "foul 29.1(12): interfering with the opponent",
+        "штраф 29.1(12): вмешательство в игру соперника",
+    ),
+    Foul.PLACEMENT: (
+        "21.2",
+        "foul: a ball touched while placing the cue ball",
+        "штраф: касание шара при установке битка",
+    ),
     Foul.OUTSIDE_HOUSE: (
         "21.3",
         "foul: struck from the home line or outside the house",
@@ -176,7 +213,7 @@ FOUL_ORDER: dict[Foul, int] = {f: i for i, f in enumerate(Foul)}
 SPOTTING_LINE_CAPACITY = 12
 
 
-# -- the lag and the break ------------------------------------------------------------------------------------
+# -- the lag and the break -----------------------------------------------------------------------------------
 
 
 def initial_state(variant: str, balls: Sequence[int], special: int) -> State:
@@ -230,7 +267,7 @@ def correctly_completed(shot: ShotReport, any_pocketed: bool) -> bool:
     return shot.cushions == 1 and shot.centre_crossing is not False
 
 
-# -- fouls and spotting ---------------------------------------------------------------------------------------
+# -- fouls and spotting --------------------------------------------------------------------------------------
 
 
 def call_fouls(d: Draft, fouls: Sequence[Foul], offender: int) -> None:
@@ -291,21 +328,23 @@ def rebreak(d: Draft, offender: int, coloured: int) -> None:
 def check_player(player: object, field: str) -> None:
     """MalformedInputError unless `player` is a seat, 0 or 1."""
     if type(player) is not int or player not in (0, 1):
-        raise MalformedInputError(f"{field}: {player!r} is not a seat (0 or 1)", f"{field}: {player!r} — не игрок (0 или 1)")
+        raise MalformedInputError(
+            f"{field}: {player!r} is not a seat (0 or 1)", f"{field}: {player!r} — не игрок (0 или 1)"
+        )
 
 
 def check_turn(state: State, s: ShotReport) -> None:
-    """General 11 and 28: raise unless a shot may be played now (no lag, decision or choice due), by to_play."""
+    """General 11 and 28: raise unless a shot may be played now (no lag,
+    decision or choice due), by to_play."""
     if state.mode == LAG:
         raise IllegalInputError("enter the lag first (general 11)", "сначала проведите розыгрыш (п.11)")
     if state.mode == REFEREE:
-        raise IllegalInputError(
-            "the referee must decide first (see needs)", "сначала нужно решение судьи"
-        )
+        raise IllegalInputError("the referee must decide first (see needs)", "сначала нужно решение судьи")
     if state.pending is not None:
         p = state.pending
         raise IllegalInputError(
-            f"player {p.player} must first choose ({p.kind})", f"игрок {p.player} должен сначала выбрать ({p.kind})"
+            f"player {p.player} must first choose ({p.kind})",
+            f"игрок {p.player} должен сначала выбрать ({p.kind})",
         )
     check_player(s.shooter, "ShotReport.shooter")
     if s.shooter != state.to_play:
@@ -344,7 +383,8 @@ def interference(state: State, inp: Interference, coloured: int = 0) -> Draft:
 
 def rerack(d: Draft, reason: Reason, coloured: int = 0) -> None:
     """Coloured ball to the house (if it is on a shelf it swaps with a white ball on the table, A-G3); the
-    white balls on the table form a (possibly incomplete, general 8) pyramid with the apex on the foot spot."""
+    white balls on the table form a (possibly incomplete,
+    general 8) pyramid with the apex on the foot spot."""
     if d.hand is None:
         if coloured in d.on_table:
             d.on_table.remove(coloured)
@@ -360,7 +400,12 @@ def rerack(d: Draft, reason: Reason, coloured: int = 0) -> None:
     if d.hand is not None:
         d.to_hand(d.hand, InHand.HOUSE, d.to_play, reason)
     d.placed = [(b, Spot.FOOT.value if i == 0 else "rack") for i, b in enumerate(sorted(d.on_table))]
-    d.emit(EffectKind.RACK, reason, amount=len(d.on_table), detail="incomplete" if len(d.on_table) < 15 else "full")
+    d.emit(
+        EffectKind.RACK,
+        reason,
+        amount=len(d.on_table),
+        detail="incomplete" if len(d.on_table) < 15 else "full",
+    )
 
 
 def colour_default(ball: int) -> Colour:

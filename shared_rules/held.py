@@ -1,15 +1,17 @@
-"""One protocol for a fact a shot report lacks: the engine holds the shot with a typed need, answered by `Identify`.
+"""One protocol for a fact a shot report lacks: the engine holds the shot with a typed
+need, answered by `Identify`.
 
-Where a report leaves a ball unnamed and the variant's profile says its identity decides the result (a number in
-Classic and 100 points, a colour in Star), `Variant.complete` fills in what is certain and names the first ball
-that is not. The shot is then HELD: nothing changes but mode `held` and `State.held`; `needs()` asks one blocking
-`BALL_NUMBER` / `BALL_COLOUR` need (before_shot=False) naming the ball (`slot`, `pocket`). `Identify(ball=...)` or
-`Identify(colour=...)` answers it, and the held shot is folded as if it had carried the fact (it may be held again
-for the next ball). Undo takes the answer back, and then the shot. A report that cannot be folded at all is still
-refused (a `RulesError`), as before.
+Where a report leaves a ball unnamed and the variant's profile says its identity decides the result (a number
+in Classic and 100 points, a colour in Star), `Variant.complete` fills in what is certain and names the first
+ball that is not. The shot is then HELD: nothing changes but mode `held` and `State.held`; `needs()` asks one
+blocking `BALL_NUMBER` / `BALL_COLOUR` need (before_shot=False) naming the ball (`slot`, `pocket`).
+`Identify(ball=...)` or `Identify(colour=...)` answers it, and the held shot is folded as if it had carried
+the fact (it may be held again for the next ball). Undo takes the answer back, and then the shot. A report
+that cannot be folded at all is still refused (a `RulesError`), as before.
 
 The hooks (`Variant.complete`, `unnamed_candidates`, `colour_options`) are on `Variant` (variant.py), which
-holds a shot in `Variant.shot` and folds the answer in `Variant.apply`; these are the plain functions they use.
+holds a shot in `Variant.shot` and folds the answer in `Variant.apply`;
+these are the plain functions they use.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from .profile import BallIdentity, Profile
 from .state import HELD, Held, State
 
 R_HELD = Reason(
-    "general", "22", "which ball fell decides the result: the shot is held until the referee names it",
+    "general",
+    "22",
+    "which ball fell decides the result: the shot is held until the referee names it",
     "от того, какой шар упал, зависит результат: удар ждёт, пока судья его назовёт",
 )
 
@@ -45,11 +49,15 @@ def with_ball(s: ShotReport, slot: int, ball: int | None = None, colour: Colour 
     if slot < n:
         pocketed = list(s.pocketed)
         pb = pocketed[slot]
-        pocketed[slot] = dataclasses.replace(pb, ball=pb.ball if ball is None else ball, colour=colour or pb.colour)
+        pocketed[slot] = dataclasses.replace(
+            pb, ball=pb.ball if ball is None else ball, colour=colour or pb.colour
+        )
         return dataclasses.replace(s, pocketed=tuple(pocketed))
     jumped = list(s.jumped)
     jb = jumped[slot - n]
-    jumped[slot - n] = dataclasses.replace(jb, ball=jb.ball if ball is None else ball, colour=colour or jb.colour)
+    jumped[slot - n] = dataclasses.replace(
+        jb, ball=jb.ball if ball is None else ball, colour=colour or jb.colour
+    )
     return dataclasses.replace(s, jumped=tuple(jumped))
 
 
@@ -140,8 +148,8 @@ def possible_answers(
     candidates: Candidates,
     colours: Callable[[State], tuple[str, ...]],
 ) -> tuple[str, ...]:
-    """What may answer the held need: ball numbers not named elsewhere in the report, or colours (the variant's
-    `colour_of`, `unnamed_candidates` and `colour_options` decide; `Variant.held_options`)."""
+    """What may answer the held need: ball numbers not named elsewhere in the report, or colours (the
+    variant's `colour_of`, `unnamed_candidates` and `colour_options` decide; `Variant.held_options`)."""
     held = state.held
     if held is None:
         return ()
@@ -164,5 +172,14 @@ def held_need(held: Held, rule: Reason, options: tuple[str, ...]) -> Need:
         en, ru = f"what colour was the ball that {what_en}?", f"какого цвета шар {what_ru}?"
     else:
         en, ru = f"which ball {what_en}?", f"какой шар {what_ru}?"
-    return Need(held.need, None, f"{rule.text('en')}: {en}", f"{rule.text('ru')}: {ru}",
-                options=options, before_shot=False, blocking=True, slot=held.slot, pocket=pocket)
+    return Need(
+        held.need,
+        None,
+        f"{rule.text('en')}: {en}",
+        f"{rule.text('ru')}: {ru}",
+        options=options,
+        before_shot=False,
+        blocking=True,
+        slot=held.slot,
+        pocket=pocket,
+    )

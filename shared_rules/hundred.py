@@ -4,8 +4,8 @@ readings A-100-1..12.
 Twelve balls: the yellow cue ball (ball 0, worth nothing) and white balls 5..15 worth their numbers; #10, the
 control ball, lives on the centre spot. Strict calls (ball, method, pocket) with the gentleman's supplement;
 first past 50 wins. The rules cite no МКП paragraph: a club rule set whose own text wins (A-100-9), so the
-fouls are exactly §19's list and a jumped ball is no foul. The shot pipeline is the base's; this module decides
-what counts (`on_legal`, the cue-ball table of §8–§10 and §15–§17) and the penalty (`on_foul`, §18).
+fouls are exactly §19's list and a jumped ball is no foul. The shot pipeline is the base's; this module
+decides what counts (`on_legal`, the cue-ball table of §8–§10 and §15–§17) and the penalty (`on_foul`, §18).
 
 `ShotReport` facts read here: `declarations` (one call, or two = a double call §6), `as_called` (the referee's
 verdict on the method, A-100-10; None = as called), `PocketedBall.direct` (None = not directly struck: the
@@ -93,7 +93,8 @@ class Hundred(Variant):
     SPECIAL = CUE
     JUMP_IS_FOUL = False  # A-100-9: §8 and §19 win over general 24.3
     PARAGRAPHS: ClassVar[dict[str, str]] = PARAGRAPHS
-    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})  # numbered balls, #10 on the centre spot: points only
+    # numbered balls, #10 on the centre spot: points only
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS})
     OPTIONS: ClassVar[dict[str, object]] = {
         **Variant.OPTIONS,
         "target": 51,  # §3: more than 50 (A-100-1)
@@ -107,9 +108,17 @@ class Hundred(Variant):
     PROFILE = Profile(
         identity=BallIdentity.NUMBER,
         calls=True,
-        facts=GENERAL_FACTS | {
-            Fact.CUE_BALL, Fact.DECLARATIONS, Fact.DIRECT, Fact.AS_CALLED, Fact.CAROM_ON_TEN, Fact.ROKAMBOL_ON_TEN,
-            Fact.TOUCHED_TEN, Fact.TEN_OFF_SPOT, Fact.CENTRE_SPOT_TAKEN,
+        facts=GENERAL_FACTS
+        | {
+            Fact.CUE_BALL,
+            Fact.DECLARATIONS,
+            Fact.DIRECT,
+            Fact.AS_CALLED,
+            Fact.CAROM_ON_TEN,
+            Fact.ROKAMBOL_ON_TEN,
+            Fact.TOUCHED_TEN,
+            Fact.TEN_OFF_SPOT,
+            Fact.CENTRE_SPOT_TAKEN,
         },
         fouls=(*GENERAL_FOULS, Foul.TEN_TOUCHED),  # §12
         identity_rule=R_IDENTIFY,
@@ -142,35 +151,44 @@ class Hundred(Variant):
         super().check_shot(state, s)
         if s.offender is not None and s.offender != s.shooter:
             raise illegal(
-                "hundred 19: interfering with the opponent is not a foul here (the list is exhaustive, A-100-9)",
+                "hundred 19: interfering with the opponent is not a foul here "
+                "(the list is exhaustive, A-100-9)",
                 "п.19: вмешательство в игру соперника здесь не штраф (перечень исчерпывающий, A-100-9)",
             )
         if s.declarations:
             self.check_calls(state, s.declarations)
         elif s.as_called is not None and not (s.carom_on_ten or s.rokambol_on_ten):
-            raise illegal("as_called: no call was declared (hundred 4)", "as_called: заказ не объявлялся (п.4)")
-        if (s.carom_on_ten or s.rokambol_on_ten or s.touched_ten or s.ten_off_spot) and TEN not in state.on_table:
+            raise illegal(
+                "as_called: no call was declared (hundred 4)", "as_called: заказ не объявлялся (п.4)"
+            )
+        if (
+            s.carom_on_ten or s.rokambol_on_ten or s.touched_ten or s.ten_off_spot
+        ) and TEN not in state.on_table:
             raise illegal("#10 is not on the table (hundred 11-14)", "шара №10 нет на столе (п.11-14)")
 
     def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
-        """§4-§6: one or two numbered balls on the table (or the cue ball, свояк), each once; allowed on the break
-        too (§2: a called ball counts there, an uncalled one is spotted)."""
+        """§4-§6: one or two numbered balls on the table (or the cue ball, свояк), each once; allowed on the
+        break too (§2: a called ball counts there, an uncalled one is spotted)."""
         check_calls(state, calls)
 
     # -- naming the balls ---------------------------------------------------------------------------------
 
     def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
-        """§3: every pocketed and jumped ball is named where certain; the shot is held for the first that is not."""
+        """§3: every pocketed and jumped ball is named where certain;
+        the shot is held for the first that is not."""
         return complete(state, s)
 
     # -- fouls --------------------------------------------------------------------------------------------
 
     def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
-        """§19 exactly (A-100-9): reported ones from its list, the wrong ball struck, the safety rule, #10 touched."""
+        """§19 exactly (A-100-9): reported ones from its list, the wrong ball struck,
+        the safety rule, #10 touched."""
         found = set(s.fouls)
         for x in found:
             if type(x) is not Foul:
-                raise MalformedInputError(f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения")
+                raise MalformedInputError(
+                    f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения"
+                )
             if x not in SECTION19 and not (x is Foul.JUMPED and self.jump_foul):
                 raise illegal(
                     f"fouls: {x.name} is not a foul in 100 points (hundred 19 lists them all, A-100-9)",
@@ -194,13 +212,16 @@ class Hundred(Variant):
         """What counts (§2, §4-§17) and who plays next (§7)."""
         priv = bool(d.take(PRIVILEGE))
         if f.was_break and d.effects and d.effects[-1].reason is g.R_BREAK_OK:
-            d.effects[-1] = effect(EffectKind.NOTE, R_BREAK)  # §2: the safety rule is the break's only requirement
+            # §2: the safety rule is the break's only requirement
+            d.effects[-1] = effect(EffectKind.NOTE, R_BREAK)
         if f.jumped:
             h.spot_shot(d, s, [b for b in f.jumped if b != CUE], R_JUMP)
         if CUE in f.jumped:
             h.spot_shot(d, s, f.pocketed, R_CUE_NOT_CALLED)
             h.cue_to(d, 1 - s.shooter, R_CUE_NOT_CALLED, R_HAND_FREE, "")
-        elif f.pocketed and f.hand_rule == RESTRICTED and len(f.pocketed) == 1 and s.pocketed[0].direct is True:
+        elif (
+            f.pocketed and f.hand_rule == RESTRICTED and len(f.pocketed) == 1 and s.pocketed[0].direct is True
+        ):
             h.spot_shot(d, s, f.pocketed, R_RESTRICTED)  # §15/§17: a single directly-struck ball
             if f.pocketed[0] == CUE:
                 h.cue_to(d, 1 - s.shooter, R_RESTRICTED, R_HAND_FREE, "")
@@ -227,7 +248,8 @@ class Hundred(Variant):
 
     @classmethod
     def foul_reason(cls, foul: Foul) -> Reason:
-        """§19/§12 (A-100-9): this variant's own words for the fouls it lists; the general paragraph otherwise."""
+        """§19/§12 (A-100-9): this variant's own words for the fouls it lists;
+        the general paragraph otherwise."""
         return FOUL_REASONS.get(foul.value) or super().foul_reason(foul)
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
@@ -235,8 +257,15 @@ class Hundred(Variant):
         effects = d.effects
         for i, e in enumerate(effects):  # cite §19/§12 instead of the general paragraphs the base recorded
             if e.kind is EffectKind.FOUL and e.detail in FOUL_REASONS:
-                effects[i] = effect(EffectKind.FOUL, self.foul_reason(Foul(e.detail)), e.player, e.ball, e.amount,
-                                    e.spot, e.detail)
+                effects[i] = effect(
+                    EffectKind.FOUL,
+                    self.foul_reason(Foul(e.detail)),
+                    e.player,
+                    e.ball,
+                    e.amount,
+                    e.spot,
+                    e.detail,
+                )
         d.take(PRIVILEGE)
         last = d.mode == LAST_BALL
         h.spot_shot(d, s, f.pocketed, R_FOUL_POTTED)
@@ -298,7 +327,8 @@ class Hundred(Variant):
         return d
 
     def interference(self, state: State, inp: Interference) -> Draft:
-        """General 27 with §2's rack: #10 (also a waiting #10) on the centre spot; the mode resumes after the lag."""
+        """General 27 with §2's rack: #10 (also a waiting #10) on the centre spot;
+        the mode resumes after the lag."""
         d = super().interference(state, inp)
         if inp.restore:
             return d

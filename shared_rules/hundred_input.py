@@ -31,25 +31,28 @@ CUE = 0  # the yellow ball, the only cue ball (§1)
 NUMBERED = tuple(range(5, 16))
 TOTAL = sum(NUMBERED)  # 110: the pyramid's 100 plus #10 (A-100-1)
 LAST_BALL = Mode.LAST_BALL  # mode of §20
-RESTRICTED = "restricted"  # hand rule of §15/§17: single directly-struck balls do not count, no carom privilege
+# hand rule of §15/§17: single directly-struck balls do not count, no carom privilege
+RESTRICTED = "restricted"
 # 100 points' extra state (typed keys of State.extra):
 PRIVILEGE: Key[bool] = Key("privilege")  # the §11 privilege holds for this shot (A-100-4)
-OFF_SPOT: Key[bool] = Key("ten_off_spot")  # #10 lies off its spot on the table, waiting for the centre spot (§14)
+# #10 lies off its spot on the table, waiting for the centre spot (§14)
+OFF_SPOT: Key[bool] = Key("ten_off_spot")
 RESUME: Key[Mode] = Key("resume_mode")  # the mode to resume after a re-rack's lag (general 27)
 FOOT_RAIL = Spot.FOOT_RAIL.value
 CENTRE = Spot.CENTRE.value
 _POCKETS = frozenset(int(p) for p in Pocket)
 
 
-
 def illegal(en: str, ru: str) -> IllegalInputError:
     return IllegalInputError(en, ru)
 
 
-
 def check_calls(state: State, calls: Sequence[Declaration]) -> None:
     if len(calls) > 2:
-        raise illegal("at most two balls may be called (hundred 6: double call)", "заказать можно не более двух шаров (п.6)")
+        raise illegal(
+            "at most two balls may be called (hundred 6: double call)",
+            "заказать можно не более двух шаров (п.6)",
+        )
     seen: set[int] = set()
     for i, c in enumerate(calls):
         if type(c) is not Declaration:
@@ -61,7 +64,10 @@ def check_calls(state: State, calls: Sequence[Declaration]) -> None:
             )
         if c.kind is DeclarationKind.CUE_BALL:
             if c.ball != CUE:
-                raise illegal(f"declarations[{i}]: a cue-ball call names ball 0", f"declarations[{i}]: заказ битка — шар 0")
+                raise illegal(
+                    f"declarations[{i}]: a cue-ball call names ball 0",
+                    f"declarations[{i}]: заказ битка — шар 0",
+                )
         elif c.kind is DeclarationKind.OBJECT:
             if type(c.ball) is not int or c.ball == CUE or c.ball not in state.on_table:
                 raise illegal(
@@ -71,12 +77,16 @@ def check_calls(state: State, calls: Sequence[Declaration]) -> None:
         else:
             raise MalformedInputError(f"declarations[{i}].kind: {c.kind!r} is not a call kind")
         if c.ball in seen:
-            raise illegal(f"declarations[{i}]: ball {c.ball} is called twice", f"declarations[{i}]: шар {c.ball} заказан дважды")
+            raise illegal(
+                f"declarations[{i}]: ball {c.ball} is called twice",
+                f"declarations[{i}]: шар {c.ball} заказан дважды",
+            )
         seen.add(c.ball)
 
+
 def complete(state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
-    """The report with every certain number filled in, and the slot of the first ball whose number is not certain
-    (held.py: the shot is then held for it, §3: a number is never guessed)."""
+    """The report with every certain number filled in, and the slot of the first ball whose number is not
+    certain (held.py: the shot is then held for it, §3: a number is never guessed)."""
     if all(type(b) is not PocketedBall or b.ball is not None for b in s.pocketed) and all(
         type(b) is not JumpedBall or b.ball is not None for b in s.jumped
     ):
@@ -89,7 +99,8 @@ def complete(state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
     for pb in s.pocketed:
         if type(pb) is PocketedBall:
             per_pocket[pb.pocket] = per_pocket.get(pb.pocket, 0) + 1
-    called: dict[int, list[int]] = {}  # a pocket may be called for two balls (§6), e.g. a ball and the cue ball
+    # a pocket may be called for two balls (§6), e.g. a ball and the cue ball
+    called: dict[int, list[int]] = {}
     for c in s.declarations:
         called.setdefault(int(c.pocket), []).append(c.ball)
     missing: int | None = None
@@ -116,12 +127,15 @@ def complete(state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
 
 
 def _certain(table: list[int], colour: Colour | None, named: set[int | None], hints: list[int]) -> int | None:
-    """The one ball that fits: by colour, the call for its pocket (the single ball there), or the only one left.
+    """The one ball that fits: by colour, the call for its pocket
+    (the single ball there), or the only one left.
 
     `hints` are the balls called into the ball's pocket (§4); with two calls there (§6) the ball is the called
     one only if just one of them still fits — otherwise it is not certain, whatever order the calls came in.
     """
-    fits = [b for b in table if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))]
+    fits = [
+        b for b in table if b not in named and (colour is None or (colour is Colour.YELLOW) == (b == CUE))
+    ]
     called = [b for b in hints if b in fits]
     if len(called) == 1:
         return called[0]
@@ -131,18 +145,31 @@ def _certain(table: list[int], colour: Colour | None, named: set[int | None], hi
 
 
 def shot_needs(state: State) -> tuple[Need, ...]:
-    """The call (§4, before every shot) and the placement from hand. (A ball number is asked only when a shot is
-    held for it: held.py.)"""
+    """The call (§4, before every shot) and the placement from hand. (A ball number is asked only when a shot
+    is held for it: held.py.)"""
     p = state.to_play
     if state.is_break:
-        en = "Call (optional on the break): ball, how, pocket; an uncalled ball does not count (hundred 2, A-100-8)"
-        ru = "Заказ (при разбое по желанию): шар, способ, луза; незаказанный шар не засчитывается (п.2, A-100-8)"
+        en = (
+            "Call (optional on the break): ball, how, pocket; "
+            "an uncalled ball does not count (hundred 2, A-100-8)"
+        )
+        ru = (
+            "Заказ (при разбое по желанию): шар, способ, луза; "
+            "незаказанный шар не засчитывается (п.2, A-100-8)"
+        )
     elif state.hand_rule == RESTRICTED:
-        en = ("Call: ball, how, pocket (hundred 4); from this hand a single directly-struck ball and a carom on #10 "
-              "do not count (hundred 15, 17)")
-        ru = "Заказ: шар, способ, луза (п.4); одиночный прямо-летящий шар и карамболь по №10 не засчитываются (п.15, 17)"
+        en = (
+            "Call: ball, how, pocket (hundred 4); from this hand a single directly-struck ball and a carom "
+            "on #10 do not count (hundred 15, 17)"
+        )
+        ru = (
+            "Заказ: шар, способ, луза (п.4); одиночный прямо-летящий шар и карамболь по №10 "
+            "не засчитываются (п.15, 17)"
+        )
     else:
-        en = "Call: ball, how, pocket (hundred 4); with no call only a directly-struck ball counts (hundred 5)"
+        en = (
+            "Call: ball, how, pocket (hundred 4); with no call only a directly-struck ball counts (hundred 5)"
+        )
         ru = "Заказ: шар, способ, луза (п.4); без заказа засчитывается только прямо-летящий шар (п.5)"
     callable_ = tuple(str(b) for b in (CUE, *(b for b in state.on_table if b != CUE)))
     out = [Need(NeedKind.DECLARATION, p, en, ru, options=callable_)]

@@ -1,9 +1,10 @@
-"""100 points: the control ball #10 (§11-§14, §20), the cue ball in a pocket (§5, §6, §8-§10, §15-§17) and what
-the screens show: the helpers `Hundred` (hundred.py) calls.
+"""100 points: the control ball #10 (§11-§14, §20), the cue ball in a pocket (§5, §6, §8-§10, §15-§17) and
+what the screens show: the helpers `Hundred` (hundred.py) calls.
 
 #10 lives on the centre spot. The cue ball may touch it only inside a productive called carom or with the §11
 privilege (§12); knocked off or pocketed without counting it goes back to the centre spot after the shot, and
-waits (off its spot, or in the pocket) while that spot is taken (§14); in last-ball mode (§20) none of this holds.
+waits (off its spot, or in the pocket) while that spot is taken (§14);
+in last-ball mode (§20) none of this holds.
 """
 
 from __future__ import annotations
@@ -191,8 +192,10 @@ def cue_in(d: Draft, s: ShotReport, f: ShotFacts, priv: bool, bonus_ten: bool) -
         if not direct:
             bonus(d, shooter, bonus_ten)
         cue_to(d, shooter, R_SERIES, R_HAND_OWN, RESTRICTED)
-    elif cue_called and s.as_called is not False and f.pockets[i] == next(
-        c.pocket for c in s.declarations if c.kind is DeclarationKind.CUE_BALL
+    elif (
+        cue_called
+        and s.as_called is not False
+        and f.pockets[i] == next(c.pocket for c in s.declarations if c.kind is DeclarationKind.CUE_BALL)
     ):
         spot_shot(d, s, objects, R_DOUBLE_FAILED)  # §6/§17: the cue ball as called, the other call failed
         cue_to(d, 1 - shooter, R_DOUBLE_FAILED, R_HAND_DOUBLE, RESTRICTED)
@@ -218,7 +221,8 @@ def cue_to(d: Draft, player: int, turn: Reason, hand: Reason, rule: str) -> None
 
 
 def bonus(d: Draft, player: int, bonus_ten: bool) -> None:
-    """§9 (A-100-5): the lowest-value numbered ball on the table to the shelf; #10 only if alone (or option)."""
+    """§9 (A-100-5): the lowest-value numbered ball on the table to the shelf;
+    #10 only if alone (or option)."""
     pool = [b for b in d.on_table if b != CUE and (b != TEN or bonus_ten)]
     if not pool and TEN in d.on_table:
         pool = [TEN]
@@ -238,8 +242,13 @@ def board_facts(state: State) -> dict[str, Any] | None:
     if place == "table" and state.get(OFF_SPOT):
         place = "off_spot"  # §14: #10 waits off its spot for the centre spot
     privilege = bool(state.get(PRIVILEGE))
-    return {"ten": place, "privilege": privilege, "control_ball": state.to_play if privilege else None,
-            "last_ball": state.mode == LAST_BALL, "restricted": state.hand_rule == RESTRICTED}
+    return {
+        "ten": place,
+        "privilege": privilege,
+        "control_ball": state.to_play if privilege else None,
+        "last_ball": state.mode == LAST_BALL,
+        "restricted": state.hand_rule == RESTRICTED,
+    }
 
 
 def scoring_balls(state: State, player: int) -> tuple[int, ...]:

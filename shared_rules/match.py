@@ -1,10 +1,11 @@
 """`Match`: a match is its list of inputs; the state is the fold of the variant's rules over it.
 
-`play` pushes an input (python-chess's `Board.push`), `undo` pops it, and equals a replay without the last input
-(the property tests check that). The match keeps the latest few states, one in every `CHECKPOINT` before them, and
-every outcome: the first look at a state it let go (after undos) replays at most `CHECKPOINT - 1` inputs from the
-checkpoint and keeps the states it made, so taking back m inputs costs O(m) whatever the match's length, and a long match keeps a
-sixteenth of its states (a state is ~250 bytes; a hub keeps a club's matches live for hours).
+`play` pushes an input (python-chess's `Board.push`), `undo` pops it, and equals a replay without the last
+input (the property tests check that). The match keeps the latest few states, one in every `CHECKPOINT` before
+them, and every outcome: the first look at a state it let go (after undos) replays at most `CHECKPOINT - 1`
+inputs from the checkpoint and keeps the states it made, so taking back m inputs costs O(m) whatever the
+match's length, and a long match keeps a sixteenth of its states (a state is ~250 bytes;
+a hub keeps a club's matches live for hours).
 """
 
 from __future__ import annotations
@@ -43,13 +44,23 @@ class Match:
 
     @classmethod
     def new(
-        cls, variant: str, players: tuple[str, str] = ("Player 1", "Player 2"),
-        options: Mapping[str, object] | None = None, opening: Opening = PLAIN,
+        cls,
+        variant: str,
+        players: tuple[str, str] = ("Player 1", "Player 2"),
+        options: Mapping[str, object] | None = None,
+        opening: Opening = PLAIN,
     ) -> Match:
-        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`); `opening`:
-        who breaks and the handicap when it is a frame of a race (opening.py)."""
-        if not (isinstance(players, (tuple, list)) and len(players) == 2 and all(isinstance(p, str) for p in players)):
-            raise MalformedInputError(f"players: expected two names, got {players!r}", f"players: нужны два имени, получено {players!r}")
+        """A fresh match of the variant called `variant` (docs/rules/README.md, options, in `options`);
+        `opening`: who breaks and the handicap when it is a frame of a race (opening.py)."""
+        if not (
+            isinstance(players, (tuple, list))
+            and len(players) == 2
+            and all(isinstance(p, str) for p in players)
+        ):
+            raise MalformedInputError(
+                f"players: expected two names, got {players!r}",
+                f"players: нужны два имени, получено {players!r}",
+            )
         return cls(find_variant(variant)(options), (players[0], players[1]), opening)
 
     @property
@@ -94,7 +105,8 @@ class Match:
             i -= 1
 
     def _replay_to_latest(self) -> State:
-        """Make the states from the last checkpoint to the latest again (the rules are pure: the same states)."""
+        """Make the states from the last checkpoint to the latest again
+        (the rules are pure: the same states)."""
         j = len(self._states) - 1
         while self._states[j] is None:
             j -= 1
@@ -133,7 +145,8 @@ class Match:
             raise MalformedInputError(f"log.format: expected {LOG_FORMAT!r}, got {log.get('format')!r}")
         if log.get("version") != LOG_VERSION:
             raise MalformedInputError(
-                f"log.version: unknown version {log.get('version')!r}; this engine reads version {LOG_VERSION}",
+                f"log.version: unknown version {log.get('version')!r}; "
+                f"this engine reads version {LOG_VERSION}",
                 f"log.version: неизвестная версия {log.get('version')!r}; поддерживается {LOG_VERSION}",
             )
         players = log.get("players")

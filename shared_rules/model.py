@@ -50,7 +50,8 @@ class Spot(Enum):
     CENTRE = "centre_spot"
     HEAD = "head_spot"
     SPOTTING_LINE = "spotting_line"  # §25: next free place from the foot spot toward the foot rail
-    TOWARD_CENTRE = "toward_centre"  # §25: spotting line full: on the long axis from the foot spot toward the centre
+    # §25: spotting line full: on the long axis from the foot spot toward the centre
+    TOWARD_CENTRE = "toward_centre"
     FOOT_RAIL = "foot_rail"  # 100 points §2/§4: next to the foot rail behind the pyramid
     HOUSE = "house"  # in hand from the house (§21)
     ANYWHERE = "anywhere"  # in hand anywhere
@@ -130,7 +131,8 @@ class ShotReport:
     """
 
     shooter: int
-    cue_ball: int | None = None  # the ball struck with the cue; None = the variant's cue ball (Free/Star: ask)
+    # the ball struck with the cue; None = the variant's cue ball (Free/Star: ask)
+    cue_ball: int | None = None
     cue_colour: Colour | None = None  # Star: colour of the struck ball when its id is not known
     declarations: tuple[Declaration, ...] = ()
     pocketed: tuple[PocketedBall, ...] = ()
@@ -144,7 +146,8 @@ class ShotReport:
     carom_on_ten: bool = False  # 100 points §11: three-cushion carom onto #10, called and made
     rokambol_on_ten: bool = False  # 100 points §11: three-cushion rokambol onto #10, called and made
     touched_ten: bool = False  # 100 points §12: the cue ball touched #10
-    ten_off_spot: bool = False  # 100 points §14: #10 was knocked off the centre spot and lies elsewhere on the table
+    # 100 points §14: #10 was knocked off the centre spot and lies elsewhere on the table
+    ten_off_spot: bool = False
     centre_spot_taken: bool = False  # 100 points §14: after the shot another ball lies on the centre spot
     snookered: bool = False  # Star 4.5: the playing ball was snookered (declared before the shot)
     fouls: frozenset[Foul] = field(default_factory=frozenset)  # fouls only a referee sees
@@ -163,7 +166,7 @@ class Choose:
     """A choice the rules give a player: a penalty ball, a ball for a pocketed cue ball, an option.
 
     `option` names what is chosen (`Match.needs()` lists the options offered); `ball` is the ball taken, if any.
-    """
+    """  # noqa: E501
 
     player: int
     option: str
@@ -193,8 +196,9 @@ class RefereeDecision:
 
 @dataclass(frozen=True, slots=True)
 class Identify:
-    """The answer to a held shot (mode HELD): the number (`BALL_NUMBER`) or colour (`BALL_COLOUR`) of the reported
-    ball the need asks about (`Need.slot`). The held shot is then folded as if it had carried the fact."""
+    """The answer to a held shot (mode HELD): the number (`BALL_NUMBER`) or colour (`BALL_COLOUR`) of the
+    reported ball the need asks about (`Need.slot`). The held shot is then folded as
+    if it had carried the fact."""
 
     ball: int | None = None
     colour: Colour | None = None

@@ -12,7 +12,7 @@ class Reason:
 
     `paragraph` is the variant's own paragraph, or `general 20` for the МКП general rules; `ambiguity` names the
     reading of docs/rules/ (`A-C4`) where the text was unclear.
-    """
+    """  # noqa: E501
 
     variant: str
     paragraph: str
@@ -84,7 +84,7 @@ class NeedKind(StrEnum):
 
     Blocking kinds are answered by their own input before anything else is played; the others are facts the
     next `ShotReport` carries (`fact` names its field) or an instruction (placement).
-    """
+    """  # noqa: E501
 
     LAG = "lag"  # Lag
     CHOICE = "choice"  # Choose
@@ -103,7 +103,8 @@ class NeedKind(StrEnum):
 
     @property
     def fact(self) -> str | None:
-        """The `ShotReport` field a non-blocking need asks for (None: answered by an input, or an instruction)."""
+        """The `ShotReport` field a non-blocking need asks for (None:
+        answered by an input, or an instruction)."""
         a = _ANSWERS[self]
         return a.removeprefix("ShotReport.") if a.startswith("ShotReport.") else None
 
@@ -143,6 +144,7 @@ class Need:
     options: tuple[str, ...] = ()
     before_shot: bool = True
     balls: tuple[int, ...] = ()  # for a choice that takes a ball: the balls that may be taken
-    blocking: bool = False  # True: must be answered with its own input (Lag, Choose, RefereeDecision, Identify)
+    # True: must be answered with its own input (Lag, Choose, RefereeDecision, Identify)
+    blocking: bool = False
     slot: int | None = None  # a held shot's need: the reported ball it asks about
     pocket: int | None = None  # ... and the pocket that ball went into

@@ -33,7 +33,7 @@ class BallIdentity(StrEnum):
 
 
 class Fact(StrEnum):
-    """The optional facts of a `ShotReport` (its field names) that a variant's shots may need from the referee."""
+    """The optional facts of a `ShotReport` (its field names) that a variant's shots may need from the referee."""  # noqa: E501
 
     CUE_BALL = "cue_ball"
     CUE_COLOUR = "cue_colour"
@@ -59,12 +59,21 @@ GENERAL_FACTS: frozenset[Fact] = frozenset(
 )
 
 
-# The fouls a referee may call in every variant (МКП §29.1 and the cue ball in hand, general 21), in the order a
-# panel lists them; a variant adds its own (`Profile.fouls`). EARLY_START, DOUBLE_HIT, JUMPED and INTERFERENCE
-# reach the engine otherwise (the cue sensor, the jumped action, the interference input).
+# The fouls a referee may call in every variant (МКП §29.1 and the cue ball in hand, general 21), in the order
+# a panel lists them; a variant adds its own (`Profile.fouls`). EARLY_START, DOUBLE_HIT, JUMPED and
+# INTERFERENCE reach the engine otherwise (the cue sensor, the jumped action, the interference input).
 GENERAL_FOULS: tuple[Foul, ...] = (
-    Foul.MISS, Foul.BAD_BREAK, Foul.BAD_CUE_STRIKE, Foul.TOUCH, Foul.PUSH, Foul.NOT_COMPLETED, Foul.PLACEMENT,
-    Foul.OUTSIDE_HOUSE, Foul.HOUSE_BALL_STRUCK, Foul.BOTH_FEET_OFF, Foul.SLOW_PLAY,
+    Foul.MISS,
+    Foul.BAD_BREAK,
+    Foul.BAD_CUE_STRIKE,
+    Foul.TOUCH,
+    Foul.PUSH,
+    Foul.NOT_COMPLETED,
+    Foul.PLACEMENT,
+    Foul.OUTSIDE_HOUSE,
+    Foul.HOUSE_BALL_STRUCK,
+    Foul.BOTH_FEET_OFF,
+    Foul.SLOW_PLAY,
 )
 # Facts a referee does not set one by one: calls come with `declare`, a ball's directness with the ball.
 _NOT_REFEREE_FACTS = frozenset({Fact.DECLARATIONS, Fact.DIRECT})
@@ -75,13 +84,15 @@ class Profile:
     """What the hub must know about a variant, declared once on the variant (`Variant.PROFILE`)."""
 
     identity: BallIdentity = BallIdentity.NONE
-    fixed_cue_ball: bool = True  # one ball (`Variant.CUE_BALL`) is always the cue ball; False: any ball may be
+    # one ball (`Variant.CUE_BALL`) is always the cue ball; False: any ball may be
+    fixed_cue_ball: bool = True
     calls: bool = False  # shots carry calls (declarations) made before the shot
     facts: frozenset[Fact] = GENERAL_FACTS  # the facts its shots may need
     fouls: tuple[Foul, ...] = GENERAL_FOULS  # the fouls its referee may call, in a panel's order
     identity_rule: Reason | None = None  # cited when a ball's identity decides the result
     call_mismatch_rule: Reason | None = None  # cited when a ball falls into a pocket that was not called
-    cue_ball_pocketed_rule: Reason | None = None  # cited when the (fixed) cue ball is seen going into a pocket
+    # cited when the (fixed) cue ball is seen going into a pocket
+    cue_ball_pocketed_rule: Reason | None = None
 
     @property
     def referee_facts(self) -> tuple[Fact, ...]:

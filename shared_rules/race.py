@@ -1,19 +1,20 @@
 """A match of several frames (встреча «до N побед»): a race to N frames, its break rule and handicap.
 
-Each frame is a full `Match` of the variant (one engine fold); the race only decides how the next frame opens and
-who has won. Pure, like the rest of the engine: the same frames give the same race.
+Each frame is a full `Match` of the variant (one engine fold); the race only decides how the next frame opens
+and who has won. Pure, like the rest of the engine: the same frames give the same race.
 
-- The first frame opens with the lag (general 11). Later frames alternate the break (general 11), or the loser or
-  the winner of the previous frame breaks (general A-G4); after a drawn frame, or one that ended before anybody
-  broke, the break alternates from the last frame that had a breaker.
-- A handicap (general A-G5): a points head start or balls on the shelf in every frame (opening.py), or frames won
-  before the first break.
-- The first to `race_to` frames wins the match. A frame is conceded with the engine's `Concede`; a match may be
-  abandoned with a reason and then has no winner. A drawn frame (Free A-F1) counts for nobody (general A-G4).
+- The first frame opens with the lag (general 11). Later frames alternate the break (general 11), or the loser
+  or the winner of the previous frame breaks (general A-G4); after a drawn frame, or one that ended before
+  anybody broke, the break alternates from the last frame that had a breaker.
+- A handicap (general A-G5): a points head start or balls on the shelf in every frame (opening.py), or frames
+  won before the first break.
+- The first to `race_to` frames wins the match. A frame is conceded with the engine's `Concede`; a match may
+  be abandoned with a reason and then has no winner. A drawn frame
+  (Free A-F1) counts for nobody (general A-G4).
 
-`Race` plays a whole match: `play` goes to the frame in play, `next_frame` starts the next one once the frame in
-play is over, `abandon` ends it. Its log (`to_log`, format `luza-race`) keeps every frame's inputs; the openings are
-re-derived from the rules and the frames before, so a replay gives the same race (`from_log`).
+`Race` plays a whole match: `play` goes to the frame in play, `next_frame` starts the next one once the frame
+in play is over, `abandon` ends it. Its log (`to_log`, format `luza-race`) keeps every frame's inputs; the
+openings are re-derived from the rules and the frames before, so a replay gives the same race (`from_log`).
 """
 
 from __future__ import annotations
@@ -33,10 +34,20 @@ RACE_FORMAT = "luza-race"
 RACE_VERSION = 1
 MAX_RACE = 25  # frames to win: a league's final is a race to 5-7; 25 is far beyond any regulation
 
-R_RACE_WON = Reason("general", "A-G4", "first to the race's number of frames wins the match",
-                    "встречу выигрывает первым выигравший назначенное число партий", "A-G4")
-R_HANDICAP_FRAMES = Reason("general", "A-G5", "handicap: frames won before the first break",
-                           "фора: партии, засчитанные до первого разбоя", "A-G5")
+R_RACE_WON = Reason(
+    "general",
+    "A-G4",
+    "first to the race's number of frames wins the match",
+    "встречу выигрывает первым выигравший назначенное число партий",
+    "A-G4",
+)
+R_HANDICAP_FRAMES = Reason(
+    "general",
+    "A-G5",
+    "handicap: frames won before the first break",
+    "фора: партии, засчитанные до первого разбоя",
+    "A-G5",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +68,8 @@ class Handicap:
             seat = int(parts[2]) if len(parts) > 2 else 1
         except (ValueError, IndexError):
             raise MalformedInputError(
-                f"handicap {text!r}: expected KIND:AMOUNT[:SEAT] with KIND points, balls or frames (e.g. balls:2:1)",
+                f"handicap {text!r}: expected KIND:AMOUNT[:SEAT] with KIND points, "
+                "balls or frames (e.g. balls:2:1)",
                 f"фора {text!r}: нужно ВИД:СКОЛЬКО[:МЕСТО], ВИД — points, balls или frames (напр. balls:2:1)",
             ) from None
         if len(parts) > 3:
@@ -70,17 +82,25 @@ class Handicap:
     @classmethod
     def from_dict(cls, raw: object) -> Handicap:
         if not isinstance(raw, Mapping) or set(raw) - {"kind", "amount", "seat"}:
-            raise MalformedInputError("handicap: expected {kind, amount, seat}", "фора: нужно {kind, amount, seat}")
+            raise MalformedInputError(
+                "handicap: expected {kind, amount, seat}", "фора: нужно {kind, amount, seat}"
+            )
         kind, amount, seat = raw.get("kind"), raw.get("amount"), raw.get("seat", 1)
         if kind not in tuple(HandicapKind):
-            raise MalformedInputError(f"handicap.kind: expected points, balls or frames, got {kind!r}",
-                                      f"фора: вид points, balls или frames, получено {kind!r}")
+            raise MalformedInputError(
+                f"handicap.kind: expected points, balls or frames, got {kind!r}",
+                f"фора: вид points, balls или frames, получено {kind!r}",
+            )
         if type(amount) is not int or not 1 <= amount <= 200:
-            raise MalformedInputError(f"handicap.amount: expected a whole number 1..200, got {amount!r}",
-                                      f"фора: количество — целое 1..200, получено {amount!r}")
+            raise MalformedInputError(
+                f"handicap.amount: expected a whole number 1..200, got {amount!r}",
+                f"фора: количество — целое 1..200, получено {amount!r}",
+            )
         if type(seat) is not int or seat not in (0, 1):
-            raise MalformedInputError(f"handicap.seat: expected 0 or 1, got {seat!r}",
-                                      f"фора: место игрока 0 или 1, получено {seat!r}")
+            raise MalformedInputError(
+                f"handicap.seat: expected 0 or 1, got {seat!r}",
+                f"фора: место игрока 0 или 1, получено {seat!r}",
+            )
         return cls(HandicapKind(kind), amount, seat)
 
     def pair(self, kind: HandicapKind) -> tuple[int, int]:
@@ -100,13 +120,17 @@ class RaceRules:
 
     def __post_init__(self) -> None:
         if type(self.race_to) is not int or not 1 <= self.race_to <= MAX_RACE:
-            raise MalformedInputError(f"race_to: expected a whole number 1..{MAX_RACE}, got {self.race_to!r}",
-                                      f"race_to: нужно целое число 1..{MAX_RACE}, получено {self.race_to!r}")
+            raise MalformedInputError(
+                f"race_to: expected a whole number 1..{MAX_RACE}, got {self.race_to!r}",
+                f"race_to: нужно целое число 1..{MAX_RACE}, получено {self.race_to!r}",
+            )
         h = self.handicap
         if h is not None and h.kind is HandicapKind.FRAMES and h.amount >= self.race_to:
             raise MalformedInputError(
-                f"handicap: {h.amount} frame(s) given in a race to {self.race_to} would decide it before it starts",
-                f"фора: {h.amount} парт. вперёд при игре до {self.race_to} побед решает встречу до её начала")
+                f"handicap: {h.amount} frame(s) given in a race to {self.race_to} would "
+                "decide it before it starts",
+                f"фора: {h.amount} парт. вперёд при игре до {self.race_to} побед решает встречу до её начала",
+            )
 
     @property
     def plain(self) -> bool:
@@ -114,8 +138,11 @@ class RaceRules:
         return self == RaceRules()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"race_to": self.race_to, "break_rule": self.break_rule.value,
-                "handicap": self.handicap.to_dict() if self.handicap else None}
+        return {
+            "race_to": self.race_to,
+            "break_rule": self.break_rule.value,
+            "handicap": self.handicap.to_dict() if self.handicap else None,
+        }
 
     @classmethod
     def from_dict(cls, raw: object) -> RaceRules:
@@ -123,12 +150,16 @@ class RaceRules:
         if raw is None:
             return cls()
         if not isinstance(raw, Mapping) or set(raw) - {"race_to", "break_rule", "handicap"}:
-            raise MalformedInputError("race: expected {race_to, break_rule, handicap}",
-                                      "race: нужно {race_to, break_rule, handicap}")
+            raise MalformedInputError(
+                "race: expected {race_to, break_rule, handicap}",
+                "race: нужно {race_to, break_rule, handicap}",
+            )
         rule = raw.get("break_rule", BreakRule.ALTERNATE.value)
         if rule not in tuple(BreakRule):
-            raise MalformedInputError(f"break_rule: expected alternate, loser or winner, got {rule!r}",
-                                      f"break_rule: нужно alternate, loser или winner, получено {rule!r}")
+            raise MalformedInputError(
+                f"break_rule: expected alternate, loser or winner, got {rule!r}",
+                f"break_rule: нужно alternate, loser или winner, получено {rule!r}",
+            )
         h = raw.get("handicap")
         return cls(raw.get("race_to", 1), BreakRule(rule), Handicap.from_dict(h) if h is not None else None)  # type: ignore[arg-type]
 
@@ -197,7 +228,11 @@ def next_opening(rules: RaceRules, results: Sequence[FrameResult]) -> Opening:
     balls = h.pair(HandicapKind.BALLS) if h else (0, 0)
     breaker = next_breaker(rules, results)
     rule = rules.break_rule
-    if breaker is not None and rule is not BreakRule.ALTERNATE and (not results or results[-1].winner is None):
+    if (
+        breaker is not None
+        and rule is not BreakRule.ALTERNATE
+        and (not results or results[-1].winner is None)
+    ):
         rule = BreakRule.ALTERNATE  # a drawn frame: the break alternates (A-G4)
     return replace(PLAIN, breaker=breaker, rule=rule, points=points, balls=balls)
 
@@ -218,9 +253,21 @@ def tally(rules: RaceRules, results: Sequence[FrameResult], abandoned: str | Non
         "abandoned": abandoned,
         "over": winner is not None or abandoned is not None,
         "frame_over": frame_over,
-        "next_breaker": next_breaker(rules, results) if frame_over and winner is None and abandoned is None else None,
-        "frames": [{"number": i + 1, "winner": r.winner, "drawn": r.drawn, "conceded": r.conceded,
-                    "breaker": r.breaker, "scores": list(r.scores), "over": r.over} for i, r in enumerate(results)],
+        "next_breaker": next_breaker(rules, results)
+        if frame_over and winner is None and abandoned is None
+        else None,
+        "frames": [
+            {
+                "number": i + 1,
+                "winner": r.winner,
+                "drawn": r.drawn,
+                "conceded": r.conceded,
+                "breaker": r.breaker,
+                "scores": list(r.scores),
+                "over": r.over,
+            }
+            for i, r in enumerate(results)
+        ],
         "reason": _reason(rules, winner),
     }
 
@@ -277,7 +324,8 @@ class Race:
         return self.frame.play(inp)
 
     def undo(self) -> Input:
-        """Take back the last input of the frame in play (a frame already finished and left stays as it is)."""
+        """Take back the last input of the frame in play
+        (a frame already finished and left stays as it is)."""
         if self.abandoned is not None:
             raise IllegalInputError("the match was abandoned", "встреча прекращена")
         return self.frame.undo()
@@ -286,8 +334,10 @@ class Race:
         """Start the next frame; IllegalInputError unless the frame in play is over and the match is not."""
         self._check_open()
         if not self.frame.state.over:
-            raise IllegalInputError(f"frame {len(self.frames)} is still in play; finish or concede it first",
-                                    f"партия {len(self.frames)} ещё идёт; доиграйте или сдайте её")
+            raise IllegalInputError(
+                f"frame {len(self.frames)} is still in play; finish or concede it first",
+                f"партия {len(self.frames)} ещё идёт; доиграйте или сдайте её",
+            )
         self.frames.append(self._new_frame())
         return self.frame
 
@@ -313,25 +363,41 @@ class Race:
     def to_log(self) -> dict[str, Any]:
         """Every frame's inputs; the openings follow from the rules and the frames before them."""
         first = self.frames[0].to_log()
-        return {"format": RACE_FORMAT, "version": RACE_VERSION, "variant": first["variant"],
-                "players": first["players"], "options": dict(self.options), "race": self.rules.to_dict(),
-                "frames": [f.to_log()["inputs"] for f in self.frames], "abandoned": self.abandoned}
+        return {
+            "format": RACE_FORMAT,
+            "version": RACE_VERSION,
+            "variant": first["variant"],
+            "players": first["players"],
+            "options": dict(self.options),
+            "race": self.rules.to_dict(),
+            "frames": [f.to_log()["inputs"] for f in self.frames],
+            "abandoned": self.abandoned,
+        }
 
     @classmethod
     def from_log(cls, log: object) -> Race:
         """Rebuild a race from `to_log()` output; MalformedInputError naming the place if it is bad."""
         if not isinstance(log, Mapping) or log.get("format") != RACE_FORMAT:
-            raise MalformedInputError(f"log.format: expected {RACE_FORMAT!r}", f"log.format: нужен {RACE_FORMAT!r}")
+            raise MalformedInputError(
+                f"log.format: expected {RACE_FORMAT!r}", f"log.format: нужен {RACE_FORMAT!r}"
+            )
         if log.get("version") != RACE_VERSION:
-            raise MalformedInputError(f"log.version: this engine reads version {RACE_VERSION}",
-                                      f"log.version: поддерживается версия {RACE_VERSION}")
+            raise MalformedInputError(
+                f"log.version: this engine reads version {RACE_VERSION}",
+                f"log.version: поддерживается версия {RACE_VERSION}",
+            )
         frames, players, options = log.get("frames"), log.get("players"), log.get("options", {})
         if not isinstance(frames, list) or not frames or not isinstance(players, list) or len(players) != 2:
-            raise MalformedInputError("log: expected players and a list of frames",
-                                      "log: нужны игроки и список партий")
+            raise MalformedInputError(
+                "log: expected players and a list of frames", "log: нужны игроки и список партий"
+            )
         try:
-            race = cls(str(log.get("variant")), (str(players[0]), str(players[1])), dict(options),
-                       RaceRules.from_dict(log.get("race")))
+            race = cls(
+                str(log.get("variant")),
+                (str(players[0]), str(players[1])),
+                dict(options),
+                RaceRules.from_dict(log.get("race")),
+            )
         except RulesError as e:
             raise MalformedInputError(f"log: {e.en}", f"log: {e.ru}") from None
         for k, inputs in enumerate(frames):

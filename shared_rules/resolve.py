@@ -105,9 +105,13 @@ def fitting_ball(
         if type(ball) is not int:
             raise MalformedInputError(f"{field}.ball: {ball!r} is not a ball number")
         if ball not in d.on_table:
-            raise IllegalInputError(f"{field}: ball {ball} is not on the table", f"{field}: шара {ball} нет на столе")
+            raise IllegalInputError(
+                f"{field}: ball {ball} is not on the table", f"{field}: шара {ball} нет на столе"
+            )
         if ball in taken:
-            raise IllegalInputError(f"{field}: ball {ball} is reported twice", f"{field}: шар {ball} указан дважды")
+            raise IllegalInputError(
+                f"{field}: ball {ball} is reported twice", f"{field}: шар {ball} указан дважды"
+            )
         if colour is not None and colour_of(ball) is not colour:
             raise IllegalInputError(
                 f"{field}: ball {ball} is not {colour.value}", f"{field}: шар {ball} не цвета {colour.value}"

@@ -1,14 +1,16 @@
 """«Звездная пирамида» (Star pyramid): docs/rules/star.md, readings A-S1..A-S8.
 
 Sixteen balls: ball 0 is the ivory joker (the cue ball for the break), balls 1..15 are named by their Classic
-rack position and carry an Olympic colour (3.1, A-S1). Each player pockets eight playing balls in a fixed colour
-order (4.1): blue, yellow, black, green, red, then blue, yellow, black for whoever completes the five first and
-red, green, black for the other (A-S8). The joker stands in for any playing ball while it is in play (A-S5).
+rack position and carry an Olympic colour (3.1, A-S1). Each player pockets eight playing balls in a fixed
+colour order (4.1): blue, yellow, black, green, red, then blue, yellow, black for whoever completes the five
+first and red, green, black for the other (A-S8). The joker stands in for any playing ball
+while it is in play (A-S5).
 A player's score is how far along their sequence they are, which is also what lies on their shelf.
 
-Any ball may be the cue ball (2.2); the restriction is 4.3: a cue ball that is not one of your own playing balls
-must first hit one of your own playing balls (A-S2: the balls of your next colour, plus the joker). On a foul the
-opponent takes their next playing ball off the table and plays on, or gives the shot back (5.1, A-S6).
+Any ball may be the cue ball (2.2); the restriction is 4.3: a cue ball that is not one of your own playing
+balls must first hit one of your own playing balls (A-S2: the balls of your next colour, plus the joker). On a
+foul the opponent takes their next playing ball off the table and plays on,
+or gives the shot back (5.1, A-S6).
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ def _colour_arg(value: object, field: str) -> Colour | None:
 
 def _none_of(colour: Colour, field: str) -> IllegalInputError:
     return IllegalInputError(
-        f"{field}: there is no {colour.value} ball on the table", f"{field}: на столе нет такого шара ({RU_COLOUR[colour]})"
+        f"{field}: there is no {colour.value} ball on the table",
+        f"{field}: на столе нет такого шара ({RU_COLOUR[colour]})",
     )
 
 
@@ -98,20 +101,33 @@ class Star(Variant):
         fixed_cue_ball=False,
         facts=GENERAL_FACTS | {Fact.CUE_BALL, Fact.CUE_COLOUR, Fact.FIRST_CONTACT_COLOUR, Fact.SNOOKERED},
         # 4.3: the wrong own ball; no cue ball in hand from the house, so no house fouls (general 21)
-        fouls=(Foul.MISS, Foul.WRONG_OWN_BALL, Foul.BAD_BREAK, Foul.BAD_CUE_STRIKE, Foul.TOUCH, Foul.PUSH,
-               Foul.NOT_COMPLETED, Foul.BOTH_FEET_OFF, Foul.SLOW_PLAY),
+        fouls=(
+            Foul.MISS,
+            Foul.WRONG_OWN_BALL,
+            Foul.BAD_BREAK,
+            Foul.BAD_CUE_STRIKE,
+            Foul.TOUCH,
+            Foul.PUSH,
+            Foul.NOT_COMPLETED,
+            Foul.BOTH_FEET_OFF,
+            Foul.SLOW_PLAY,
+        ),
         identity_rule=R_IDENTIFY,
     )
     PARAGRAPHS: ClassVar[dict[str, str]] = {
         "1": "goal: the first to pocket eight balls by the rules",
-        "2.1": "16 balls: three each of blue, yellow, black, green, red and one ivory (break cue ball, joker)",
+        "2.1": "16 balls: three each of blue, yellow, black, green, "
+        "red and one ivory (break cue ball, joker)",
         "2.2": "no fixed cue ball; object balls and cue balls off balls may be pocketed as 4.3 allows",
-        "3.1": "rack by Classic positions with their colours, the five colours in the base; ivory in the house",
+        "3.1": "rack by Classic positions with their colours, "
+        "the five colours in the base; ivory in the house",
         "4.1": "the colour sequence B,Y,K,G,R then B,Y,K (first to five) or R,G,K; the joker replaces any",
         "4.2": "break from the house with the ivory ball (general 11, 12)",
-        "4.2.1": "ivory pocketed on the break = the breaker's blue; playing balls count; others spotted, turn kept",
+        "4.2.1": "ivory pocketed on the break = the breaker's blue; playing balls count; "
+        "others spotted, turn kept",
         "4.3": "a cue ball that is not an own playing ball must hit an own playing ball; foul otherwise",
-        "4.3.1": "other balls pocketed off a playing ball are spotted, turn kept; a pocketed joker is not spotted",
+        "4.3.1": "other balls pocketed off a playing ball are spotted, turn kept; "
+        "a pocketed joker is not spotted",
         "4.4": "on a correct shot the shooter's pocketed playing balls count; other balls are spotted",
         "4.5": "a snookered playing ball: general 20 is suspended, any contact is enough",
         "5.1": "penalty: the opponent takes their next playing ball and plays on, or gives the shot back",
@@ -125,7 +141,8 @@ class Star(Variant):
         "A-S7": "snookered is the referee's judgement before the shot (ShotReport.snookered)",
         "A-S8": "the order of the last three is fixed by who completes the five first",
     }
-    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset()  # the score is a place in the colour sequence (1): frames only
+    # the score is a place in the colour sequence (1): frames only
+    HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset()
     OPTIONS: ClassVar[dict[str, object]] = {
         **Variant.OPTIONS,
         "star_other_ball_keeps_turn": True,  # A-S4 (docs/rules/README.md, options)
@@ -184,7 +201,9 @@ class Star(Variant):
         """
         cue, colour = s.cue_ball, _colour_arg(s.cue_colour, "cue_colour")
         if cue is not None and (type(cue) is not int or (cue not in state.on_table and cue != state.hand)):
-            raise IllegalInputError(f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе")
+            raise IllegalInputError(
+                f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе"
+            )
         if cue is not None and colour is not None and COLOURS[cue] is not colour:
             raise IllegalInputError(
                 f"cue_ball: ball {cue} is {COLOURS[cue].value}, not {colour.value}",
@@ -192,7 +211,9 @@ class Star(Variant):
             )
         if state.hand is not None:
             f.cue = state.hand
-            f.wrong_ball = (cue is not None and cue != state.hand) or (colour is not None and colour is not COLOURS[state.hand])
+            f.wrong_ball = (cue is not None and cue != state.hand) or (
+                colour is not None and colour is not COLOURS[state.hand]
+            )
             return
         if cue is None and colour is not None:
             cue = next((b for b in state.on_table if COLOURS[b] is colour), None)
@@ -205,7 +226,9 @@ class Star(Variant):
     ) -> int:
         """A ball reported by colour is the lowest-numbered ball of that colour on the table (A-S1)."""
         if colour is not None and type(colour) is not Colour:
-            raise MalformedInputError(f"{field}.colour: {colour!r} is not a colour", f"{field}.colour: {colour!r} — не цвет")
+            raise MalformedInputError(
+                f"{field}.colour: {colour!r} is not a colour", f"{field}.colour: {colour!r} — не цвет"
+            )
         if ball is None and colour is None:
             raise IllegalInputError(
                 f"{field}: give the ball's colour: star counts balls by colour (4.1, A-S1)",
@@ -244,7 +267,8 @@ class Star(Variant):
     # -- the shot -----------------------------------------------------------------------------------------
 
     def variant_fouls(self, d: Draft, s: ShotReport, f: ShotFacts, found: set[Foul]) -> None:
-        """4.3 (A-S2): with a cue ball that is not an own playing ball, the first ball hit must be one; 4.5."""
+        """4.3 (A-S2): with a cue ball that is not an own playing ball,
+        the first ball hit must be one; 4.5."""
         fc = self._first_contact_colour(d, s, f)
         if f.was_break:
             return  # 4.2: the break is struck with the ivory ball, which is everybody's joker
@@ -267,8 +291,8 @@ class Star(Variant):
     def count(self, d: Draft, player: int, balls: Sequence[int], joker_first: bool) -> list[int]:
         """4.4 / A-S3: count the pocketed balls that continue `player`'s sequence; return the others.
 
-        Exact colours are used first and the joker fills the first gap, which counts the most balls; on the break
-        the ivory ball counts first (4.2.1: it is the breaker's blue).
+        Exact colours are used first and the joker fills the first gap, which counts the most balls; on the
+        break the ivory ball counts first (4.2.1: it is the breaker's blue).
         """
         rest = list(balls)
         if joker_first and JOKER in rest:
@@ -318,7 +342,8 @@ class Star(Variant):
             self.spot(d, spotted)
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
-        # general 22.3 / star 6.1: nothing counts; the joker stays off (4.3.1, A-S5 ⚙); 5.1: the opponent's choice.
+        # general 22.3 / star 6.1: nothing counts; the joker stays off
+        # (4.3.1, A-S5 ⚙); 5.1: the opponent's choice.
         self.put_back(d, f.pocketed, g.R_INCORRECT, self.foul_joker_off)
         if JOKER in f.pocketed and not self.foul_joker_off:
             d.emit(EffectKind.NOTE, R_JOKER_SPOTTED, ball=JOKER)
@@ -333,7 +358,11 @@ class Star(Variant):
     def penalty_balls(self, d: Draft, player: int) -> tuple[int, ...]:
         """A-S6: the balls `player` may take: those of their next colour on the table, and the joker."""
         need = self._need(d, player)
-        return tuple(sorted(b for b in d.on_table if b == JOKER or COLOURS[b] is need)) if need is not None else ()
+        return (
+            tuple(sorted(b for b in d.on_table if b == JOKER or COLOURS[b] is need))
+            if need is not None
+            else ()
+        )
 
     # -- the 5.1 choice, the re-rack ----------------------------------------------------------------------
 
@@ -384,7 +413,8 @@ class Star(Variant):
         return tuple(c.value for c in PANEL_ORDER)
 
     def board_facts(self, state: State) -> dict[str, Any] | None:
-        """4.1, A-S8: the colour each player needs next, both sequences as far as known, who completed five."""
+        """4.1, A-S8: the colour each player needs next,
+        both sequences as far as known, who completed five."""
         return view.board_facts(state)
 
     def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:

@@ -24,11 +24,13 @@ FIVE = (B, Y, K, G, R)  # 4.1: everybody's first five
 TAIL_FIRST = (B, Y, K)  # 4.1: the player who completed the five first
 TAIL_OTHER = (R, G, K)  # 4.1: the other player
 SEQUENCE_LENGTH = 8
-FIRST5: Key[int] = Key("star_first5")  # extra state: the seat that completed the five first (A-S8); unset before
+# extra state: the seat that completed the five first (A-S8); unset before
+FIRST5: Key[int] = Key("star_first5")
 PENALTY = ChoiceKind.STAR_PENALTY  # the kind of the 5.1 choice
 TAKE, GIVE_BACK = "take_ball", "give_back"
 
 PANEL_ORDER = (IVORY, B, Y, K, G, R)  # the order colours are offered in (the sequence's)
+
 
 def sequence_colour(player: int, count: int, first5: object) -> Colour | None:
     """4.1: the colour `player` needs after `count` playing balls (None once all eight are in)."""
@@ -40,11 +42,11 @@ def sequence_colour(player: int, count: int, first5: object) -> Colour | None:
 
 
 def sequence(player: int, first5: object) -> tuple[Colour, ...]:
-    """The eight colours of `player`'s sequence as far as it is known (A-S8: the tail once somebody has five)."""
+    """The eight colours of `player`'s sequence as far as it is known (A-S8:
+    the tail once somebody has five)."""
     if first5 is None:
         return FIVE
     return FIVE + (TAIL_FIRST if first5 == player else TAIL_OTHER)
-
 
 
 def next_colour(state: State, player: int) -> Colour | None:
@@ -91,9 +93,12 @@ def board_facts(state: State) -> dict[str, Any] | None:
     """4.1, A-S8: the colour each player needs next, both sequences as far as known, who completed five."""
     first5 = state.get(FIRST5)
     nxt = [next_colour(state, p) for p in (0, 1)]
-    return {"next": [c.value if c else None for c in nxt],
-            "sequences": [[c.value for c in sequence(p, first5)] for p in (0, 1)],
-            "done": list(state.scores), "first_to_five": first5}
+    return {
+        "next": [c.value if c else None for c in nxt],
+        "sequences": [[c.value for c in sequence(p, first5)] for p in (0, 1)],
+        "done": list(state.scores),
+        "first_to_five": first5,
+    }
 
 
 def scoring_balls(state: State, player: int) -> tuple[int, ...]:

@@ -10,8 +10,8 @@ Every ball is in exactly one place:
 - in a pocket but not on a shelf (`pocketed`, e.g. 100 points' #10 waiting for its spot),
 - out of the game for nobody (`off_table`, e.g. Star's joker pocketed on a foul).
 
-Variant-specific facts live in `extra`, a sorted tuple of `(key, value)` pairs with hashable values, so Classic,
-Star and 100 points can keep their own counters without changing this class.
+Variant-specific facts live in `extra`, a sorted tuple of `(key, value)` pairs with hashable values, so
+Classic, Star and 100 points can keep their own counters without changing this class.
 """
 
 from __future__ import annotations
@@ -44,14 +44,15 @@ T_co = TypeVar("T_co", covariant=True)
 class Key(str, Generic[T_co]):
     """A typed key of `State.extra`, declared by the variant that owns it: `BONUS: Key[bool] = Key("bonus")`.
 
-    It is a `str` (the stored key and the log stay the same), and `State.get` / `Draft.get` / `Draft.set_extra`
-    read and write it with its value type, so each variant's extra state is typed (mypy checks its uses)."""
+    It is a `str` (the stored key and the log stay the same), and `State.get` / `Draft.get` /
+    `Draft.set_extra` read and write it with its value type,
+    so each variant's extra state is typed (mypy checks its uses)."""
 
     __slots__ = ()
 
 
 class ChoiceKind(StrEnum):
-    """What a pending choice is for (`Pending.kind`). A `str`, like `Mode`; a new variant adds its own here."""
+    """What a pending choice is for (`Pending.kind`). A `str`, like `Mode`; a new variant adds its own here."""  # noqa: E501
 
     PENALTY_BALL = "penalty_ball"  # Free 7, Combined 7: take a penalty ball
     CUE_BALL_BALL = "cue_ball_ball"  # Combined/Dynamic 5.2: a ball for the pocketed cue ball
@@ -62,10 +63,10 @@ class ChoiceKind(StrEnum):
 class Held(NamedTuple):
     """A shot held for one missing fact (the one protocol for a fact the evidence cannot settle).
 
-    `report` is the shot as reported, with every certain fact filled in; `slot` is the ball asked about (an index
-    into `report.pocketed`, then `report.jumped`); `need` is what is asked (`BALL_NUMBER`, `BALL_COLOUR`); `mode`
-    is the mode the shot was played in. The answer is an `Identify` input; the shot is then folded as if reported
-    with it (and may be held again for the next ball).
+    `report` is the shot as reported, with every certain fact filled in; `slot` is the ball asked about (an
+    index into `report.pocketed`, then `report.jumped`); `need` is what is asked (`BALL_NUMBER`,
+    `BALL_COLOUR`); `mode` is the mode the shot was played in. The answer is an `Identify` input; the shot is
+    then folded as if reported with it (and may be held again for the next ball).
     """
 
     report: ShotReport

@@ -54,7 +54,8 @@ class Variant:
     Every hook a variant may override is a method here: the shot pipeline, choices and referee decisions, the
     needs, a shot held for a missing fact, and what the hub reads beside `PROFILE`. The general rules they
     apply are plain functions: general.py (the pyramid's general paragraphs), resolve.py (naming the balls of
-    a report), held.py (holding a shot), choices.py (folding choices, decisions and concessions; needs' texts).
+    a report), held.py (holding a shot), choices.py (folding choices,
+    decisions and concessions; needs' texts).
     """
 
     name: ClassVar[str] = ""
@@ -63,12 +64,14 @@ class Variant:
     # Its paragraphs and reading ids (docs/rules/<name>.md) that it implements: each needs a citing test.
     PARAGRAPHS: ClassVar[dict[str, str]] = {}
     BALLS: ClassVar[tuple[int, ...]] = tuple(range(16))
-    CUE_BALL: ClassVar[int | None] = 0  # the only ball that may be struck with the cue; None = any (Free, Star)
+    # the only ball that may be struck with the cue; None = any (Free, Star)
+    CUE_BALL: ClassVar[int | None] = 0
     SPECIAL: ClassVar[int] = 0  # the coloured ball: in the house at the start (general 8.2)
     JUMP_IS_FOUL: ClassVar[bool] = True  # general 24.3 (100 points overrides)
     PROFILE: ClassVar[Profile] = Profile()  # what the hub must know (profile.py)
-    # The handicaps a frame of this variant can open with (general A-G5, opening.py): balls on a shelf only where
-    # every object ball scores 1 and any may be racked away; a points head start where a score is a count.
+    # The handicaps a frame of this variant can open with (general A-G5, opening.py): balls on a shelf only
+    # where every object ball scores 1 and any may be racked away;
+    # a points head start where a score is a count.
     HANDICAPS: ClassVar[frozenset[HandicapKind]] = frozenset({HandicapKind.POINTS, HandicapKind.BALLS})
     OPTIONS: ClassVar[dict[str, object]] = {
         "target": 8,
@@ -78,7 +81,9 @@ class Variant:
     }
     # The variant's own reasons the base pipeline cites; variants replace them with their paragraphs.
     R_GOAL: ClassVar[Reason] = Reason("general", "29.1", "target reached", "цель достигнута")
-    R_CONCEDE: ClassVar[Reason] = Reason("general", "29.1", "conceded: the opponent wins", "сдался: победа соперника")
+    R_CONCEDE: ClassVar[Reason] = Reason(
+        "general", "29.1", "conceded: the opponent wins", "сдался: победа соперника"
+    )
     R_SPOTTING: ClassVar[Reason] = g.R_SPOT
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
@@ -88,7 +93,8 @@ class Variant:
         self.require_completion = bool(merged["require_correct_completion"])
         self.break_min = int(merged["break_min_balls_to_cushion"])  # type: ignore[call-overload]
         self.rebreak = bool(merged["incorrect_break_rebreak"])
-        self.opening = PLAIN  # how the match's frame opened (start): a replayed frame gives the handicap again
+        # how the match's frame opened (start): a replayed frame gives the handicap again
+        self.opening = PLAIN
 
     def check_options(self) -> None:
         """Hook: validate option values (types are already checked)."""
@@ -118,8 +124,9 @@ class Variant:
         return d.freeze(), Outcome(tuple(d.effects))
 
     def handicap_balls(self, d: Draft, n: int) -> tuple[int, ...]:
-        """Hook: the `n` object balls a balls handicap puts on a shelf (general A-G5). Default: the highest-numbered
-        object balls, from the pyramid's back row (the rest keeps its pattern from the apex, general 8.2)."""
+        """Hook: the `n` object balls a balls handicap puts on a shelf (general A-G5). Default: the
+        highest-numbered object balls, from the pyramid's back row
+        (the rest keeps its pattern from the apex, general 8.2)."""
         objects = sorted((b for b in d.on_table if b not in (self.CUE_BALL, self.SPECIAL)), reverse=True)
         return tuple(objects[:n])
 
@@ -171,10 +178,12 @@ class Variant:
     def check_calls(self, state: State, calls: Sequence[Declaration]) -> None:
         """Hook: raise if these calls cannot be made before a shot played from `state` (`check_shot` calls it
         with the report's declarations; the hub calls it when the referee makes the call, so a call the rules
-        would refuse is refused then, not when the shot is judged). Default: a variant without calls ignores them."""
+        would refuse is refused then, not when the shot is judged). Default:
+        a variant without calls ignores them."""
 
     def shot(self, state: State, s: ShotReport) -> Draft:
-        """Fold a ShotReport through the pipeline (module docstring), or hold it for a missing fact (held.py)."""
+        """Fold a ShotReport through the pipeline (module docstring),
+        or hold it for a missing fact (held.py)."""
         self.check_shot(state, s)
         if s.pocketed or s.jumped:
             s, slot = self.complete(state, s)
@@ -222,7 +231,9 @@ class Variant:
         """Hook: which ball was struck with the cue (general 15). Sets f.cue and f.wrong_ball."""
         cue = s.cue_ball
         if cue is not None and (type(cue) is not int or (cue not in state.on_table and cue != state.hand)):
-            raise IllegalInputError(f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе")
+            raise IllegalInputError(
+                f"cue_ball: ball {cue!r} is not on the table", f"cue_ball: шара {cue!r} нет на столе"
+            )
         designated = self.SPECIAL if state.is_break or state.hand is not None else self.CUE_BALL
         if designated is None:
             f.cue = cue
@@ -233,7 +244,8 @@ class Variant:
     def pick_ball(
         self, d: Draft, ball: int | None, colour: Colour | None, cue: int | None, taken: list[int], field: str
     ) -> int:
-        """The reported ball, checked; or, if not named, the lowest fitting object ball (then the cue ball)."""
+        """The reported ball, checked; or, if not named,
+        the lowest fitting object ball (then the cue ball)."""
         return fitting_ball(d, ball, colour, cue, taken, field, self.colour_of, self.SPECIAL)
 
     def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
@@ -241,7 +253,9 @@ class Variant:
         found = set(s.fouls)
         for x in found:
             if type(x) is not Foul:
-                raise MalformedInputError(f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения")
+                raise MalformedInputError(
+                    f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения"
+                )
         if f.wrong_ball:
             found.add(Foul.BAD_CUE_STRIKE)
         if f.jumped and self.JUMP_IS_FOUL:
@@ -262,12 +276,14 @@ class Variant:
 
     @classmethod
     def foul_reason(cls, foul: Foul) -> Reason:
-        """Hook: the rule this variant's FOUL effect cites for `foul` (its words name the foul on every screen).
-        Default: the general paragraph (general.FOUL_REASONS, with a variant's own foul as that variant words it)."""
+        """Hook: the rule this variant's FOUL effect cites for `foul` (its words name the foul on every
+        screen). Default: the general paragraph (general.FOUL_REASONS,
+        with a variant's own foul as that variant words it)."""
         return g.FOUL_REASONS[foul]
 
     def on_legal(self, d: Draft, s: ShotReport, f: ShotFacts) -> None:
-        """Hook: a shot without a foul. Default: every pocketed ball scores 1 (general 22.1/22.2); series rule."""
+        """Hook: a shot without a foul. Default: every pocketed ball scores 1
+        (general 22.1/22.2); series rule."""
         for b in f.pocketed:
             d.to_shelf(s.shooter, b, g.R_POTTED)
         if f.pocketed:
@@ -276,7 +292,8 @@ class Variant:
             d.pass_turn(1 - s.shooter, g.R_FOUL_TURN)
 
     def on_foul(self, d: Draft, s: ShotReport, f: ShotFacts, fouls: list[Foul], offender: int) -> None:
-        """Hook: one penalty (29.2). Default: spot what fell or jumped (22.3, 25), the opponent plays on (10)."""
+        """Hook: one penalty (29.2). Default: spot what fell or jumped (22.3, 25),
+        the opponent plays on (10)."""
         self.spot_incorrect(d, f.pocketed)
         self.spot(d, f.jumped)
         d.pass_turn(1 - offender, g.R_FOUL_TURN)
@@ -299,7 +316,15 @@ class Variant:
 
     # -- choices and referee decisions (choices.py) ------------------------------------------------------
 
-    def offer(self, d: Draft, player: int, kind: ChoiceKind, options: tuple[str, ...], reason: Reason, balls: bool = True) -> None:
+    def offer(
+        self,
+        d: Draft,
+        player: int,
+        kind: ChoiceKind,
+        options: tuple[str, ...],
+        reason: Reason,
+        balls: bool = True,
+    ) -> None:
         """Give `player` a choice (answered with `Choose`); `balls`: the balls they may take, if any."""
         pool = tuple(sorted(b for b in d.on_table if self.takeable(b))) if balls else ()
         d.pending = Pending(player, kind, options, pool, reason.paragraph)
@@ -344,7 +369,16 @@ class Variant:
             return (held_need(state.held, self.PROFILE.identity_rule or R_HELD, self.held_options(state)),)
         if state.mode == REFEREE:
             en, ru = self.decision_text(state)
-            return (Need(NeedKind.REFEREE_DECISION, None, en, ru, options=self.decision_options(state), blocking=True),)
+            return (
+                Need(
+                    NeedKind.REFEREE_DECISION,
+                    None,
+                    en,
+                    ru,
+                    options=self.decision_options(state),
+                    blocking=True,
+                ),
+            )
         if state.pending is not None:
             return (choice_need(state.pending, self.name),)
         return self.shot_needs(state)
@@ -356,16 +390,17 @@ class Variant:
     # -- a missing fact (held.py) ----------------------------------------------------------------------------
 
     def complete(self, state: State, s: ShotReport) -> tuple[ShotReport, int | None]:
-        """Hook: the report with every certain identity filled in, and the slot of the first reported ball whose
-        identity decides the result but is not given (None: nothing is missing). Default, by the profile: a ball
-        with no number (NUMBER) or no colour (COLOUR) that no colour names alone."""
+        """Hook: the report with every certain identity filled in, and the slot of the first reported ball
+        whose identity decides the result but is not given (None: nothing is missing). Default, by the
+        profile: a ball with no number (NUMBER) or no colour (COLOUR) that no colour names alone."""
         identity = self.PROFILE.identity
         if identity is BallIdentity.NONE:
             return s, None
         return s, unnamed_slot(identity, s, self.ball_of_colour)
 
     def ball_of_colour(self, colour: Colour | None) -> int | None:
-        """The one ball of the variant with this colour class, if only one has it (the yellow, Star's joker)."""
+        """The one ball of the variant with this colour class,
+        if only one has it (the yellow, Star's joker)."""
         return only_ball_of(self.BALLS, self.colour_of, colour)
 
     def unnamed_candidates(self, state: State, colour: Colour | None = None) -> tuple[int, ...]:
@@ -386,8 +421,9 @@ class Variant:
     # -- what a screen or the hub's scripted players read: no rule is decided here ---------------------------
 
     def ball_value(self, ball: int) -> int:
-        """Hook: what the ball is worth on a shelf. Default: 1, the special (coloured) ball 0 (it is the cue ball
-        in most variants; Free counts it 1 through its own rules, which the scoreboard shows as the score)."""
+        """Hook: what the ball is worth on a shelf. Default: 1, the special (coloured) ball 0 (it is the cue
+        ball in most variants; Free counts it 1 through its own rules,
+        which the scoreboard shows as the score)."""
         return 0 if ball == self.SPECIAL else 1
 
     def ball_label(self, ball: int) -> str:
@@ -395,7 +431,8 @@ class Variant:
         return "●" if ball == self.SPECIAL else str(ball)
 
     def board_facts(self, state: State) -> dict[str, Any] | None:
-        """Hook: the variant's own facts for the screens (the scoreboard's section named after the variant)."""
+        """Hook: the variant's own facts for the screens
+        (the scoreboard's section named after the variant)."""
         return None
 
     def scoring_balls(self, state: State, player: int) -> tuple[int, ...]:

@@ -12,15 +12,15 @@ from hypothesis import settings
 from tests.support.broker import Mosquitto
 
 # CI runs every property test from a fixed seed with no time deadline: a shared, noisy machine must not turn a
-# slow example into a red build, and a failure found there can be reproduced exactly. Locally hypothesis explores
-# (random seeds, the example database), so new failures are still found.
+# slow example into a red build, and a failure found there can be reproduced exactly. Locally hypothesis
+# explores (random seeds, the example database), so new failures are still found.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-# Strict mode: an internal error while a table folds an input is raised (and fails the test) instead of holding
-# the table with an alert, as the hub does in service (hub/reconcile/table.py). Hubs started as child processes
-# inherit it.
+# Strict mode: an internal error while a table folds an input is raised (and fails the test) instead of
+# holding the table with an alert, as the hub does in service (hub/reconcile/table.py). Hubs started as child
+# processes inherit it.
 os.environ.setdefault("LUZA_STRICT", "1")
 
 

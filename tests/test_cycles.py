@@ -1,11 +1,11 @@
 """No import cycle among the project's own modules (`shared_rules/`, `luza_wire/`, `hub/`, `firmware/`).
 
 A cycle means two modules are one piece of code in two files (a class sawn in two to fit the line cap, or a
-helper that reaches back into its caller): neither can be read, tested or imported alone, and the order they load
-in decides whether the program starts. Imports inside functions count too (a lazy import is still a dependency),
-and so do those under `if TYPE_CHECKING:`: they never run, but a loop through one is still two modules that cannot
-be understood apart (the hub's last three loops, removed in issue 21, were all of that kind). The graph spans the four
-packages, so a loop that crosses from one into another is found as well.
+helper that reaches back into its caller): neither can be read, tested or imported alone, and the order they
+load in decides whether the program starts. Imports inside functions count too (a lazy import is still a
+dependency), and so do those under `if TYPE_CHECKING:`: they never run, but a loop through one is still two
+modules that cannot be understood apart (the hub's last three loops, removed in issue 21, were all of that
+kind). The graph spans the four packages, so a loop that crosses from one into another is found as well.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("shared_rules", "luza_wire", "hub", "firmware")
 
+
 def modules(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
-    """Every module of the packages, by dotted name (a package by its own name: `hub.web` is hub/web/__init__.py)."""
+    """Every module of the packages, by dotted name (a package by its own name:
+    `hub.web` is hub/web/__init__.py)."""
     found: dict[str, Path] = {}
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
@@ -47,7 +49,8 @@ def imports_of(module: str, path: Path, known: dict[str, Path]) -> dict[str, int
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base]) if base else ".".join(up)
-            for alias in node.names:  # `from pkg import mod` imports the module pkg.mod; otherwise a name of pkg
+            # `from pkg import mod` imports the module pkg.mod; otherwise a name of pkg
+            for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 add(sub if sub in known else base, node.lineno)
     return out
@@ -101,8 +104,12 @@ def cycles(edges: dict[str, dict[str, int]]) -> list[frozenset[str]]:
 
 def describe(component: frozenset[str], edges: dict[str, dict[str, int]]) -> str:
     """The imports inside one loop, with their lines: what to cut."""
-    inside = [f"{a} -> {b} (line {line})" for a in sorted(component) for b, line in sorted(edges[a].items())
-              if b in component]
+    inside = [
+        f"{a} -> {b} (line {line})"
+        for a in sorted(component)
+        for b, line in sorted(edges[a].items())
+        if b in component
+    ]
     return "; ".join(inside)
 
 

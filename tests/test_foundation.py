@@ -32,5 +32,7 @@ def test_mosquitto_fixture_round_trip(mosquitto: Mosquitto) -> None:
 
 
 def test_cli_help_runs() -> None:
-    out = subprocess.run([sys.executable, "-m", "hub.cli", "--help"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "--help"], capture_output=True, text=True, check=True
+    )
     assert "usage: luza" in out.stdout

@@ -1,8 +1,8 @@
 """The hub's packages form layers, and imports only go down: a lower stage never reaches into a higher one.
 
 The layers (docs/hub.md, "Layout"): 0 the hub's base modules and the virtual table, 1 the vocabulary (vocab),
-2 store, 3 reconcile, 4 ingest and ota, 5 view (the read model), 6 service, 7 deploy, export and stats, 8 web, 9 demo,
-10 commands and the CLI.
+2 store, 3 reconcile, 4 ingest and ota, 5 view (the read model), 6 service, 7 deploy, export and stats, 8
+web, 9 demo, 10 commands and the CLI.
 Imports inside functions count too: a lazy import is still a dependency.
 """
 
@@ -14,8 +14,23 @@ from pathlib import Path
 import pytest
 
 HUB = Path(__file__).resolve().parent.parent / "hub"
-LAYERS = {"vocab": 1, "store": 2, "reconcile": 3, "ingest": 4, "ota": 4, "view": 5, "service": 6, "deploy": 7,
-          "export": 7, "stats": 7, "web": 8, "demo": 9, "commands": 10, "cli": 10, "virtual": 0}
+LAYERS = {
+    "vocab": 1,
+    "store": 2,
+    "reconcile": 3,
+    "ingest": 4,
+    "ota": 4,
+    "view": 5,
+    "service": 6,
+    "deploy": 7,
+    "export": 7,
+    "stats": 7,
+    "web": 8,
+    "demo": 9,
+    "commands": 10,
+    "cli": 10,
+    "virtual": 0,
+}
 BASE = {"config", "configfile", "errors", "logs", "names", "translit", "steadyclock", "hubclock", "__init__"}
 
 
@@ -70,8 +85,11 @@ def test_every_hub_module_sits_in_a_layer() -> None:
 @pytest.mark.parametrize("module,path", hub_modules(), ids=lambda v: v if isinstance(v, str) else "")
 def test_imports_only_go_down(module: str, path: Path) -> None:
     mine = layer_of(module)
-    upward = [f"line {line}: {target} (layer {layer_of(target)})"
-              for target, line in imports_of(path, module) if layer_of(target) > mine]
+    upward = [
+        f"line {line}: {target} (layer {layer_of(target)})"
+        for target, line in imports_of(path, module)
+        if layer_of(target) > mine
+    ]
     assert not upward, f"{module} (layer {mine}) imports a higher layer: " + "; ".join(upward)
 
 

@@ -8,8 +8,9 @@ wake the ESP32 from light sleep.
 Register facts from the datasheets (Analog Devices ADXL345 rev. G; ST LIS3DH DocID17530):
   ADXL345 (0x53): DEVID 0x00 = 0xE5; THRESH_ACT 0x24 (62.5 mg/LSB); ACT_INACT_CTL 0x27; BW_RATE 0x2C
     (0x0A 100 Hz .. 0x0F 3200 Hz); POWER_CTL 0x2D (measure 0x08); INT_ENABLE 0x2E (activity 0x10, watermark
-    0x02); INT_MAP 0x2F; DATA_FORMAT 0x31 (FULL_RES 0x08, range 0..3 = 2..16 g; 3.9 mg/LSB in full resolution);
-    DATAX0 0x32 (6 bytes, little endian); FIFO_CTL 0x38 (stream 0x80 | watermark); FIFO_STATUS 0x39 (entries).
+    0x02); INT_MAP 0x2F; DATA_FORMAT 0x31 (FULL_RES 0x08, range 0..3 = 2..16 g; 3.9 mg/LSB in full
+    resolution); DATAX0 0x32 (6 bytes, little endian); FIFO_CTL 0x38 (stream 0x80 | watermark);
+    FIFO_STATUS 0x39 (entries).
   LIS3DH (0x18/0x19): WHO_AM_I 0x0F = 0x33; CTRL_REG1 0x20 (ODR << 4 | XYZ enable 0x07; 0x9 = 1344 Hz);
     CTRL_REG3 0x22; CTRL_REG4 0x23 (BDU 0x80, FS 16 g 0x30, HR 0x08; 12 mg/digit at 16 g, 12-bit left
     justified); CTRL_REG5 0x24 (FIFO_EN 0x40); INT1_CFG 0x30; INT1_THS 0x32 (186 mg/LSB at 16 g);
@@ -20,8 +21,14 @@ from time import ticks_add, ticks_us
 
 _ADXL_RATES = {100: 0x0A, 200: 0x0B, 400: 0x0C, 800: 0x0D, 1600: 0x0E, 3200: 0x0F}
 _ADXL_RANGES = {2: 0, 4: 1, 8: 2, 16: 3}
-_LIS_RATES = {100: (0x5, 100), 200: (0x6, 200), 400: (0x7, 400), 800: (0x9, 1344), 1600: (0x9, 1344),
-              3200: (0x9, 1344)}  # (ODR code, real Hz): high-resolution mode tops out at 1344 Hz
+_LIS_RATES = {
+    100: (0x5, 100),
+    200: (0x6, 200),
+    400: (0x7, 400),
+    800: (0x9, 1344),
+    1600: (0x9, 1344),
+    3200: (0x9, 1344),
+}  # (ODR code, real Hz): high-resolution mode tops out at 1344 Hz
 _LIS_FS = {2: (0x00, 1), 4: (0x10, 2), 8: (0x20, 4), 16: (0x30, 12)}  # (CTRL_REG4 bits, mg per digit in HR)
 
 

@@ -1,4 +1,5 @@
-"""Battery voltage through a resistor divider on an ESP32 ADC pin (11 dB attenuation: up to ~3.1 V at the pin)."""
+"""Battery voltage through a resistor divider on an ESP32 ADC pin (11 dB attenuation:
+up to ~3.1 V at the pin)."""
 
 from machine import ADC, Pin
 

@@ -20,7 +20,11 @@ class BeamPins:
         for slot, p in enumerate(pockets):
             for beam, key in ((0, "upper"), (1, "lower")):
                 pin = Pin(p[key], Pin.IN, Pin.PULL_UP)
-                pin.irq(self._handler(ring, slot << 2 | beam << 1, inv), Pin.IRQ_RISING | Pin.IRQ_FALLING, hard=True)
+                pin.irq(
+                    self._handler(ring, slot << 2 | beam << 1, inv),
+                    Pin.IRQ_RISING | Pin.IRQ_FALLING,
+                    hard=True,
+                )
                 self.pins.append(pin)
 
     @staticmethod

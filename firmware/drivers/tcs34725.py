@@ -2,7 +2,8 @@
 
 Register facts from the TCS3472 datasheet (ams): command bit 0x80, auto-increment 0x20; ENABLE 0x00 (PON 0x01,
 AEN 0x02); ATIME 0x01, integration = (256 - ATIME) x 2.4 ms; CONTROL 0x0F gain 1/4/16/60x = 0..3; ID 0x12
-(0x44 TCS34721/5, 0x4D TCS34723/7); STATUS 0x13 (AVALID 0x01); CDATAL 0x14, then R, G, B (16-bit little endian).
+(0x44 TCS34721/5, 0x4D TCS34723/7); STATUS 0x13 (AVALID 0x01);
+CDATAL 0x14, then R, G, B (16-bit little endian).
 """
 
 _ADDR = 0x29
@@ -27,7 +28,9 @@ class TCS34725:
         self._one = bytearray(1)
         ident = self._read8(_ID)
         if ident not in (0x44, 0x4D):
-            raise OSError("TCS34725 not found at 0x%02x (ID register 0x%02x); check SDA/SCL wiring" % (addr, ident))
+            raise OSError(
+                "TCS34725 not found at 0x%02x (ID register 0x%02x); check SDA/SCL wiring" % (addr, ident)
+            )
         steps = int(atime_ms / 2.4 + 0.5)
         steps = 1 if steps < 1 else (256 if steps > 256 else steps)
         self._write8(_ATIME, 256 - steps)

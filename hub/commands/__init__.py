@@ -1,1 +1,2 @@
-"""Subcommands of `luza`. Each module here has `register(subparsers)`; `hub.cli.COMMAND_MODULES` lists them."""
+"""Subcommands of `luza`. Each module here has `register(subparsers)`;
+`hub.cli.COMMAND_MODULES` lists them."""

@@ -1,4 +1,5 @@
-"""`luza backup` (online backup of the live database, with rotation) and `luza restore` (put a backup back)."""
+"""`luza backup` (online backup of the live database, with rotation) and `luza
+restore` (put a backup back)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,22 @@ UNIT = "luza-hub.service"
 
 
 def register(sub: Any) -> None:
-    b = sub.add_parser("backup", help="back the hub's database up (safe while the hub runs); keep the newest N",
-                       description="Online backup of the live SQLite database into a folder, oldest removed. / "
-                                   "Резервная копия базы хаба (можно на ходу).")
+    b = sub.add_parser(
+        "backup",
+        help="back the hub's database up (safe while the hub runs); keep the newest N",
+        description="Online backup of the live SQLite database into a folder, oldest removed. / "
+        "Резервная копия базы хаба (можно на ходу).",
+    )
     _where(b)
     b.add_argument("--dir", required=True, help="backup folder, e.g. /var/backups/luza")
     b.add_argument("--keep", type=int, default=14, help="how many backups to keep (default 14)")
     b.set_defaults(func=run_backup)
-    r = sub.add_parser("restore", help="replace the hub's database with a backup (stop the hub first)",
-                       description="Restore a backup; the current database is kept beside it. / "
-                                   "Восстановить базу из резервной копии (сначала остановите хаб).")
+    r = sub.add_parser(
+        "restore",
+        help="replace the hub's database with a backup (stop the hub first)",
+        description="Restore a backup; the current database is kept beside it. / "
+        "Восстановить базу из резервной копии (сначала остановите хаб).",
+    )
     r.add_argument("backup", nargs="?", help="the backup file (see --list)")
     _where(r)
     r.add_argument("--list", metavar="DIR", help="list the backups in DIR instead")
@@ -40,7 +47,9 @@ def _db(args: argparse.Namespace, cmd: str) -> Path | None:
     if args.db:
         return Path(args.db)
     if not args.config:
-        print(f"luza {cmd}: give --config luza.toml or --db PATH / укажите --config или --db", file=sys.stderr)
+        print(
+            f"luza {cmd}: give --config luza.toml or --db PATH / укажите --config или --db", file=sys.stderr
+        )
         return None
     from hub import config as cfgmod
     from hub import configfile
@@ -91,12 +100,17 @@ def run_restore(args: argparse.Namespace) -> int:
     if db is None:
         return 2
     if not args.backup:
-        print("luza restore: name the backup file (luza restore --list DIR shows them) / укажите файл копии",
-              file=sys.stderr)
+        print(
+            "luza restore: name the backup file (luza restore --list DIR shows them) / укажите файл копии",
+            file=sys.stderr,
+        )
         return 2
     if hub_running() and not args.force:
-        print(f"luza restore: the hub is running; stop it first: sudo systemctl stop {UNIT} / "
-              "сначала остановите хаб", file=sys.stderr)
+        print(
+            f"luza restore: the hub is running; stop it first: sudo systemctl stop {UNIT} / "
+            "сначала остановите хаб",
+            file=sys.stderr,
+        )
         return 1
     try:
         checked, kept = restore(Path(args.backup), db)
@@ -106,7 +120,10 @@ def run_restore(args: argparse.Namespace) -> int:
     except BackupError as exc:
         print(f"luza restore: {exc}", file=sys.stderr)
         return 1
-    print(f"restored / восстановлено: {args.backup} -> {db} ({checked.matches} matches, {checked.inputs} inputs)")
+    print(
+        f"restored / восстановлено: {args.backup} -> {db} "
+        f"({checked.matches} matches, {checked.inputs} inputs)"
+    )
     if kept is not None:
         print(f"the previous database is kept as / прежняя база сохранена: {kept}")
     print(f"start the hub / запустите хаб: sudo systemctl start {UNIT}")

@@ -1,4 +1,5 @@
-"""`luza calibrate`: teach a pocket node one ball colour (the node's `calibrate` command, see docs/install.md).
+"""`luza calibrate`: teach a pocket node one ball colour
+(the node's `calibrate` command, see docs/install.md).
 
     sudo luza calibrate --table t1 --device p3 --pocket 3 --colour ivory [--balls 5]
 
@@ -19,9 +20,12 @@ from luza_wire import protocol
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("calibrate", help="teach a pocket node's colour sensor one ball colour",
-                       description="Colour calibration of one pocket: drop N balls of one colour. / "
-                                   "Калибровка цвета: бросьте в лузу N шаров одного цвета.")
+    p = sub.add_parser(
+        "calibrate",
+        help="teach a pocket node's colour sensor one ball colour",
+        description="Colour calibration of one pocket: drop N balls of one colour. / "
+        "Калибровка цвета: бросьте в лузу N шаров одного цвета.",
+    )
     p.add_argument("--table", required=True)
     p.add_argument("--device", required=True, help="the pocket node")
     p.add_argument("--pocket", type=int, required=True, choices=range(1, 7), metavar="1-6")
@@ -50,13 +54,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     dev = cfg.device(args.device)
     if c is None or dev is None or dev.table != args.table or dev.role != "pocket":
-        print(f"luza calibrate: no pocket node {args.device!r} on table {args.table!r} in luza.toml "
-              "(luza provision adds it)", file=sys.stderr)
+        print(
+            f"luza calibrate: no pocket node {args.device!r} on table {args.table!r} in luza.toml "
+            "(luza provision adds it)",
+            file=sys.stderr,
+        )
         return 2
     got = _calibrate(urlsplit(cfg.broker.url).hostname or "127.0.0.1", cfg.broker.port, c.tool, args)
     if got < args.balls:
-        print(f"luza calibrate: {got} of {args.balls} balls seen in {args.timeout:g} s; is the node online and "
-              "the colour sensor wired (hardware/wiring.md)?", file=sys.stderr)
+        print(
+            f"luza calibrate: {got} of {args.balls} balls seen in {args.timeout:g} s; is the node online and "
+            "the colour sensor wired (hardware/wiring.md)?",
+            file=sys.stderr,
+        )
         return 1
     print(f"{args.colour} learned for pocket {args.pocket} / цвет запомнен")
     return 0
@@ -73,10 +83,15 @@ def _calibrate(host: str, port: int, password: str, args: argparse.Namespace) ->
 
     def on_connect(client: Any, *a: Any) -> None:
         client.subscribe(evt, qos=1)
-        client.publish(protocol.topic(args.table, args.device, "cmd"),
-                       protocol.encode_command("calibrate", 1, p=args.pocket, col=args.colour, n=args.balls), qos=1)
-        print(f"drop {args.balls} {args.colour} ball(s) into pocket {args.pocket}, one at a time / "
-              f"бросьте {args.balls} шар(а) в лузу {args.pocket}")
+        client.publish(
+            protocol.topic(args.table, args.device, "cmd"),
+            protocol.encode_command("calibrate", 1, p=args.pocket, col=args.colour, n=args.balls),
+            qos=1,
+        )
+        print(
+            f"drop {args.balls} {args.colour} ball(s) into pocket {args.pocket}, one at a time / "
+            f"бросьте {args.balls} шар(а) в лузу {args.pocket}"
+        )
 
     def on_message(client: Any, userdata: Any, msg: Any) -> None:
         parsed = protocol.parse("evt", msg.payload, args.device)

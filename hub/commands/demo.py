@@ -1,6 +1,7 @@
-"""`luza demo`: the appliance on one machine with no hardware: a private locked-down broker, a virtual table, the
-hub and the web app (wall board, referee panel, club view, overlay) playing match after match until Ctrl-C or
-SIGTERM, which both finish the shot in play, stop everything the demo started (its broker last) and exit 0."""
+"""`luza demo`: the appliance on one machine with no hardware: a private locked-down broker, a virtual table,
+the hub and the web app (wall board, referee panel, club view, overlay) playing match after match until Ctrl-C
+or SIGTERM, which both finish the shot in play, stop everything the demo started
+(its broker last) and exit 0."""
 
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ def variants(text: str) -> list[str]:
     names = list(known) if text == "all" else [v.strip() for v in text.split(",") if v.strip()]
     bad = [v for v in names if v not in known]
     if bad or not names:
-        raise argparse.ArgumentTypeError(f"unknown variant {', '.join(bad) or text!r}: choose from "
-                                         f"{', '.join(known)} or all / неизвестный вариант")
+        raise argparse.ArgumentTypeError(
+            f"unknown variant {', '.join(bad) or text!r}: choose from "
+            f"{', '.join(known)} or all / неизвестный вариант"
+        )
     return names
 
 
@@ -48,8 +51,11 @@ def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
     from shared_rules.errors import RulesError
     from shared_rules.race import RaceRules
 
-    raw = {"race_to": getattr(args, "race", 1), "break_rule": getattr(args, "break_rule", "alternate"),
-           "handicap": getattr(args, "handicap", None)}
+    raw = {
+        "race_to": getattr(args, "race", 1),
+        "break_rule": getattr(args, "break_rule", "alternate"),
+        "handicap": getattr(args, "handicap", None),
+    }
     try:
         rules = RaceRules.from_dict(raw)
     except RulesError as exc:
@@ -58,52 +64,95 @@ def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def shot_clock(text: str) -> dict[str, int]:
-    """`--shot-clock SECONDS[:EXTENSIONS]` -> the match's shot clock (checked by the hub, hub/vocab/actions.py)."""
+    """`--shot-clock SECONDS[:EXTENSIONS]` -> the match's shot clock
+    (checked by the hub, hub/vocab/actions.py)."""
     parts = text.split(":")
     try:
         limit, extensions = int(parts[0]), int(parts[1]) if len(parts) > 1 else 1
     except (ValueError, IndexError):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected SECONDS[:EXTENSIONS], e.g. 45:1 / "
-                                         "нужно СЕКУНД[:ПРОДЛЕНИЙ], напр. 45:1") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected SECONDS[:EXTENSIONS], e.g. 45:1 / нужно СЕКУНД[:ПРОДЛЕНИЙ], напр. 45:1"
+        ) from None
     if len(parts) > 2 or not 5 <= limit <= 600 or not 0 <= extensions <= 10:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds 5..600, extensions 0..10 / секунд 5..600, продлений 0..10")
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: seconds 5..600, extensions 0..10 / секунд 5..600, продлений 0..10"
+        )
     return {"limit_s": limit, "extensions": extensions}
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("demo", help="run the whole appliance with a virtual table (no hardware, no broker to start)",
-                       description="A private Mosquitto, virtual pocket and cue nodes running the real firmware "
-                                   "logic, the hub, the rules engine and the web app: open the printed URLs for "
-                                   "the wall board and the referee panel. / Демонстрация: виртуальный стол, хаб, "
-                                   "правила и веб-табло; откройте напечатанные адреса.")
-    p.add_argument("--variant", default="all", type=variants,
-                   help="variant, comma-separated variants, or all (default: all, one after another); in Classic "
-                        "and 100 points the scripted referee calls ball and pocket before each shot")
-    p.add_argument("--port", type=int, default=8000, help="web port on --host (default 8000; 0: any free port)")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; 0.0.0.0 to let a "
-                                                       "tablet on the same network open the panel)")
-    p.add_argument("--matches", type=int, default=0, help="stop after this many matches (default 0: until Ctrl-C)")
-    p.add_argument("--speed", type=float, help="virtual time per wall time (default 2 on the web, 4 in the terminal)")
+    p = sub.add_parser(
+        "demo",
+        help="run the whole appliance with a virtual table (no hardware, no broker to start)",
+        description="A private Mosquitto, virtual pocket and cue nodes running the real firmware "
+        "logic, the hub, the rules engine and the web app: open the printed URLs for "
+        "the wall board and the referee panel. / Демонстрация: виртуальный стол, хаб, "
+        "правила и веб-табло; откройте напечатанные адреса.",
+    )
+    p.add_argument(
+        "--variant",
+        default="all",
+        type=variants,
+        help="variant, comma-separated variants, or all (default: all, one after another); in Classic "
+        "and 100 points the scripted referee calls ball and pocket before each shot",
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, help="web port on --host (default 8000; 0: any free port)"
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to serve on (default 127.0.0.1; 0.0.0.0 to let a "
+        "tablet on the same network open the panel)",
+    )
+    p.add_argument(
+        "--matches", type=int, default=0, help="stop after this many matches (default 0: until Ctrl-C)"
+    )
+    p.add_argument(
+        "--speed", type=float, help="virtual time per wall time (default 2 on the web, 4 in the terminal)"
+    )
     p.add_argument("--seed", type=int, help="seed of the scripted players (default: random)")
     p.add_argument("--workdir", help="keep the broker, store and node files here (default: a temp folder)")
-    p.add_argument("--race", type=int, default=1, metavar="N",
-                   help="each match is a race to N frames (default 1: one frame) / встреча до N побед")
-    p.add_argument("--break-rule", default="alternate", choices=("alternate", "loser", "winner"),
-                   help="who breaks the frames after the first: alternate (general 11, the default), the loser or "
-                        "the winner of the previous frame (general A-G4)")
-    p.add_argument("--handicap", type=handicap, metavar="KIND:N[:SEAT]",
-                   help="handicap (general A-G5): points:N or balls:N in every frame, or frames:N, for seat 0 or 1 "
-                        "(default 1), e.g. balls:2 / фора, напр. balls:2:1")
-    p.add_argument("--shot-clock", type=shot_clock, metavar="SECONDS[:EXTENSIONS]",
-                   help="run the shot clock from the sensors: seconds per shot and extensions per player per frame "
-                        "(default 1), e.g. 45:1 / часы на удар, напр. 45:1")
-    p.add_argument("--terminal", action="store_true",
-                   help="no web app: play one match of the first variant and print the scoreboard")
+    p.add_argument(
+        "--race",
+        type=int,
+        default=1,
+        metavar="N",
+        help="each match is a race to N frames (default 1: one frame) / встреча до N побед",
+    )
+    p.add_argument(
+        "--break-rule",
+        default="alternate",
+        choices=("alternate", "loser", "winner"),
+        help="who breaks the frames after the first: alternate (general 11, the default), the loser or "
+        "the winner of the previous frame (general A-G4)",
+    )
+    p.add_argument(
+        "--handicap",
+        type=handicap,
+        metavar="KIND:N[:SEAT]",
+        help="handicap (general A-G5): points:N or balls:N in every frame, or frames:N, for seat 0 or 1 "
+        "(default 1), e.g. balls:2 / фора, напр. balls:2:1",
+    )
+    p.add_argument(
+        "--shot-clock",
+        type=shot_clock,
+        metavar="SECONDS[:EXTENSIONS]",
+        help="run the shot clock from the sensors: seconds per shot and extensions per player per frame "
+        "(default 1), e.g. 45:1 / часы на удар, напр. 45:1",
+    )
+    p.add_argument(
+        "--terminal",
+        action="store_true",
+        help="no web app: play one match of the first variant and print the scoreboard",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
     chosen = args.variant if isinstance(args.variant, list) else variants(args.variant)
     if getattr(args, "terminal", True):
         return _terminal(args, chosen[0])
@@ -116,8 +165,15 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
     stop = threading.Event()
     try:
         with _stopping(stop):
-            result = run_demo(variant, args.speed or 4.0, args.seed, args.workdir, stop=stop, race=race_of(args),
-                              shot_clock=getattr(args, "shot_clock", None))
+            result = run_demo(
+                variant,
+                args.speed or 4.0,
+                args.seed,
+                args.workdir,
+                stop=stop,
+                race=race_of(args),
+                shot_clock=getattr(args, "shot_clock", None),
+            )
     except RuntimeError as exc:  # e.g. Mosquitto missing: say what to do, no stack trace
         print(f"luza demo: {exc}", file=sys.stderr)
         return 2
@@ -128,8 +184,11 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
         print("luza demo: stopped / остановлено", file=sys.stderr)
         return 0
     if not result.over:
-        print(f"luza demo: {result.problem or f'the match did not finish in {result.shots} shots'} / "
-              "партия не доиграна", file=sys.stderr)
+        print(
+            f"luza demo: {result.problem or f'the match did not finish in {result.shots} shots'} / "
+            "партия не доиграна",
+            file=sys.stderr,
+        )
         return 1
     if result.frames is not None and race_of(args) is not None:
         print(f"frames / партии {result.frames[0]}:{result.frames[1]}, won by seat {result.winner}")
@@ -140,8 +199,8 @@ def _terminal(args: argparse.Namespace, variant: str) -> int:
 @contextlib.contextmanager
 def _stopping(stop: threading.Event) -> Iterator[None]:
     """Ctrl-C (SIGINT) and SIGTERM (a service manager, `kill`) alike: the first sets `stop` (the demo finishes
-    the shot in play and shuts down in order: virtual table, web server, hub, then its broker), a second one stops
-    at once (KeyboardInterrupt: the same shutdown, without waiting for the shot)."""
+    the shot in play and shuts down in order: virtual table, web server, hub, then its broker), a second one
+    stops at once (KeyboardInterrupt: the same shutdown, without waiting for the shot)."""
 
     def on_signal(signum: int, frame: object) -> None:
         if stop.is_set():
@@ -163,9 +222,18 @@ def _web(args: argparse.Namespace, chosen: list[str]) -> int:
     stop = threading.Event()
     try:
         with _stopping(stop):
-            result = run_web_demo(chosen, args.speed or 2.0, args.seed, args.workdir, args.host, args.port,
-                                  args.matches, stop=stop, race=race_of(args),
-                                  shot_clock=getattr(args, "shot_clock", None))
+            result = run_web_demo(
+                chosen,
+                args.speed or 2.0,
+                args.seed,
+                args.workdir,
+                args.host,
+                args.port,
+                args.matches,
+                stop=stop,
+                race=race_of(args),
+                shot_clock=getattr(args, "shot_clock", None),
+            )
     except RuntimeError as exc:  # Mosquitto missing, the port taken: one line that says what to do
         hint = f" (try --port {args.port + 1})" if "listen" in str(exc) else ""
         print(f"luza demo: {exc}{hint}", file=sys.stderr)

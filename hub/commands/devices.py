@@ -1,4 +1,5 @@
-"""`luza devices`: the device registry as the hub last stored it (online/offline, last seen, fw, battery, …)."""
+"""`luza devices`: the device registry as the hub last stored it (online/offline,
+last seen, fw, battery, …)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("devices", help="list the nodes: online, last seen, firmware, battery, RSSI, rejections, "
-                                       "their last update",
-                       description="List the nodes the hub knows. / Список узлов.")
+    p = sub.add_parser(
+        "devices",
+        help="list the nodes: online, last seen, firmware, battery, RSSI, rejections, their last update",
+        description="List the nodes the hub knows. / Список узлов.",
+    )
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--config", help="luza.toml (its store.path is read; configured nodes never seen are shown)")
+    src.add_argument(
+        "--config", help="luza.toml (its store.path is read; configured nodes never seen are shown)"
+    )
     src.add_argument("--db", help="the hub's SQLite database")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=run)
@@ -28,10 +33,13 @@ def _age(ms: int | None) -> str:
 
 
 def update(ota: dict[str, Any] | None) -> str:
-    """A node's over-the-air update in one cell: `ok 0.1.1-1f2e3d4c`, `fetch 3/27 0.1.1-…`, `refused … (hash …)`."""
+    """A node's over-the-air update in one cell: `ok 0.1.1-1f2e3d4c`,
+    `fetch 3/27 0.1.1-…`, `refused … (hash …)`."""
     if not ota:
         return "-"
-    text = f"{ota.get('st')} " + (f"{ota.get('n', 0)}/{ota.get('of', '?')} " if ota.get("st") == "fetch" else "")
+    text = f"{ota.get('st')} " + (
+        f"{ota.get('n', 0)}/{ota.get('of', '?')} " if ota.get("st") == "fetch" else ""
+    )
     text += ota.get("r") or ota.get("to") or ""
     return text + (f" ({ota['err']})" if ota.get("err") else "")
 
@@ -52,16 +60,39 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(devices, ensure_ascii=False, indent=2))
         return 0
-    cols = ("device", "table", "role", "state", "last seen", "fw", "boot", "battery", "rssi", "outbox", "rejected",
-            "update")
+    cols = (
+        "device",
+        "table",
+        "role",
+        "state",
+        "last seen",
+        "fw",
+        "boot",
+        "battery",
+        "rssi",
+        "outbox",
+        "rejected",
+        "update",
+    )
     rows = [cols]
     for d in devices:
         rej = ", ".join(f"{k}:{v}" for k, v in sorted(d["rejected"].items())) or "-"
-        rows.append((d["id"] or "(no device)", d["table_id"] or "?", d["role"] or "?", d["state"],
-                     _age(d["last_seen_ms"]), d["fw"] or "-", str(d["boot"] if d["boot"] is not None else "-"),
-                     "-" if d["battery"] is None else f"{d['battery']:.2f} V",
-                     "-" if d["rssi"] is None else f"{d['rssi']:.0f} dBm",
-                     "-" if d["outbox"] is None else str(d["outbox"]), rej, update(d.get("ota"))))
+        rows.append(
+            (
+                d["id"] or "(no device)",
+                d["table_id"] or "?",
+                d["role"] or "?",
+                d["state"],
+                _age(d["last_seen_ms"]),
+                d["fw"] or "-",
+                str(d["boot"] if d["boot"] is not None else "-"),
+                "-" if d["battery"] is None else f"{d['battery']:.2f} V",
+                "-" if d["rssi"] is None else f"{d['rssi']:.0f} dBm",
+                "-" if d["outbox"] is None else str(d["outbox"]),
+                rej,
+                update(d.get("ota")),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())

@@ -14,9 +14,12 @@ from hub.export.days import local_zone, parse_day
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("export", help="export a match: json | csv | html | pdf",
-                       description="Export a match as the JSON evidence log, CSV (one row per shot), or the "
-                                   "scoresheet in HTML or PDF. / Выгрузить партию: JSON, CSV, протокол HTML/PDF.")
+    p = sub.add_parser(
+        "export",
+        help="export a match: json | csv | html | pdf",
+        description="Export a match as the JSON evidence log, CSV (one row per shot), or the "
+        "scoresheet in HTML or PDF. / Выгрузить партию: JSON, CSV, протокол HTML/PDF.",
+    )
     add_db(p)
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--match", type=int, metavar="N", help="match id (see luza matches)")
@@ -55,8 +58,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"luza export: {count} match(es) -> {args.output} ({len(data)} bytes)", file=sys.stderr)
     if skipped:
         ids = ", ".join(str(i) for i, _ in skipped)
-        print(f"luza export: {len(skipped)} match(es) could not be read and are listed in luza-skipped.txt "
-              f"in the zip: {ids} / не прочитаны партии: {ids}", file=sys.stderr)
+        print(
+            f"luza export: {len(skipped)} match(es) could not be read and are listed in luza-skipped.txt "
+            f"in the zip: {ids} / не прочитаны партии: {ids}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -71,5 +77,7 @@ def _write(output: str | None, data: bytes) -> None:
     try:
         Path(output).write_bytes(data)
     except OSError as exc:
-        raise ExportError(f"cannot write {output}: {exc.strerror or exc}",
-                          f"не удалось записать {output}: {exc.strerror or exc}") from None
+        raise ExportError(
+            f"cannot write {output}: {exc.strerror or exc}",
+            f"не удалось записать {output}: {exc.strerror or exc}",
+        ) from None

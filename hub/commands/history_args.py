@@ -1,5 +1,5 @@
-"""Arguments shared by `luza matches`, `luza export`, `luza players`, `luza stats`: the database, dates as local
-days."""
+"""Arguments shared by `luza matches`, `luza export`, `luza players`, `luza stats`: the database, dates as
+local days."""
 
 from __future__ import annotations
 
@@ -14,12 +14,15 @@ DEFAULT_DB = "luza.db"
 
 
 def add_db(p: Any) -> None:
-    p.add_argument("--db", help=f"the hub's SQLite database (default: --config's store.path, else {DEFAULT_DB})")
+    p.add_argument(
+        "--db", help=f"the hub's SQLite database (default: --config's store.path, else {DEFAULT_DB})"
+    )
     p.add_argument("--config", help="luza.toml: take the database path from its [store] section")
 
 
 def db_path(args: argparse.Namespace, must_exist: bool = True) -> str:
-    """The database's path (--db, else --config's store.path, else luza.db); ExportError if it is not there."""
+    """The database's path (--db, else --config's store.path, else luza.db);
+    ExportError if it is not there."""
     from hub import config, configfile
 
     if args.db is None:
@@ -40,9 +43,13 @@ def open_store(args: argparse.Namespace) -> Store:
     try:
         return Store(args.db, readonly=True)
     except FileNotFoundError:
-        raise ExportError(f"no database at {args.db} (give --db PATH)", f"нет базы {args.db} (укажите --db)") from None
+        raise ExportError(
+            f"no database at {args.db} (give --db PATH)", f"нет базы {args.db} (укажите --db)"
+        ) from None
     except (SchemaError, OSError) as exc:
         raise ExportError(str(exc)) from None
     except Exception as exc:  # sqlite3.DatabaseError: not a database
-        raise ExportError(f"{args.db} cannot be read as a Luza database: {exc}",
-                          f"{args.db} не читается как база Luza: {exc}") from None
+        raise ExportError(
+            f"{args.db} cannot be read as a Luza database: {exc}",
+            f"{args.db} не читается как база Luza: {exc}",
+        ) from None

@@ -1,4 +1,5 @@
-"""`luza key`: the hub's export signing key (made if missing) — its fingerprint, and the public key to publish."""
+"""`luza key`: the hub's export signing key (made if missing) — its fingerprint,
+and the public key to publish."""
 
 from __future__ import annotations
 
@@ -9,13 +10,19 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("key", help="the hub's export signing key: fingerprint and public key",
-                       description="Print the fingerprint of the hub's Ed25519 export key (beside the database; "
-                                   "made if missing) and optionally write its public key. / Ключ подписи выгрузок.")
+    p = sub.add_parser(
+        "key",
+        help="the hub's export signing key: fingerprint and public key",
+        description="Print the fingerprint of the hub's Ed25519 export key (beside the database; "
+        "made if missing) and optionally write its public key. / Ключ подписи выгрузок.",
+    )
     p.add_argument("--db", help="the hub's SQLite database (default: --config's store.path, else luza.db)")
     p.add_argument("--config", help="luza.toml: take the database path from its [store] section")
-    p.add_argument("--public", metavar="FILE", help="write the public key (PEM) here, to publish or give to "
-                                                    "`luza verify --key`")
+    p.add_argument(
+        "--public",
+        metavar="FILE",
+        help="write the public key (PEM) here, to publish or give to `luza verify --key`",
+    )
     p.set_defaults(func=run)
 
 

@@ -13,8 +13,11 @@ from hub.export.days import local_zone, parse_day
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("matches", help="list and search matches",
-                       description="Search the match history, newest first. / История партий.")
+    p = sub.add_parser(
+        "matches",
+        help="list and search matches",
+        description="Search the match history, newest first. / История партий.",
+    )
     add_db(p)
     p.add_argument("--table", help="table id")
     p.add_argument("--variant", help="variant id (free, combined, dynamic, classic, star, hundred)")
@@ -37,8 +40,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.page < 1:
             raise ExportError(f"--page: 1 or more, got {args.page}")
-        q = Query(args.table, args.variant, args.player, parse_day(args.since, tz, "--since"),
-                  parse_day(args.until, tz, "--until"), args.status, args.limit, (args.page - 1) * args.limit)
+        q = Query(
+            args.table,
+            args.variant,
+            args.player,
+            parse_day(args.since, tz, "--since"),
+            parse_day(args.until, tz, "--until"),
+            args.status,
+            args.limit,
+            (args.page - 1) * args.limit,
+        )
         total, rows = search(open_store(args), q)
     except ExportError as exc:
         print(f"luza matches: {refusal_line(exc.body)}", file=sys.stderr)
@@ -55,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         win = f", winner {m['players'][m['winner']]}" if m["winner"] in (0, 1) else ""
         if m["provisional"]:
             score += " (provisional: a shot is open)"
-        print(f"{m['id']:>6}  {text.local(m['started_ms'], tz)}  {m['table']:<8} {m['variant']:<9} "
-              f"{m['players'][0]} v {m['players'][1]}  {score}  {m['status']}{win}")
+        print(
+            f"{m['id']:>6}  {text.local(m['started_ms'], tz)}  {m['table']:<8} {m['variant']:<9} "
+            f"{m['players'][0]} v {m['players'][1]}  {score}  {m['status']}{win}"
+        )
     return 0

@@ -24,8 +24,11 @@ PHOTO_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("players", help="the player registry: list, add, merge / реестр игроков",
-                       description="The player registry. / Реестр игроков.")
+    p = sub.add_parser(
+        "players",
+        help="the player registry: list, add, merge / реестр игроков",
+        description="The player registry. / Реестр игроков.",
+    )
     actions = p.add_subparsers(dest="players_action", metavar="ACTION", required=True)
     ls = actions.add_parser("list", help="every player, or those a search finds (either alphabet)")
     add_db(ls)
@@ -42,7 +45,9 @@ def register(sub: Any) -> None:
     ad.add_argument("--photo", help="a PNG, JPEG or WebP file (at most ~145 kB)")
     ad.add_argument("--json", action="store_true", help="print the new player as JSON")
     ad.set_defaults(func=run_add)
-    mg = actions.add_parser("merge", help="merge a duplicate into a player: its matches and figures move there")
+    mg = actions.add_parser(
+        "merge", help="merge a duplicate into a player: its matches and figures move there"
+    )
     add_db(mg)
     mg.add_argument("duplicate", type=int, help="the duplicate's id")
     mg.add_argument("into", type=int, help="the id it is merged into")
@@ -83,13 +88,16 @@ def _photo(path: str | None) -> str | None:
         return None
     kind = PHOTO_TYPES.get(Path(path).suffix.lower())
     if kind is None:
-        raise ExportError(f"--photo: a .png, .jpg or .webp file, got {path}",
-                          f"--photo: нужен файл .png, .jpg или .webp, получено {path}")
+        raise ExportError(
+            f"--photo: a .png, .jpg or .webp file, got {path}",
+            f"--photo: нужен файл .png, .jpg или .webp, получено {path}",
+        )
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise ExportError(f"--photo: cannot read {path}: {exc.strerror}",
-                          f"--photo: не читается {path}: {exc.strerror}") from None
+        raise ExportError(
+            f"--photo: cannot read {path}: {exc.strerror}", f"--photo: не читается {path}: {exc.strerror}"
+        ) from None
     return f"data:image/{kind};base64,{base64.b64encode(data).decode()}"
 
 
@@ -97,8 +105,17 @@ def run_add(args: argparse.Namespace) -> int:
     from hub.stats.registry import PlayerError, add, public
 
     try:
-        row = add(db_path(args), {"name": args.name, "name_en": args.en, "nickname": args.nickname,
-                                  "club": args.club, "photo": _photo(args.photo)}, int(time.time() * 1000))
+        row = add(
+            db_path(args),
+            {
+                "name": args.name,
+                "name_en": args.en,
+                "nickname": args.nickname,
+                "club": args.club,
+                "photo": _photo(args.photo),
+            },
+            int(time.time() * 1000),
+        )
     except (ExportError, PlayerError) as exc:
         return _fail(exc)
     print(json.dumps(public(row), ensure_ascii=False) if args.json else f"added {_line(row).strip()}")

@@ -1,7 +1,7 @@
 """`luza provision`: a new node from USB to the table (see hub.deploy.provision and docs/install.md).
 
-    sudo luza provision --table t1 --device p3 --pockets 3 --wifi-ssid Club --wifi-password … --broker-host 192.168.1.10
-    sudo luza provision --table t1 --device cue-a --cue-seat 0 …
+    sudo luza provision --table t1 --device p3 --pockets 3 --wifi-ssid Club --wifi-password …
+    --broker-host 192.168.1.10 sudo luza provision --table t1 --device cue-a --cue-seat 0 …
 
 Finds the ESP32, optionally flashes MicroPython, adds the node to luza.toml, the credentials and the broker
 (reloading it), copies the firmware and the node's config.json with mpremote, then waits for the node's birth,
@@ -21,8 +21,11 @@ from urllib.parse import urlsplit
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("provision", help="set a new node up: flash, configure, add to the table and the broker",
-                       description="A new node from USB to the table. / Подключение нового узла.")
+    p = sub.add_parser(
+        "provision",
+        help="set a new node up: flash, configure, add to the table and the broker",
+        description="A new node from USB to the table. / Подключение нового узла.",
+    )
     p.add_argument("--table", required=True, help="table id in luza.toml")
     p.add_argument("--device", required=True, help="the node's id, e.g. p3 or cue-a (a-z, 0-9, '-')")
     role = p.add_mutually_exclusive_group(required=True)
@@ -31,15 +34,23 @@ def register(sub: Any) -> None:
     p.add_argument("--no-colour", action="store_true", help="the pocket node has no TCS34725")
     p.add_argument("--wifi-ssid", required=True)
     p.add_argument("--wifi-password", default="")
-    p.add_argument("--broker-host", required=True, help="the Pi's address on the club Wi-Fi, as the node sees it")
+    p.add_argument(
+        "--broker-host", required=True, help="the Pi's address on the club Wi-Fi, as the node sees it"
+    )
     p.add_argument("--broker-port", type=int, default=None, help="default 1883 (8883 with --tls)")
     p.add_argument("--tls", action="store_true", help="the node uses the TLS listener")
     p.add_argument("--port", help="the node's serial port (default: the one ESP32 found on USB)")
-    p.add_argument("--micropython", metavar="FIRMWARE.bin", help="erase and flash this MicroPython image first")
+    p.add_argument(
+        "--micropython", metavar="FIRMWARE.bin", help="erase and flash this MicroPython image first"
+    )
     p.add_argument("--root", default="/", help="installation root (default /; tests use a folder)")
-    p.add_argument("--no-copy", action="store_true", help="do not copy firmware/config (write config.json only)")
+    p.add_argument(
+        "--no-copy", action="store_true", help="do not copy firmware/config (write config.json only)"
+    )
     p.add_argument("--out", help="also keep the node's config.json here")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for the node's birth and event")
+    p.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds to wait for the node's birth and event"
+    )
     p.set_defaults(func=run)
 
 
@@ -78,8 +89,11 @@ def _run(args: argparse.Namespace) -> int:
         if not found:
             raise pv.ProvisionError(pv.no_board_message())
         if len(found) > 1:
-            raise pv.ProvisionError("several ESP32 boards on USB (" + ", ".join(p.device for p in found) +
-                                    "): unplug the others or give --port")
+            raise pv.ProvisionError(
+                "several ESP32 boards on USB ("
+                + ", ".join(p.device for p in found)
+                + "): unplug the others or give --port"
+            )
         port = found[0].device
     if args.micropython:
         _flash_micropython(port, Path(args.micropython))
@@ -92,12 +106,18 @@ def _run(args: argparse.Namespace) -> int:
             _copy(port, cfg_path)
     seen = pv.verify(host, mqtt_port, tool_pw, node, args.timeout)
     if not seen.online:
-        raise pv.ProvisionError(f"{node.device} did not come online in {args.timeout:g} s: check the Wi-Fi name "
-                                f"and password and that {args.broker_host} is the Pi's address (docs/install.md)")
+        raise pv.ProvisionError(
+            f"{node.device} did not come online in {args.timeout:g} s: check the Wi-Fi name "
+            f"and password and that {args.broker_host} is the Pi's address (docs/install.md)"
+        )
     if seen.event is None:
-        raise pv.ProvisionError(f"{node.device} is online (firmware {seen.fw}) but sent no event: check the beams "
-                                "or the accelerometer wiring (hardware/wiring.md)")
-    print(f"{node.device} is on table {node.table}: online, test event '{seen.event}' received / узел подключён")
+        raise pv.ProvisionError(
+            f"{node.device} is online (firmware {seen.fw}) but sent no event: check the beams "
+            "or the accelerometer wiring (hardware/wiring.md)"
+        )
+    print(
+        f"{node.device} is on table {node.table}: online, test event '{seen.event}' received / узел подключён"
+    )
     print("restart the hub to put it into play / перезапустите хаб: sudo systemctl restart luza-hub")
     return 0
 
@@ -114,19 +134,28 @@ def _register(args: argparse.Namespace, node: Any) -> tuple[dict[str, Any], str,
     cpath = render.under(opts.root, opts.paths.etc + "/credentials.json")
     current = creds.load(cpath)
     if not toml.exists() or current is None:
-        raise pv.ProvisionError(f"no installation under {args.root} ({toml}): run hardware/pi/install.sh first")
+        raise pv.ProvisionError(
+            f"no installation under {args.root} ({toml}): run hardware/pi/install.sh first"
+        )
     toml.write_text(pv.add_device(toml.read_text(), node))
     cfg = configfile.load(toml)
     c = creds.ensure(current, cfg, sorted(current.screens))
     creds.save(c, cpath)
     port = cfg.broker.port
     tls = _installed_tls(opts)
-    written = render.write(opts.root, render.broker_files(render.Options(root=opts.root, port=port, tls=tls), cfg, c))
+    written = render.write(
+        opts.root, render.broker_files(render.Options(root=opts.root, port=port, tls=tls), cfg, c)
+    )
     if written:
         _reload_broker()
     mqtt_port = args.broker_port or (8883 if args.tls else 1883)
-    site = pv.node_config(node, c.devices[creds.device_user(node.table, node.device)],
-                          (args.wifi_ssid, args.wifi_password), (args.broker_host, mqtt_port), args.tls)
+    site = pv.node_config(
+        node,
+        c.devices[creds.device_user(node.table, node.device)],
+        (args.wifi_ssid, args.wifi_password),
+        (args.broker_host, mqtt_port),
+        args.tls,
+    )
     host = urlsplit(cfg.broker.url).hostname or "127.0.0.1"
     return site, c.tool, host, port
 
@@ -157,11 +186,15 @@ def _flash_micropython(port: str, image: Path) -> None:
     if esptool is None:
         raise pv.ProvisionError("esptool is not installed: pip install 'luza[device]'")
     if not image.is_file():
-        raise pv.ProvisionError(f"{image}: no such MicroPython image (download ESP32_GENERIC from micropython.org)")
+        raise pv.ProvisionError(
+            f"{image}: no such MicroPython image (download ESP32_GENERIC from micropython.org)"
+        )
     for cmd in pv.esptool_commands(port, image, esptool):
         print(" ".join(cmd))
         if subprocess.run(cmd).returncode != 0:
-            raise pv.ProvisionError(f"esptool failed on {port}: hold BOOT while it connects, or try another cable")
+            raise pv.ProvisionError(
+                f"esptool failed on {port}: hold BOOT while it connects, or try another cable"
+            )
 
 
 def _copy(port: str, cfg_path: Path) -> None:

@@ -6,8 +6,8 @@ in time (a slow commit, a dropped connection), the same action is sent again wit
 `--retries` times: the hub applies it once and answers the re-send with the first result.
 
 A refusal is printed as the hub gives it, {"ok": false, "error": {"code", "en", "ru", "field"}} (the same body
-the REST API answers, hub.errors.ErrorBody), with one line `refused: <en> / отклонено: <ru>` on stderr; an action
-refused here before it is sent (not JSON, nested too deeply) is printed the same way."""
+the REST API answers, hub.errors.ErrorBody), with one line `refused: <en> / отклонено: <ru>` on stderr; an
+action refused here before it is sent (not JSON, nested too deeply) is printed the same way."""
 
 from __future__ import annotations
 
@@ -23,16 +23,25 @@ MAX_DEPTH = 16  # an action is two levels deep; anything deeper is refused befor
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("referee", help="send one referee action to a running hub (its --control socket)",
-                       description="Send one referee action to `luza serve --control PATH`; print the answer "
-                                   "(JSON). Exit 0 if taken, 2 if refused, 1 if no hub answers. / Отправить "
-                                   "действие судьи работающему хабу.")
-    p.add_argument("--control", required=True, metavar="PATH", help="the hub's control socket (luza serve --control)")
+    p = sub.add_parser(
+        "referee",
+        help="send one referee action to a running hub (its --control socket)",
+        description="Send one referee action to `luza serve --control PATH`; print the answer "
+        "(JSON). Exit 0 if taken, 2 if refused, 1 if no hub answers. / Отправить "
+        "действие судьи работающему хабу.",
+    )
+    p.add_argument(
+        "--control", required=True, metavar="PATH", help="the hub's control socket (luza serve --control)"
+    )
     p.add_argument("--table", required=True, help="table id, as in luza.toml")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for the answer (default 15)")
     p.add_argument("--uid", help="the action's uid (default: a new one); the same uid is applied once")
-    p.add_argument("--retries", type=int, default=3,
-                   help="send again (same uid) this many times if the hub does not answer in time (default 3)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        help="send again (same uid) this many times if the hub does not answer in time (default 3)",
+    )
     p.add_argument("action", help='the action as JSON, e.g. \'{"kind": "declare", "ball": 3, "pocket": 5}\'')
     p.set_defaults(func=run)
 
@@ -43,11 +52,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         action = json.loads(args.action)
     except (ValueError, RecursionError) as exc:
-        return _refused(ErrorBody(MALFORMED, f"the action is not JSON ({_short(exc)})",
-                                  f"действие не в формате JSON ({_short(exc)})", "action"))
+        return _refused(
+            ErrorBody(
+                MALFORMED,
+                f"the action is not JSON ({_short(exc)})",
+                f"действие не в формате JSON ({_short(exc)})",
+                "action",
+            )
+        )
     if _depth(action) > MAX_DEPTH:
-        return _refused(ErrorBody(MALFORMED, f"the action is nested more than {MAX_DEPTH} levels deep",
-                                  f"вложенность действия больше {MAX_DEPTH} уровней", "action"))
+        return _refused(
+            ErrorBody(
+                MALFORMED,
+                f"the action is nested more than {MAX_DEPTH} levels deep",
+                f"вложенность действия больше {MAX_DEPTH} уровней",
+                "action",
+            )
+        )
     if args.uid and isinstance(action, dict):
         action = {**action, "uid": args.uid}
     action = with_uid(action)
@@ -64,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             return _no_answer(args.control, exc)
         if answer.get("ok") is True or _body_of(answer).code not in (UNAVAILABLE, INTERNAL_ERROR) or last:
             break
-        time.sleep(min(0.2 * 2 ** attempt, 2.0))
+        time.sleep(min(0.2 * 2**attempt, 2.0))
     if answer.get("ok") is True:
         print(json.dumps(answer, ensure_ascii=False))
         return 0
@@ -77,8 +98,12 @@ def _body_of(answer: dict[str, Any]) -> ErrorBody:
     if not isinstance(err, dict):
         return ErrorBody(REFUSED, str(err), str(err))
     field = err.get("field")
-    return ErrorBody(str(err.get("code") or REFUSED), str(err.get("en")), str(err.get("ru") or err.get("en")),
-                     field if isinstance(field, str) else None)
+    return ErrorBody(
+        str(err.get("code") or REFUSED),
+        str(err.get("en")),
+        str(err.get("ru") or err.get("en")),
+        field if isinstance(field, str) else None,
+    )
 
 
 def _depth(obj: object, level: int = 1) -> int:
@@ -94,8 +119,11 @@ def _short(exc: BaseException) -> str:
 
 
 def _no_answer(path: str, exc: BaseException) -> int:
-    print(f"luza referee: no answer from the hub at {path}: {exc or type(exc).__name__} / "
-          f"хаб по адресу {path} не ответил", file=sys.stderr)
+    print(
+        f"luza referee: no answer from the hub at {path}: {exc or type(exc).__name__} / "
+        f"хаб по адресу {path} не ответил",
+        file=sys.stderr,
+    )
     return 1
 
 

@@ -1,4 +1,5 @@
-"""`luza replay <db> --match N`: re-derive a match from its stored log and verify it against the stored state."""
+"""`luza replay <db> --match N`: re-derive a match from its stored log and verify it
+against the stored state."""
 
 from __future__ import annotations
 
@@ -9,13 +10,19 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("replay", help="re-derive a match from its log and verify it",
-                       description="Re-derive a match from the stored log and compare it with the state the hub "
-                                   "last committed. / Пересчитать партию по журналу и сверить.")
+    p = sub.add_parser(
+        "replay",
+        help="re-derive a match from its log and verify it",
+        description="Re-derive a match from the stored log and compare it with the state the hub "
+        "last committed. / Пересчитать партию по журналу и сверить.",
+    )
     p.add_argument("db", help="the hub's SQLite database")
     p.add_argument("--match", type=int, required=True, metavar="N", help="match id")
-    p.add_argument("--config", help="luza.toml, for its [settle] times if the match has no stored settings "
-                                     "(matches started before schema v2; default: the built-in times)")
+    p.add_argument(
+        "--config",
+        help="luza.toml, for its [settle] times if the match has no stored settings "
+        "(matches started before schema v2; default: the built-in times)",
+    )
     p.add_argument("--json", action="store_true", help="print the re-derived scoreboard as JSON")
     p.set_defaults(func=run)
 
@@ -42,8 +49,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result = replay_match(store, match, settle)
     state = result.scoreboard()
-    print(f"match {match.id} on table {match.table_id}: {match.variant}, {match.players[0]} v {match.players[1]}, "
-          f"{match.status}; {result.inputs} inputs replayed")
+    print(
+        f"match {match.id} on table {match.table_id}: {match.variant}, {match.players[0]} v "
+        f"{match.players[1]}, {match.status}; {result.inputs} inputs replayed"
+    )
     _print_race(state["race"])
     for cursor, why in result.refused:
         print(f"  input {cursor} not applied: {why}")
@@ -66,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if holes:
         n = sum(last - first + 1 for _, _, first, last in holes)
-        print(f"INCOMPLETE: the re-derived state equals the stored state, but {n} event(s) of the match never "
-              "reached the hub (listed above): the evidence is incomplete, not verified")
+        print(
+            f"INCOMPLETE: the re-derived state equals the stored state, but {n} event(s) of the match never "
+            "reached the hub (listed above): the evidence is incomplete, not verified"
+        )
         return 1
     print("verified: the re-derived state equals the stored state")
     return 0
@@ -77,10 +88,20 @@ def _print_race(race: dict[str, Any]) -> None:
     """The frame score and each frame of a race (nothing for a single frame with no handicap)."""
     if race["race_to"] == 1 and race["handicap"] is None:
         return
-    print(f"  race to {race['race_to']} ({race['break_rule']} breaks): frames {race['score'][0]}:{race['score'][1]}"
-          + (f", abandoned: {race['abandoned']}" if race["abandoned"] is not None else "")
-          + (f", won by seat {race['winner']}" if race["winner"] is not None else ""))
+    print(
+        f"  race to {race['race_to']} ({race['break_rule']} breaks): frames "
+        f"{race['score'][0]}:{race['score'][1]}"
+        + (f", abandoned: {race['abandoned']}" if race["abandoned"] is not None else "")
+        + (f", won by seat {race['winner']}" if race["winner"] is not None else "")
+    )
     for f in race["frames"]:
-        end = "drawn" if f["drawn"] else (f"won by seat {f['winner']}" if f["winner"] is not None else "in play")
-        print(f"  frame {f['number']}: {f['scores'][0]}:{f['scores'][1]}, {end}"
-              + (" (conceded)" if f["conceded"] else "") + f", broken by seat {f['breaker']}")
+        end = (
+            "drawn"
+            if f["drawn"]
+            else (f"won by seat {f['winner']}" if f["winner"] is not None else "in play")
+        )
+        print(
+            f"  frame {f['number']}: {f['scores'][0]}:{f['scores'][1]}, {end}"
+            + (" (conceded)" if f["conceded"] else "")
+            + f", broken by seat {f['breaker']}"
+        )

@@ -17,9 +17,14 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("rotate", help="give one broker account a new password (node, hub, tool or screen)",
-                       description="Change one broker password; the old one stops working. / Сменить пароль.")
-    p.add_argument("user", help="broker user: <table>.<device>, luza-hub, luza-hub-tele, luza-tool or screen-<name>")
+    p = sub.add_parser(
+        "rotate",
+        help="give one broker account a new password (node, hub, tool or screen)",
+        description="Change one broker password; the old one stops working. / Сменить пароль.",
+    )
+    p.add_argument(
+        "user", help="broker user: <table>.<device>, luza-hub, luza-hub-tele, luza-tool or screen-<name>"
+    )
     p.add_argument("--root", default="/", help="installation root (default /)")
     p.set_defaults(func=run)
 
@@ -51,15 +56,21 @@ def run(args: argparse.Namespace) -> int:
         if args.user == creds.HUB_USER:
             tpath.write_text(set_hub_password(tpath.read_text(), new.hub))
         elif args.user == creds.TELE_USER:
-            tpath.write_text(set_broker_key(set_broker_key(tpath.read_text(), "tele_username", creds.TELE_USER),
-                                            "tele_password", new.tele))
+            tpath.write_text(
+                set_broker_key(
+                    set_broker_key(tpath.read_text(), "tele_username", creds.TELE_USER),
+                    "tele_password",
+                    new.tele,
+                )
+            )
         cfg = configfile.load(tpath)
     except (creds.CredentialsError, cfgmod.ConfigError, PermissionError) as exc:
         print(f"luza rotate: {exc}", file=sys.stderr)
         return 2
     creds.save(new, cpath)
-    files = render.broker_files(render.Options(root=opts.root, port=cfg.broker.port, tls=_installed_tls(opts)),
-                                cfg, new)
+    files = render.broker_files(
+        render.Options(root=opts.root, port=cfg.broker.port, tls=_installed_tls(opts)), cfg, new
+    )
     if render.write(opts.root, files):
         _reload_broker()
     print(f"new password for {args.user} / новый пароль установлен; the old one is refused after the reload")

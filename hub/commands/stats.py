@@ -18,13 +18,18 @@ from hub.export.model import ExportError
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("stats", help="players' statistics and the leaderboard / статистика игроков",
-                       description="Statistics recomputed from the stored matches. / Статистика из сохранённых партий.")
+    p = sub.add_parser(
+        "stats",
+        help="players' statistics and the leaderboard / статистика игроков",
+        description="Statistics recomputed from the stored matches. / Статистика из сохранённых партий.",
+    )
     add_db(p)
     p.add_argument("--player", type=int, help="one player's figures and head-to-head records")
     p.add_argument("--csv", metavar="FILE", help="write the leaderboard as CSV ('-': standard output)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--no-cache", action="store_true", help="fold every match again (the figures are the same)")
+    p.add_argument(
+        "--no-cache", action="store_true", help="fold every match again (the figures are the same)"
+    )
     p.set_defaults(func=run)
 
 
@@ -36,10 +41,12 @@ def _board_line(rank: int, p: dict[str, Any]) -> str:
     m = p["matches"]
     run = p["best_run"]
     rate = "-" if p["pot_rate"] is None else f"{p['pot_rate'] * 100:.0f}%"
-    return (f"{rank:>3}. {p['rating']:7.1f}  {p['name']} (#{p['id']})  matches {m['played']} "
-            f"({m['won']}-{m['lost']}{'-' + str(m['drawn']) if m['drawn'] else ''})  points "
-            f"{p['points']['for']}:{p['points']['against']}  best run {run['balls'] if run else 0}  pot {rate}  "
-            f"shot {_seconds(p['shot_time']['average_ms'])}")
+    return (
+        f"{rank:>3}. {p['rating']:7.1f}  {p['name']} (#{p['id']})  matches {m['played']} "
+        f"({m['won']}-{m['lost']}{'-' + str(m['drawn']) if m['drawn'] else ''})  points "
+        f"{p['points']['for']}:{p['points']['against']}  best run {run['balls'] if run else 0}  pot {rate}  "
+        f"shot {_seconds(p['shot_time']['average_ms'])}"
+    )
 
 
 def _player(fig: Any, pid: int) -> int:
@@ -48,25 +55,42 @@ def _player(fig: Any, pid: int) -> int:
     p = fig.players[pid]
     print(f"{p['name']} / {p['name_en']} (#{pid})  rating {p['rating']:.1f} ({p['rated']} rated)")
     m, b = p["matches"], p["breaks"]
-    print(f"  matches {m['played']}: won {m['won']}, lost {m['lost']}, drawn {m['drawn']}, unfinished "
-          f"{m['unfinished']}; frames won {p['frames']['won']}, lost {p['frames']['lost']}")
+    print(
+        f"  matches {m['played']}: won {m['won']}, lost {m['lost']}, drawn {m['drawn']}, unfinished "
+        f"{m['unfinished']}; frames won {p['frames']['won']}, lost {p['frames']['lost']}"
+    )
     print(f"  points for {p['points']['for']}, against {p['points']['against']}")
     run = p["best_run"]
-    print(f"  best run: {run['balls']} ball(s), {run['points']} point(s), match {run['match']}" if run
-          else "  best run: none")
-    print(f"  shots {p['shots']}, visits {p['visits']}, balls {p['balls']}, balls/visit {p['balls_per_visit']}, "
-          f"pot rate {p['pot_rate']}")
-    print(f"  shot time: average {_seconds(p['shot_time']['average_ms'])}, longest "
-          f"{_seconds(p['shot_time']['longest_ms'])} ({p['shot_time']['count']} timed)")
+    print(
+        f"  best run: {run['balls']} ball(s), {run['points']} point(s), match {run['match']}"
+        if run
+        else "  best run: none"
+    )
+    print(
+        f"  shots {p['shots']}, visits {p['visits']}, balls {p['balls']}, balls/visit "
+        f"{p['balls_per_visit']}, pot rate {p['pot_rate']}"
+    )
+    print(
+        f"  shot time: average {_seconds(p['shot_time']['average_ms'])}, longest "
+        f"{_seconds(p['shot_time']['longest_ms'])} ({p['shot_time']['count']} timed)"
+    )
     print(f"  fouls: {', '.join(f'{k} x{v}' for k, v in p['fouls'].items()) or 'none'}")
     print(f"  breaks {b['count']}: pot {b['pot']}, foul {b['foul']}, nothing {b['none']}; balls {b['balls']}")
     print(f"  pockets: {', '.join(f'{k}: {v}' for k, v in p['pockets'].items())}")
     for h in head_to_head(fig, pid):
         hc = h["handicap"]
-        give = "" if hc["to"] is None else (f"; suggested handicap {hc['points']} point(s) to "
-                                            f"{'you' if hc['to'] == 'me' else h['opponent']['name']}")
-        print(f"  v {h['opponent']['name']} (#{h['opponent']['id']}): {h['won']}-{h['lost']}"
-              f"{'-' + str(h['drawn']) if h['drawn'] else ''} in {h['matches']}{give}")
+        give = (
+            ""
+            if hc["to"] is None
+            else (
+                f"; suggested handicap {hc['points']} point(s) to "
+                f"{'you' if hc['to'] == 'me' else h['opponent']['name']}"
+            )
+        )
+        print(
+            f"  v {h['opponent']['name']} (#{h['opponent']['id']}): {h['won']}-{h['lost']}"
+            f"{'-' + str(h['drawn']) if h['drawn'] else ''} in {h['matches']}{give}"
+        )
     return 0
 
 
@@ -82,8 +106,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"luza stats: {refusal_line(exc.body)}", file=sys.stderr)
         return 2
     if args.player is not None and args.player not in fig.players:
-        print(f"luza stats: no player {args.player} in the registry (luza players list) / "
-              f"игрока {args.player} нет в реестре", file=sys.stderr)
+        print(
+            f"luza stats: no player {args.player} in the registry (luza players list) / "
+            f"игрока {args.player} нет в реестре",
+            file=sys.stderr,
+        )
         return 2
     board = leaderboard(fig)
     if args.csv:
@@ -95,13 +122,19 @@ def run(args: argparse.Namespace) -> int:
                 fh.write(data)
         return 0
     if args.json:
-        body: Any = ({**fig.players[args.player], "head_to_head": head_to_head(fig, args.player)}
-                     if args.player is not None else {"players": board, "left_out": fig.left_out})
+        body: Any = (
+            {**fig.players[args.player], "head_to_head": head_to_head(fig, args.player)}
+            if args.player is not None
+            else {"players": board, "left_out": fig.left_out}
+        )
         print(json.dumps(body, ensure_ascii=False, indent=1))
         return 0
     if args.player is not None:
         return _player(fig, args.player)
-    print(f"{len(board)} player(s), {fig.counted} match(es) counted ({done.folded} folded now, {done.cached} cached)")
+    print(
+        f"{len(board)} player(s), {fig.counted} match(es) counted "
+        f"({done.folded} folded now, {done.cached} cached)"
+    )
     for i, p in enumerate(board, 1):
         print(_board_line(i, p))
     for lo in fig.left_out:

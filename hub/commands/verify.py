@@ -19,15 +19,21 @@ UNSIGNED, FORGED = 3, 4
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="check an export's signature and replay it",
-                       description="Say who signed an export file (the club's key, another, nobody) and replay "
-                                   "a JSON export through the rules engine. / Проверить подпись и пересчитать "
-                                   "файл партии.")
+    p = sub.add_parser(
+        "verify",
+        help="check an export's signature and replay it",
+        description="Say who signed an export file (the club's key, another, nobody) and replay "
+        "a JSON export through the rules engine. / Проверить подпись и пересчитать "
+        "файл партии.",
+    )
     p.add_argument("file", help="a file written by luza export (json; csv, html, pdf: the signature only)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--key", metavar="FILE", help="the club's public key (luza key --public FILE)")
-    which.add_argument("--fingerprint", metavar="FP", help="the club's published key fingerprint, e.g. "
-                                                           "3F2A-9C1B-... as the scoresheet prints it")
+    which.add_argument(
+        "--fingerprint",
+        metavar="FP",
+        help="the club's published key fingerprint, e.g. 3F2A-9C1B-... as the scoresheet prints it",
+    )
     p.set_defaults(func=run)
 
 
@@ -36,8 +42,13 @@ def run(args: argparse.Namespace) -> int:
     from hub.export.model import ExportError
 
     try:
-        want = (signing.public_from_file(args.key) if args.key else
-                signing.normal_fingerprint(args.fingerprint) if args.fingerprint else None)
+        want = (
+            signing.public_from_file(args.key)
+            if args.key
+            else signing.normal_fingerprint(args.fingerprint)
+            if args.fingerprint
+            else None
+        )
         fmt = Path(args.file).suffix.lstrip(".").lower()
         if fmt in signing.TRAILERS:
             return _seal_only(args.file, fmt, want)
@@ -54,8 +65,10 @@ def _said(seal: Any, want: str | None) -> tuple[int, str]:
     if seal.status == "forged":
         return FORGED, f"FORGED: {seal.reason} / ПОДДЕЛКА: подпись не сходится с содержимым"
     if want is not None and seal.fingerprint != want:
-        return FORGED, (f"FORGED: signed by {seal.fingerprint}, not by the club's key {want} / ПОДДЕЛКА: подписано "
-                        "другим ключом")
+        return FORGED, (
+            f"FORGED: signed by {seal.fingerprint}, not by the club's key {want} / ПОДДЕЛКА: подписано "
+            "другим ключом"
+        )
     note = "the club's key" if want else "not compared: give --key or --fingerprint"
     return 0, f"signed by {seal.fingerprint} ({note}) / подписано ключом {seal.fingerprint}"
 
@@ -93,14 +106,18 @@ def _json(path: str, want: str | None) -> int:
     if not evidence["complete"]:
         claimed = ((doc.get("verification") or {}).get("evidence") or {}).get("complete")
         extra = " (the file's verification block says complete: it is not)" if claimed is True else ""
-        print(f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), "
-              f"but {evidence['en']}{extra} / {evidence['ru']}")
+        print(
+            f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), "
+            f"but {evidence['en']}{extra} / {evidence['ru']}"
+        )
         print(seal_line)
         return 1
     if seal_code:
         print(f"match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), but")
         print(seal_line)
         return seal_code
-    print(f"verified: match {v.match_id} replays to the same result ({v.shots} shots, "
-          f"{v.score()}); {seal_line} / проверено: результат совпадает")
+    print(
+        f"verified: match {v.match_id} replays to the same result ({v.shots} shots, "
+        f"{v.score()}); {seal_line} / проверено: результат совпадает"
+    )
     return 0

@@ -4,8 +4,9 @@
     panel.act({"kind": "declare", "ball": 4, "pocket": 5})   # token on first use, a uid per action
     board = panel.state()["match"]
 
-Standard library only (urllib). Every action carries a `uid`; a retry after a timeout or a 503 re-sends the same
-uid, so the hub applies it once. Refusals (4xx) raise `PanelRefused` with the hub's English and Russian text.
+Standard library only (urllib). Every action carries a `uid`; a retry after a timeout or a 503 re-sends the
+same uid, so the hub applies it once. Refusals (4xx) raise `PanelRefused` with the hub's
+English and Russian text.
 """
 
 from __future__ import annotations
@@ -31,8 +32,15 @@ class PanelRefused(Exception):
 class PanelClient:
     """A referee panel for one table: PIN -> token, then actions and reads over the hub's REST API."""
 
-    def __init__(self, base_url: str, table: str, pin: str, label: str = "demo", timeout: float = 10.0,
-                 retries: int = 3) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        table: str,
+        pin: str,
+        label: str = "demo",
+        timeout: float = 10.0,
+        retries: int = 3,
+    ) -> None:
         self.base = base_url.rstrip("/")
         self.table = table
         self.pin = pin
@@ -61,10 +69,19 @@ class PanelClient:
         """One referee action (`kind` + fields); returns the hub's answer (`rev`, `state`)."""
         return self._mutate(f"/api/tables/{self.table}/actions", action)
 
-    def start_match(self, variant: str, players: tuple[str, str], options: Mapping[str, object] | None = None,
-                    race: Mapping[str, object] | None = None,
-                    shot_clock: Mapping[str, int] | None = None) -> dict[str, Any]:
-        body: dict[str, object] = {"variant": variant, "players": list(players), "options": dict(options or {})}
+    def start_match(
+        self,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object] | None = None,
+        race: Mapping[str, object] | None = None,
+        shot_clock: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, object] = {
+            "variant": variant,
+            "players": list(players),
+            "options": dict(options or {}),
+        }
         if race:
             body["race"] = dict(race)
         if shot_clock:
@@ -113,5 +130,9 @@ class PanelClient:
                 err = json.loads(raw).get("error") or {}
             except (ValueError, AttributeError):
                 err = {}
-            raise PanelRefused(exc.code, str(err.get("code", exc.code)), str(err.get("en", exc.reason)),
-                               str(err.get("ru", exc.reason))) from None
+            raise PanelRefused(
+                exc.code,
+                str(err.get("code", exc.code)),
+                str(err.get("en", exc.reason)),
+                str(err.get("ru", exc.reason)),
+            ) from None

@@ -1,12 +1,13 @@
 """The demo's scripted referee: the call before each shot and the answers to the panel's questions.
 
-It reads what a referee sees (the scoreboard `hub.state(table)["match"]`: `on_table`, `to_play`, `scores`, `needs`,
-`questions`) and asks the rules engine what the variant wants, never its name: a call is made where the engine
-asks for one (a `declaration` need: Classic 5.2, 100 points §4 and its optional call on the break), of a ball the
-need offers that would score now (`Variant.scoring_balls`: 100 points keeps #10 for last, §12); the ball potted
-is one that would score (Star 4.1: the colour the player needs next, or the joker). Questions are answered the way
-a referee who watched the shot would: `identify` with the ball that was called (or one that could have fallen, or
-the colour of the ball potted), a lag with a coin toss, a choice or decision with the first option offered.
+It reads what a referee sees (the scoreboard `hub.state(table)["match"]`: `on_table`, `to_play`, `scores`,
+`needs`, `questions`) and asks the rules engine what the variant wants, never its name: a call is made where
+the engine asks for one (a `declaration` need: Classic 5.2, 100 points §4 and its optional call on the break),
+of a ball the need offers that would score now (`Variant.scoring_balls`: 100 points keeps #10 for last, §12);
+the ball potted is one that would score (Star 4.1: the colour the player needs next, or the joker). Questions
+are answered the way a referee who watched the shot would: `identify` with the ball that was called (or one
+that could have fallen, or the colour of the ball potted), a lag with a coin toss, a choice or decision with
+the first option offered.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from shared_rules.state import State
 from shared_rules.variant import Variant
 
 COLOURS = frozenset(c.value for c in Colour)
-SPECIAL = 0  # ball 0 is the special (coloured) ball in every variant (shared_rules.model): never a "white" answer
+# ball 0 is the special (coloured) ball in every variant (shared_rules.model): never a "white" answer
+SPECIAL = 0
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,15 @@ class Plan:
 
 
 def seen(state: State, board: Mapping[str, Any]) -> State:
-    """The engine's committed state with what the scoreboard shows since (an open shot played on top of it)."""
+    """The engine's committed state with what the scoreboard shows since
+    (an open shot played on top of it)."""
     scores = board.get("scores") or state.scores
-    return state._replace(on_table=tuple(board.get("on_table", state.on_table)), scores=(scores[0], scores[1]),
-                          to_play=int(board.get("to_play", state.to_play)),
-                          is_break=bool(board.get("is_break", state.is_break)))
+    return state._replace(
+        on_table=tuple(board.get("on_table", state.on_table)),
+        scores=(scores[0], scores[1]),
+        to_play=int(board.get("to_play", state.to_play)),
+        is_break=bool(board.get("is_break", state.is_break)),
+    )
 
 
 def call_ball(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> int | None:
@@ -61,7 +67,8 @@ def target_ball(rules: Variant, state: State, rng: random.Random) -> int | None:
 
 
 def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> Plan:
-    """What the player in turn does: usually (70 %) pots the ball the referee called, or one that would score."""
+    """What the player in turn does: usually (70 %) pots the ball the referee
+    called, or one that would score."""
     state = seen(state, board)
     pocket = rng.randint(1, 6)
     pot = rng.random() < 0.7
@@ -77,21 +84,28 @@ def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: rando
 def their_call(rules: Variant, plan: Plan, board: Mapping[str, Any]) -> Plan:
     """The shot when a person referees: the script calls nothing; the player goes for the ball and pocket the
     person called for this shot (the scoreboard's `next_shot`), if any, else for the ball of `plan`."""
-    calls = ((board.get("next_shot") or {}).get("declarations") or [])
+    calls = (board.get("next_shot") or {}).get("declarations") or []
     call = calls[-1] if calls else None
     if call is None or not isinstance(call.get("ball"), int):
         return replace(plan, call=None)
     return Plan(int(call.get("pocket") or plan.pocket), None, rules.colour_of(call["ball"]).value, plan.pot)
 
 
-def answers(board: Mapping[str, Any], called: int | None, rng: random.Random,
-            colour: str | None = None) -> list[dict[str, Any]]:
+def answers(
+    board: Mapping[str, Any], called: int | None, rng: random.Random, colour: str | None = None
+) -> list[dict[str, Any]]:
     """The referee actions that answer the scoreboard's open questions (a call before a shot is not one)."""
     out: list[dict[str, Any]] = []
     for q in board.get("questions", []):
         action, options = q.get("action"), list(q.get("options") or [])
         if action == "identify" and options and all(o in COLOURS for o in options):
-            out.append({"kind": "identify", "item": q.get("item"), "colour": colour if colour in options else options[0]})
+            out.append(
+                {
+                    "kind": "identify",
+                    "item": q.get("item"),
+                    "colour": colour if colour in options else options[0],
+                }
+            )
         elif action == "identify":
             ball = called if called is not None and str(called) in options else _first_ball(options)
             if ball is not None:

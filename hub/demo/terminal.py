@@ -1,9 +1,9 @@
 """`luza demo`: the whole appliance on one machine with no hardware.
 
-A private Mosquitto (hub.deploy.broker), a virtual table whose pocket and cue nodes run the real firmware logic
-(hub.virtual), the hub service (hub.service.hub) with its SQLite store, and a scripted pair of players with a demo
-referee who makes the calls a variant needs. The live scoreboard is printed in English and Russian as the hub
-publishes it; the same state is retained on `luza/v1/demo/state` for any other screen.
+A private Mosquitto (hub.deploy.broker), a virtual table whose pocket and cue nodes run the real firmware
+logic (hub.virtual), the hub service (hub.service.hub) with its SQLite store, and a scripted pair of players
+with a demo referee who makes the calls a variant needs. The live scoreboard is printed in English and Russian
+as the hub publishes it; the same state is retained on `luza/v1/demo/state` for any other screen.
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ class DemoResult:
 
 
 def race_for(variant: str, race: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The race `luza demo --race/--break-rule/--handicap` asks for, as this variant can play it: a points or balls
-    handicap the variant cannot give (general A-G5: Classic, 100 points, Star) is left out, with a warning."""
+    """The race `luza demo --race/--break-rule/--handicap` asks for, as this variant can play it: a points or
+    balls handicap the variant cannot give (general A-G5:
+    Classic, 100 points, Star) is left out, with a warning."""
     if not race or not race.get("handicap"):
         return race
     kind = race["handicap"]["kind"]
@@ -68,15 +69,27 @@ def race_for(variant: str, race: dict[str, Any] | None) -> dict[str, Any] | None
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
     """The demo's luza.toml: one table, two pocket nodes of three pockets, two cue nodes; `tele_login`: the
     `[broker]` keys of the hub's telemetry connection (Mosquitto.tele_login), as on the Pi."""
-    return configfile.parse({
-        "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
-        "broker": {"url": broker_url, "client_id": "luza-hub-demo", "reconnect_min_s": 1, "reconnect_max_s": 2,
-                   **(tele_login or {})},
-        "store": {"path": str(db)},
-        "tables": [{"id": TABLE, "name": "Demo table / Демо-стол",
+    return configfile.parse(
+        {
+            "club": {"name": "Luza demo", "name_ru": "Демо «Луза»"},
+            "broker": {
+                "url": broker_url,
+                "client_id": "luza-hub-demo",
+                "reconnect_min_s": 1,
+                "reconnect_max_s": 2,
+                **(tele_login or {}),
+            },
+            "store": {"path": str(db)},
+            "tables": [
+                {
+                    "id": TABLE,
+                    "name": "Demo table / Демо-стол",
                     "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                    "cues": {"cue-a": 0, "cue-b": 1}}],
-    })
+                    "cues": {"cue-a": 0, "cue-b": 1},
+                }
+            ],
+        }
+    )
 
 
 def scoreboard_line(board: dict[str, Any]) -> str:
@@ -87,7 +100,9 @@ def scoreboard_line(board: dict[str, Any]) -> str:
     race = board.get("race") or {}
     if race.get("race_to", 1) > 1:
         won = race.get("score") or [0, 0]
-        line += f"  · frame {race.get('frame')} / партия {race.get('frame')}, frames / партии {won[0]}:{won[1]}"
+        line += (
+            f"  · frame {race.get('frame')} / партия {race.get('frame')}, frames / партии {won[0]}:{won[1]}"
+        )
     if board.get("over"):
         w = board.get("winner")
         line += f"  · won by / победил: {names[w]}" if w is not None else "  · over / окончена"
@@ -127,7 +142,8 @@ class LocalReferee:
         self._run, self._n = uuid.uuid4().hex[:8], 0
 
     def act(self, action: dict[str, Any]) -> None:
-        """Submit with a uid of its own; a commit that takes too long is waited for again with the same uid."""
+        """Submit with a uid of its own; a commit that takes too long is waited
+        for again with the same uid."""
         self._n += 1
         request = {**action, "by": self.label, "uid": f"{self.label}-{self._run}-{self._n}"}
         for attempt in range(self.retries + 1):
@@ -145,19 +161,28 @@ class DemoPlayers:
     through `referee.act(action)`: the hub directly, or the web panel's REST API (hub.demo.client).
 
     `person()` names whoever else has the table's panel right now (None: nobody). While someone does, the
-    scripted referee stands by and the players wait for that person's answers (a call, a ball's number, the lag)
-    before each strike, as players wait for a referee. Without `person`, someone else's referee action in the
-    match counts, for the rest of the match (the terminal demo, where no panel runs)."""
+    scripted referee stands by and the players wait for that person's answers (a call, a ball's number, the
+    lag) before each strike, as players wait for a referee. Without `person`, someone else's referee action in
+    the match counts, for the rest of the match (the terminal demo, where no panel runs)."""
 
-    def __init__(self, hub: Hub, table: VirtualTable, variant: str, rng: random.Random,
-                 referee: Any = None, person: Callable[[], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        table: VirtualTable,
+        variant: str,
+        rng: random.Random,
+        referee: Any = None,
+        person: Callable[[], str | None] | None = None,
+    ) -> None:
         """Plays the table's live match, every frame of a race: `next_frame` once a frame is won."""
         self.hub, self.table, self.variant, self.rng = hub, table, variant, rng
-        self.rules = find_variant(variant)()  # what the variant wants (profile, scoring balls): never its name
+        # what the variant wants (profile, scoring balls): never its name
+        self.rules = find_variant(variant)()
         self.referee = referee or LocalReferee(hub)
         self._person = person or self._acted_in_match
         self.shots = 0
-        self.refused: list[str] = []  # referee actions the hub refused (a script defect: reported, not hidden)
+        # referee actions the hub refused (a script defect: reported, not hidden)
+        self.refused: list[str] = []
         self.person: str | None = None  # who last had the panel, once someone did
         session = hub.session(TABLE)  # the match these players play (not the next one a person starts)
         self.match_id = session.match_id if session is not None else None
@@ -186,7 +211,8 @@ class DemoPlayers:
         return who is not None
 
     def _acted_in_match(self) -> str | None:
-        """Who, other than the demo referee, entered a referee action in the live match (sticky: the first)."""
+        """Who, other than the demo referee, entered a referee action in the live
+        match (sticky: the first)."""
         if self.person is None:
             session = self.hub.session(TABLE)
             for inp in session.log if session is not None else ():
@@ -224,11 +250,16 @@ class DemoPlayers:
         if self.taken_over():  # the person makes the call (or not): the player goes for the ball they called
             plan = their_call(self.rules, plan, board)
         elif plan.call is not None:  # Classic 5.2, 100 points §4: call, then shoot
-            await asyncio.to_thread(self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket})
+            await asyncio.to_thread(
+                self._submit, {"kind": "declare", "ball": plan.call, "pocket": plan.pocket}
+            )
             await self.table.vt.until(self.table.vt.ms() + 1000)
         start = self.table.vt.ms()
-        balls = (Pot(plan.pocket, self.rng.uniform(600, 1500), plan.colour, rattle=self.rng.random() < 0.2),
-                 ) if plan.pot else ()
+        balls = (
+            (Pot(plan.pocket, self.rng.uniform(600, 1500), plan.colour, rattle=self.rng.random() < 0.2),)
+            if plan.pot
+            else ()
+        )
         await self.table.play([Shot(0, player, balls=balls)])
         await self.table.vt.until(start + SHOT_GAP_MS)
         await asyncio.to_thread(self._referee, plan.call, plan.colour if plan.pot else None)
@@ -259,8 +290,8 @@ class DemoPlayers:
         return bool(race.get("over")) if race else bool(board.get("over"))
 
     def _next_frame(self) -> bool:
-        """Start the race's next frame; False if it did not start (refused, listed in `refused`, or a person has
-        the panel and decides when)."""
+        """Start the race's next frame; False if it did not start (refused, listed in `refused`, or a person
+        has the panel and decides when)."""
         if self.taken_over():  # the person at the panel starts the next frame (or ends the match)
             self._stop.wait(0.2)
             return True
@@ -305,8 +336,8 @@ def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
 
 
 def in_play(hub: Hub) -> str | None:
-    """The variant of the table's match if one is in play: after a restart on the same --workdir, the match the
-    hub rebuilt from the store, which the demo resumes rather than refusing to start another."""
+    """The variant of the table's match if one is in play: after a restart on the same --workdir, the match
+    the hub rebuilt from the store, which the demo resumes rather than refusing to start another."""
     session, frames = hub.session(TABLE), hub.frames(TABLE)
     if session is None or frames is None or (session.match.state.over and frames.shown_decided(session)):
         return None
@@ -327,21 +358,32 @@ def workspace(path: str | None) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir: str | None = None,
-             out: Callable[[str], None] = print, stop: threading.Event | None = None,
-             race: dict[str, Any] | None = None, shot_clock: dict[str, int] | None = None) -> DemoResult:
+def run_demo(
+    variant: str,
+    speed: float = 4.0,
+    seed: int | None = None,
+    workdir: str | None = None,
+    out: Callable[[str], None] = print,
+    stop: threading.Event | None = None,
+    race: dict[str, Any] | None = None,
+    shot_clock: dict[str, int] | None = None,
+) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
-    with workspace(workdir) as root, contextlib.ExitStack() as running:  # stopped in reverse, each even if one fails
+    # stopped in reverse, each even if one fails
+    with workspace(workdir) as root, contextlib.ExitStack() as running:
         port, db = free_port(), root / "luza.db"
-        broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{port}", db), port=port,
-                                  own_group=True).start()
+        broker = Mosquitto.locked(
+            root / "broker", demo_config(f"mqtt://127.0.0.1:{port}", db), port=port, own_group=True
+        ).start()
         running.callback(broker.stop)  # last: the hub says goodbye to it first
         out(f"broker / брокер: {broker.url}   store / база: {root / 'luza.db'}")
         table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
         broker.log_in_nodes(table)  # the installation's locked-down broker: every node has its own login
-        hub = Hub(demo_config(broker.hub_url, db, broker.tele_login), clock=demo_clock(table, db)).start(connect_timeout=5)
+        hub = Hub(demo_config(broker.hub_url, db, broker.tele_login), clock=demo_clock(table, db)).start(
+            connect_timeout=5
+        )
         running.callback(hub.stop)
         hub.subscribe(Printer(out))
         resumed = in_play(hub)
@@ -349,11 +391,19 @@ def run_demo(variant: str, speed: float = 4.0, seed: int | None = None, workdir:
             hub.new_match(TABLE, variant, PLAYERS, race=race_for(variant, race), shot_clock=shot_clock)
             hub.submit(TABLE, {"kind": "lag", "winner": rng.randint(0, 1)})
         else:
-            out(f"resuming match {hub.state(TABLE).get('match_id')} from the store / продолжаю партию из базы")
+            out(
+                f"resuming match {hub.state(TABLE).get('match_id')} from the store / продолжаю партию из базы"
+            )
         players = DemoPlayers(hub, table, resumed or variant, rng)
         asyncio.run(players.run(stop))
         hub.wait_idle(10)
         board = players.board()
         won = (board.get("race") or {}).get("winner", board.get("winner"))
-        return DemoResult(won, tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
-                          players.shots, players.over(), players.problem(), (board.get("race") or {}).get("score"))
+        return DemoResult(
+            won,
+            tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
+            players.shots,
+            players.over(),
+            players.problem(),
+            (board.get("race") or {}).get("score"),
+        )

@@ -1,18 +1,20 @@
-"""`luza demo` on a screen: the locked-down broker, the hub, the web app and a virtual table playing match after
-match until Ctrl-C, refereed by a script through the referee panel's own REST API.
+"""`luza demo` on a screen: the locked-down broker, the hub, the web app and a virtual table playing match
+after match until Ctrl-C, refereed by a script through the referee panel's own REST API.
 
     result = run_web_demo(list(VARIANTS), port=8000, matches=0)   # 0: until Ctrl-C (or `stop` is set)
 
-What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins (hub.deploy.broker,
-hub.deploy), the hub (hub.service.hub) with its SQLite store, the web app (hub.web) on http://127.0.0.1:<port>,
-and the virtual table (hub.virtual: pocket and cue nodes running the real firmware logic). Each match is started
-and refereed through `hub.demo.client.PanelClient` with the demo PIN, exactly as a person's panel does.
+What runs: a private Mosquitto with the installation's locked-down config and fresh demo logins
+(hub.deploy.broker, hub.deploy), the hub (hub.service.hub) with its SQLite store, the web app (hub.web) on
+http://127.0.0.1:<port>, and the virtual table (hub.virtual: pocket and cue nodes running the real firmware
+logic). Each match is started and refereed through `hub.demo.client.PanelClient` with the demo PIN,
+exactly as a person's panel does.
 
-Why the loop looks at the table rather than counting matches: the table may hold a match the demo did not start.
-After a restart on the same --workdir the hub rebuilt the match in play from the store, and the demo resumes it
-(starting another would be refused). A person who signed into the panel (`Presence`: a referee token not the
-demo's, issued or presented within PERSON_IDLE_S) has the table: the script's referee stands by, the virtual
-players wait for the person's answers, and no match is started for them; a person idle that long gives it back.
+Why the loop looks at the table rather than counting matches: the table may hold a match the demo did not
+start. After a restart on the same --workdir the hub rebuilt the match in play from the store, and the demo
+resumes it (starting another would be refused). A person who signed into the panel (`Presence`: a referee
+token not the demo's, issued or presented within PERSON_IDLE_S) has the table: the script's referee stands by,
+the virtual players wait for the person's answers, and no match is started for them;
+a person idle that long gives it back.
 """
 
 from __future__ import annotations
@@ -48,45 +50,66 @@ from hub.web.server import WebServer
 DEMO_PIN = "2468"
 DEMO_CLUB_PIN = "1357"  # the club view's sign-in (Blink a node; the heavy exports)
 PAUSE_S = 6.0  # wall seconds the win screen stays up before the next match
-PERSON_IDLE_S = 300.0  # a person's panel untouched this long (no sign-in, no tap): the demo takes the table back
+# a person's panel untouched this long (no sign-in, no tap): the demo takes the table back
+PERSON_IDLE_S = 300.0
 PLAYER_PAIRS = (PLAYERS, ("Анна", "Мария"), ("Sergei", "Dmitri"))
 
 
 @dataclass
 class WebDemoResult:
-    matches: list[tuple[str, int | None, tuple[int, int], int]] = field(default_factory=list)  # variant, winner
+    # variant, winner
+    matches: list[tuple[str, int | None, tuple[int, int], int]] = field(default_factory=list)
     problem: str | None = None  # why a match did not finish (None if every one did)
 
 
 def urls(base: str, table: str = TABLE) -> list[tuple[str, str]]:
     """What to open, in words: (label, URL)."""
-    return [("wall board / табло", f"{base}/board/{table}"),
-            ("referee panel / панель судьи", f"{base}/referee/{table}"),
-            ("stream overlay / оверлей", f"{base}/overlay/{table}?lang=en"),
-            ("club view / клуб", f"{base}/")]
+    return [
+        ("wall board / табло", f"{base}/board/{table}"),
+        ("referee panel / панель судьи", f"{base}/referee/{table}"),
+        ("stream overlay / оверлей", f"{base}/overlay/{table}?lang=en"),
+        ("club view / клуб", f"{base}/"),
+    ]
 
 
-def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None = None, workdir: str | None = None,
-                 host: str = "127.0.0.1", port: int = 8000, matches: int = 0, out: Callable[[str], None] = print,
-                 stop: threading.Event | None = None, pause_s: float = PAUSE_S,
-                 on_ready: Callable[[str], None] | None = None, person_idle_s: float = PERSON_IDLE_S,
-                 race: dict[str, Any] | None = None, shot_clock: dict[str, int] | None = None) -> WebDemoResult:
-    """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`; `race`:
-    each match is a race ({race_to, break_rule, handicap}, as `luza demo --race` builds it); `shot_clock`: each
-    match runs the shot clock ({limit_s, extensions}, `luza demo --shot-clock`)."""
+def run_web_demo(
+    variants: Sequence[str],
+    speed: float = 2.0,
+    seed: int | None = None,
+    workdir: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    matches: int = 0,
+    out: Callable[[str], None] = print,
+    stop: threading.Event | None = None,
+    pause_s: float = PAUSE_S,
+    on_ready: Callable[[str], None] | None = None,
+    person_idle_s: float = PERSON_IDLE_S,
+    race: dict[str, Any] | None = None,
+    shot_clock: dict[str, int] | None = None,
+) -> WebDemoResult:
+    """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`;
+    `race`: each match is a race ({race_to, break_rule, handicap}, as `luza demo --race` builds it);
+    `shot_clock`: each match runs the shot clock ({limit_s, extensions}, `luza demo --shot-clock`)."""
     stop = stop or threading.Event()
     rng = random.Random(seed)
     result = WebDemoResult()
-    with workspace(workdir) as root, contextlib.ExitStack() as running:  # stopped in reverse, each even if one fails
+    # stopped in reverse, each even if one fails
+    with workspace(workdir) as root, contextlib.ExitStack() as running:
         broker_port = free_port()
         db = root / "luza.db"
-        broker = Mosquitto.locked(root / "broker", demo_config(f"mqtt://127.0.0.1:{broker_port}", db),
-                                  port=broker_port, own_group=True).start()
+        broker = Mosquitto.locked(
+            root / "broker",
+            demo_config(f"mqtt://127.0.0.1:{broker_port}", db),
+            port=broker_port,
+            own_group=True,
+        ).start()
         running.callback(broker.stop)  # last: the hub says goodbye to it first (no "lost the broker")
         table = VirtualTable(("127.0.0.1", broker.port), root / "nodes", table=TABLE, speed=speed)
         broker.log_in_nodes(table)
         hub = Hub(demo_config(broker.hub_url, db, broker.tele_login), clock=demo_clock(table, db)).start(
-            connect_timeout=10)
+            connect_timeout=10
+        )
         running.callback(hub.stop)
         hub.subscribe(Printer(out))
         PinStore(db).set(TABLE, DEMO_PIN)
@@ -97,21 +120,38 @@ def run_web_demo(variants: Sequence[str], speed: float = 2.0, seed: int | None =
         out(f"Luza demo is running / демо запущено: {base}")
         for label, url in urls(base):
             out(f"  {label}: {url}")
-        out(f"  referee PIN / PIN судьи: {DEMO_PIN}   club PIN / PIN клуба: {DEMO_CLUB_PIN}   "
-            "(Ctrl-C stops / Ctrl-C — стоп)")
+        out(
+            f"  referee PIN / PIN судьи: {DEMO_PIN}   club PIN / PIN клуба: {DEMO_CLUB_PIN}   "
+            "(Ctrl-C stops / Ctrl-C — стоп)"
+        )
         if on_ready:
             on_ready(base)
         panel = PanelClient(base, TABLE, DEMO_PIN, label="demo")
         person = Presence(web.app.state.luza.tokens, panel, person_idle_s)
-        asyncio.run(_Demo(hub, table, panel, itertools.cycle(variants), rng, matches, stop, result, out,
-                          pause_s, person, race, shot_clock).run())
+        asyncio.run(
+            _Demo(
+                hub,
+                table,
+                panel,
+                itertools.cycle(variants),
+                rng,
+                matches,
+                stop,
+                result,
+                out,
+                pause_s,
+                person,
+                race,
+                shot_clock,
+            ).run()
+        )
     return result
 
 
 class Presence:
-    """Who besides the demo has the table's panel: the label of a referee token other than the demo client's own,
-    issued or presented within `idle_s` (hub.web.auth.Tokens.last_use), else None. Signing in with the PIN, or
-    any tap, counts; only watching does not."""
+    """Who besides the demo has the table's panel: the label of a referee token other than the demo client's
+    own, issued or presented within `idle_s` (hub.web.auth.Tokens.last_use), else None. Signing in with the
+    PIN, or any tap, counts; only watching does not."""
 
     def __init__(self, tokens: Tokens, panel: PanelClient, idle_s: float) -> None:
         self.tokens, self.panel, self.idle_s = tokens, panel, idle_s
@@ -150,8 +190,10 @@ class _Demo:
         await self.table.synced()  # the hub's time exchange on each birth
         try:
             if in_play(self.hub) is not None:
-                self.out(f"resuming match {self.hub.state(TABLE).get('match_id')} from the store / "
-                         "продолжаю партию из базы")
+                self.out(
+                    f"resuming match {self.hub.state(TABLE).get('match_id')} from the store / "
+                    "продолжаю партию из базы"
+                )
             while not self.stop.is_set() and not (self.matches and self.seen >= self.matches):
                 await self.step()
         finally:
@@ -165,7 +207,9 @@ class _Demo:
         elif who is not None:
             if self.standing_by != who:
                 self.standing_by = who
-                self.out(f"{who!r} has the referee panel: the demo stands by / на панели судьи человек: демо ждёт")
+                self.out(
+                    f"{who!r} has the referee panel: the demo stands by / на панели судьи человек: демо ждёт"
+                )
             await asyncio.sleep(0.2)  # until the person starts a match, or leaves the table to the demo
         elif board is not None:
             await self.close()  # finished (or cannot go on) and nobody ended it
@@ -174,8 +218,14 @@ class _Demo:
 
     async def play_live(self) -> None:
         variant = in_play(self.hub)
-        script = DemoPlayers(self.hub, self.table, str(variant), self.rng, referee=_PanelReferee(self.panel),
-                             person=self.person)
+        script = DemoPlayers(
+            self.hub,
+            self.table,
+            str(variant),
+            self.rng,
+            referee=_PanelReferee(self.panel),
+            person=self.person,
+        )
         await script.play(self.stop)
         n = script.match_id
         if script.person:
@@ -185,8 +235,14 @@ class _Demo:
             self.out(f"match {n}: ended from the panel / партия завершена с панели")
             self.seen += 1
         elif script.over():
-            self.result.matches.append((script.variant, (board.get("race") or {}).get("winner", board.get("winner")),
-                                        tuple(board.get("scores") or (0, 0)), script.shots))  # type: ignore[arg-type]
+            self.result.matches.append(
+                (
+                    script.variant,
+                    (board.get("race") or {}).get("winner", board.get("winner")),
+                    tuple(board.get("scores") or (0, 0)),
+                    script.shots,
+                )
+            )  # type: ignore[arg-type]
             self.seen += 1
             if self.person() is None:
                 await self.close()
@@ -209,13 +265,16 @@ class _Demo:
     async def start_next(self) -> None:
         players = PLAYER_PAIRS[self.started % len(PLAYER_PAIRS)]
         if self.standing_by is not None:
-            self.out(f"{self.standing_by!r} has left the panel idle: the demo plays on / панель судьи свободна: "
-                     "демо продолжает")
+            self.out(
+                f"{self.standing_by!r} has left the panel idle: the demo plays on / панель судьи свободна: "
+                "демо продолжает"
+            )
             self.standing_by = None
         variant = next(self.variants)
         try:
-            await asyncio.to_thread(self.panel.start_match, variant, players, None, race_for(variant, self.race),
-                                    self.shot_clock)
+            await asyncio.to_thread(
+                self.panel.start_match, variant, players, None, race_for(variant, self.race), self.shot_clock
+            )
         except PanelRefused:
             if self.hub.state(TABLE).get("match") is None:
                 raise

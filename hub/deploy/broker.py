@@ -1,12 +1,13 @@
 """A private Mosquitto broker: own config, free port on 127.0.0.1, persistence in a given folder.
 
-Used by `luza demo` (the appliance with no broker to start by hand) and by every test that needs a broker. `stop()`/`start()` keep the persistence folder, so a restart
-keeps persistent sessions and queued QoS 1 messages, as a real broker restart does.
+Used by `luza demo` (the appliance with no broker to start by hand) and by every test that needs a broker.
+`stop()`/`start()` keep the persistence folder, so a restart keeps persistent sessions and queued QoS 1
+messages, as a real broker restart does.
 
-`Mosquitto.locked(workdir, config)` is the appliance's own locked-down broker: the config, password file and ACL
-the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub (and its telemetry
-connection), every node of `config`, the admin tool and a `demo` screen, listening on 127.0.0.1 only. `hub_url`
-carries the hub's login, `tele_login` the telemetry connection's luza.toml keys;
+`Mosquitto.locked(workdir, config)` is the appliance's own locked-down broker: the config, password file and
+ACL the Pi installer writes (hub.deploy.broker_config), with fresh demo credentials for the hub (and its
+telemetry connection), every node of `config`, the admin tool and a `demo` screen, listening on 127.0.0.1
+only. `hub_url` carries the hub's login, `tele_login` the telemetry connection's luza.toml keys;
 `login(table, device)` is a node's (user, password); `log_in_nodes(virtual_table)` logs a VirtualTable's nodes
 in. `Mosquitto(workdir)` alone is an open broker (older tests).
 """
@@ -46,16 +47,21 @@ class Mosquitto:
     ) -> None:
         exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not os.path.exists(exe):
-            raise RuntimeError("Mosquitto is not installed: run scripts/setup, or apt-get install mosquitto mosquitto-clients")
+            raise RuntimeError(
+                "Mosquitto is not installed: run scripts/setup, "
+                "or apt-get install mosquitto mosquitto-clients"
+            )
         self.exe = exe
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.users = users
         self.acl = acl
-        self.persistence = persistence  # False: a restart (or SIGKILL) forgets every session and queued message
-        # True: a process group of its own, so a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches
-        # only its owner, who disconnects its clients and then stops it (`luza demo`); a test's broker shares ours
+        # False: a restart (or SIGKILL) forgets every session and queued message
+        self.persistence = persistence
+        # True: a process group of its own, so a terminal's Ctrl-C (SIGINT to the whole foreground group)
+        # reaches only its owner, who disconnects its clients and then stops it (`luza demo`);
+        # a test's broker shares ours
         self.own_group = own_group
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.workdir / "mosquitto.conf"
@@ -67,12 +73,21 @@ class Mosquitto:
             self._write_locked(*locked)
 
     @classmethod
-    def locked(cls, workdir: Path, config: Config, port: int | None = None,
-               credentials: Credentials | None = None, own_group: bool = False) -> Mosquitto:
-        """The installation's locked-down broker for the nodes of `config` (new demo credentials unless given)."""
+    def locked(
+        cls,
+        workdir: Path,
+        config: Config,
+        port: int | None = None,
+        credentials: Credentials | None = None,
+        own_group: bool = False,
+    ) -> Mosquitto:
+        """The installation's locked-down broker for the nodes of `config`
+        (new demo credentials unless given)."""
         from hub.deploy import credentials as creds
 
-        return cls(workdir, port, locked=(config, creds.ensure(credentials, config, ["demo"])), own_group=own_group)
+        return cls(
+            workdir, port, locked=(config, creds.ensure(credentials, config, ["demo"])), own_group=own_group
+        )
 
     @property
     def hub_url(self) -> str:
@@ -100,7 +115,8 @@ class Mosquitto:
         return user, self.credentials.devices[user]
 
     def log_in_nodes(self, table: Any) -> None:
-        """Give every node of a hub.virtual VirtualTable its own login, as `luza provision` does on a real one."""
+        """Give every node of a hub.virtual VirtualTable its own login,
+        as `luza provision` does on a real one."""
         for node in table.nodes:
             node.transport.user, node.transport.password = self.login(table.table, node.device)
 
@@ -110,9 +126,17 @@ class Mosquitto:
         self.config, self.credentials = config, credentials
         data = self.workdir / "data"
         data.mkdir(exist_ok=True)
-        layout = bc.Layout(port=self.port, host="127.0.0.1", data_dir=f"{data}/", passwd=str(self.workdir / "passwd"),
-                           acl=str(self.workdir / "acl"), log=f"file {self.workdir / 'mosquitto.log'}",
-                           pid_file=None, run_as="root" if os.geteuid() == 0 else None, autosave_s=1)
+        layout = bc.Layout(
+            port=self.port,
+            host="127.0.0.1",
+            data_dir=f"{data}/",
+            passwd=str(self.workdir / "passwd"),
+            acl=str(self.workdir / "acl"),
+            log=f"file {self.workdir / 'mosquitto.log'}",
+            pid_file=None,
+            run_as="root" if os.geteuid() == 0 else None,
+            autosave_s=1,
+        )
         Path(layout.passwd).write_text(bc.passwd_text(credentials))
         Path(layout.acl).write_text(bc.acl_text(config, credentials))
         self.conf.write_text(bc.mosquitto_conf(layout, bc.queue_limits(config)))
@@ -154,7 +178,9 @@ class Mosquitto:
     def start(self, timeout: float = 10.0) -> Mosquitto:
         assert self.proc is None, "already running"
         self.proc = subprocess.Popen(
-            [self.exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [self.exe, "-c", str(self.conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             process_group=0 if self.own_group else None,
         )
         deadline = time.monotonic() + timeout

@@ -1,12 +1,12 @@
-"""The broker passwords of one installation: the hub (and its telemetry connection), the admin tool, every node
-and every screen.
+"""The broker passwords of one installation: the hub (and its telemetry connection), the admin tool, every
+node and every screen.
 
 Kept in one JSON file readable by root only (/etc/luza/credentials.json on the Pi). `ensure` gives every
 account in luza.toml a password, keeps the ones already there (so re-running the installer changes nothing)
 and drops nodes no longer in the config (their access ends with the next broker reload). `rotate` replaces
-one password. The broker only ever sees hashes (hub.deploy.broker_config.passwd_text). Beside the file, ota-keys.json
-holds what the hub needs of the node passwords for over-the-air updates (keys derived from them, hub.ota.keys),
-readable by the hub's group.
+one password. The broker only ever sees hashes (hub.deploy.broker_config.passwd_text). Beside the file,
+ota-keys.json holds what the hub needs of the node passwords for over-the-air updates (keys derived from them,
+hub.ota.keys), readable by the hub's group.
 """
 
 from __future__ import annotations
@@ -63,8 +63,13 @@ class Credentials:
         return out
 
     def to_json(self) -> str:
-        doc = {"hub": self.hub, "tele": self.tele, "tool": self.tool, "devices": dict(sorted(self.devices.items())),
-               "screens": dict(sorted(self.screens.items()))}
+        doc = {
+            "hub": self.hub,
+            "tele": self.tele,
+            "tool": self.tool,
+            "devices": dict(sorted(self.devices.items())),
+            "screens": dict(sorted(self.screens.items())),
+        }
         return json.dumps(doc, indent=2) + "\n"
 
 
@@ -73,12 +78,18 @@ def from_json(text: str, where: str = "credentials") -> Credentials:
         doc = json.loads(text)
     except ValueError as exc:
         raise CredentialsError(f"{where}: not valid JSON ({exc})") from None
-    ok = isinstance(doc, dict) and isinstance(doc.get("hub"), str) and isinstance(doc.get("tool"), str) \
+    ok = (
+        isinstance(doc, dict)
+        and isinstance(doc.get("hub"), str)
+        and isinstance(doc.get("tool"), str)
         and isinstance(doc.get("tele", ""), str)
+    )
     maps = [doc.get(k, {}) for k in ("devices", "screens")] if isinstance(doc, dict) else []
     if not ok or not all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in maps):
-        raise CredentialsError(f"{where}: expected {{\"hub\": ..., \"tele\": ..., \"tool\": ..., \"devices\": {{}}, "
-                               f"\"screens\": {{}}}} with string passwords")
+        raise CredentialsError(
+            f'{where}: expected {{"hub": ..., "tele": ..., "tool": ..., "devices": {{}}, '
+            f'"screens": {{}}}} with string passwords'
+        )
     return Credentials(doc["hub"], doc["tool"], dict(maps[0]), dict(maps[1]), doc.get("tele", ""))
 
 
@@ -102,7 +113,8 @@ def save(creds: Credentials, path: Path) -> bool:
 
 
 def _write(path: Path, text: str, mode: int) -> None:
-    """Replace `path` with `text` (mode `mode`), keeping the group of the file it replaces (root:luza stays so)."""
+    """Replace `path` with `text` (mode `mode`), keeping the group of the file it
+    replaces (root:luza stays so)."""
     if path.exists() and path.read_text() == text:
         return
     path.parent.mkdir(parents=True, exist_ok=True)

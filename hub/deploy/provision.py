@@ -8,7 +8,8 @@
    regenerated (hub.deploy.broker_config) — then the broker is told to reload.
 4. `node_config`: the node's config.json (device id, table, role, pockets or cue, Wi-Fi, broker and its own
    login), validated by the firmware's own `validate`.
-5. `verify`: the identify blink and a test event seen on the broker (the hub's own subscription sees the same).
+5. `verify`: the identify blink and a test event seen on the broker
+   (the hub's own subscription sees the same).
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ from luza_wire import protocol
 from luza_wire.frame import Rejection
 
 # USB-UART bridges found on ESP32 boards: (vendor id, product id) -> name
-BRIDGES = {(0x10C4, 0xEA60): "CP210x", (0x1A86, 0x7523): "CH340", (0x1A86, 0x55D4): "CH9102",
-           (0x1A86, 0x55D3): "CH343", (0x0403, 0x6001): "FT232R", (0x0403, 0x6015): "FT231X",
-           (0x303A, 0x1001): "ESP32-S3/C3 USB"}
+BRIDGES = {
+    (0x10C4, 0xEA60): "CP210x",
+    (0x1A86, 0x7523): "CH340",
+    (0x1A86, 0x55D4): "CH9102",
+    (0x1A86, 0x55D3): "CH343",
+    (0x0403, 0x6001): "FT232R",
+    (0x0403, 0x6015): "FT231X",
+    (0x303A, 0x1001): "ESP32-S3/C3 USB",
+}
 PROBE = b'print("LUZA-PROBE", __import__("sys").platform, __import__("sys").implementation.name)\r'
 
 
@@ -70,12 +77,15 @@ def find_ports(listing: Callable[[], Sequence[Any]] | None = None) -> list[Port]
 
 def no_board_message() -> str:
     names = ", ".join(sorted(set(BRIDGES.values())))
-    return (f"no ESP32 found on USB (looked for {names}): plug the node in with a data cable, or give --port / "
-            "плата ESP32 не найдена: подключите узел кабелем с данными или укажите --port")
+    return (
+        f"no ESP32 found on USB (looked for {names}): plug the node in with a data cable, or give --port / "
+        "плата ESP32 не найдена: подключите узел кабелем с данными или укажите --port"
+    )
 
 
 def probe(port: str, timeout: float = 5.0, baud: int = 115200) -> str:
-    """Interrupt whatever runs on the board and ask MicroPython who it is; returns e.g. 'esp32 micropython'."""
+    """Interrupt whatever runs on the board and ask MicroPython who it is;
+    returns e.g. 'esp32 micropython'."""
     import serial
 
     try:
@@ -92,15 +102,30 @@ def probe(port: str, timeout: float = 5.0, baud: int = 115200) -> str:
             m = re.search(rb"LUZA-PROBE (\S+) (\S+)\r?\n", seen)
             if m:
                 return f"{m.group(1).decode()} {m.group(2).decode()}"
-    raise ProvisionError(f"no MicroPython answer on {port} within {timeout:g} s: a blank board? "
-                         "add --micropython FIRMWARE.bin to flash it first")
+    raise ProvisionError(
+        f"no MicroPython answer on {port} within {timeout:g} s: a blank board? "
+        "add --micropython FIRMWARE.bin to flash it first"
+    )
 
 
 def esptool_commands(port: str, firmware: Path, esptool: str = "esptool.py") -> list[list[str]]:
     """Erase the flash and write MicroPython's ESP32 image (offset 0x1000 for the classic ESP32)."""
-    return [[esptool, "--chip", "esp32", "--port", port, "erase_flash"],
-            [esptool, "--chip", "esp32", "--port", port, "--baud", "460800", "write_flash", "-z", "0x1000",
-             str(firmware)]]
+    return [
+        [esptool, "--chip", "esp32", "--port", port, "erase_flash"],
+        [
+            esptool,
+            "--chip",
+            "esp32",
+            "--port",
+            port,
+            "--baud",
+            "460800",
+            "write_flash",
+            "-z",
+            "0x1000",
+            str(firmware),
+        ],
+    ]
 
 
 # ---------------------------------------------------------------- luza.toml
@@ -115,18 +140,28 @@ def add_device(text: str, node: NewNode) -> str:
     table = cfg.table(node.table)
     if table is None:
         ids = ", ".join(t.id for t in cfg.tables) or "none"
-        raise ProvisionError(f"no table {node.table!r} in luza.toml (tables: {ids}); add it with the installer")
+        raise ProvisionError(
+            f"no table {node.table!r} in luza.toml (tables: {ids}); add it with the installer"
+        )
     have = cfg.device(node.device)
     if have is not None:
-        if (have.table, have.role, have.pockets, have.seat) == (node.table, node.role, node.pockets, node.seat):
+        if (have.table, have.role, have.pockets, have.seat) == (
+            node.table,
+            node.role,
+            node.pockets,
+            node.seat,
+        ):
             return text
-        raise ProvisionError(f"device {node.device!r} is already in luza.toml (table {have.table}, {have.role}); "
-                             "pick another id or edit luza.toml")
+        raise ProvisionError(
+            f"device {node.device!r} is already in luza.toml (table {have.table}, {have.role}); "
+            "pick another id or edit luza.toml"
+        )
     key = "pockets" if node.role == "pocket" else "cues"
     value = ("[" + ", ".join(map(str, node.pockets)) + "]") if node.role == "pocket" else str(node.seat)
     new = _insert(text, node.table, key, f"{node.device} = {value}")
     try:
-        configfile.parse(_toml(new))  # the same checks as the hub: a pocket or seat already taken is refused here
+        # the same checks as the hub: a pocket or seat already taken is refused here
+        configfile.parse(_toml(new))
     except cfgmod.ConfigError as exc:
         raise ProvisionError(f"luza.toml would not be valid with {node.device}: {exc}") from None
     return new
@@ -151,7 +186,7 @@ def _insert(text: str, table: str, key: str, entry: str) -> str:
     blocks = [i for i, line in enumerate(lines) if _TABLE_HEADER.match(line)]
     for start in blocks:
         end = next((j for j in range(start + 1, len(lines)) if _SECTION.match(lines[j])), len(lines))
-        block = lines[start + 1:end]
+        block = lines[start + 1 : end]
         if not any(re.match(rf'^\s*id\s*=\s*"{re.escape(table)}"\s*(#.*)?$', b) for b in block):
             continue
         for j in range(start + 1, end):
@@ -163,27 +198,43 @@ def _insert(text: str, table: str, key: str, entry: str) -> str:
         last = max(j for j in range(start, end) if lines[j].strip())  # after the block's last line
         lines.insert(last + 1, f"{key} = {{ {entry} }}")
         return "\n".join(lines) + "\n"
-    raise ProvisionError(f"cannot find [[tables]] id = \"{table}\" in luza.toml; add the node there by hand")
+    raise ProvisionError(f'cannot find [[tables]] id = "{table}" in luza.toml; add the node there by hand')
 
 
 # ---------------------------------------------------------------- the node's config.json
 
 
-def node_config(node: NewNode, password: str, wifi: tuple[str, str], broker: tuple[str, int],
-                tls: bool = False) -> dict[str, Any]:
+def node_config(
+    node: NewNode, password: str, wifi: tuple[str, str], broker: tuple[str, int], tls: bool = False
+) -> dict[str, Any]:
     """The node's config.json, checked by the firmware's own validate()."""
     from firmware import config as fw
 
-    site: dict[str, Any] = {"role": node.role, "table": node.table, "device": node.device,
-                            "wifi": {"ssid": wifi[0], "password": wifi[1], "hostname": node.device},
-                            "broker": {"host": broker[0], "port": broker[1],
-                                       "user": creds.device_user(node.table, node.device), "password": password,
-                                       "tls": tls}}
+    site: dict[str, Any] = {
+        "role": node.role,
+        "table": node.table,
+        "device": node.device,
+        "wifi": {"ssid": wifi[0], "password": wifi[1], "hostname": node.device},
+        "broker": {
+            "host": broker[0],
+            "port": broker[1],
+            "user": creds.device_user(node.table, node.device),
+            "password": password,
+            "tls": tls,
+        },
+    }
     if node.role == "pocket":
         if len(node.pockets) > len(pins.SLOTS):
             raise ProvisionError(f"a node serves at most {len(pins.SLOTS)} pockets")
-        site["pockets"] = [{"pocket": p, "upper": pins.SLOTS[i][0], "lower": pins.SLOTS[i][1],
-                            "colour": node.colour and i == 0} for i, p in enumerate(node.pockets)]
+        site["pockets"] = [
+            {
+                "pocket": p,
+                "upper": pins.SLOTS[i][0],
+                "lower": pins.SLOTS[i][1],
+                "colour": node.colour and i == 0,
+            }
+            for i, p in enumerate(node.pockets)
+        ]
     errors = fw.validate(fw.merge(fw.DEFAULTS, site))
     if errors:
         raise ProvisionError("the node's config is refused by the firmware: " + "; ".join(errors))
@@ -212,8 +263,9 @@ class Seen:
     fw: str = ""
 
 
-def verify(host: str, port: int, password: str, node: NewNode, timeout: float,
-           say: Callable[[str], None] = print) -> Seen:
+def verify(
+    host: str, port: int, password: str, node: NewNode, timeout: float, say: Callable[[str], None] = print
+) -> Seen:
     """Send `identify` to the node and wait for its birth and one event, with the tool's login."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
@@ -227,24 +279,31 @@ def verify(host: str, port: int, password: str, node: NewNode, timeout: float,
         parsed = protocol.parse(channel, msg.payload, node.device)
         if channel == "status" and getattr(parsed, "state", "") == "online":
             seen.online, seen.fw = True, getattr(parsed, "fw", "")
-            client.publish(protocol.topic(node.table, node.device, "cmd"), protocol.encode_command("identify", 1, s=5),
-                           qos=1)
+            client.publish(
+                protocol.topic(node.table, node.device, "cmd"),
+                protocol.encode_command("identify", 1, s=5),
+                qos=1,
+            )
         elif channel == "evt" and seen.event is None and not isinstance(parsed, Rejection):
             seen.event = getattr(parsed, "kind", "?")
         if seen.online and seen.event:
             done.set()
 
     c.on_message = on_message
-    c.on_connect = lambda client, *a: client.subscribe([(protocol.topic(node.table, node.device, ch), 1)
-                                                        for ch in ("status", "evt")])
+    c.on_connect = lambda client, *a: client.subscribe(
+        [(protocol.topic(node.table, node.device, ch), 1) for ch in ("status", "evt")]
+    )
     try:
         c.connect(host, port)
     except OSError as exc:
         raise ProvisionError(f"cannot reach the broker at {host}:{port}: {exc}") from None
     c.loop_start()
     what = "drop a ball into the pocket" if node.role == "pocket" else "tap the cue tip firmly"
-    say(f"waiting for {node.device}: it blinks when it is online; then {what} / "
-        f"ждём узел: он мигнёт, затем {'бросьте шар в лузу' if node.role == 'pocket' else 'стукните наклейкой кия'}")
+    say(
+        f"waiting for {node.device}: it blinks when it is online; then {what} / "
+        "ждём узел: он мигнёт, затем "
+        f"{'бросьте шар в лузу' if node.role == 'pocket' else 'стукните наклейкой кия'}"
+    )
     try:
         done.wait(timeout)
     finally:

@@ -4,11 +4,11 @@
 
 hardware/pi/install.sh calls this after installing the packages and the virtual environment; with `--root`
 the whole tree lands under DIR (tests, dry runs). luza.toml is written only if there is none (then it is the
-club's, edited by `luza provision` and by hand; an installation from before the hub's telemetry connection only
-gains its login in `[broker]`); the credentials file keeps every password it already has;
+club's, edited by `luza provision` and by hand; an installation from before the hub's telemetry connection
+only gains its login in `[broker]`); the credentials file keeps every password it already has;
 the broker's password file keeps every hash that still matches. The list of written files goes to
 <etc>/installed-files for `install.sh --uninstall`.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -67,36 +67,47 @@ def broker_files(opts: Options, cfg: cfgmod.Config, c: creds.Credentials) -> lis
     layout = bc.Layout(port=opts.port, tls=opts.tls)
     old = under(opts.root, layout.passwd)
     previous = old.read_text() if old.exists() else ""
-    return [File(MOSQUITTO_CONF, bc.mosquitto_conf(layout, bc.queue_limits(cfg))),
-            File(layout.passwd, bc.passwd_text(c, previous), 0o640),
-            File(layout.acl, bc.acl_text(cfg, c), 0o644)]
+    return [
+        File(MOSQUITTO_CONF, bc.mosquitto_conf(layout, bc.queue_limits(cfg))),
+        File(layout.passwd, bc.passwd_text(c, previous), 0o640),
+        File(layout.acl, bc.acl_text(cfg, c), 0o644),
+    ]
 
 
 def system_files(opts: Options, cfg: cfgmod.Config) -> list[File]:
     p = opts.paths
     sd = "/etc/systemd/system/"
-    files = [File(sd + units.HUB_UNIT, units.hub_unit(p)),
-             File(sd + units.BACKUP_UNIT, units.backup_service(p)),
-             File(sd + units.BACKUP_TIMER, units.BACKUP_TIMER_TEXT),
-             File(sd + units.WIFI_UNIT, units.wifi_unit(p, opts.wifi_iface)),
-             File("/etc/NetworkManager/conf.d/luza-wifi-powersave.conf", units.NM_POWERSAVE),
-             File("/etc/chrony/conf.d/luza.conf", units.CHRONY),
-             File("/usr/local/bin/luza", units.wrapper(p), 0o755)]
+    files = [
+        File(sd + units.HUB_UNIT, units.hub_unit(p)),
+        File(sd + units.BACKUP_UNIT, units.backup_service(p)),
+        File(sd + units.BACKUP_TIMER, units.BACKUP_TIMER_TEXT),
+        File(sd + units.WIFI_UNIT, units.wifi_unit(p, opts.wifi_iface)),
+        File("/etc/NetworkManager/conf.d/luza-wifi-powersave.conf", units.NM_POWERSAVE),
+        File("/etc/chrony/conf.d/luza.conf", units.CHRONY),
+        File("/usr/local/bin/luza", units.wrapper(p), 0o755),
+    ]
     kiosk = opts.kiosk_table if opts.kiosk_table is not None else (cfg.tables[0].id if cfg.tables else "")
     if kiosk:
-        files += [File(sd + units.KIOSK_UNIT, units.kiosk_unit(p, kiosk)),
-                  File("/etc/pam.d/luza-kiosk", units.KIOSK_PAM)]
+        files += [
+            File(sd + units.KIOSK_UNIT, units.kiosk_unit(p, kiosk)),
+            File("/etc/pam.d/luza-kiosk", units.KIOSK_PAM),
+        ]
     return files
 
 
-def load_or_create_config(opts: Options, hub_password: str, tele_password: str) -> tuple[cfgmod.Config, File | None]:
+def load_or_create_config(
+    opts: Options, hub_password: str, tele_password: str
+) -> tuple[cfgmod.Config, File | None]:
     """The club's luza.toml if there is one (never overwritten), else a new one from the answers."""
     path = under(opts.root, opts.paths.config)
     if path.exists():
         return configfile.load(path), None
-    text = units.luza_toml(opts.paths, opts.club, opts.club_ru, list(opts.tables), hub_password, opts.port,
-                           tele_password)
-    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
+    text = units.luza_toml(
+        opts.paths, opts.club, opts.club_ru, list(opts.tables), hub_password, opts.port, tele_password
+    )
+    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(
+        opts.paths.config, text, 0o640
+    )
 
 
 def with_tele_login(opts: Options, cfg: cfgmod.Config, password: str) -> tuple[cfgmod.Config, File]:
@@ -106,7 +117,9 @@ def with_tele_login(opts: Options, cfg: cfgmod.Config, password: str) -> tuple[c
     path = under(opts.root, opts.paths.config)
     text = units.set_broker_key(path.read_text(), "tele_username", creds.TELE_USER)
     text = units.set_broker_key(text, "tele_password", password)
-    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(opts.paths.config, text, 0o640)
+    return configfile.parse(__import__("tomllib").loads(text), path.parent), File(
+        opts.paths.config, text, 0o640
+    )
 
 
 def plan(opts: Options) -> list[File]:
@@ -124,8 +137,11 @@ def plan(opts: Options) -> list[File]:
     if cfg.broker.tele_username == creds.TELE_USER and cfg.broker.tele_password:
         base = replace(base, tele=cfg.broker.tele_password)
     c = creds.ensure(base, cfg, sorted(set(opts.screens) | set(base.screens)))
-    files = [File(opts.paths.etc + "/credentials.json", c.to_json(), 0o600),
-             File(opts.paths.etc + "/" + OTA_KEYS, keys_text(c.devices), 0o640)]  # the hub signs updates with them
+    files = [
+        File(opts.paths.etc + "/credentials.json", c.to_json(), 0o600),
+        # the hub signs updates with them
+        File(opts.paths.etc + "/" + OTA_KEYS, keys_text(c.devices), 0o640),
+    ]
     if toml is not None:
         files.append(toml)
     files += broker_files(opts, cfg, c) + system_files(opts, cfg)
@@ -135,7 +151,8 @@ def plan(opts: Options) -> list[File]:
 
 
 def write(root: Path, files: Sequence[File]) -> list[str]:
-    """Write each file whose content or mode differs (keeping its owner and group); returns the paths written."""
+    """Write each file whose content or mode differs (keeping its owner and group);
+    returns the paths written."""
     changed = []
     for f in files:
         target = under(root, f.path)
@@ -167,13 +184,48 @@ def tls_files(root: Path, etc: str, host: str) -> bc.Tls:
         return t
     d.mkdir(parents=True, exist_ok=True)
     run = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650"]
-    subprocess.run([*run, "-keyout", str(d / "ca.key"), "-out", str(d / "ca.crt"), "-subj", "/CN=Luza club CA"],
-                   check=True, capture_output=True)
-    subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(d / "server.key"),
-                    "-out", str(d / "server.csr"), "-subj", f"/CN={host}"], check=True, capture_output=True)
-    subprocess.run(["openssl", "x509", "-req", "-in", str(d / "server.csr"), "-CA", str(d / "ca.crt"),
-                    "-CAkey", str(d / "ca.key"), "-CAcreateserial", "-days", "3650", "-out", str(d / "server.crt")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*run, "-keyout", str(d / "ca.key"), "-out", str(d / "ca.crt"), "-subj", "/CN=Luza club CA"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(d / "server.key"),
+            "-out",
+            str(d / "server.csr"),
+            "-subj",
+            f"/CN={host}",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            "openssl",
+            "x509",
+            "-req",
+            "-in",
+            str(d / "server.csr"),
+            "-CA",
+            str(d / "ca.crt"),
+            "-CAkey",
+            str(d / "ca.key"),
+            "-CAcreateserial",
+            "-days",
+            "3650",
+            "-out",
+            str(d / "server.crt"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     for name in ("ca.key", "server.key"):
         os.chmod(d / name, 0o640)
     return t
@@ -185,11 +237,15 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     ap.add_argument("--club", default="Luza")
     ap.add_argument("--club-ru", default=None)
     ap.add_argument("--table", action="append", default=[], help="a table id for a new luza.toml (repeat)")
-    ap.add_argument("--kiosk-table", default=None, help="table on the wall screen (default: the first; '' none)")
+    ap.add_argument(
+        "--kiosk-table", default=None, help="table on the wall screen (default: the first; '' none)"
+    )
     ap.add_argument("--wifi-iface", default="wlan0")
     ap.add_argument("--screen", action="append", default=[], help="a read-only screen login (default: wall)")
     ap.add_argument("--port", type=int, default=1883)
-    ap.add_argument("--tls", action="store_true", help="TLS on the LAN listener (8883); plain MQTT on 127.0.0.1")
+    ap.add_argument(
+        "--tls", action="store_true", help="TLS on the LAN listener (8883); plain MQTT on 127.0.0.1"
+    )
     ap.add_argument("--tls-host", default="luza.local")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--http", default="0.0.0.0:8000", help="where the web app listens (default 0.0.0.0:8000)")
@@ -202,9 +258,18 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         ap.error(f"--http {a.http!r}: write HOST:PORT, e.g. 0.0.0.0:8000")
     paths = Paths(chromium=a.chromium, http=a.http)
     tls = tls_files(root, paths.etc, a.tls_host) if a.tls else None
-    return Options(root=root, club=a.club, club_ru=a.club_ru or a.club, tables=tuple(a.table) or ("t1",),
-                   kiosk_table=a.kiosk_table, wifi_iface=a.wifi_iface, screens=tuple(a.screen) or ("wall",),
-                   port=a.port, tls=tls, paths=paths)
+    return Options(
+        root=root,
+        club=a.club,
+        club_ru=a.club_ru or a.club,
+        tables=tuple(a.table) or ("t1",),
+        kiosk_table=a.kiosk_table,
+        wifi_iface=a.wifi_iface,
+        screens=tuple(a.screen) or ("wall",),
+        port=a.port,
+        tls=tls,
+        paths=paths,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

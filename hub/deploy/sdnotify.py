@@ -1,4 +1,5 @@
-"""systemd's notify protocol for `luza serve`: READY once the hub runs, then the watchdog fed while it is healthy.
+"""systemd's notify protocol for `luza serve`: READY once the hub runs,
+then the watchdog fed while it is healthy.
 
 The unit (luza-hub.service) is `Type=notify` with `WatchdogSec=`: systemd restarts the hub if the pings
 stop. They stop when the hub's worker thread has died, or has had work waiting without committing anything
@@ -77,7 +78,9 @@ class Watchdog:
             if ok:
                 self.pings += notify("WATCHDOG=1", self.env)
             else:
-                log.error("the hub's worker is stuck or dead: not feeding the watchdog, systemd will restart us")
+                log.error(
+                    "the hub's worker is stuck or dead: not feeding the watchdog, systemd will restart us"
+                )
 
     def stop(self) -> None:
         notify("STOPPING=1", self.env)

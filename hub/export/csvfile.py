@@ -1,6 +1,7 @@
-"""CSV: one row per shot of an export document (its frame in a column of its own), UTF-8 with a byte-order mark (so a spreadsheet opens the
-Cyrillic names right) and a header row; times in the given zone, ISO 8601. A text cell that a spreadsheet would
-run as a formula (it starts with = + - @, a tab or a carriage return) is written with a leading apostrophe."""
+"""CSV: one row per shot of an export document (its frame in a column of its own), UTF-8 with a byte-order
+mark (so a spreadsheet opens the Cyrillic names right) and a header row; times in the given zone, ISO 8601. A
+text cell that a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage return) is
+written with a leading apostrophe."""
 
 from __future__ import annotations
 
@@ -13,9 +14,32 @@ from typing import Any
 
 from hub.export import text
 
-COLUMNS = ("match", "frame", "shot", "status", "provisional", "started", "ended", "shooter_seat", "shooter", "call",
-           "balls", "ball_numbers_from", "pockets", "seen_colours", "fouls", "points_a", "points_b", "score_a",
-           "score_b", "reasons_en", "reasons_ru", "shot_time_s", "shooter_id", "evidence")
+COLUMNS = (
+    "match",
+    "frame",
+    "shot",
+    "status",
+    "provisional",
+    "started",
+    "ended",
+    "shooter_seat",
+    "shooter",
+    "call",
+    "balls",
+    "ball_numbers_from",
+    "pockets",
+    "seen_colours",
+    "fouls",
+    "points_a",
+    "points_b",
+    "score_a",
+    "score_b",
+    "reasons_en",
+    "reasons_ru",
+    "shot_time_s",
+    "shooter_id",
+    "evidence",
+)
 
 
 def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
@@ -24,28 +48,39 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
     fmt = "%Y-%m-%dT%H:%M:%S%z"
     ev = (doc.get("verification") or {}).get("evidence") or {}
     ids = doc["match"].get("player_ids") or [None, None]  # the registry's ids, where the match names them
-    word = "" if not ev else "complete" if ev.get("complete") else str(ev.get("en"))  # on every row: filters keep it
+    # on every row: filters keep it
+    word = "" if not ev else "complete" if ev.get("complete") else str(ev.get("en"))
     for s in doc["shots"]:
         pa, pb = text.points(s)
         after = s.get("score_after") or [None, None]
-        out.append({
-            "match": doc["match"]["id"], "frame": s.get("frame", 1), "shot": s["number"], "status": s["status"],
-            "provisional": "yes" if s["provisional"] else "no",
-            "started": text.local(s["opened_ms"], tz, fmt), "ended": text.local(s["closed_ms"], tz, fmt),
-            "shooter_seat": "" if s["shooter"] is None else s["shooter"], "shooter": s["shooter_name"] or "",
-            "call": text.calls(s, "en"),
-            "balls": " ".join(text.ball_name(b["ball"], "en") for b in s["balls"]),
-            "ball_numbers_from": " ".join(b["ball_source"] or "?" for b in s["balls"]),
-            "pockets": " ".join(str(b["pocket"]) for b in s["balls"]),
-            "seen_colours": " ".join(b["seen_colour"] or "-" for b in s["balls"]),
-            "fouls": "; ".join(f["cite"] for f in s["fouls"]),
-            "points_a": pa, "points_b": pb,
-            "score_a": "" if after[0] is None else after[0], "score_b": "" if after[1] is None else after[1],
-            "reasons_en": text.reasons(s, "en"), "reasons_ru": text.reasons(s, "ru"),
-            "shot_time_s": "" if s.get("shot_ms") is None else f"{s['shot_ms'] / 1000:.1f}",
-            "shooter_id": "" if s["shooter"] is None or ids[s["shooter"]] is None else ids[s["shooter"]],
-            "evidence": word,
-        })
+        out.append(
+            {
+                "match": doc["match"]["id"],
+                "frame": s.get("frame", 1),
+                "shot": s["number"],
+                "status": s["status"],
+                "provisional": "yes" if s["provisional"] else "no",
+                "started": text.local(s["opened_ms"], tz, fmt),
+                "ended": text.local(s["closed_ms"], tz, fmt),
+                "shooter_seat": "" if s["shooter"] is None else s["shooter"],
+                "shooter": s["shooter_name"] or "",
+                "call": text.calls(s, "en"),
+                "balls": " ".join(text.ball_name(b["ball"], "en") for b in s["balls"]),
+                "ball_numbers_from": " ".join(b["ball_source"] or "?" for b in s["balls"]),
+                "pockets": " ".join(str(b["pocket"]) for b in s["balls"]),
+                "seen_colours": " ".join(b["seen_colour"] or "-" for b in s["balls"]),
+                "fouls": "; ".join(f["cite"] for f in s["fouls"]),
+                "points_a": pa,
+                "points_b": pb,
+                "score_a": "" if after[0] is None else after[0],
+                "score_b": "" if after[1] is None else after[1],
+                "reasons_en": text.reasons(s, "en"),
+                "reasons_ru": text.reasons(s, "ru"),
+                "shot_time_s": "" if s.get("shot_ms") is None else f"{s['shot_ms'] / 1000:.1f}",
+                "shooter_id": "" if s["shooter"] is None or ids[s["shooter"]] is None else ids[s["shooter"]],
+                "evidence": word,
+            }
+        )
     return out
 
 

@@ -21,8 +21,10 @@ def parse_day(value: str | None, tz: tzinfo, name: str) -> int | None:
     try:
         dt = datetime.fromisoformat(value)
     except ValueError:
-        raise ExportError(f"{name}: expected a date YYYY-MM-DD, got {value!r}",
-                          f"{name}: нужна дата ГГГГ-ММ-ДД, получено {value!r}") from None
+        raise ExportError(
+            f"{name}: expected a date YYYY-MM-DD, got {value!r}",
+            f"{name}: нужна дата ГГГГ-ММ-ДД, получено {value!r}",
+        ) from None
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz)
     return int(dt.timestamp() * 1000)

@@ -16,14 +16,21 @@ from hub.export.model import ExportError, build, load
 from hub.store.database import Store
 
 FORMATS = ("json", "csv", "html", "pdf")
-MEDIA_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "html": "text/html; charset=utf-8",
-               "pdf": "application/pdf", "zip": "application/zip"}
+MEDIA_TYPES = {
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+    "html": "text/html; charset=utf-8",
+    "pdf": "application/pdf",
+    "zip": "application/zip",
+}
 
 
 def check_format(fmt: str, lang: str = "ru") -> None:
     if fmt not in FORMATS:
-        raise ExportError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}",
-                          f"неизвестный формат {fmt!r}; есть {', '.join(FORMATS)}")
+        raise ExportError(
+            f"unknown format {fmt!r}; one of {', '.join(FORMATS)}",
+            f"неизвестный формат {fmt!r}; есть {', '.join(FORMATS)}",
+        )
     if lang not in ("ru", "en"):
         raise ExportError(f"unknown language {lang!r}; ru or en", f"неизвестный язык {lang!r}; ru или en")
 
@@ -32,8 +39,9 @@ def to_json(doc: Mapping[str, Any]) -> bytes:
     return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n").encode()
 
 
-def render(doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC,
-           signer: signing.Signer | None = None) -> bytes:
+def render(
+    doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC, signer: signing.Signer | None = None
+) -> bytes:
     """One export document in `fmt` (json | csv | html | pdf), signed by `signer` (hub/export/signing.py)."""
     check_format(fmt, lang)
     key = signer.fingerprint if signer is not None else None
@@ -53,9 +61,17 @@ def filename(match_id: int, fmt: str, lang: str = "ru") -> str:
     return f"luza-match-{match_id}{tail}.{fmt}"
 
 
-def export_match(store: Store, match_id: int, fmt: str, lang: str = "ru", tz: tzinfo = UTC,
-                 exported_ms: int | None = None, signer: signing.Signer | None = None) -> bytes:
-    """One match as a file, signed by `signer` (default: the key beside the store's database, made if missing)."""
+def export_match(
+    store: Store,
+    match_id: int,
+    fmt: str,
+    lang: str = "ru",
+    tz: tzinfo = UTC,
+    exported_ms: int | None = None,
+    signer: signing.Signer | None = None,
+) -> bytes:
+    """One match as a file, signed by `signer` (default:
+    the key beside the store's database, made if missing)."""
     check_format(fmt, lang)
     doc = build(load(store, match_id), exported_ms)
     return render(doc, fmt, lang, tz, signer or signing.for_db(store.path))
@@ -63,7 +79,8 @@ def export_match(store: Store, match_id: int, fmt: str, lang: str = "ru", tz: tz
 
 @dataclass(frozen=True)
 class Zipped:
-    """Many matches in one zip: how many are in it, the bytes, and the ones that could not be read (id, why)."""
+    """Many matches in one zip: how many are in it, the bytes,
+    and the ones that could not be read (id, why)."""
 
     count: int
     data: bytes
@@ -73,14 +90,23 @@ class Zipped:
 SKIPPED_NAME = "luza-skipped.txt"  # in the zip: the matches left out because they cannot be read, and why
 
 
-def export_all(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since_ms: int | None = None,
-               until_ms: int | None = None, exported_ms: int | None = None) -> Zipped:
+def export_all(
+    store: Store,
+    fmt: str,
+    lang: str = "ru",
+    tz: tzinfo = UTC,
+    since_ms: int | None = None,
+    until_ms: int | None = None,
+    exported_ms: int | None = None,
+) -> Zipped:
     """Every match started in [since, until) into one zip (one file per match). A match a damaged page of the
-    database keeps from being read is skipped and listed in luza-skipped.txt inside the zip (and in `skipped`)."""
+    database keeps from being read is skipped and listed in luza-skipped.txt inside
+    the zip (and in `skipped`)."""
     done: list[int] = []
     skipped: list[tuple[int, str]] = []
-    data = b"".join(zip_stream(store, fmt, lang, tz, since_ms, until_ms, exported_ms, lambda: done.append(1),
-                               skipped))
+    data = b"".join(
+        zip_stream(store, fmt, lang, tz, since_ms, until_ms, exported_ms, lambda: done.append(1), skipped)
+    )
     return Zipped(len(done), data, tuple(skipped))
 
 
@@ -108,10 +134,17 @@ class _Sink(io.RawIOBase):
         return out
 
 
-def zip_stream(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since_ms: int | None = None,
-               until_ms: int | None = None, exported_ms: int | None = None,
-               progress: Callable[[], None] | None = None,
-               skipped: list[tuple[int, str]] | None = None) -> Iterator[bytes]:
+def zip_stream(
+    store: Store,
+    fmt: str,
+    lang: str = "ru",
+    tz: tzinfo = UTC,
+    since_ms: int | None = None,
+    until_ms: int | None = None,
+    exported_ms: int | None = None,
+    progress: Callable[[], None] | None = None,
+    skipped: list[tuple[int, str]] | None = None,
+) -> Iterator[bytes]:
     """The zip of `export_all`, made and given out one match at a time (memory: one match's file); the matches
     that cannot be read are appended to `skipped` and listed in luza-skipped.txt."""
     check_format(fmt, lang)
@@ -138,8 +171,22 @@ def zip_stream(store: Store, fmt: str, lang: str = "ru", tz: tzinfo = UTC, since
                 break
             offset += 500
         if left_out:
-            head = ("These matches could not be read and are not in this zip:" if lang == "en" else
-                    "Эти партии не удалось прочитать, их нет в архиве:")
-            zf.writestr(SKIPPED_NAME, "\n".join([head, *(f"match {i}: {why}" if lang == "en" else
-                                                          f"партия {i}: {why}" for i, why in left_out)]) + "\n")
+            head = (
+                "These matches could not be read and are not in this zip:"
+                if lang == "en"
+                else "Эти партии не удалось прочитать, их нет в архиве:"
+            )
+            zf.writestr(
+                SKIPPED_NAME,
+                "\n".join(
+                    [
+                        head,
+                        *(
+                            f"match {i}: {why}" if lang == "en" else f"партия {i}: {why}"
+                            for i, why in left_out
+                        ),
+                    ]
+                )
+                + "\n",
+            )
     yield sink.take()

@@ -42,12 +42,21 @@ class QueryError(Refusal):
 def check(q: Query) -> None:
     """QueryError naming the field if the query cannot be run."""
     if q.status is not None and q.status not in STATUSES:
-        raise QueryError("status", f"status: one of {', '.join(STATUSES)}, got {q.status!r}",
-                         f"status: одно из {', '.join(STATUSES)}, получено {q.status!r}")
+        raise QueryError(
+            "status",
+            f"status: one of {', '.join(STATUSES)}, got {q.status!r}",
+            f"status: одно из {', '.join(STATUSES)}, получено {q.status!r}",
+        )
     if not 1 <= q.limit <= MAX_LIMIT:
-        raise QueryError("limit", f"limit: 1..{MAX_LIMIT}, got {q.limit}", f"limit: от 1 до {MAX_LIMIT}, получено {q.limit}")
+        raise QueryError(
+            "limit",
+            f"limit: 1..{MAX_LIMIT}, got {q.limit}",
+            f"limit: от 1 до {MAX_LIMIT}, получено {q.limit}",
+        )
     if q.offset < 0:
-        raise QueryError("offset", f"offset: 0 or more, got {q.offset}", f"offset: 0 или больше, получено {q.offset}")
+        raise QueryError(
+            "offset", f"offset: 0 or more, got {q.offset}", f"offset: 0 или больше, получено {q.offset}"
+        )
 
 
 def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
@@ -60,8 +69,16 @@ def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
 
 def _summary(m: history.MatchLine) -> dict[str, Any]:
     players = [clean_name(p) if isinstance(p, str) else p for p in m.players]
-    return {"id": m.id, "table": m.table_id, "variant": m.variant,
-            "title": {"en": text.title(m.variant, "en"), "ru": text.title(m.variant, "ru")},
-            "players": players,
-            "status": m.status, "started_ms": m.started_ms, "ended_ms": m.ended_ms,
-            "scores": m.scores, "winner": m.winner, "provisional": m.provisional}
+    return {
+        "id": m.id,
+        "table": m.table_id,
+        "variant": m.variant,
+        "title": {"en": text.title(m.variant, "en"), "ru": text.title(m.variant, "ru")},
+        "players": players,
+        "status": m.status,
+        "started_ms": m.started_ms,
+        "ended_ms": m.ended_ms,
+        "scores": m.scores,
+        "winner": m.winner,
+        "provisional": m.provisional,
+    }

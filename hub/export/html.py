@@ -55,17 +55,25 @@ h2.frame { font-size: 10.5pt; margin: 10pt 0 4pt; border-bottom: 1pt solid #111;
 .sign td { width: 33%; padding: 18pt 8pt 0 0; font-size: 8pt; color: #555; }
 .sign td div { border-top: .8pt solid #111; padding-top: 2pt; }
 @media screen { body { max-width: 200mm; margin: 10mm auto; } }
-"""
+"""  # noqa: E501
 
 
 def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC, key: str | None = None) -> str:
     """The scoresheet page as HTML text; `key`: the fingerprint of the hub's key that signs it (printed)."""
     m = doc["match"]
     css = CSS.replace("PAGE", text.word("page", lang)).replace("WINNER", text.word("winner", lang).upper())
-    parts = [f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">',
-             f"<title>{escape(text.word('sheet', lang))} {m['id']}</title><style>{css}</style></head><body>",
-             _header(doc, lang), _meta(doc, lang, tz), _result(doc, lang), _frames(doc, lang, tz),
-             _note(doc, lang), _key(doc, lang, key), _signatures(doc, lang), "</body></html>\n"]
+    parts = [
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">',
+        f"<title>{escape(text.word('sheet', lang))} {m['id']}</title><style>{css}</style></head><body>",
+        _header(doc, lang),
+        _meta(doc, lang, tz),
+        _result(doc, lang),
+        _frames(doc, lang, tz),
+        _note(doc, lang),
+        _key(doc, lang, key),
+        _signatures(doc, lang),
+        "</body></html>\n",
+    ]
     return "".join(parts)
 
 
@@ -76,23 +84,33 @@ def _club(doc: Mapping[str, Any], lang: str) -> str:
 
 def _header(doc: Mapping[str, Any], lang: str) -> str:
     m = doc["match"]
-    return (f'<header><div class="club">{escape(_club(doc, lang))}</div>'
-            f'<div class="sheet">{escape(text.word("sheet_race" if is_race(doc) else "sheet", lang))} № {m["id"]}'
-            "</div></header>")
+    return (
+        f'<header><div class="club">{escape(_club(doc, lang))}</div>'
+        f'<div class="sheet">{escape(text.word("sheet_race" if is_race(doc) else "sheet", lang))} № {m["id"]}'
+        "</div></header>"
+    )
 
 
 def _meta(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
     m, w = doc["match"], text.word
     ended = m.get("ended_ms") or _last_time(doc)
-    when = f"{text.local(m['started_ms'], tz, '%H:%M')}–{text.local(ended, tz, '%H:%M')}" if ended else \
-        text.local(m["started_ms"], tz, "%H:%M")
+    when = (
+        f"{text.local(m['started_ms'], tz, '%H:%M')}–{text.local(ended, tz, '%H:%M')}"
+        if ended
+        else text.local(m["started_ms"], tz, "%H:%M")
+    )
     rules = (doc.get("settings") or {}).get("rules") or {}
     options = rules.get("options") or doc["engine_log"].get("options") or {}
-    rows = [(w("table", lang), m["table"]["name"]), (w("date", lang), text.local(m["started_ms"], tz, "%d.%m.%Y")),
-            (w("time", lang), when), (w("variant", lang), text.title(m["variant"], lang)),
-            (w("target", lang), str(options.get("target", ""))),
-            (w("race", lang), _race_format(doc, lang)), (w("handicap", lang), _handicap(doc, lang)),
-            (w("options", lang), _options(options, lang))]
+    rows = [
+        (w("table", lang), m["table"]["name"]),
+        (w("date", lang), text.local(m["started_ms"], tz, "%d.%m.%Y")),
+        (w("time", lang), when),
+        (w("variant", lang), text.title(m["variant"], lang)),
+        (w("target", lang), str(options.get("target", ""))),
+        (w("race", lang), _race_format(doc, lang)),
+        (w("handicap", lang), _handicap(doc, lang)),
+        (w("options", lang), _options(options, lang)),
+    ]
     cells = "".join(f'<tr><td class="k">{escape(k)}</td><td>{escape(v)}</td></tr>' for k, v in rows if v)
     return f'<table class="meta">{cells}</table>'
 
@@ -100,14 +118,18 @@ def _meta(doc: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
 def is_race(doc: Mapping[str, Any]) -> bool:
     """More than a single frame with no handicap (a race's sheet has a section per frame)."""
     race = doc.get("race") or {}
-    return bool(race) and (race["race_to"] > 1 or race["handicap"] is not None or len(doc.get("frames") or ()) > 1)
+    return bool(race) and (
+        race["race_to"] > 1 or race["handicap"] is not None or len(doc.get("frames") or ()) > 1
+    )
 
 
 def _race_format(doc: Mapping[str, Any], lang: str) -> str:
     race = doc.get("race") or {}
     if not is_race(doc):
         return ""
-    return f"{text.word('race_to', lang, n=race['race_to'])}, {text.word('break_' + race['break_rule'], lang)}"
+    return (
+        f"{text.word('race_to', lang, n=race['race_to'])}, {text.word('break_' + race['break_rule'], lang)}"
+    )
 
 
 def _handicap(doc: Mapping[str, Any], lang: str) -> str:
@@ -138,8 +160,11 @@ def _result(doc: Mapping[str, Any], lang: str) -> str:
     if is_race(doc):
         return _race_result(doc, lang)
     scores = r.get("provisional_scores") or r["scores"]
-    rows = "".join(f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
-                   f'<td class="s">{scores[i]}</td></tr>' for i in (0, 1))
+    rows = "".join(
+        f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
+        f'<td class="s">{scores[i]}</td></tr>'
+        for i in (0, 1)
+    )
     if r["winner"] is not None:
         verdict = f"{text.word('winner', lang)}: {r['winner_name']} ({scores[0]}:{scores[1]})"
     elif r["draw"]:
@@ -154,8 +179,11 @@ def _race_result(doc: Mapping[str, Any], lang: str) -> str:
     """A race's result: the frame score in the box, the winner or why there is none."""
     r, race, names = doc["result"], doc["race"], doc["match"]["players"]
     score = race["score"]
-    rows = "".join(f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
-                   f'<td class="s">{score[i]}</td></tr>' for i in (0, 1))
+    rows = "".join(
+        f'<tr class="{"won" if r["winner"] == i else ""}"><td class="n">{escape(names[i])}</td>'
+        f'<td class="s">{score[i]}</td></tr>'
+        for i in (0, 1)
+    )
     frames = f"{text.word('frames', lang)} {score[0]}:{score[1]}"
     if race["abandoned"] is not None:
         verdict = f"{text.word('abandoned', lang, reason=race['abandoned'])} ({frames})"
@@ -180,8 +208,10 @@ def _frame_head(doc: Mapping[str, Any], frame: Mapping[str, Any], lang: str) -> 
         bits.append(w("frame_breaks", lang, name=names[res["breaker"]]))
     s = res["scores"]
     if res["winner"] is not None:
-        bits.append(f"{s[0]}:{s[1]}, {w('frame_won', lang, name=names[res['winner']])}"
-                    + (f" ({w('frame_conceded', lang)})" if res["conceded"] else ""))
+        bits.append(
+            f"{s[0]}:{s[1]}, {w('frame_won', lang, name=names[res['winner']])}"
+            + (f" ({w('frame_conceded', lang)})" if res["conceded"] else "")
+        )
     else:
         bits.append(f"{s[0]}:{s[1]}, {w('frame_drawn' if res['draw'] else 'frame_in_play', lang)}")
     return f'<h2 class="frame">{escape(" — ".join(bits))}</h2>'
@@ -189,30 +219,66 @@ def _frame_head(doc: Mapping[str, Any], frame: Mapping[str, Any], lang: str) -> 
 
 def _shots(doc: Mapping[str, Any], lang: str, tz: tzinfo, frame: int | None = None) -> str:
     w = text.word
-    head = "".join(f"<th>{escape(h)}</th>" for h in (
-        "№", w("time", lang), w("player", lang), w("call", lang), w("balls", lang), w("fouls", lang),
-        w("points", lang), w("running", lang), w("reasons", lang)))
-    items: list[tuple[int, int, str]] = [(a["at_ms"], 0, _action_row(doc, a, lang, tz)) for a in doc["actions"]
-                                         if a["status"] == "ok" and frame in (None, a.get("frame"))]
-    items += [(s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"] if frame in (None, s.get("frame"))]
+    head = "".join(
+        f"<th>{escape(h)}</th>"
+        for h in (
+            "№",
+            w("time", lang),
+            w("player", lang),
+            w("call", lang),
+            w("balls", lang),
+            w("fouls", lang),
+            w("points", lang),
+            w("running", lang),
+            w("reasons", lang),
+        )
+    )
+    items: list[tuple[int, int, str]] = [
+        (a["at_ms"], 0, _action_row(doc, a, lang, tz))
+        for a in doc["actions"]
+        if a["status"] == "ok" and frame in (None, a.get("frame"))
+    ]
+    items += [
+        (s["opened_ms"], 1, _shot_row(s, lang, tz)) for s in doc["shots"] if frame in (None, s.get("frame"))
+    ]
     if frame is not None:
         items += [(-1, -1, row) for row in _handicap_rows(doc, frame, lang)]
     body = "".join(row for _, _, row in sorted(items, key=lambda x: (x[0], x[1])))
     cols = "".join(f'<col style="width:{w}%">' for w in (4, 8, 10.5, 6.5, 9.5, 12, 7.5, 6.5, 35.5))
-    return f'<table class="shots"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (
+        "<table "
+        f'class="shots"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
 
 
 def _shot_row(s: Mapping[str, Any], lang: str, tz: tzinfo) -> str:
-    classes = [c for c, on in (("foul", bool(s["fouls"])), ("provisional", s["provisional"]),
-                               ("void", s["status"] == "void")) if on]
+    classes = [
+        c
+        for c, on in (
+            ("foul", bool(s["fouls"])),
+            ("provisional", s["provisional"]),
+            ("void", s["status"] == "void"),
+        )
+        if on
+    ]
     pa, pb = text.points(s)
     pts = " / ".join(f"{p:+d}".replace("-", "\u2212") if p else "0" for p in (pa, pb)) if (pa or pb) else ""
     note = text.status_note(s, lang)
     why = text.reasons(s, lang, "<br>") if not note else escape(note) + "<br>" + text.reasons(s, lang, "<br>")
-    cells = [str(s["number"]), text.clock(s["opened_ms"], tz), s["shooter_name"] or "", text.calls(s, lang),
-             text.balls(s, lang), text.foul_names(s, lang), pts, text.score(s["score_after"])]
-    tds = "".join(f'<td class="{c}">{escape(v)}</td>' for c, v in
-                  zip(("num", "t", "pl", "call", "balls", "fl", "pt", "sc"), cells, strict=True))
+    cells = [
+        str(s["number"]),
+        text.clock(s["opened_ms"], tz),
+        s["shooter_name"] or "",
+        text.calls(s, lang),
+        text.balls(s, lang),
+        text.foul_names(s, lang),
+        pts,
+        text.score(s["score_after"]),
+    ]
+    tds = "".join(
+        f'<td class="{c}">{escape(v)}</td>'
+        for c, v in zip(("num", "t", "pl", "call", "balls", "fl", "pt", "sc"), cells, strict=True)
+    )
     return f'<tr class="{" ".join(classes)}">{tds}<td class="why">{_keep_br(why)}</td></tr>'
 
 
@@ -226,9 +292,11 @@ def _handicap_rows(doc: Mapping[str, Any], frame: int, lang: str) -> list[str]:
             if n:
                 label = text.word(f"handicap_{kind}", lang, name=names[seat], n=n)
                 why = f"{reason.cite()}: {reason.ru if lang == 'ru' else reason.en}"
-                out.append(f'<tr class="action"><td class="num"></td><td></td><td colspan="6">'
-                           f'{escape(text.word("handicap", lang))}: {escape(label)}</td>'
-                           f'<td class="why">{escape(why)}</td></tr>')
+                out.append(
+                    f'<tr class="action"><td class="num"></td><td></td><td colspan="6">'
+                    f"{escape(text.word('handicap', lang))}: {escape(label)}</td>"
+                    f'<td class="why">{escape(why)}</td></tr>'
+                )
     return out
 
 
@@ -243,9 +311,11 @@ def _action_row(doc: Mapping[str, Any], a: Mapping[str, Any], lang: str, tz: tzi
     name = names[seat] if seat in (0, 1) else ""
     key = a["kind"] if a["kind"] in text.WORDS else None
     label = text.word(key, lang, name=name, option=args.get("option", "")) if key else a["kind"]
-    return (f'<tr class="action"><td class="num"></td><td>{text.clock(a["at_ms"], tz)}</td>'
-            f'<td colspan="6">{escape(label)}</td><td class="why">{_keep_br(text.reasons(a, lang, "<br>"))}'
-            f"</td></tr>")
+    return (
+        f'<tr class="action"><td class="num"></td><td>{text.clock(a["at_ms"], tz)}</td>'
+        f'<td colspan="6">{escape(label)}</td><td class="why">{_keep_br(text.reasons(a, lang, "<br>"))}'
+        f"</td></tr>"
+    )
 
 
 def _note(doc: Mapping[str, Any], lang: str) -> str:
@@ -262,9 +332,11 @@ def _note(doc: Mapping[str, Any], lang: str) -> str:
         body, cls = text.word("verified_ok", lang, n=n), "note"
     evidence = text.word("evidence", lang, id=doc["match"]["id"])
     gen = doc.get("generator") or {}
-    return (f'<div class="{cls}"><b>{escape(head)}:</b> {escape(body)}<br>'
-            f'{escape(evidence)} {escape(text.word("generated", lang))}: luza {escape(str(gen.get("version", "")))}'
-            f"</div>")
+    return (
+        f'<div class="{cls}"><b>{escape(head)}:</b> {escape(body)}<br>'
+        f"{escape(evidence)} {escape(text.word('generated', lang))}: luza "
+        f"{escape(str(gen.get('version', '')))}</div>"
+    )
 
 
 def _key(doc: Mapping[str, Any], lang: str, key: str | None) -> str:
@@ -272,8 +344,11 @@ def _key(doc: Mapping[str, Any], lang: str, key: str | None) -> str:
     if key is None:
         return ""
     check = f"luza verify luza-match-{doc['match']['id']}.json --fingerprint {key}"
-    text = (f"Подписано ключом клуба {key}; проверить: {check}" if lang == "ru"
-            else f"Signed with the club's key {key}; check: {check}")
+    text = (
+        f"Подписано ключом клуба {key}; проверить: {check}"
+        if lang == "ru"
+        else f"Signed with the club's key {key}; check: {check}"
+    )
     return f'<div class="note key">{escape(text)}</div>'
 
 

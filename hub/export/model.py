@@ -45,7 +45,9 @@ class ExportError(Refusal):
     """No such match, or a document that cannot be read or made; `en`/`ru` are one-line messages. `code`:
     malformed | not_found | unavailable (hub.errors)."""
 
-    def __init__(self, en: str, ru: str | None = None, code: str = MALFORMED, field: str | None = None) -> None:
+    def __init__(
+        self, en: str, ru: str | None = None, code: str = MALFORMED, field: str | None = None
+    ) -> None:
         super().__init__(en, ru, field, code)  # code: malformed | not_found | unavailable | damaged
 
 
@@ -57,50 +59,76 @@ class Source:
     settings: dict[str, Any] | None
     inputs: list[dict[str, Any]]  # {cursor, source, at_ms, received_ms, record}
     last_state: dict[str, Any] | None = None  # the hub's stored scoreboard (not in the file; for the note)
-    holes: list[gaps.Gap] | None = None  # events of the match the hub never stored (hub.store.gaps); None: unknown
+    # events of the match the hub never stored (hub.store.gaps); None: unknown
+    holes: list[gaps.Gap] | None = None
 
 
 def load(store: Store, match_id: int) -> Source:
-    """Read one match from a store; ExportError if there is none, or ("damaged") if a torn page of the database
-    holds part of it (hub.store.integrity): one clear line, and the other matches export as before."""
+    """Read one match from a store; ExportError if there is none, or ("damaged") if a torn page of the
+    database holds part of it (hub.store.integrity): one clear line,
+    and the other matches export as before."""
     try:
         return _load(store, match_id)
     except sqlite3.DatabaseError as exc:
         if not is_damage(exc):
             raise
         raise ExportError(
-            f"match {match_id} cannot be exported: part of it is on a damaged page of the database ({exc}); the "
-            "other matches are not affected; restore a backup (luza restore) to get it back",
-            f"партию {match_id} нельзя выгрузить: часть её записей на повреждённой странице базы ({exc}); другие "
-            "партии не затронуты; чтобы вернуть её, восстановите резервную копию (luza restore)", "damaged") from None
+            f"match {match_id} cannot be exported: part of it is on a damaged page of the database ({exc}); "
+            "the other matches are not affected; restore a backup (luza restore) to get it back",
+            f"партию {match_id} нельзя выгрузить: часть её записей на повреждённой странице базы ({exc}); "
+            "другие партии не затронуты; чтобы вернуть её, восстановите резервную копию (luza restore)",
+            "damaged",
+        ) from None
 
 
 def _load(store: Store, match_id: int) -> Source:
     m = store.match(match_id)
     if m is None:
-        raise ExportError(f"no match {match_id} in {store.path}", f"партии {match_id} нет в {store.path}",
-                          "not_found")
+        raise ExportError(
+            f"no match {match_id} in {store.path}", f"партии {match_id} нет в {store.path}", "not_found"
+        )
     settings = m.settings
     club = (settings or {}).get("club") or {}
     table = (settings or {}).get("table") or {}
     stored = store.table_name(m.table_id)
     name = table.get("name") or (m.table_id if stored is None else stored)
-    header = {"id": m.id, "table": {"id": m.table_id, "name": name}, "club": club or None, "variant": m.variant,
-              "players": list(m.players), "options": dict(m.options), "status": m.status,
-              "started_ms": m.started_ms, "ended_ms": m.ended_ms}
+    header = {
+        "id": m.id,
+        "table": {"id": m.table_id, "name": name},
+        "club": club or None,
+        "variant": m.variant,
+        "players": list(m.players),
+        "options": dict(m.options),
+        "status": m.status,
+        "started_ms": m.started_ms,
+        "ended_ms": m.ended_ms,
+    }
     if any(i is not None for i in m.player_ids):  # the registry's ids beside the names (hub/store/players.py)
         header["player_ids"] = list(m.player_ids)
-    inputs = [{"cursor": r.id, "source": r.source, "at_ms": r.at_ms, "received_ms": r.received_ms,
-               "record": r.record} for r in store.inputs(match_id=m.id)]
+    inputs = [
+        {
+            "cursor": r.id,
+            "source": r.source,
+            "at_ms": r.at_ms,
+            "received_ms": r.received_ms,
+            "record": r.record,
+        }
+        for r in store.inputs(match_id=m.id)
+    ]
     return Source(header, settings, inputs, m.last_state, gaps.of_match(store, m.id))
 
 
 def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
     """The whole export document of a match."""
     folded = fold(src)
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION,
-                           "generator": {"name": "luza", "version": hub_version()}, "exported_ms": exported_ms,
-                           "match": src.match, "settings": src.settings}
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "generator": {"name": "luza", "version": hub_version()},
+        "exported_ms": exported_ms,
+        "match": src.match,
+        "settings": src.settings,
+    }
     doc.update(derive(src, folded))
     diffs = None  # a file has no stored state to compare with (only an export from the store has)
     if src.last_state is not None:
@@ -116,23 +144,31 @@ def build(src: Source, exported_ms: int | None = None) -> dict[str, Any]:
 
 
 def evidence(holes: Sequence[gaps.Gap]) -> dict[str, Any]:
-    """Whether the match's evidence is complete: the holes in its nodes' seqs when it was exported, in words."""
+    """Whether the match's evidence is complete: the holes in its nodes' seqs when
+    it was exported, in words."""
     n = sum(last - first + 1 for _, _, first, last in holes)
-    out: dict[str, Any] = {"complete": not holes, "missing_events": n,
-                           "missing": [{"device": d, "boot": b, "first": f, "last": la} for d, b, f, la in holes[:20]]}
+    out: dict[str, Any] = {
+        "complete": not holes,
+        "missing_events": n,
+        "missing": [{"device": d, "boot": b, "first": f, "last": la} for d, b, f, la in holes[:20]],
+    }
     if holes:
         more = ", ..." if len(holes) > 20 else ""
-        out["en"] = (f"evidence incomplete: {n} event(s) never reached the hub "
-                     f"({', '.join(gaps.describe(g) for g in holes[:20])}{more}); the result is not verified")
-        out["ru"] = (f"доказательства неполные: {n} событ. не дошло до хаба "
-                     f"({', '.join(gaps.describe(g, 'ru') for g in holes[:20])}{more}); итог не подтверждён")
+        out["en"] = (
+            f"evidence incomplete: {n} event(s) never reached the hub "
+            f"({', '.join(gaps.describe(g) for g in holes[:20])}{more}); the result is not verified"
+        )
+        out["ru"] = (
+            f"доказательства неполные: {n} событ. не дошло до хаба "
+            f"({', '.join(gaps.describe(g, 'ru') for g in holes[:20])}{more}); итог не подтверждён"
+        )
     return out
 
 
 @dataclasses.dataclass
 class Folded:
-    """A match folded from its stored inputs: the sessions of its frames (the last is the frame in play), its race,
-    and per cursor a note: applied or why not, the frame it went to, which shot an entry amended."""
+    """A match folded from its stored inputs: the sessions of its frames (the last is the frame in play), its
+    race, and per cursor a note: applied or why not, the frame it went to, which shot an entry amended."""
 
     sessions: list[TableSession]
     frames: Frames
@@ -150,8 +186,16 @@ def fold(src: Source) -> Folded:
     clock = ShotClock.of_snapshot(src.settings)  # every frame has the match's clock
 
     def frame(frames: Frames, after: TableSession | None, opening: Opening | None = None) -> TableSession:
-        return TableSession(m["table"]["id"], m["variant"], (m["players"][0], m["players"][1]), m["options"],
-                            settle, match_id=m["id"], opening=opening or frames.opening(after), clock=clock)
+        return TableSession(
+            m["table"]["id"],
+            m["variant"],
+            (m["players"][0], m["players"][1]),
+            m["options"],
+            settle,
+            match_id=m["id"],
+            opening=opening or frames.opening(after),
+            clock=clock,
+        )
 
     out = Folded([], Frames(), {})
     out.sessions.append(frame(out.frames, None))
@@ -166,9 +210,12 @@ def fold(src: Source) -> Folded:
         if isinstance(inp, RefereeAction) and inp.kind in ROUTED:
             _route(out, inp, note, frame)
             continue
-        if (code := suspect_of(entry["record"])) is not None:  # stored, never folded into play (hub.ingest.timecheck)
-            note["refused"] = {"en": f"impossible time ({code}): stored, not counted",
-                               "ru": f"невозможное время ({code}): сохранено, не учтено"}
+        # stored, never folded into play (hub.ingest.timecheck)
+        if (code := suspect_of(entry["record"])) is not None:
+            note["refused"] = {
+                "en": f"impossible time ({code}): stored, not counted",
+                "ru": f"невозможное время ({code}): сохранено, не учтено",
+            }
             continue
         _apply(out.session, out.frames, inp, note)
         if note["applied"] and isinstance(inp, RefereeAction) and inp.kind == "next_frame":
@@ -190,7 +237,9 @@ def _route(out: Folded, inp: RefereeAction, note: dict[str, Any], frame: Any) ->
     note["applied"] = True
 
 
-def _apply(session: TableSession, frames: Frames, inp: SensorInput | RefereeAction, note: dict[str, Any]) -> None:
+def _apply(
+    session: TableSession, frames: Frames, inp: SensorInput | RefereeAction, note: dict[str, Any]
+) -> None:
     try:
         session.apply(inp)
     except RefereeInputError as exc:
@@ -199,8 +248,12 @@ def _apply(session: TableSession, frames: Frames, inp: SensorInput | RefereeActi
     note["applied"] = True
     if isinstance(inp, RefereeAction) and inp.kind == "end_match":
         frames.abandon_if_undecided(session, str(inp.args.get("reason") or ""))
-    if (isinstance(inp, RefereeAction) and inp.kind in SHOT_AMENDMENTS and inp.kind not in ITEM_TARGETED
-            and inp.args.get("shot") != "next"):  # a call for the next shot corrects nothing
+    if (
+        isinstance(inp, RefereeAction)
+        and inp.kind in SHOT_AMENDMENTS
+        and inp.kind not in ITEM_TARGETED
+        and inp.args.get("shot") != "next"
+    ):  # a call for the next shot corrects nothing
         shot = session.assembler.open or session.assembler.last()
         note["shot"] = shot.number if shot is not None else None
 
@@ -215,16 +268,30 @@ def derive(src: Source, folded: Folded) -> dict[str, Any]:
         s, a = _frame_entries(session, number)
         shots += s
         actions += a
-        frames.append({"number": number, "opening": session.opening.to_dict(),
-                       "engine_log": session.match.to_log(), "result": _frame_result(session)})
+        frames.append(
+            {
+                "number": number,
+                "opening": session.opening.to_dict(),
+                "engine_log": session.match.to_log(),
+                "result": _frame_result(session),
+            }
+        )
     race = folded.frames.section(folded.session)
     return {
-        "inputs": [input_entry(e, n, folded.sessions[n.get("frame", 1) - 1])
-                   for e in src.inputs for n in (folded.notes.get(e["cursor"], {}),)],
+        "inputs": [
+            input_entry(e, n, folded.sessions[n.get("frame", 1) - 1])
+            for e in src.inputs
+            for n in (folded.notes.get(e["cursor"], {}),)
+        ],
         "race": race,
-        "engine_log": Race(src.match["variant"], folded.session.players, dict(src.match["options"]),
-                           folded.frames.rules, [x.match for x in folded.sessions],
-                           folded.frames.abandoned).to_log(),
+        "engine_log": Race(
+            src.match["variant"],
+            folded.session.players,
+            dict(src.match["options"]),
+            folded.frames.rules,
+            [x.match for x in folded.sessions],
+            folded.frames.abandoned,
+        ).to_log(),
         "frames": frames,
         "shots": shots,
         "actions": actions,
@@ -234,7 +301,9 @@ def derive(src: Source, folded: Folded) -> dict[str, Any]:
 
 def _frame_entries(session: TableSession, number: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """One frame's shots and referee actions, each judged by the engine replaying the frame's inputs."""
-    replay = Match.new(session.variant, players=session.players, options=session.options, opening=session.opening)
+    replay = Match.new(
+        session.variant, players=session.players, options=session.options, opening=session.opening
+    )
     played: list[tuple[Outcome, list[int]]] = []
     for inp in session.match.history:
         out = replay.play(inp)
@@ -283,15 +352,21 @@ def _frame_result(session: TableSession) -> dict[str, Any]:
     """How one frame stands or ended: its scores, winner, whether it was conceded, who broke it."""
     st = session.match.state
     r = result_of(session.match)
-    return {"scores": list(st.scores), "winner": st.winner,
-            "winner_name": session.players[st.winner] if st.winner is not None else None,
-            "draw": bool(st.draw), "over": bool(st.over), "conceded": r.conceded, "breaker": r.breaker,
-            "shots": sum(1 for s in session.shots if not s.voided)}
+    return {
+        "scores": list(st.scores),
+        "winner": st.winner,
+        "winner_name": session.players[st.winner] if st.winner is not None else None,
+        "draw": bool(st.draw),
+        "over": bool(st.over),
+        "conceded": r.conceded,
+        "breaker": r.breaker,
+        "shots": sum(1 for s in session.shots if not s.voided),
+    }
 
 
 def _result(folded: Folded, race: Mapping[str, Any]) -> dict[str, Any]:
-    """The match's result: the race's winner and frame score, with the frame in play's scores (a single frame's
-    result reads as before races: `scores`, `winner`)."""
+    """The match's result: the race's winner and frame score, with the frame in play's scores (a single
+    frame's result reads as before races: `scores`, `winner`)."""
     session = folded.session
     st = session.match.state
     prov = session.provisional()

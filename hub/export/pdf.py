@@ -1,4 +1,5 @@
-"""The scoresheet as PDF, rendered from the HTML page by WeasyPrint (a base dependency; its system libraries are installed by scripts/setup and the Pi installer)."""
+"""The scoresheet as PDF, rendered from the HTML page by WeasyPrint (a base dependency; its system
+libraries are installed by scripts/setup and the Pi installer)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from typing import Any
 from hub.export import html
 from hub.export.model import ExportError
 
-INSTALL_EN = ("PDF export needs WeasyPrint: pip install weasyprint (system libraries: apt install libpango-1.0-0 "
-              "libpangoft2-1.0-0 fonts-dejavu-core; ./scripts/setup --dev installs them)")
-INSTALL_RU = ("для PDF нужен WeasyPrint: pip install weasyprint (системные библиотеки: apt install "
-              "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core; их ставит ./scripts/setup --dev)")
+INSTALL_EN = (
+    "PDF export needs WeasyPrint: pip install weasyprint (system libraries: apt install libpango-1.0-0 "
+    "libpangoft2-1.0-0 fonts-dejavu-core; ./scripts/setup --dev installs them)"
+)
+INSTALL_RU = (
+    "для PDF нужен WeasyPrint: pip install weasyprint (системные библиотеки: apt install "
+    "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core; их ставит ./scripts/setup --dev)"
+)
 
 
 def available() -> bool:

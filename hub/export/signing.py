@@ -1,9 +1,10 @@
 """Signed exports: each hub has an Ed25519 key, and every export file it makes carries a signature by it.
 
-The key lives beside the hub's database (`<db dir>/<db stem>-signing.key`, PKCS#8 PEM, mode 0600): the installer
-makes it (`luza key`), and any export makes it on first use if it is missing. Its **fingerprint** — the first
-16 bytes of SHA-256 over the raw 32-byte public key, as 8 groups of 4 hex digits — is what a club publishes
-(on the wall, on its site) and what the scoresheet prints; `luza key --public FILE` writes the public key.
+The key lives beside the hub's database (`<db dir>/<db stem>-signing.key`, PKCS#8 PEM, mode 0600): the
+installer makes it (`luza key`), and any export makes it on first use if it is missing. Its **fingerprint** —
+the first 16 bytes of SHA-256 over the raw 32-byte public key, as 8 groups of 4 hex digits — is what a club
+publishes (on the wall, on its site) and what the scoresheet prints;
+`luza key --public FILE` writes the public key.
 
 What is signed (docs/exports.md): the message is `luza-export-signature-v1\\n<format>\\n` followed by
 - JSON: the canonical JSON of the whole document without its `signature` member (keys sorted, no spaces,
@@ -12,10 +13,11 @@ What is signed (docs/exports.md): the message is `luza-export-signature-v1\\n<fo
 - CSV, HTML, PDF: the file's bytes up to its last line, which is the signature: `#luza-signature S` (CSV: one
   cell of a last row), `<!-- luza-signature S -->` (HTML), `%luza-signature S` after `%%EOF` (PDF: a comment
   to readers), where S is `ed25519 <fingerprint> <public key, base64> <signature, base64>`.
-JSON's block is `{"alg": "ed25519", "key": <public key, base64>, "fingerprint", "value": <signature, base64>}`.
+JSON's block is `{"alg": "ed25519", "key": <public key, base64>, "fingerprint",
+"value": <signature, base64>}`.
 
-`seal_of_json` / `seal_of_bytes` say whether a file is signed (and by which fingerprint), unsigned, or forged (a
-signature that does not match the content).
+`seal_of_json` / `seal_of_bytes` say whether a file is signed (and by which fingerprint), unsigned, or forged
+(a signature that does not match the content).
 """
 
 from __future__ import annotations
@@ -49,16 +51,18 @@ def key_path(db: str | Path) -> Path:
 
 def fingerprint(public: bytes) -> str:
     digest = hashlib.sha256(public).hexdigest()[:32].upper()
-    return "-".join(digest[i:i + 4] for i in range(0, 32, 4))
+    return "-".join(digest[i : i + 4] for i in range(0, 32, 4))
 
 
 def normal_fingerprint(text: str) -> str:
     """A fingerprint as typed (any case, with or without dashes or spaces) in the printed form."""
     hexes = "".join(c for c in text.upper() if c in "0123456789ABCDEF")
     if len(hexes) < 32 or len(hexes) != len("".join(c for c in text if c not in "-: ")):
-        raise ExportError(f"not a key fingerprint: {text!r} (32 hex digits, e.g. as the scoresheet prints it)",
-                          f"это не отпечаток ключа: {text!r} (32 шестнадцатеричные цифры, как в протоколе)")
-    return "-".join(hexes[i:i + 4] for i in range(0, 32, 4))
+        raise ExportError(
+            f"not a key fingerprint: {text!r} (32 hex digits, e.g. as the scoresheet prints it)",
+            f"это не отпечаток ключа: {text!r} (32 шестнадцатеричные цифры, как в протоколе)",
+        )
+    return "-".join(hexes[i : i + 4] for i in range(0, 32, 4))
 
 
 @dataclass(frozen=True)
@@ -75,12 +79,17 @@ class Signer:
         return fingerprint(self.public)
 
     def block(self, message: bytes) -> dict[str, str]:
-        return {"alg": "ed25519", "key": base64.b64encode(self.public).decode(), "fingerprint": self.fingerprint,
-                "value": base64.b64encode(self.key.sign(message)).decode()}
+        return {
+            "alg": "ed25519",
+            "key": base64.b64encode(self.public).decode(),
+            "fingerprint": self.fingerprint,
+            "value": base64.b64encode(self.key.sign(message)).decode(),
+        }
 
     def public_pem(self) -> bytes:
-        return self.key.public_key().public_bytes(serialization.Encoding.PEM,
-                                                  serialization.PublicFormat.SubjectPublicKeyInfo)
+        return self.key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
 
 
 def load_or_create(path: str | Path) -> Signer:
@@ -91,9 +100,12 @@ def load_or_create(path: str | Path) -> Signer:
     except FileNotFoundError:
         return _create(p)
     except OSError as exc:
-        raise ExportError(f"cannot read the hub's signing key {p}: {exc.strerror or exc} (run as the hub's user, "
-                          "e.g. sudo -u luza)", f"не читается ключ подписи хаба {p}: {exc.strerror or exc} "
-                          "(запустите от пользователя хаба, например sudo -u luza)") from None
+        raise ExportError(
+            f"cannot read the hub's signing key {p}: {exc.strerror or exc} (run as the hub's user, "
+            "e.g. sudo -u luza)",
+            f"не читается ключ подписи хаба {p}: {exc.strerror or exc} "
+            "(запустите от пользователя хаба, например sudo -u luza)",
+        ) from None
     key = serialization.load_pem_private_key(data, password=None)
     if not isinstance(key, Ed25519PrivateKey):
         raise ExportError(f"{p} is not an Ed25519 key", f"{p} — не ключ Ed25519")
@@ -102,15 +114,18 @@ def load_or_create(path: str | Path) -> Signer:
 
 def _create(p: Path) -> Signer:
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     try:
         fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process made it a moment ago: use that one
         return load_or_create(p)
     except OSError as exc:
-        raise ExportError(f"cannot create the hub's signing key {p}: {exc.strerror or exc}",
-                          f"не удалось создать ключ подписи хаба {p}: {exc.strerror or exc}") from None
+        raise ExportError(
+            f"cannot create the hub's signing key {p}: {exc.strerror or exc}",
+            f"не удалось создать ключ подписи хаба {p}: {exc.strerror or exc}",
+        ) from None
     with os.fdopen(fd, "wb") as f:
         f.write(pem)
     return Signer(key, p)
@@ -160,8 +175,9 @@ def _check(block: object, message: bytes) -> Seal:
     try:
         Ed25519PublicKey.from_public_bytes(public).verify(value, message)
     except (InvalidSignature, ValueError):
-        return Seal("forged", fp, "the signature does not match the content: the file was changed after it was "
-                    "signed")
+        return Seal(
+            "forged", fp, "the signature does not match the content: the file was changed after it was signed"
+        )
     if block.get("fingerprint") not in (None, fp):
         return Seal("forged", fp, "the signature block names another key's fingerprint")
     return Seal("signed", fp)
@@ -175,12 +191,12 @@ def seal_of_json(doc: Mapping[str, Any]) -> Seal:
 
 def seal_of_bytes(data: bytes, fmt: str) -> Seal:
     head, tail = TRAILERS[fmt]
-    stripped = data[:-len(tail)] if data.endswith(tail) else data
+    stripped = data[: -len(tail)] if data.endswith(tail) else data
     cut = stripped.rfind(b"\n")
-    body, line = stripped[:cut + 1], stripped[cut + 1:]
+    body, line = stripped[: cut + 1], stripped[cut + 1 :]
     if not line.startswith(head + MARK):
         return Seal("unsigned")
-    words = line[len(head + MARK):].decode("ascii", "replace").split(" ")
+    words = line[len(head + MARK) :].decode("ascii", "replace").split(" ")
     if len(words) != 4:
         return Seal("forged", None, "the signature line cannot be read")
     block = dict(zip(("alg", "fingerprint", "key", "value"), words, strict=True))
@@ -193,8 +209,9 @@ def public_from_file(path: str | Path) -> str:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise ExportError(f"cannot read the key {p}: {exc.strerror or exc}",
-                          f"не читается ключ {p}: {exc.strerror or exc}") from None
+        raise ExportError(
+            f"cannot read the key {p}: {exc.strerror or exc}", f"не читается ключ {p}: {exc.strerror or exc}"
+        ) from None
     try:
         key: Any = serialization.load_pem_public_key(data)
     except ValueError:

@@ -43,16 +43,24 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "by_referee": ("судья", "referee"),
     "verified": ("Проверено повторным расчётом", "Replay-verified"),
     "incomplete": ("Доказательства неполные", "Evidence incomplete"),
-    "verified_ok": ("партия заново рассчитана по журналу ({n} записей) движком правил; итог совпадает с "
-                    "состоянием, сохранённым хабом.",
-                    "the match was re-derived from its log ({n} entries) by the rules engine; the result equals "
-                    "the state the hub stored."),
-    "verified_bad": ("внимание: повторный расчёт расходится с сохранённым состоянием ({d}).",
-                     "warning: the re-derived result differs from the stored state ({d})."),
-    "verified_none": ("партия заново рассчитана по журналу ({n} записей); сохранённого состояния для сверки нет.",
-                      "the match was re-derived from its log ({n} entries); no stored state to compare with."),
-    "evidence": ("Полный журнал доказательств: luza export --match {id} --format json; проверка: luza verify.",
-                 "Full evidence log: luza export --match {id} --format json; check it with luza verify."),
+    "verified_ok": (
+        "партия заново рассчитана по журналу ({n} записей) движком правил; итог совпадает с "
+        "состоянием, сохранённым хабом.",
+        "the match was re-derived from its log ({n} entries) by the rules engine; the result equals "
+        "the state the hub stored.",
+    ),
+    "verified_bad": (
+        "внимание: повторный расчёт расходится с сохранённым состоянием ({d}).",
+        "warning: the re-derived result differs from the stored state ({d}).",
+    ),
+    "verified_none": (
+        "партия заново рассчитана по журналу ({n} записей); сохранённого состояния для сверки нет.",
+        "the match was re-derived from its log ({n} entries); no stored state to compare with.",
+    ),
+    "evidence": (
+        "Полный журнал доказательств: luza export --match {id} --format json; проверка: luza verify.",
+        "Full evidence log: luza export --match {id} --format json; check it with luza verify.",
+    ),
     "referee": ("Судья", "Referee"),
     "signature": ("подпись", "signature"),
     "page": ("стр.", "page"),
@@ -67,8 +75,14 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "break_loser": ("разбивает проигравший", "the loser breaks"),
     "break_winner": ("разбивает выигравший", "the winner breaks"),
     "handicap": ("Фора", "Handicap"),
-    "handicap_points": ("{name}: {n} очк. вперёд в каждой партии", "{name}: {n} point(s) ahead in every frame"),
-    "handicap_balls": ("{name}: {n} шар(а) на полке в каждой партии", "{name}: {n} ball(s) on the shelf in every frame"),
+    "handicap_points": (
+        "{name}: {n} очк. вперёд в каждой партии",
+        "{name}: {n} point(s) ahead in every frame",
+    ),
+    "handicap_balls": (
+        "{name}: {n} шар(а) на полке в каждой партии",
+        "{name}: {n} ball(s) on the shelf in every frame",
+    ),
     "handicap_frames": ("{name}: {n} парт. вперёд", "{name}: {n} frame(s) ahead"),
     "frames": ("Партии", "Frames"),
     "frame": ("Партия {n}", "Frame {n}"),
@@ -111,7 +125,9 @@ def ball_name(ball: int | None, lang: str) -> str:
 
 
 def calls(shot: Mapping[str, Any], lang: str) -> str:
-    return ", ".join(f"{ball_name(c['ball'], lang)}\u00a0→\u00a0{c['pocket']}" for c in shot.get("call") or [])
+    return ", ".join(
+        f"{ball_name(c['ball'], lang)}\u00a0→\u00a0{c['pocket']}" for c in shot.get("call") or []
+    )
 
 
 def balls(shot: Mapping[str, Any], lang: str) -> str:

@@ -10,9 +10,9 @@ Two independent checks:
    frame's scores and winner.
 
 This checks that the file is consistent with the rules, not who wrote it: someone who rewrites the inputs and
-re-derives everything with Luza produces a consistent file of a different match. Who wrote it is the signature's
-part (hub/export/signing.py, `luza verify --key/--fingerprint`). The evidence status is re-derived from the
-inputs too (`evidence_of`): holes in a node's seqs within the match, whatever the file's own
+re-derives everything with Luza produces a consistent file of a different match. Who wrote it is the
+signature's part (hub/export/signing.py, `luza verify --key/--fingerprint`). The evidence status is re-derived
+from the inputs too (`evidence_of`): holes in a node's seqs within the match, whatever the file's own
 `verification.evidence` says.
 """
 
@@ -58,19 +58,24 @@ def read(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise ExportError(f"no such file: {path}", f"нет файла: {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExportError(f"{path} is not a readable JSON file ({exc})",
-                          f"{path}: не читается как JSON ({exc})") from None
+        raise ExportError(
+            f"{path} is not a readable JSON file ({exc})", f"{path}: не читается как JSON ({exc})"
+        ) from None
     check_header(doc)
     return doc  # type: ignore[no-any-return]
 
 
 def check_header(doc: object) -> None:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ExportError(f"not a {FORMAT} file (format field missing or different)",
-                          f"это не файл {FORMAT} (поле format отсутствует или другое)")
+        raise ExportError(
+            f"not a {FORMAT} file (format field missing or different)",
+            f"это не файл {FORMAT} (поле format отсутствует или другое)",
+        )
     if doc.get("version") != VERSION:
-        raise ExportError(f"{FORMAT} version {doc.get('version')!r} is not readable by this luza (reads {VERSION})",
-                          f"версия {doc.get('version')!r} не поддерживается (поддерживается {VERSION})")
+        raise ExportError(
+            f"{FORMAT} version {doc.get('version')!r} is not readable by this luza (reads {VERSION})",
+            f"версия {doc.get('version')!r} не поддерживается (поддерживается {VERSION})",
+        )
     for key, kind in (("match", dict), ("inputs", list), ("engine_log", dict)):
         if not isinstance(doc.get(key), kind):
             raise ExportError(f"{key}: missing or not a {kind.__name__}", f"{key}: нет или неверный тип")
@@ -81,8 +86,10 @@ def source_of(doc: Mapping[str, Any]) -> Source:
     inputs = []
     for i, e in enumerate(doc["inputs"]):
         if not isinstance(e, Mapping) or any(k not in e for k in INPUT_FIELDS):
-            raise ExportError(f"inputs[{i}]: needs {', '.join(INPUT_FIELDS)}",
-                              f"inputs[{i}]: нужны поля {', '.join(INPUT_FIELDS)}")
+            raise ExportError(
+                f"inputs[{i}]: needs {', '.join(INPUT_FIELDS)}",
+                f"inputs[{i}]: нужны поля {', '.join(INPUT_FIELDS)}",
+            )
         inputs.append({k: e[k] for k in INPUT_FIELDS})
     match = doc["match"]
     for key in ("id", "table", "variant", "players", "options"):
@@ -100,8 +107,10 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
     try:
         again = build(src)
     except (ValueError, KeyError, TypeError, IndexError) as exc:  # a header the session cannot start with
-        raise ExportError(f"the match cannot be replayed: {getattr(exc, 'en', exc)}",
-                          f"партию нельзя пересчитать: {getattr(exc, 'ru', exc)}") from None
+        raise ExportError(
+            f"the match cannot be replayed: {getattr(exc, 'en', exc)}",
+            f"партию нельзя пересчитать: {getattr(exc, 'ru', exc)}",
+        ) from None
     mine = {k: v for k, v in doc.items() if k not in VOLATILE}
     theirs = {k: v for k, v in again.items() if k not in VOLATILE}
     if _before_shot_clock(doc):
@@ -109,18 +118,29 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
     problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
     problems += _engine_log(doc)
     result = again["result"]
-    return Verdict(not problems, src.match.get("id"), result["shots"], result["scores"], result["frames"],
-                   problems[:limit], int(again["race"]["race_to"]))
+    return Verdict(
+        not problems,
+        src.match.get("id"),
+        result["shots"],
+        result["scores"],
+        result["frames"],
+        problems[:limit],
+        int(again["race"]["race_to"]),
+    )
 
 
 SHOT_CLOCK_KEYS = ("shot_ms", "shot_clock")  # derived shot times (issue 22): files made before them have none
 
 
 def _before_shot_clock(doc: Mapping[str, Any]) -> bool:
-    """A file exported before shot times were exported: none of its shots has `shot_ms` (it verifies without)."""
+    """A file exported before shot times were exported:
+    none of its shots has `shot_ms` (it verifies without)."""
     shots = doc.get("shots")
-    return isinstance(shots, list) and bool(shots) and not any(isinstance(s, Mapping) and "shot_ms" in s
-                                                               for s in shots)
+    return (
+        isinstance(shots, list)
+        and bool(shots)
+        and not any(isinstance(s, Mapping) and "shot_ms" in s for s in shots)
+    )
 
 
 def _side(diff: str) -> str:
@@ -131,8 +151,8 @@ def _side(diff: str) -> str:
 
 
 def _engine_log(doc: Mapping[str, Any]) -> list[str]:
-    """The engine log alone (a `luza-race` log: every frame's inputs), through the pure rules engine, must reach
-    the file's frame score, winner and every frame's scores and winner."""
+    """The engine log alone (a `luza-race` log: every frame's inputs), through the pure rules engine, must
+    reach the file's frame score, winner and every frame's scores and winner."""
     try:
         race = Race.from_log(doc["engine_log"])
     except RulesError as exc:
@@ -141,10 +161,14 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     res: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     out = []
     if list(race.frame.state.scores) != res.get("scores"):
-        out.append(f"engine_log reaches scores {list(race.frame.state.scores)}, result.scores says "
-                   f"{res.get('scores')}")
+        out.append(
+            f"engine_log reaches scores {list(race.frame.state.scores)}, result.scores says "
+            f"{res.get('scores')}"
+        )
     if list(race.score) != res.get("frames"):
-        out.append(f"engine_log reaches the frame score {list(race.score)}, result.frames says {res.get('frames')}")
+        out.append(
+            f"engine_log reaches the frame score {list(race.score)}, result.frames says {res.get('frames')}"
+        )
     if race.winner != res.get("winner"):
         out.append(f"engine_log's winner is {race.winner}, result.winner says {res.get('winner')}")
     listed = doc.get("frames")
@@ -154,8 +178,10 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     for k, (m, f) in enumerate(zip(race.frames, frames, strict=False), 1):
         got = (f.get("result") or {}) if isinstance(f, Mapping) else {}
         if list(m.state.scores) != got.get("scores") or m.state.winner != got.get("winner"):
-            out.append(f"frame {k}: engine_log reaches {list(m.state.scores)} (winner {m.state.winner}), the file "
-                       f"says {got.get('scores')} (winner {got.get('winner')})")
+            out.append(
+                f"frame {k}: engine_log reaches {list(m.state.scores)} (winner {m.state.winner}), the file "
+                f"says {got.get('scores')} (winner {got.get('winner')})"
+            )
     return out
 
 

@@ -1,21 +1,23 @@
 """Per-boot clock offsets: placing a node's event on the hub's timeline by the node's own uptime.
 
-A node stamps each event (luza_wire.messages.Event) with its uptime `up` (ms since its boot: a monotonic clock that no time exchange moves) as
-well as its clock `t` (the hub's time after a `time` command). The hub never orders by `t` alone — a node's clock can
-step (a bad time exchange, a hub restarted with its clock off): it maps `up` onto its own timeline with an offset it
-measures itself for that (device, boot), `offset = hub time - uptime`. Every message that carries an uptime is a
-sample `received - up`; the transit delay is never negative, so each sample is an upper bound and the least
-delayed one is the best: a late, buffered event cannot spoil it. Crystals drift (an ESP32's and the Pi's, ~50 ppm
-each), so a sample's bound loosens by `1/DRIFT_DIV` of the uptime since it was taken, and a newer sample that is
-tighter by then replaces it: the estimate follows drift both ways and only moves by a transit's worth at a time.
+A node stamps each event (luza_wire.messages.Event) with its uptime `up` (ms since its boot: a monotonic clock
+that no time exchange moves) as well as its clock `t` (the hub's time after a `time` command). The hub never
+orders by `t` alone — a node's clock can step (a bad time exchange, a hub restarted with its clock off): it
+maps `up` onto its own timeline with an offset it measures itself for that (device, boot), `offset = hub
+time - uptime`. Every message that carries an uptime is a sample `received - up`; the transit delay is never
+negative, so each sample is an upper bound and the least delayed one is the best: a late, buffered event
+cannot spoil it. Crystals drift (an ESP32's and the Pi's, ~50 ppm each), so a sample's bound loosens by
+`1/DRIFT_DIV` of the uptime since it was taken, and a newer sample that is tighter by then replaces it: the
+estimate follows drift both ways and only moves by a transit's worth at a time.
 
-Within one boot the node's own order stands: an event recorded later (a higher `up`) is never placed before one
-recorded earlier, whatever a better sample did to the offset in between (`place`).
+Within one boot the node's own order stands: an event recorded later (a higher `up`) is never placed before
+one recorded earlier, whatever a better sample did to the offset in between (`place`).
 
-Estimates are kept in the store (with the uptime of their sample), so an event buffered across a hub restart still
-maps, and a restarted hub can tell how far its own clock moved from the nodes that stayed up (hub/ingest/timebase.py):
-estimates loaded from the store are `old` (on the store's timeline) and, while the hub re-joins that timeline, take
-no samples from events (`freeze`). Firmware that sends no uptime is placed by its `t`, as before (`to_hub`).
+Estimates are kept in the store (with the uptime of their sample), so an event buffered across a hub restart
+still maps, and a restarted hub can tell how far its own clock moved from the nodes that stayed up
+(hub/ingest/timebase.py): estimates loaded from the store are `old` (on the store's timeline) and, while the
+hub re-joins that timeline, take no samples from events (`freeze`). Firmware that sends no uptime is placed by
+its `t`, as before (`to_hub`).
 """
 
 from __future__ import annotations
@@ -30,17 +32,17 @@ DRIFT_DIV = 10_000  # a sample's bound loosens by 1 ms per 10 s of uptime since 
 
 @dataclass(slots=True)
 class Estimate:
-    """One boot's offset: the tightest sample's `received - up`, the uptime it was taken at (None: stored before the
-    hub kept it), and whether an earlier start of the hub measured it (on the store's timeline)."""
+    """One boot's offset: the tightest sample's `received - up`, the uptime it was taken at (None: stored
+    before the hub kept it), and whether an earlier start of the hub measured it (on the store's timeline)."""
 
     offset: int
     up: int | None
     old: bool = False
 
 
-
 class ClockMap:
-    """Offsets by (device, boot). Thread-safe; `dirty()` returns the estimates changed since the last `saved`."""
+    """Offsets by (device, boot). Thread-safe; `dirty()` returns the estimates
+    changed since the last `saved`."""
 
     def __init__(self, offsets: Mapping[Key, int | tuple[int, int | None]] | None = None) -> None:
         self._est: dict[Key, Estimate] = {}
@@ -56,7 +58,8 @@ class ClockMap:
     # ------------------------------------------------------------ samples
 
     def observe(self, device: str, boot: int, up: int, received_ms: int) -> int:
-        """Take one sample of a boot's clock (`up` read when the message was built); returns the offset in use."""
+        """Take one sample of a boot's clock (`up` read when the message was built);
+        returns the offset in use."""
         with self._lock:
             return self._observe((device, boot), up, received_ms)
 
@@ -70,15 +73,16 @@ class ClockMap:
         return est.offset
 
     def freeze(self, frozen: bool) -> None:
-        """While the hub re-joins the store's timeline, estimates from the store take no samples from events (their
-        transit is unknown, and the hub's clock may still be off): they map as the store has them."""
+        """While the hub re-joins the store's timeline, estimates from the store take no samples from events
+        (their transit is unknown, and the hub's clock may still be off): they map as the store has them."""
         with self._lock:
             self._frozen = frozen
 
     # ------------------------------------------------------------ placing events
 
     def place(self, device: str, boot: int, up: int, received_ms: int) -> tuple[int, int]:
-        """An event recorded at uptime `up` on the hub's timeline: (at_ms, the offset used). It is also a sample."""
+        """An event recorded at uptime `up` on the hub's timeline:
+        (at_ms, the offset used). It is also a sample."""
         key = (device, boot)
         with self._lock:
             est = self._est.get(key)
@@ -88,7 +92,8 @@ class ClockMap:
                 offset = self._observe(key, up, received_ms)
             at = up + offset
             last = self._last.get(key)
-            if last is not None:  # the node's own order: never before an event it recorded earlier, or the reverse
+            # the node's own order: never before an event it recorded earlier, or the reverse
+            if last is not None:
                 if up >= last[0] and at < last[1]:
                     at = last[1]
                 elif up < last[0] and at >= last[1]:
@@ -106,7 +111,8 @@ class ClockMap:
         return self.place(device, boot, t, received_ms)[0]
 
     def observe_synced(self, device: str, t: int, received_ms: int) -> None:
-        """Track how far a synced node's clock is behind the hub (transit + drift, or a step), for the logs."""
+        """Track how far a synced node's clock is behind the hub (transit + drift,
+        or a step), for the logs."""
         with self._lock:
             lag = received_ms - t
             old = self._skew.get(device)
@@ -120,8 +126,9 @@ class ClockMap:
     # ------------------------------------------------------------ the hub's timeline moved
 
     def rebase(self, delta: int, old_too: bool = False) -> None:
-        """The hub's timeline moved by `delta` ms: estimates measured on it move with it (those from the store too
-        if `old_too`: the store's timeline moved as well). Events already placed keep their stored times."""
+        """The hub's timeline moved by `delta` ms: estimates measured on it move with it (those from the store
+        too if `old_too`: the store's timeline moved as well).
+        Events already placed keep their stored times."""
         with self._lock:
             moved = set()
             for key, est in self._est.items():
@@ -144,7 +151,8 @@ class ClockMap:
             return Estimate(est.offset, est.up, est.old) if est is not None else None
 
     def dirty(self) -> dict[Key, tuple[int, int | None]]:
-        """Estimates changed and not yet `saved` (kept until the transaction that stores them has committed)."""
+        """Estimates changed and not yet `saved` (kept until the transaction that
+        stores them has committed)."""
         with self._lock:
             return {k: (self._est[k].offset, self._est[k].up) for k in self._dirty}
 
@@ -158,7 +166,8 @@ class ClockMap:
 
 
 def _tighter(sample: int, up: int, est: Estimate) -> bool:
-    """Is a sample taken at uptime `up` a tighter bound than `est`, both loosened by drift to the later uptime?"""
+    """Is a sample taken at uptime `up` a tighter bound than `est`,
+    both loosened by drift to the later uptime?"""
     if est.up is None:  # stored before the hub kept the sample's uptime: the least delayed wins
         return sample < est.offset
     ref = max(up, est.up)
@@ -166,5 +175,6 @@ def _tighter(sample: int, up: int, est: Estimate) -> bool:
 
 
 def time_command_args(now_ms: int) -> dict[str, int]:
-    """The arguments of the `time` command sent on a node's birth (protocol.encode_command('time', hub=...))."""
+    """The arguments of the `time` command sent on a node's birth
+    (protocol.encode_command('time', hub=...))."""
     return {"hub": now_ms}

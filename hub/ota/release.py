@@ -1,13 +1,13 @@
 """Releases: what the hub can send a node, kept in its OTA folder (luza.toml [ota] dir).
 
-    <dir>/releases/<id>/release.json     {"id", "kind": "fw"|"cfg", "fw", "files": [[path, size, sha256], ...], "made_ms"}
-    <dir>/releases/<id>/files/<path>     the bytes, as a node's slot will hold them
+    <dir>/releases/<id>/release.json     {"id", "kind": "fw"|"cfg", "fw", "files": [[path, size, sha256],
+    ...], "made_ms"} <dir>/releases/<id>/files/<path>     the bytes, as a node's slot will hold them
 
 A firmware release is a `luza firmware build` minus its main.py (the loader is never sent over the air:
-firmware/loader.py); its id is `<VERSION>-<8 hex of the files' hashes>`, so the same build is the same release.
-A config release carries one file, config.json: the settings to change (what the `config` command's `set`
-holds), merged and validated on the node; its id is `cfg-<8 hex>`. `signed_manifest` is the body a node gets:
-`<HMAC-SHA256 hex>\\n<JSON>`, for that node only (firmware/ota.py `parse_manifest` checks it).
+firmware/loader.py); its id is `<VERSION>-<8 hex of the files' hashes>`, so the same build is the same
+release. A config release carries one file, config.json: the settings to change (what the `config` command's
+`set` holds), merged and validated on the node; its id is `cfg-<8 hex>`. `signed_manifest` is the body a node
+gets: `<HMAC-SHA256 hex>\\n<JSON>`, for that node only (firmware/ota.py `parse_manifest` checks it).
 """
 
 from __future__ import annotations
@@ -57,14 +57,29 @@ class Release:
         return sum(n for _, n, _ in self.files)
 
     def view(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "fw": self.fw, "files": len(self.files), "bytes": self.size,
-                "made_ms": self.made_ms}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "fw": self.fw,
+            "files": len(self.files),
+            "bytes": self.size,
+            "made_ms": self.made_ms,
+        }
 
 
 def manifest(release: Release, device: str) -> bytes:
     """The manifest's JSON for one node (firmware/ota.py reads it)."""
-    return json.dumps({"v": 1, "dev": device, "r": release.id, "kind": release.kind, "fw": release.fw,
-                       "files": [list(f) for f in release.files]}, separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "v": 1,
+            "dev": device,
+            "r": release.id,
+            "kind": release.kind,
+            "fw": release.fw,
+            "files": [list(f) for f in release.files],
+        },
+        separators=(",", ":"),
+    ).encode()
 
 
 def signed_manifest(release: Release, table: str, device: str, keys: Keys) -> bytes:
@@ -97,8 +112,13 @@ class Releases:
             target = tmp / "files" / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        meta = {"id": rid, "kind": kind, "fw": fw, "files": [list(e) for e in entries],
-                "made_ms": int(time.time() * 1000)}
+        meta = {
+            "id": rid,
+            "kind": kind,
+            "fw": fw,
+            "files": [list(e) for e in entries],
+            "made_ms": int(time.time() * 1000),
+        }
         (tmp / "release.json").write_text(json.dumps(meta, indent=1))
         tmp.chmod(0o755)
         tmp.rename(folder)  # whole or not at all
@@ -112,20 +132,27 @@ class Releases:
 
     def add_build(self, build_dir: Path, fw: str) -> Release:
         """A `luza firmware build` folder as a release (its main.py, the loader, stays out)."""
-        files = {p.relative_to(build_dir).as_posix(): p.read_bytes() for p in sorted(build_dir.rglob("*"))
-                 if p.is_file() and p.relative_to(build_dir).parts[0] in ("firmware", "luza_wire")}
+        files = {
+            p.relative_to(build_dir).as_posix(): p.read_bytes()
+            for p in sorted(build_dir.rglob("*"))
+            if p.is_file() and p.relative_to(build_dir).parts[0] in ("firmware", "luza_wire")
+        }
         if not any(p.startswith("firmware/__init__.") for p in files):
-            raise ReleaseError(f"{build_dir} is not a firmware build (no firmware/__init__): run luza firmware build",
-                               f"{build_dir} — не сборка прошивки (нет firmware/__init__): luza firmware build")
+            raise ReleaseError(
+                f"{build_dir} is not a firmware build (no firmware/__init__): run luza firmware build",
+                f"{build_dir} — не сборка прошивки (нет firmware/__init__): luza firmware build",
+            )
         rid = f"{fw}-{_digest(_entries(files))}"
         return self._store(rid, "fw", fw, files)
 
     def add_config(self, change: dict[str, Any]) -> Release:
         """A config change (the settings to change, as the `config` command's `set`) as a release."""
         if not isinstance(change, dict) or not change:
-            raise ReleaseError("a config change is a JSON object of the settings to change, e.g. {\"beam\": "
-                               "{\"debounce_ms\": 3}}", "изменение настроек — объект JSON, например "
-                               "{\"beam\": {\"debounce_ms\": 3}}")
+            raise ReleaseError(
+                'a config change is a JSON object of the settings to change, e.g. {"beam": '
+                '{"debounce_ms": 3}}',
+                'изменение настроек — объект JSON, например {"beam": {"debounce_ms": 3}}',
+            )
         data = json.dumps(change, sort_keys=True, separators=(",", ":")).encode()
         rid = "cfg-" + hashlib.sha256(data).hexdigest()[:8]
         return self._store(rid, "cfg", "config", {"config.json": data})
@@ -140,8 +167,9 @@ class Releases:
             try:
                 fw.build(Path(tmp) / "b", root=root, log=lambda _line: None, source=source)
             except fw.FirmwareError as exc:
-                raise ReleaseError(f"the firmware does not build: {exc}",
-                                   f"прошивка не собирается: {exc}") from None
+                raise ReleaseError(
+                    f"the firmware does not build: {exc}", f"прошивка не собирается: {exc}"
+                ) from None
             return self.add_build(Path(tmp) / "b", version)
 
     def get(self, rid: str) -> Release | None:

@@ -1,12 +1,13 @@
 """The hub's update service: push a release to nodes, serve it to them, and give the go to swap.
 
-- `push(devices, release)`: refused, per node, with a bilingual line when a match is in play on its table (nodes
-  are updated between matches), when it is offline, unknown, already updating (its status says a download or a
-  trial is under way: a second push waits for the first's end), or the hub's HTTP is not running (the node
-  downloads from it); otherwise the `ota` command goes out (release id, the HTTP port, the host from [ota]
-  host if set, else the node uses its broker host).
-- The node downloads `/ota/<device>/<release>/manifest` (signed for it) and `/ota/<device>/<release>/f/<path>`,
-  each with its own credential (hub.ota.keys); hub/web/routes_ota.py serves them through `manifest` and `file`.
+- `push(devices, release)`: refused, per node, with a bilingual line when a match is in play on its table
+  (nodes are updated between matches), when it is offline, unknown, already updating (its status says a
+  download or a trial is under way: a second push waits for the first's end), or the hub's HTTP is not running
+  (the node downloads from it); otherwise the `ota` command goes out (release id, the HTTP port, the host from
+  [ota] host if set, else the node uses its broker host).
+- The node downloads `/ota/<device>/<release>/manifest` (signed for it) and
+  `/ota/<device>/<release>/f/<path>`, each with its own credential (hub.ota.keys); hub/web/routes_ota.py
+  serves them through `manifest` and `file`.
 - A node whose status says `staged` gets the go (`ota {do: swap}`) as soon as no match is in play on its
   table: at once, or when the match ends (`after_commit`, on the hub's worker after every commit).
 
@@ -43,8 +44,14 @@ class Pushed:
     release: str = ""
 
     def view(self) -> dict[str, Any]:
-        return {"device": self.device, "ok": self.ok, "code": self.code, "en": self.en, "ru": self.ru,
-                "release": self.release}
+        return {
+            "device": self.device,
+            "ok": self.ok,
+            "code": self.code,
+            "en": self.en,
+            "ru": self.ru,
+            "release": self.release,
+        }
 
 
 def match_in_play(state: dict[str, Any] | None) -> bool:
@@ -65,13 +72,20 @@ def _under_way(row: Any) -> str | None:
 
 
 class Ota:
-    def __init__(self, config: Config, state: Callable[[str], dict[str, Any]], device: Callable[[str], Any],
-                 send: Callable[..., bool], keys: Keys | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        state: Callable[[str], dict[str, Any]],
+        device: Callable[[str], Any],
+        send: Callable[..., bool],
+        keys: Keys | None = None,
+    ) -> None:
         self.config = config
         self._state, self._device, self._send = state, device, send
         self.releases = Releases(config.ota.dir) if config.ota.dir else None
         self.keys = keys if keys is not None else Keys.load(config.ota.keys)
-        self.http_port: int | None = None  # the web server's port (hub.web.server sets it): nodes download there
+        # the web server's port (hub.web.server sets it): nodes download there
+        self.http_port: int | None = None
         self.stats: Counter[str] = Counter()  # pushed, refused, swaps, served, denied
         self._staged: dict[str, str] = {}  # device -> staged release waiting for its go
         self._lock = threading.Lock()
@@ -80,29 +94,34 @@ class Ota:
     # ------------------------------------------------------------ releases
 
     def release(self, rid: str | None = None, config: dict[str, Any] | None = None) -> Release:
-        """The release to push: a config change, the one named, or the hub's own firmware (built once; two pushes at
-        once build it once)."""
+        """The release to push: a config change, the one named, or the hub's own firmware (built once; two
+        pushes at once build it once)."""
         with self._building:
             return self._release(rid, config)
 
     def _release(self, rid: str | None, config: dict[str, Any] | None) -> Release:
         if self.releases is None:
-            raise ReleaseError("no OTA folder: set [ota] dir in luza.toml", "нет папки обновлений: [ota] dir в luza.toml")
+            raise ReleaseError(
+                "no OTA folder: set [ota] dir in luza.toml", "нет папки обновлений: [ota] dir в luza.toml"
+            )
         if config is not None:
             return self.releases.add_config(config)
         if rid:
             got = self.releases.get(rid)
             if got is None:
                 known = ", ".join(r.id for r in self.releases.all()) or "none"
-                raise ReleaseError(f"no release {rid!r} on this hub (there are: {known})",
-                                   f"на хабе нет выпуска {rid!r} (есть: {known})")
+                raise ReleaseError(
+                    f"no release {rid!r} on this hub (there are: {known})",
+                    f"на хабе нет выпуска {rid!r} (есть: {known})",
+                )
             return got
         return self.releases.add_tree()
 
     # ------------------------------------------------------------ push
 
-    def push(self, devices: Sequence[str], rid: str | None = None, config: dict[str, Any] | None = None
-             ) -> list[Pushed]:
+    def push(
+        self, devices: Sequence[str], rid: str | None = None, config: dict[str, Any] | None = None
+    ) -> list[Pushed]:
         """Send release `rid` (a config change, or by default the hub's own firmware) to `devices`. Nodes that
         cannot take it now are refused first, so nothing is built for them. ReleaseError: no such release."""
         checked = [(d, self._refusal(d, rid or "")) for d in devices]
@@ -120,27 +139,54 @@ class Ota:
     def _refusal(self, device: str, rid: str) -> Pushed | None:
         dev = self.config.device(device)
         if dev is None:
-            return Pushed(device, False, "unknown_device", f"no node {device!r} in luza.toml",
-                          f"узла {device!r} нет в luza.toml", rid)
+            return Pushed(
+                device,
+                False,
+                "unknown_device",
+                f"no node {device!r} in luza.toml",
+                f"узла {device!r} нет в luza.toml",
+                rid,
+            )
         if match_in_play(self._state(dev.table)):
-            return Pushed(device, False, "match_in_play",
-                          f"table {dev.table} has a match in play: {device} is updated between matches; "
-                          "end the match, then push again",
-                          f"на столе {dev.table} идёт партия: {device} обновляется между партиями; "
-                          "завершите партию и повторите", rid)
+            return Pushed(
+                device,
+                False,
+                "match_in_play",
+                f"table {dev.table} has a match in play: {device} is updated between matches; "
+                "end the match, then push again",
+                f"на столе {dev.table} идёт партия: {device} обновляется между партиями; "
+                "завершите партию и повторите",
+                rid,
+            )
         row = self._device(device)
         if row is None or row.state != "online":
-            return Pushed(device, False, "offline", f"{device} is not online; push again when it is",
-                          f"{device} не в сети; повторите, когда он подключится", rid)
+            return Pushed(
+                device,
+                False,
+                "offline",
+                f"{device} is not online; push again when it is",
+                f"{device} не в сети; повторите, когда он подключится",
+                rid,
+            )
         busy = _under_way(row)
         if busy is not None:
-            return Pushed(device, False, "busy", f"{device} is already updating ({busy}): push again once it says ok, "
-                          "rolled back or refused", f"{device} уже обновляется ({busy}): повторите, когда он "
-                          "сообщит ok, откат или отказ", rid)
+            return Pushed(
+                device,
+                False,
+                "busy",
+                f"{device} is already updating ({busy}): push again once it says ok, rolled back or refused",
+                f"{device} уже обновляется ({busy}): повторите, когда он сообщит ok, откат или отказ",
+                rid,
+            )
         if self.http_port is None:
-            return Pushed(device, False, "no_http", "the hub's web server is not running (luza serve --http): "
-                          "nodes download updates from it", "веб-сервер хаба не запущен (luza serve --http): "
-                          "узлы скачивают обновления с него", rid)
+            return Pushed(
+                device,
+                False,
+                "no_http",
+                "the hub's web server is not running (luza serve --http): nodes download updates from it",
+                "веб-сервер хаба не запущен (luza serve --http): узлы скачивают обновления с него",
+                rid,
+            )
         return None
 
     def _send_one(self, device: str, release: Release) -> Pushed:
@@ -148,12 +194,24 @@ class Ota:
         if self.config.ota.host:
             args["host"] = self.config.ota.host
         if not self._send(device, "ota", **args):
-            return Pushed(device, False, "unreachable", "the hub has no link to the node now (no broker connection)",
-                          "у хаба сейчас нет связи с узлом (нет подключения к брокеру)", release.id)
-        return Pushed(device, True, "sent", f"{release.id} ({release.fw}) sent to {device}; it downloads and "
-                      "checks it, then restarts into it between matches",
-                      f"{release.id} ({release.fw}) отправлен на {device}; узел скачает и проверит его, затем "
-                      "перезапустится между партиями", release.id)
+            return Pushed(
+                device,
+                False,
+                "unreachable",
+                "the hub has no link to the node now (no broker connection)",
+                "у хаба сейчас нет связи с узлом (нет подключения к брокеру)",
+                release.id,
+            )
+        return Pushed(
+            device,
+            True,
+            "sent",
+            f"{release.id} ({release.fw}) sent to {device}; it downloads and "
+            "checks it, then restarts into it between matches",
+            f"{release.id} ({release.fw}) отправлен на {device}; узел скачает и проверит его, затем "
+            "перезапустится между партиями",
+            release.id,
+        )
 
     # ------------------------------------------------------------ the go to swap
 
@@ -181,14 +239,19 @@ class Ota:
 
     # ------------------------------------------------------------ serving the node
 
-    def _allowed(self, device: str, rid: str, path: str, credential: str | None) -> tuple[str, Release] | None:
+    def _allowed(
+        self, device: str, rid: str, path: str, credential: str | None
+    ) -> tuple[str, Release] | None:
         self.keys = self.keys.fresh()
         dev = self.config.device(device)
         release = self.releases.get(rid) if self.releases else None
         if dev is None or release is None or not self.keys.check(dev.table, device, path, credential):
             self.stats["denied"] += 1
-            log.warning("update download refused: %s for %r (unknown node or release, or not the node's "
-                        "credential)", path, device)
+            log.warning(
+                "update download refused: %s for %r (unknown node or release, or not the node's credential)",
+                path,
+                device,
+            )
             return None
         return dev.table, release
 
@@ -208,5 +271,8 @@ class Ota:
         """For the club view and GET /api/ota: the releases kept here and what the hub would push."""
         rel = self.releases.all() if self.releases else []
         fw = [r for r in rel if r.kind == "fw"]
-        return {"releases": [r.view() for r in rel], "latest": fw[-1].id if fw else None,
-                "http": self.http_port is not None}
+        return {
+            "releases": [r.view() for r in rel],
+            "latest": fw[-1].id if fw else None,
+            "http": self.http_port is not None,
+        }

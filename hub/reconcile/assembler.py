@@ -1,5 +1,5 @@
-"""ShotAssembler: sensor evidence -> shots (hub/reconcile/report.py turns a shot into a `ShotReport`). Pure: no
-I/O, no clock.
+"""ShotAssembler: sensor evidence -> shots (hub/reconcile/report.py turns a shot into a `ShotReport`). Pure:
+no I/O, no clock.
 
 Time comes only from the inputs' `at_ms` (hub clock). The assembler is fed in time order by
 `hub.reconcile.table.TableSession`, which owns the order, the referee actions and the rules engine.
@@ -7,13 +7,13 @@ Time comes only from the inputs' `at_ms` (hub clock). The assembler is fed in ti
 How evidence becomes shots (docs/reconciliation.md has the full table):
 - A strike opens a shot and closes the one before (docs/architecture.md, invariant 4). A second strike within
   `double_strike_ms` of the last one is the same stroke seen twice: it opens nothing and raises an alert.
-- A shot has *settled* (`ShotEvidence.settled_at`) `min_shot_ms` after its opening and `pocket_settle_ms` after
-  its last ball, whichever is later (or when the referee closed it: "balls stopped"). A strike before the previous
-  shot has settled is a candidate §14.2 foul (general 14.2, 29.1(3)); the shot clock starts at the settle
-  (hub/reconcile/shotclock.py): each shot keeps the previous one's settle as `clock_from`.
+- A shot has *settled* (`ShotEvidence.settled_at`) `min_shot_ms` after its opening and `pocket_settle_ms`
+  after its last ball, whichever is later (or when the referee closed it: "balls stopped"). A strike before
+  the previous shot has settled is a candidate §14.2 foul (general 14.2, 29.1(3)); the shot clock starts at
+  the settle (hub/reconcile/shotclock.py): each shot keeps the previous one's settle as `clock_from`.
 - A pocket event belongs to the open shot while balls may still roll (`roll_ms` after the shot's last
-  strike or pocket event), or to a shot the referee closed less than `hanging_ball_ms` ago (general §23: only a
-  ball that hung 5 s or more after the shot ended is put back). Otherwise, after a shot that was opened by a
+  strike or pocket event), or to a shot the referee closed less than `hanging_ball_ms` ago (general §23: only
+  a ball that hung 5 s or more after the shot ended is put back). Otherwise, after a shot that was opened by a
   strike (the cue sensor works), it is a late drop: flagged for the referee, not counted. After a shot with no
   strike (cue node absent or asleep) it opens a shot by itself.
 """
@@ -36,8 +36,9 @@ class ShotAssembler:
     from scratch when either changes.
     """
 
-    def __init__(self, timing: ShotTiming | None = None, voided: Collection[str] = (),
-                 new_shot: Collection[str] = ()) -> None:
+    def __init__(
+        self, timing: ShotTiming | None = None, voided: Collection[str] = (), new_shot: Collection[str] = ()
+    ) -> None:
         self.timing = timing or ShotTiming()
         self.voided = frozenset(voided)
         self.new_shot = frozenset(new_shot)
@@ -66,7 +67,8 @@ class ShotAssembler:
             return None
         prev = self.same_stroke(ev)
         if prev is not None:
-            prev.extra_strikes = [*prev.extra_strikes, ev]  # a new list: an old shot's may be shared (trail.freeze)
+            # a new list: an old shot's may be shared (trail.freeze)
+            prev.extra_strikes = [*prev.extra_strikes, ev]
             return prev
         cur = self.open
         early = cur is not None and ev.at_ms < cur.settled_at(self.timing)
@@ -75,11 +77,14 @@ class ShotAssembler:
         return shot
 
     def same_stroke(self, ev: StrikeEvidence) -> ShotEvidence | None:
-        """The shot whose strike this one repeats (within `double_strike_ms`: the same stroke seen twice), if any:
-        the latest shot not undone that has a strike, which need not be the latest shot."""
+        """The shot whose strike this one repeats (within `double_strike_ms`: the same stroke seen twice), if
+        any: the latest shot not undone that has a strike, which need not be the latest shot."""
         prev = next((s for s in reversed(self.shots) if s.strike and not s.voided), None)
-        if prev is not None and prev.strike is not None and (
-                0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms):
+        if (
+            prev is not None
+            and prev.strike is not None
+            and (0 <= ev.at_ms - prev.strike.at_ms <= self.timing.double_strike_ms)
+        ):
             return prev
         return None
 
@@ -105,8 +110,14 @@ class ShotAssembler:
         if last is None:
             return None
         taken = {o.ball for o in last.outs if o.ball} | last.removed
-        last.outs.append(BallOut(item, pocket, at_ms, latest_ball([*last.pockets, *last.late], pocket, at_ms,
-                                                                 BOUNCE_OUT_MS, taken)))
+        last.outs.append(
+            BallOut(
+                item,
+                pocket,
+                at_ms,
+                latest_ball([*last.pockets, *last.late], pocket, at_ms, BOUNCE_OUT_MS, taken),
+            )
+        )
         return last
 
     def flag(self, item: str, pocket: int, at_ms: int, why: str, beam: int | None) -> ShotEvidence | None:

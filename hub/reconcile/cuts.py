@@ -1,9 +1,10 @@
 """The referee actions that change how shots are cut from the evidence, and when each was first given.
 
-Two actions re-cut the shots: removing a strike (it was a bump, not a stroke: `remove`) and calling a late drop a
-shot of its own (`confirm ... new_shot`). The fold must then go back to the item they name and cut again from
-there (`hub.reconcile.table.TableSession`). A strike or a ball that arrives after the action naming it is cut as the
-action says, and the fold goes back to the action (refused for want of the item when it was folded, it fits now).
+Two actions re-cut the shots: removing a strike (it was a bump, not a stroke: `remove`) and calling a late
+drop a shot of its own (`confirm ... new_shot`). The fold must then go back to the item they name and cut
+again from there (`hub.reconcile.table.TableSession`). A strike or a ball that arrives after the action naming
+it is cut as the action says, and the fold goes back to the action
+(refused for want of the item when it was folded, it fits now).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class ShotCuts:
         self.earliest: dict[Cut, int] = {}
 
     def note(self, inp: HubInput, asm: ShotAssembler, strikes: dict[str, None]) -> int | None:
-        """If `inp` changes how shots are cut, tell the assembler and return the time the fold must go back to."""
+        """If `inp` changes how shots are cut, tell the assembler and return the time
+        the fold must go back to."""
         if isinstance(inp, SensorInput):
             e, item = inp.event, inp.item
             if e.kind == "strike" and (item, "remove") in self.earliest:
@@ -67,8 +69,8 @@ class ShotCuts:
 
 
 def cut_of(inp: RefereeAction) -> str:
-    """How an action re-cuts the shots: "remove" (a strike that was a bump), "new_shot" (a late drop that opens a
-    shot of its own), or "" (it does not)."""
+    """How an action re-cuts the shots: "remove" (a strike that was a bump), "new_shot" (a late drop that
+    opens a shot of its own), or "" (it does not)."""
     act = inp.action
     if isinstance(act, RemoveAction):
         return "remove"

@@ -1,9 +1,9 @@
 """`Fold`: the state a table's inputs fold into, and how one input (in time order) changes it.
 
-The evidence cut into shots (`ShotAssembler`), the steps the rules engine judges (`Timeline`), and what the referee
-set on the session (dismissed alerts, refusals of stored actions, the match's end). Every change an input makes is
-recorded on its `Mark` (hub/reconcile/trail.py), so `hub.reconcile.table.TableSession` can take the fold back to any
-point and play forward from there.
+The evidence cut into shots (`ShotAssembler`), the steps the rules engine judges (`Timeline`), and what the
+referee set on the session (dismissed alerts, refusals of stored actions, the match's end). Every change an
+input makes is recorded on its `Mark` (hub/reconcile/trail.py), so `hub.reconcile.table.TableSession` can take
+the fold back to any point and play forward from there.
 """
 
 from __future__ import annotations
@@ -42,8 +42,11 @@ from shared_rules.registry import VARIANTS
 from shared_rules.state import State
 
 SHOT_AMENDMENTS = kinds_of(Category.SHOT)
-ITEM_TARGETED = tuple(k for k in SHOT_AMENDMENTS
-                      if getattr(ACTION_MODELS[k], "item_named", None) is not ShotAmendment.item_named)
+ITEM_TARGETED = tuple(
+    k
+    for k in SHOT_AMENDMENTS
+    if getattr(ACTION_MODELS[k], "item_named", None) is not ShotAmendment.item_named
+)
 
 HubInput = SensorInput | RefereeAction
 FREEZE_AFTER = 3  # shots this far behind the latest share their empty containers (hub/reconcile/trail.py)
@@ -52,8 +55,15 @@ FREEZE_AFTER = 3  # shots this far behind the latest share their empty container
 class Fold:
     """The fold of one match's inputs so far."""
 
-    def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming, opening: Opening = PLAIN, clock: ShotClock | None = None) -> None:
+    def __init__(
+        self,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object],
+        timing: ShotTiming,
+        opening: Opening = PLAIN,
+        clock: ShotClock | None = None,
+    ) -> None:
         self.asm = ShotAssembler(timing)
         self.clock = clock or ShotClock()
         self.extensions: list[tuple[int, int]] = []  # (the shot it is for, the seat) per `extension` granted
@@ -62,7 +72,8 @@ class Fold:
         self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
         self.dismissed: set[str] = set()
         self.refused: list[tuple[int, str, str, str]] = []
-        self.strikes: dict[str, None] = {}  # the strike ids folded (a dict: half a set's memory at a thousand)
+        # the strike ids folded (a dict: half a set's memory at a thousand)
+        self.strikes: dict[str, None] = {}
         self.amended: dict[int, list[dict[str, Any]]] = {}  # shot number -> who entered what, when
         self.ended = False
         self.prov: Provisional | None = None
@@ -79,7 +90,7 @@ class Fold:
         aff = Affected()
         for m in reversed(marks):
             give_back(m, self.asm, self.strikes, aff)
-            del self.refused[m.refused:]
+            del self.refused[m.refused :]
             self.ended = m.ended
         retime(self.tl, len(self.asm.shots), aff)
         self.prov_valid = False
@@ -143,8 +154,11 @@ class Fold:
             shot = self.asm.strike(ev)
         elif e.kind == "pocket":
             colour = Colour(e.get("colour")) if e.get("colour") else None
-            shot = self.asm.pocket(PocketEvidence(item, Pocket(int(e.get("pocket"))), inp.at_ms, colour,
-                                                  e.get("conf"), alone=e.get("beam")))
+            shot = self.asm.pocket(
+                PocketEvidence(
+                    item, Pocket(int(e.get("pocket"))), inp.at_ms, colour, e.get("conf"), alone=e.get("beam")
+                )
+            )
         elif e.kind == "out":
             shot = self.asm.ball_out(item, int(e.get("pocket")), inp.at_ms)
         elif e.kind == "flag":
@@ -155,8 +169,13 @@ class Fold:
         if shot is not None:
             self.tl.touched(shot)
             shots = self.asm.shots
-            if shot.number > FREEZE_AFTER and shot is shots[-1] and any(s.strike for s in shots[-FREEZE_AFTER:]):
-                freeze(shots[-1 - FREEZE_AFTER])  # an old shot keeps still (a doubled strike joins a later one)
+            if (
+                shot.number > FREEZE_AFTER
+                and shot is shots[-1]
+                and any(s.strike for s in shots[-FREEZE_AFTER:])
+            ):
+                # an old shot keeps still (a doubled strike joins a later one)
+                freeze(shots[-1 - FREEZE_AFTER])
 
     def _jam(self, inp: SensorInput, mark: Mark) -> None:
         e = inp.event
@@ -173,6 +192,7 @@ class Fold:
                 self.jams[key] = since
             if saved is not None:
                 self.jam_beams[key] = saved
+
         mark.on_undo(back)
         if e.kind == "jam":
             self.jams.setdefault(key, inp.at_ms)
@@ -202,22 +222,30 @@ class Fold:
         self._timed(opened)
 
     def extend(self, at_ms: int, player: int | None) -> None:
-        """An extension of the shot clock for the shot being timed (the next to open), for `player` (default: the
-        player to play); refused when the clock is off, not running, or the player has none left in this frame."""
+        """An extension of the shot clock for the shot being timed (the next to open), for `player` (default:
+        the player to play); refused when the clock is off, not running,
+        or the player has none left in this frame."""
         clock = self.clock
         if not clock.on:
             raise _refuse("the shot clock is off in this match", "в этой партии нет часов на удар")
         if not self.asm.shots or self.tl.match.state.over:
-            raise _refuse("the shot clock is not running (it starts after the first shot has settled)",
-                          "часы на удар не идут (они запускаются, когда остановятся шары после первого удара)")
+            raise _refuse(
+                "the shot clock is not running (it starts after the first shot has settled)",
+                "часы на удар не идут (они запускаются, когда остановятся шары после первого удара)",
+            )
         seat = player if player is not None else self._to_play()
         if seat is None:
-            raise RefereeInputError("who is to play is not known yet: name the player (0 or 1)",
-                                    "пока неизвестно, чья очередь: укажите игрока (0 или 1)", "player")
+            raise RefereeInputError(
+                "who is to play is not known yet: name the player (0 or 1)",
+                "пока неизвестно, чья очередь: укажите игрока (0 или 1)",
+                "player",
+            )
         if sum(1 for _, s in self.extensions if s == seat) >= clock.extensions:
             raise RefereeInputError(
                 f"player {seat + 1} has no extension left in this frame ({clock.extensions} per frame)",
-                f"у игрока {seat + 1} не осталось продлений в этой партии ({clock.extensions} на партию)", "player")
+                f"у игрока {seat + 1} не осталось продлений в этой партии ({clock.extensions} на партию)",
+                "player",
+            )
         self.extensions.append((len(self.asm.shots) + 1, seat))
         assert self._mark is not None
         self._mark.on_undo(lambda aff: self._unextend())
@@ -244,6 +272,7 @@ class Fold:
             if step.shot is not None:
                 step.shot.voided = False
             aff.revived.append(step)
+
         assert self._mark is not None
         self._mark.on_undo(back)
 
@@ -264,7 +293,11 @@ class Fold:
     def _engine_action(self, index: int, a: RefereeAction, act: EngineAction, mark: Mark) -> None:
         step = Step(action=a, played=act.engine_input(), log_index=index)
         tl = self.tl
-        late = bool(act.answers) and tl.fed < len(tl.steps) and any(n.kind in act.answers for n in tl.match.needs())
+        late = (
+            bool(act.answers)
+            and tl.fed < len(tl.steps)
+            and any(n.kind in act.answers for n in tl.match.needs())
+        )
         if not late:
             self.asm.close(a.at_ms, a.kind)  # an action after a shot ends it
         mark.on_undo(lambda aff: aff.steps.append(step))
@@ -293,16 +326,20 @@ class Fold:
             return None
         shot = self.asm.open or self.asm.last()
         if shot is None:
-            raise _refuse("no shot has been played yet; open one first (open_shot)",
-                          "ещё не было ни одного удара; сначала откройте удар (open_shot)")
+            raise _refuse(
+                "no shot has been played yet; open one first (open_shot)",
+                "ещё не было ни одного удара; сначала откройте удар (open_shot)",
+            )
         return shot
 
     def _amend(self, a: RefereeAction, act: ShotAmendment, live: bool, mark: Mark) -> None:
         if isinstance(act, RemoveAction) and act.item in self.asm.voided:
             return  # a removed strike: already left out when the shots were cut
         if isinstance(act, WithdrawAction) and act.item in self.asm.voided:
-            raise _refuse(f"the strike {act.item!r} taken out re-cut the shots; it cannot be put back (undo instead)",
-                          f"убранный удар {act.item!r} изменил деление на удары; вернуть его нельзя (отмените)")
+            raise _refuse(
+                f"the strike {act.item!r} taken out re-cut the shots; it cannot be put back (undo instead)",
+                f"убранный удар {act.item!r} изменил деление на удары; вернуть его нельзя (отмените)",
+            )
         refusal = act.refusal_in(self.tl.variant, VARIANTS[self.tl.variant].PROFILE)
         if refusal is not None:
             raise RefereeInputError(*refusal, "name" if isinstance(act, FactAction) else "foul")
@@ -326,6 +363,7 @@ class Fold:
             restore_image(shot, img)
             log.pop()
             aff.shots.add(number)
+
         mark.on_undo(back)
         act.amend(shot, a.at_ms)
         log.append({"kind": a.kind, "at_ms": a.at_ms, "by": a.by})
@@ -335,8 +373,8 @@ class Fold:
             raise RefereeInputError(*after)
 
     def start_of(self, shot: ShotEvidence | None) -> State | None:
-        """The position the shot (None: the next one) is played from, where it is known now: after the open shot
-        for the next one, the committed match for the open one or (none open) the next; else None."""
+        """The position the shot (None: the next one) is played from, where it is known now: after the open
+        shot for the next one, the committed match for the open one or (none open) the next; else None."""
         tl, open_shot = self.tl, self.asm.open
         if shot is None and open_shot is not None:
             prov = self.provisional()
@@ -382,9 +420,14 @@ def missing(item: str, act: object = None) -> RefereeInputError:
     answer) is told which question does not exist (404), not the item part of its id."""
     question = getattr(act, "question", None)
     if isinstance(question, str):
-        return RefereeInputError(f"there is no question {question!r} in this match (its questions are in the "
-                                 "state's `match.questions`)",
-                                 f"в партии нет вопроса {question!r} (они — в `match.questions` состояния)",
-                                 "question", NOT_FOUND)
-    return _refuse(f"there is no ball, strike or question {item!r} in this match",
-                   f"в партии нет шара, удара или вопроса {item!r}")
+        return RefereeInputError(
+            f"there is no question {question!r} in this match (its questions are in the "
+            "state's `match.questions`)",
+            f"в партии нет вопроса {question!r} (они — в `match.questions` состояния)",
+            "question",
+            NOT_FOUND,
+        )
+    return _refuse(
+        f"there is no ball, strike or question {item!r} in this match",
+        f"в партии нет шара, удара или вопроса {item!r}",
+    )

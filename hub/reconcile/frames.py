@@ -1,11 +1,12 @@
 """The frames of a live match: a race to N frames (shared_rules/race.py) on the hub.
 
-Each frame is a `TableSession` of its own (one engine fold); a match keeps the frames it has finished, the rules of
-its race (from its `new_match` action's `race`) and, if it was ended before anybody won it, the reason it was
-abandoned. The log stays one list of inputs per match: a `next_frame` referee action is the frame boundary (it ends
-the frame in play, closing its open shot, and the inputs stored after it are the next frame's), so a replay splits
-the log at those rows and folds each frame.
-`section` is the match view's `race` (hub/view/race.py, docs/web-api.md): the frame score, each frame's result and breaker.
+Each frame is a `TableSession` of its own (one engine fold); a match keeps the frames it has finished, the
+rules of its race (from its `new_match` action's `race`) and, if it was ended before anybody won it, the
+reason it was abandoned. The log stays one list of inputs per match: a `next_frame` referee action is the
+frame boundary (it ends the frame in play, closing its open shot, and the inputs stored after it are the next
+frame's), so a replay splits the log at those rows and folds each frame.
+`section` is the match view's `race` (hub/view/race.py, docs/web-api.md):
+the frame score, each frame's result and breaker.
 """
 
 from __future__ import annotations
@@ -64,21 +65,27 @@ class Frames:
         return race_winner(self.rules, [r for r in self.shown(current) if r.over]) is not None
 
     def refusal(self, current: TableSession) -> tuple[str, str] | None:
-        """Why the next frame cannot start now (en, ru), or None. The frame in play must be over, counting the open
-        shot as the next_frame action will close it (the winning pot may still be in it), and the race not won."""
+        """Why the next frame cannot start now (en, ru), or None. The frame in play must be over, counting the
+        open shot as the next_frame action will close it
+        (the winning pot may still be in it), and the race not won."""
         shown = self.shown(current)
         n = len(shown)
         if not shown[-1].over:
-            return (f"frame {n} is still in play; finish or concede it first",
-                    f"партия {n} ещё идёт; доиграйте или сдайте её")
+            return (
+                f"frame {n} is still in play; finish or concede it first",
+                f"партия {n} ещё идёт; доиграйте или сдайте её",
+            )
         if race_winner(self.rules, shown) is not None:
-            return ("the match is won: there is no next frame (end the match)",
-                    "встреча выиграна: следующей партии нет (завершите встречу)")
+            return (
+                "the match is won: there is no next frame (end the match)",
+                "встреча выиграна: следующей партии нет (завершите встречу)",
+            )
         return None
 
     def advance(self, current: TableSession, make: Callable[[Opening], TableSession]) -> TableSession | None:
-        """After a next_frame action was folded into `current`: the next frame's session (`make(opening)`), with
-        `current` kept as done; None if `current` is not over or the race is won (the action then only ended it)."""
+        """After a next_frame action was folded into `current`: the next frame's session (`make(opening)`),
+        with `current` kept as done; None if `current` is not over or the race is won
+        (the action then only ended it)."""
         if not current.match.state.over or self.decided(current):
             return None
         nxt = make(self.opening(current))
@@ -86,11 +93,11 @@ class Frames:
         return nxt
 
     def section(self, current: TableSession) -> dict[str, Any]:
-        """The match view's `race` (hub.view.race.RaceView): the frame score and every frame (the one in play last)."""
+        """The match view's `race` (hub.view.race.RaceView):
+        the frame score and every frame (the one in play last)."""
         return tally(self.rules, self.shown(current), self.abandoned)
 
     def abandon_if_undecided(self, current: TableSession, reason: str) -> None:
         """Ending a race that has no winner yet abandons it, with the referee's reason (general A-G4)."""
         if not self.decided(current):
             self.abandoned = reason.strip() or "ended by the referee / завершена судьёй"
-

@@ -1,7 +1,9 @@
-"""A shot's evidence -> the provisional `ShotReport` the rules engine is fed, and the findings it could not settle.
+"""A shot's evidence -> the provisional `ShotReport` the rules engine is fed,
+and the findings it could not settle.
 
-Pure: no I/O, no clock. `hub.reconcile.assembler` cuts the evidence into shots; this module judges one shot in the
-position before it (`ShotContext`), asking the variant (its `PROFILE` and hooks) instead of comparing names.
+Pure: no I/O, no clock. `hub.reconcile.assembler` cuts the evidence into shots; this module judges one shot in
+the position before it (`ShotContext`), asking the variant
+(its `PROFILE` and hooks) instead of comparing names.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from shared_rules.variant import Variant
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """Something the evidence cannot settle or that disagrees; `hub.reconcile.questions` words it for people."""
+    """Something the evidence cannot settle or that disagrees;
+    `hub.reconcile.questions` words it for people."""
 
     kind: str
     shot: int
@@ -39,14 +42,18 @@ class Finding:
     other: int | None = None  # e.g. the declared pocket
 
 
-
 def _colour(x: object) -> Colour | None:
     return Colour(x) if isinstance(x, str) else None
 
 
 NO_FOULS: frozenset[Foul] = frozenset()  # one shared empty set: most shots have no foul
-HINT_FOULS = {"double_hit": Foul.DOUBLE_HIT, "early_start": Foul.EARLY_START, "out_of_turn": Foul.INTERFERENCE,
-              "shot_clock": Foul.SLOW_PLAY}  # shot_clock: the regulation's time ran out; "foul" is §26 slow play
+HINT_FOULS = {
+    "double_hit": Foul.DOUBLE_HIT,
+    "early_start": Foul.EARLY_START,
+    "out_of_turn": Foul.INTERFERENCE,
+    # shot_clock: the regulation's time ran out; "foul" is §26 slow play
+    "shot_clock": Foul.SLOW_PLAY,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +73,8 @@ class ShotContext:
 
 @lru_cache(maxsize=64)
 def rules_of(variant: str) -> Variant:
-    """The registered variant called `variant` (default options: the profile and hooks do not depend on them)."""
+    """The registered variant called `variant` (default options:
+    the profile and hooks do not depend on them)."""
     return find_variant(variant)()
 
 
@@ -126,14 +134,22 @@ def _hints(shot: ShotEvidence, ctx: ShotContext, fouls: dict[Foul, int | None], 
     if s is not None and s.seat is not None and s.seat != ctx.shooter:
         hints.append(("out_of_turn", s.seat))  # general §28: the non-shooter's foul
     took = shot.opened_at - shot.clock_from if shot.clock_from is not None else 0
-    if s is not None and shot.allowed_ms is not None and shot.clock_from is not None and took > shot.allowed_ms:
+    if (
+        s is not None
+        and shot.allowed_ms is not None
+        and shot.clock_from is not None
+        and took > shot.allowed_ms
+    ):
         hints.append(("shot_clock", None))  # the shot clock ran out (hub/reconcile/shotclock.py; general §26)
     for kind, seat in hints:
         assert s is not None
         answer = shot.answers.get(question_id(kind, s.id))
         if answer is None:
-            out.append(Finding(kind, shot.number, s.id, seat=seat,
-                               other=took // 1000 if kind == "shot_clock" else None))
+            out.append(
+                Finding(
+                    kind, shot.number, s.id, seat=seat, other=took // 1000 if kind == "shot_clock" else None
+                )
+            )
         elif answer == "foul":
             fouls.setdefault(HINT_FOULS[kind], seat)
     for extra in shot.extra_strikes:
@@ -166,7 +182,9 @@ def _counted(shot: ShotEvidence) -> list[PocketEvidence]:
     for fl in shot.flags:  # the referee said a `two` flag was two balls: the second one, unseen colour
         second = next((p for p in balls if p.id == fl.ball), None)
         if second is not None and shot.answers.get(question_id("maybe_two", second.id)) == "two":
-            balls.append(PocketEvidence(second.id + "#2", second.pocket, second.at_ms, None, None, second.source))
+            balls.append(
+                PocketEvidence(second.id + "#2", second.pocket, second.at_ms, None, None, second.source)
+            )
     return balls
 
 
@@ -184,7 +202,9 @@ def _pocketed(shot: ShotEvidence, ctx: ShotContext, out: list[Finding]) -> tuple
     return tuple(balls)
 
 
-def _implied(ctx: ShotContext, colour: Colour | None, pocket: Pocket, claims: list[Declaration]) -> int | None:
+def _implied(
+    ctx: ShotContext, colour: Colour | None, pocket: Pocket, claims: list[Declaration]
+) -> int | None:
     """The ball the variant makes certain, or None (the engine picks, or the referee is asked)."""
     rules = ctx.rules
     only = rules.ball_of_colour(colour)
@@ -194,17 +214,32 @@ def _implied(ctx: ShotContext, colour: Colour | None, pocket: Pocket, claims: li
         return None
     cue = rules.CUE_BALL
     for want in (DeclarationKind.OBJECT, DeclarationKind.CUE_BALL):
-        if want is DeclarationKind.CUE_BALL and (cue is None or (colour is not None and colour is not rules.colour_of(cue))):
+        if want is DeclarationKind.CUE_BALL and (
+            cue is None or (colour is not None and colour is not rules.colour_of(cue))
+        ):
             continue
         for d in claims:
-            if d.kind is want and d.pocket == pocket and (want is DeclarationKind.CUE_BALL or d.ball in ctx.on_table):
-                claims.remove(d)  # a ball of the called pocket is the called ball (classic 5.2, 100 points §4)
+            if (
+                d.kind is want
+                and d.pocket == pocket
+                and (want is DeclarationKind.CUE_BALL or d.ball in ctx.on_table)
+            ):
+                # a ball of the called pocket is the called ball (classic 5.2, 100 points §4)
+                claims.remove(d)
                 return cue if want is DeclarationKind.CUE_BALL else d.ball
     return None
 
 
-def _ball_findings(shot: ShotEvidence, ctx: ShotContext, p: PocketEvidence, ball: int | None,
-                   colour: Colour | None, ident: Identity, declared: set[int], out: list[Finding]) -> None:
+def _ball_findings(
+    shot: ShotEvidence,
+    ctx: ShotContext,
+    p: PocketEvidence,
+    ball: int | None,
+    colour: Colour | None,
+    ident: Identity,
+    declared: set[int],
+    out: list[Finding],
+) -> None:
     n, pocket = shot.number, int(p.pocket)
     rules = ctx.rules
     identity = rules.PROFILE.identity
@@ -214,6 +249,12 @@ def _ball_findings(shot: ShotEvidence, ctx: ShotContext, p: PocketEvidence, ball
         out.append(Finding("identify_colour", n, p.id, pocket=pocket))
     if declared and pocket not in declared:
         out.append(Finding("pocket_mismatch", n, p.id, pocket=pocket, ball=ball, other=min(declared)))
-    if (rules.PROFILE.fixed_cue_ball and ball == rules.CUE_BALL and ident.ball is None and colour is not None
-            and rules.ball_of_colour(colour) == ball):
-        out.append(Finding("cue_ball_seen", n, p.id, pocket=pocket))  # the colour sensor saw the cue ball go in
+    if (
+        rules.PROFILE.fixed_cue_ball
+        and ball == rules.CUE_BALL
+        and ident.ball is None
+        and colour is not None
+        and rules.ball_of_colour(colour) == ball
+    ):
+        # the colour sensor saw the cue ball go in
+        out.append(Finding("cue_ball_seen", n, p.id, pocket=pocket))

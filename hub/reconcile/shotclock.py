@@ -1,16 +1,17 @@
 """The shot clock (issue 22, item 3): how long a player took over a shot, from the sensors alone.
 
-The clock starts when the previous shot has settled (`ShotEvidence.settled_at`: the hub's own judgement of when
-the balls can have stopped, the one the §14.2 early-start check uses) and stops at the cue strike that opens the
-next shot (or the referee's `open_shot`). Everything comes from the inputs' `at_ms` (hub time), folded in time
-order, so a replay, an export and `luza verify` give the same shot times; the screens count down from the table
-view's `match.shot_clock` (`ShotClockView`, hub/view/shotclock.py: `started_at`/`expires_at`) and the hub's time
-(`hub_ms`), never from a clock of their own.
+The clock starts when the previous shot has settled (`ShotEvidence.settled_at`: the hub's own judgement of
+when the balls can have stopped, the one the §14.2 early-start check uses) and stops at the cue strike that
+opens the next shot (or the referee's `open_shot`). Everything comes from the inputs' `at_ms` (hub time),
+folded in time order, so a replay, an export and `luza verify` give the same shot times; the screens count
+down from the table view's `match.shot_clock` (`ShotClockView`, hub/view/shotclock.py:
+`started_at`/`expires_at`) and the hub's time (`hub_ms`), never from a clock of their own.
 
-The per-match setting (`new_match` `shot_clock`, checked in hub/vocab/actions.py): off, seconds per shot, extensions per player per frame (each
-`extension` the referee taps adds `extension_s`, by default the limit again). A shot struck after its time is a
-question for the referee (`shot_clock`): the rules set no penalty for the time itself; general §26 (slow play) makes
-it a foul where the tournament's regulation sets a time, so the referee answers what the regulation says.
+The per-match setting (`new_match` `shot_clock`, checked in hub/vocab/actions.py): off, seconds per shot,
+extensions per player per frame (each `extension` the referee taps adds `extension_s`, by default the limit
+again). A shot struck after its time is a question for the referee (`shot_clock`): the rules set no penalty
+for the time itself; general §26 (slow play) makes it a foul where the tournament's regulation sets a time, so
+the referee answers what the regulation says.
 A frame is one session: the extensions a player has used are counted per session (a race's next frame is a new
 session, so they start again).
 """
@@ -28,7 +29,8 @@ WARN_MS = 10_000  # the screens warn in the last 10 s
 
 @dataclass(frozen=True, slots=True)
 class ShotClock:
-    """A match's shot-clock setting (all ms). `limit_ms` 0: off (shot times are still measured and exported)."""
+    """A match's shot-clock setting (all ms). `limit_ms` 0:
+    off (shot times are still measured and exported)."""
 
     limit_ms: int = 0
     extensions: int = 0  # per player per frame
@@ -49,8 +51,12 @@ class ShotClock:
 
     def to_dict(self) -> dict[str, int]:
         """As the match's settings snapshot keeps it (hub.service.snapshot)."""
-        return {"limit_ms": self.limit_ms, "extensions": self.extensions, "extension_ms": self.extra_ms,
-                "warn_ms": self.warn_ms}
+        return {
+            "limit_ms": self.limit_ms,
+            "extensions": self.extensions,
+            "extension_ms": self.extra_ms,
+            "warn_ms": self.warn_ms,
+        }
 
     @classmethod
     def of_request(cls, body: Mapping[str, Any] | None) -> ShotClock:
@@ -58,8 +64,11 @@ class ShotClock:
         if not body:
             return cls()
         limit = int(body.get("limit_s") or 0)
-        return cls(limit * 1000, int(body.get("extensions") or 0) if limit else 0,
-                   int(body.get("extension_s") or 0) * 1000 if limit else 0)
+        return cls(
+            limit * 1000,
+            int(body.get("extensions") or 0) if limit else 0,
+            int(body.get("extension_s") or 0) * 1000 if limit else 0,
+        )
 
     @classmethod
     def of_snapshot(cls, settings: Mapping[str, Any] | None) -> ShotClock:

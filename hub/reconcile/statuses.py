@@ -1,5 +1,5 @@
-"""The statuses of reconciliation as enums: a step of a table's timeline, and the table itself. Both are StrEnums,
-so they compare equal to, and serialise as, the strings the scoreboard JSON has always carried."""
+"""The statuses of reconciliation as enums: a step of a table's timeline, and the table itself. Both are
+StrEnums, so they compare equal to, and serialise as, the strings the scoreboard JSON has always carried."""
 
 from __future__ import annotations
 

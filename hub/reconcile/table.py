@@ -1,9 +1,10 @@
 """TableSession: one live match on one table, the deterministic fold of its hub inputs.
 
 Hub inputs (sensor events and referee actions) are folded in time order (`at_ms`, ties by arrival) into
-*steps*: shots (cut by `hub.reconcile.assembler.ShotAssembler`) and the engine inputs the referee enters (lag, choose,
-interference, concede, decide). Closed steps are *committed*: played on `self.match`, the rules engine. The open
-shot is *provisional*: played on top of the committed match for the scoreboard, then taken back.
+*steps*: shots (cut by `hub.reconcile.assembler.ShotAssembler`) and the engine inputs the referee enters (lag,
+choose, interference, concede, decide). Closed steps are *committed*: played on `self.match`, the rules
+engine. The open shot is *provisional*: played on top of the committed match for the
+scoreboard, then taken back.
 
 - An input in order costs one assembler step, plus one engine play when a shot closes (the common path).
 - An input older than one already applied (a node's outbox after an outage), a removed strike, or a late drop
@@ -14,9 +15,9 @@ shot is *provisional*: played on top of the committed match for the scoreboard, 
 - A shot the engine refuses holds scoring there (an alert says why) until the referee corrects it; later
   steps wait, nothing is dropped. A stored referee action that no longer fits after a late input is
   skipped with an alert.
-- An internal error (a bug) while folding an input leaves that input out, holds scoring with an `internal_error`
-  alert naming the shot, and is counted (`errors`); the input is tried again whenever the fold passes it. With
-  `LUZA_STRICT=1` in the environment (the tests) the error is raised instead.
+- An internal error (a bug) while folding an input leaves that input out, holds scoring with an
+  `internal_error` alert naming the shot, and is counted (`errors`); the input is tried again whenever the
+  fold passes it. With `LUZA_STRICT=1` in the environment (the tests) the error is raised instead.
 """
 
 from __future__ import annotations
@@ -61,9 +62,17 @@ def strict() -> bool:
 class TableSession:
     """One live match on one table; the same inputs always give the same state."""
 
-    def __init__(self, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 settle: ShotTiming | None = None, match_id: int | str | None = None,
-                 opening: Opening = PLAIN, clock: ShotClock | None = None) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object],
+        settle: ShotTiming | None = None,
+        match_id: int | str | None = None,
+        opening: Opening = PLAIN,
+        clock: ShotClock | None = None,
+    ) -> None:
         self.table_id = table_id
         self.variant = variant
         self.players = (str(players[0]), str(players[1]))
@@ -78,9 +87,11 @@ class TableSession:
         self._keys: dict[object, None] = {}  # the inputs applied (a dict: half a set's memory at a thousand)
         self._trail: list[Mark] = []  # one mark per folded input, in time order
         self._offline: dict[str, str] = {}
-        self._cuts = ShotCuts()  # the actions that re-cut the shots (a removed strike, a late drop made a shot)
+        # the actions that re-cut the shots (a removed strike, a late drop made a shot)
+        self._cuts = ShotCuts()
         self._faults: dict[int, tuple[int, str]] = {}  # log index -> (shot number, error) of inputs left out
-        self.health: tuple[Any, ...] = ()  # sensor-health alerts (hub/ingest/health.py), set by the service per report
+        # sensor-health alerts (hub/ingest/health.py), set by the service per report
+        self.health: tuple[Any, ...] = ()
         self.rewinds = 0  # inputs that took the fold back (late ones, or ones that change the cut)
         self.refolded = 0  # inputs folded again after a rewind
         self.errors = 0  # internal errors met while folding (the service counts them)
@@ -95,8 +106,11 @@ class TableSession:
         if key is not None and key in self._keys:
             return
         if isinstance(inp, RefereeAction) and isinstance(inp.action, MatchControl) and inp.action.routed:
-            raise RefereeInputError("new_match is handled by the service: end this match, then start one",
-                                    "новую партию начинает сервис: завершите эту партию и начните новую", "kind")
+            raise RefereeInputError(
+                "new_match is handled by the service: end this match, then start one",
+                "новую партию начинает сервис: завершите эту партию и начните новую",
+                "kind",
+            )
         index = len(self._log)
         in_order = bisect_right(self._trail, (inp.at_ms, index), key=self._order) == len(self._trail)
         if in_order and isinstance(inp, RefereeAction):
@@ -132,9 +146,11 @@ class TableSession:
             return TableStatus.ENDED
         prov = self.provisional()
         held = self._fold.tl.held() is not None or (prov is not None and prov.error) or self._faults
-        waits = self.match.state.mode == Mode.HELD or (prov is not None and prov.state is not None
-                                                        and prov.state.mode == Mode.HELD)
-        return TableStatus.HELD if held or waits else TableStatus.LIVE  # waits: the engine holds a shot for a ball's number or colour
+        waits = self.match.state.mode == Mode.HELD or (
+            prov is not None and prov.state is not None and prov.state.mode == Mode.HELD
+        )
+        # waits: the engine holds a shot for a ball's number or colour
+        return TableStatus.HELD if held or waits else TableStatus.LIVE
 
     @property
     def questions(self) -> tuple[Question, ...]:
@@ -154,7 +170,9 @@ class TableSession:
     @property
     def refused(self) -> tuple[tuple[int, str, str, str], ...]:
         """Stored referee actions that no longer fit after a late input: (log index, kind, en, ru)."""
-        engine = [(s.log_index, s.action.kind, *(s.error or ("", ""))) for s in self._fold.tl.rejected if s.action]
+        engine = [
+            (s.log_index, s.action.kind, *(s.error or ("", ""))) for s in self._fold.tl.rejected if s.action
+        ]
         return tuple(sorted([*engine, *self._fold.refused]))
 
     @property
@@ -215,8 +233,8 @@ class TableSession:
         return self._fold.provisional()
 
     def shot_steps_shown(self) -> list[Step]:
-        """In order: the steps of the last two shots not undone, and of earlier ones whose evidence has findings
-        (a question asked until it is answered). The questions and alerts need no others."""
+        """In order: the steps of the last two shots not undone, and of earlier ones whose evidence has
+        findings (a question asked until it is answered). The questions and alerts need no others."""
         tl, last = self._fold.tl, []
         for i in range(len(tl.steps) - 1, -1, -1):
             st = tl.steps[i]
@@ -271,7 +289,8 @@ class TableSession:
             raise
 
     def _uncut(self, inp: RefereeAction, at: int | None, before: dict[Cut, int]) -> None:
-        """The action that re-cut the shots is refused: cut them as before, from where it had taken the fold."""
+        """The action that re-cut the shots is refused:
+        cut them as before, from where it had taken the fold."""
         if self._cuts.forget(inp, before, self._fold.asm) is None or at is None:
             return
         marks = self._take_back(bisect_left(self._trail, (at, -1), key=self._order))
@@ -303,31 +322,54 @@ class TableSession:
             return
         self._faults.pop(index, None)
         if strict() and not shared_intact():
-            raise AssertionError("an old shot's shared empty container was changed in place (hub/reconcile/trail.py)")
+            raise AssertionError(
+                "an old shot's shared empty container was changed in place (hub/reconcile/trail.py)"
+            )
 
     def _fault(self, index: int, inp: HubInput, exc: Exception) -> None:
         """An internal error on one input: leave it out (kept in the log and the trail), hold, count, log."""
         self._take_back(len(self._trail) - 1)
-        self._trail.append(self._fold.mark(index))  # an empty mark: the input is left out until a refold succeeds
+        # an empty mark: the input is left out until a refold succeeds
+        self._trail.append(self._fold.mark(index))
         last = self._fold.asm.last()
         self._faults[index] = (last.number if last is not None else 0, f"{type(exc).__name__}: {exc}")
         self.errors += 1
-        log.exception("table %s: internal error on input %d (%s); scoring is held there", self.table_id, index,
-                      type(inp).__name__)
+        log.exception(
+            "table %s: internal error on input %d (%s); scoring is held there",
+            self.table_id,
+            index,
+            type(inp).__name__,
+        )
 
     def _fault_alerts(self) -> list[Alert]:
         out = []
         for index, (shot, why) in sorted(self._faults.items()):
-            out.append(Alert(f"internal:{index}", "internal_error",
-                             f"Scoring held at shot {shot}: internal error — the referee can correct or undo. ({why})",
-                             f"Подсчёт остановлен на ударе {shot}: внутренняя ошибка — судья может исправить или "
-                             f"отменить. ({why})", shot or None, None, "error"))
+            out.append(
+                Alert(
+                    f"internal:{index}",
+                    "internal_error",
+                    f"Scoring held at shot {shot}: internal error — the referee can correct or undo. ({why})",
+                    f"Подсчёт остановлен на ударе {shot}: внутренняя ошибка — судья может исправить или "
+                    f"отменить. ({why})",
+                    shot or None,
+                    None,
+                    "error",
+                )
+            )
         return out
 
     @classmethod
-    def replay(cls, table_id: str, variant: str, players: tuple[str, str], options: Mapping[str, object],
-               inputs: Iterable[HubInput], settle: ShotTiming | None = None,
-               opening: Opening = PLAIN, clock: ShotClock | None = None) -> TableSession:
+    def replay(
+        cls,
+        table_id: str,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object],
+        inputs: Iterable[HubInput],
+        settle: ShotTiming | None = None,
+        opening: Opening = PLAIN,
+        clock: ShotClock | None = None,
+    ) -> TableSession:
         """A session rebuilt from stored inputs in stored order; refused referee actions are skipped."""
         session = cls(table_id, variant, players, options, settle, opening=opening, clock=clock)
         for inp in inputs:
@@ -340,15 +382,25 @@ class TableSession:
 
 def rederived(session: TableSession) -> TableSession:
     """A new session folding `session`'s log from the start, in time order, as one pass (what a refold must
-    equal: the tests compare them). Stored actions that do not fit are refused with an alert, as in a refold."""
-    s = TableSession(session.table_id, session.variant, session.players, session.options, session.timing,
-                     session.match_id, session.opening, session.clock)
+    equal: the tests compare them). Stored actions that do not fit are refused with
+    an alert, as in a refold."""
+    s = TableSession(
+        session.table_id,
+        session.variant,
+        session.players,
+        session.options,
+        session.timing,
+        session.match_id,
+        session.opening,
+        session.clock,
+    )
     s._log, s._keys = list(session._log), dict(session._keys)
     acts = [a.action for a in s._log if isinstance(a, RefereeAction)]
     strikes = {i.item for i in s._log if isinstance(i, SensorInput) and i.event.kind == "strike"}
     s._fold.asm.voided = frozenset(a.item for a in acts if isinstance(a, RemoveAction)) & strikes
-    s._fold.asm.new_shot = frozenset(a.item_named() or "" for a in acts
-                                     if isinstance(a, ConfirmAction) and a.answer == "new_shot")
+    s._fold.asm.new_shot = frozenset(
+        a.item_named() or "" for a in acts if isinstance(a, ConfirmAction) and a.answer == "new_shot"
+    )
     for i in sorted(range(len(s._log)), key=lambda i: (s._log[i].at_ms, i)):
         s._feed(i, s._log[i], False)
     return s

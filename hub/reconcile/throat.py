@@ -1,14 +1,15 @@
 """What a pocket node's beams could not settle, as shot evidence: balls that came back out, and flags.
 
 A node sends `out` when something passed upwards through both beams and left the pocket (firmware/pocket.py):
-a ball that bounced back out of a full net — or one a hand lifted out. Only the first is a ball to un-count, so
-an `out` un-counts the latest ball seen going into that pocket within `BOUNCE_OUT_MS` before it (and not
+a ball that bounced back out of a full net — or one a hand lifted out. Only the first is a ball to un-count,
+so an `out` un-counts the latest ball seen going into that pocket within `BOUNCE_OUT_MS` before it (and not
 already un-counted); an `out` with no such ball is someone emptying the net and changes nothing.
 
 A `flag` names its reason (luza_wire.protocol.FLAG_REASONS). `two` is about the ball just counted in that
 pocket (the beams saw something longer than one ball and shorter than two): the referee is asked "one ball or
-two?" and "two" adds a second ball. The others become alerts that say what to check (`edges`, `single`, `boot`:
-did a ball go in? add it by hand if so; `full`: empty the net; `noise`, `dead`: a sensor problem to fix).
+two?" and "two" adds a second ball. The others become alerts that say what to check (`edges`, `single`,
+`boot`: did a ball go in? add it by hand if so; `full`: empty the net; `noise`, `dead`:
+a sensor problem to fix).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ class _Seen(Protocol):
     def at_ms(self) -> int: ...
 
 
-def latest_ball(seen: Iterable[_Seen], pocket: int, at_ms: int, window_ms: int, taken: set[str]) -> str | None:
+def latest_ball(
+    seen: Iterable[_Seen], pocket: int, at_ms: int, window_ms: int, taken: set[str]
+) -> str | None:
     """The id of the latest ball into `pocket` at most `window_ms` before `at_ms` that is not in `taken`."""
     best: _Seen | None = None
     for p in seen:

@@ -1,9 +1,10 @@
 """The engine side of a table's fold: the ordered steps (shots and referee engine inputs) and the Match.
 
-`hub.reconcile.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline` feeds
-them to the rules engine: closed steps are committed in order, a shot the engine refuses holds the timeline
-there (later steps wait, nothing is dropped), an engine action it refuses is skipped and remembered, and a
-correction to a committed step rewinds the engine to it (undo is O(1) amortised in `shared_rules.Match`).
+`hub.reconcile.table.TableSession` decides *what* the steps are (from time-ordered hub inputs); a `Timeline`
+feeds them to the rules engine: closed steps are committed in order, a shot the engine refuses holds the
+timeline there (later steps wait, nothing is dropped), an engine action it refuses is skipped and remembered,
+and a correction to a committed step rewinds the engine to it
+(undo is O(1) amortised in `shared_rules.Match`).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class Step:
 
     @property
     def report(self) -> ShotReport | None:
-        """The shot's report as last judged (the one the engine refused, or the one played), if it is judged."""
+        """The shot's report as last judged (the one the engine refused,
+        or the one played), if it is judged."""
         if self.assembly is not None:
             return self.assembly.report
         if self.status == StepStatus.OK and isinstance(self.played, ShotReport):
@@ -66,8 +68,14 @@ class Provisional:
 class Timeline:
     """Steps in engine order and the committed Match they fold into."""
 
-    def __init__(self, variant: str, players: tuple[str, str], options: Mapping[str, object],
-                 timing: ShotTiming, opening: Opening = PLAIN) -> None:
+    def __init__(
+        self,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object],
+        timing: ShotTiming,
+        opening: Opening = PLAIN,
+    ) -> None:
         self.variant = variant
         self.timing = timing
         self.match = Match.new(variant, players=players, options=options, opening=opening)
@@ -75,7 +83,8 @@ class Timeline:
         self.shot_steps: dict[int, Step] = {}
         self.fed = 0  # steps before this index have been judged by the engine
         self.rejected: list[Step] = []
-        self.played: list[Step] = []  # the steps the match has played, in order: one per `match.history` input
+        # the steps the match has played, in order: one per `match.history` input
+        self.played: list[Step] = []
         self.noted: dict[int, Step] = {}  # shot number -> its step, for shots whose evidence has findings
 
     def index(self, step: Step) -> int:
@@ -174,7 +183,7 @@ class Timeline:
 
     def rewind(self, idx: int) -> None:
         """Take the engine back to before step `idx`."""
-        for step in reversed(self.steps[idx:self.fed]):
+        for step in reversed(self.steps[idx : self.fed]):
             if step.status == StepStatus.OK:
                 self.match.undo()
                 taken = self.played.pop()
@@ -184,8 +193,8 @@ class Timeline:
         self.fed = idx
 
     def unjudge(self, step: Step) -> None:
-        """A step waits to be judged again: its report and findings were made in a position that may be gone (a
-        fold in time order has none for a step it has not reached, say one behind a held shot)."""
+        """A step waits to be judged again: its report and findings were made in a position that may be gone
+        (a fold in time order has none for a step it has not reached, say one behind a held shot)."""
         step.status, step.error, step.assembly = StepStatus.PENDING, None, None
         if step.shot is not None:
             self.noted.pop(step.shot.number, None)
@@ -199,7 +208,12 @@ class Timeline:
         if shot is None:
             return None
         step = self.shot_steps.get(shot.number)
-        if step is None or self.fed >= len(self.steps) or self.steps[self.fed] is not step or self.match.state.over:
+        if (
+            step is None
+            or self.fed >= len(self.steps)
+            or self.steps[self.fed] is not step
+            or self.match.state.over
+        ):
             return None  # an earlier shot is held (the open shot waits), or the match is decided
         assembly = build_report(shot, self.context())
         try:
@@ -207,6 +221,8 @@ class Timeline:
         except RulesError as exc:
             return Provisional((), assembly, (exc.en, exc.ru))
         try:
-            return Provisional(tuple(self.match.needs()), assembly, None, tuple(out.explain()), self.match.state, out)
+            return Provisional(
+                tuple(self.match.needs()), assembly, None, tuple(out.explain()), self.match.state, out
+            )
         finally:
             self.match.undo()

@@ -1,11 +1,12 @@
 """The trail of a table's fold: for each input folded, what it changed, so the fold can be taken back to any
-point in time order and played forward from there (a late input lands in its place; nothing before it is redone).
+point in time order and played forward from there (a late input lands in its place;
+nothing before it is redone).
 
-A `Mark` is taken before an input is fed. Sensor evidence only appends to a shot's lists, opens a shot or closes
-one, so the mark keeps the number of shots and the list lengths and closing of the shots it may change: the latest,
-the latest not undone when the ones after it were (`undo`: a ball joins it) and a doubled strike's shot. Everything else
-an input changes (a referee amendment to any shot, a jam, a dismissed alert, an undone step, an engine action's
-step) is recorded on the mark as it happens, with what it replaced.
+A `Mark` is taken before an input is fed. Sensor evidence only appends to a shot's lists, opens a shot or
+closes one, so the mark keeps the number of shots and the list lengths and closing of the shots it may change:
+the latest, the latest not undone when the ones after it were (`undo`: a ball joins it) and a doubled strike's
+shot. Everything else an input changes (a referee amendment to any shot, a jam, a dismissed alert, an undone
+step, an engine action's step) is recorded on the mark as it happens, with what it replaced.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from hub.vocab.evidence import ShotEvidence
 
 _LISTS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory is list)
 _FIELDS = tuple(f.name for f in dataclasses.fields(ShotEvidence))
-_CONTAINERS = tuple(f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory in (list, dict, set))
+_CONTAINERS = tuple(
+    f.name for f in dataclasses.fields(ShotEvidence) if f.default_factory in (list, dict, set)
+)
 
 
 def lengths(shot: ShotEvidence) -> int:
-    """The lengths of a shot's lists, 16 bits each in one int (0 for a shot with empty lists: no allocation)."""
+    """The lengths of a shot's lists, 16 bits each in one int
+    (0 for a shot with empty lists: no allocation)."""
     out = 0
     for name in _LISTS:
         out = (out << 16) | len(getattr(shot, name))
@@ -42,7 +46,7 @@ def restore_mark(shot: ShotEvidence, closed_at: int | None, closed_by: str | Non
     thaw(shot)  # it may be the latest shot again: its evidence grows
     shot.closed_at, shot.closed_by = closed_at, closed_by
     for name in reversed(_LISTS):
-        del getattr(shot, name)[lens & 0xFFFF:]
+        del getattr(shot, name)[lens & 0xFFFF :]
         lens >>= 16
 
 
@@ -126,8 +130,12 @@ def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
     mark.shots = len(shots)
     if shots:
         last = shots[-1]
-        mark.last, mark.closed_at, mark.closed_by, mark.lens = last.number, last.closed_at, last.closed_by, \
-            lengths(last)
+        mark.last, mark.closed_at, mark.closed_by, mark.lens = (
+            last.number,
+            last.closed_at,
+            last.closed_by,
+            lengths(last),
+        )
         latest = asm.last()
         if latest is not None and latest is not last:  # the latest shots were undone: evidence joins this one
             keep(mark, latest)
@@ -138,8 +146,9 @@ def take(mark: Mark, asm: ShotAssembler, refused: int, ended: bool) -> Mark:
 
 
 def keep(mark: Mark, shot: ShotEvidence) -> None:
-    """Before an input changes a shot that is not the latest (a ball joins the latest shot not undone, a doubled
-    strike joins the shot of its stroke): keep what sensor evidence may change on it, to take it back."""
+    """Before an input changes a shot that is not the latest (a ball joins the latest shot not undone, a
+    doubled strike joins the shot of its stroke): keep what sensor evidence may
+    change on it, to take it back."""
     if shot.number != mark.last and all(kept[0] != shot.number for kept in mark.more):
         thaw(shot)  # an old shot may share its empty containers (`freeze`): it is about to get evidence
         mark.more += (shot_mark(shot),)
@@ -151,7 +160,7 @@ def give_back(mark: Mark, asm: ShotAssembler, strikes: dict[str, None], aff: Aff
         fn(aff)
     if mark.strike is not None:
         strikes.pop(mark.strike, None)
-    del asm.shots[mark.shots:]
+    del asm.shots[mark.shots :]
     for number, closed_at, closed_by, lens in mark.more:
         restore_mark(asm.shots[number - 1], closed_at, closed_by, lens)
         aff.shots.add(number)
@@ -162,8 +171,8 @@ def give_back(mark: Mark, asm: ShotAssembler, strikes: dict[str, None], aff: Aff
 
 
 def retime(tl: Timeline, shots: int, aff: Affected) -> None:
-    """After marks were taken back: drop the steps of shots that are gone and of undone engine actions, take the
-    engine back to the earliest step touched and judge forward again. Costs the steps after that point."""
+    """After marks were taken back: drop the steps of shots that are gone and of undone engine actions, take
+    the engine back to the earliest step touched and judge forward again. Costs the steps after that point."""
     gone: list[Step] = list(aff.steps)
     n = shots + 1
     while n in tl.shot_steps:
@@ -179,7 +188,8 @@ def retime(tl: Timeline, shots: int, aff: Affected) -> None:
             break
         if id(tl.steps[i]) in targets:
             idx0, found = i, found + 1
-    if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == StepStatus.BLOCKED:  # held there: judge it again
+    # held there: judge it again
+    if idx0 <= tl.fed < len(tl.steps) and tl.steps[tl.fed].status == StepStatus.BLOCKED:
         tl.unjudge(tl.steps[tl.fed])
     if idx0 < tl.fed:
         tl.rewind(idx0)

@@ -1,5 +1,5 @@
-"""What one transaction of the worker did (`Batch`), to be acted on after its commit, and the answer to a referee
-action sent again (`Replayed`). Below the router and the desks it routes to, which all fill a batch
+"""What one transaction of the worker did (`Batch`), to be acted on after its commit, and the answer to a
+referee action sent again (`Replayed`). Below the router and the desks it routes to, which all fill a batch
 (hub.service.router, matches, referee, devices, evidence)."""
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ class Batch:
     acks: list[Callable[[], None]] = field(default_factory=list)
     replies: list[tuple[Future[dict[str, Any]], str | Replayed | BaseException]] = field(default_factory=list)
     births: list[tuple[str, str, Any]] = field(default_factory=list)  # (table, device, link)
-    clocks: dict[tuple[str, int], tuple[int, int | None]] = field(default_factory=dict)  # clock offsets stored
+    # clock offsets stored
+    clocks: dict[tuple[str, int], tuple[int, int | None]] = field(default_factory=dict)
     devices: set[str] = field(default_factory=set)
     broken: set[str] = field(default_factory=set)
     counts: Counter[str] = field(default_factory=Counter)

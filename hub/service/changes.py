@@ -1,6 +1,6 @@
-"""What the hub tells the rest of the process after a commit: a table's new state (`Change`), stamped and kept as
-the table's last one (`TableStates`), retained on the broker and handed to every in-process subscriber (the web
-app's WebSockets, tests, the demo) on the worker thread or, through `queue`, on an asyncio loop."""
+"""What the hub tells the rest of the process after a commit: a table's new state (`Change`), stamped and kept
+as the table's last one (`TableStates`), retained on the broker and handed to every in-process subscriber (the
+web app's WebSockets, tests, the demo) on the worker thread or, through `queue`, on an asyncio loop."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ class Change:
     table_id: str
     cursor: int  # the last input row id (global cursor) at this state
     view: TableView  # the table's view (hub.view), stamped with `rev`, `boot`, `hub_ms`
-    state: dict[str, Any]  # its JSON, made once (`view.model_dump(mode="json")`): MQTT and the WebSocket send it
+    # its JSON, made once (`view.model_dump(mode="json")`): MQTT and the WebSocket send it
+    state: dict[str, Any]
 
     @property
     def rev(self) -> int:
@@ -41,7 +42,8 @@ class Subscribers:
         self._lock = threading.Lock()
 
     def add(self, callback: Callable[[Change], None]) -> Callable[[], None]:
-        """Call `callback(change)` after each commit that changes a table; returns the unsubscribe function."""
+        """Call `callback(change)` after each commit that changes a table;
+        returns the unsubscribe function."""
         with self._lock:
             self._callbacks.append(callback)
 
@@ -52,9 +54,11 @@ class Subscribers:
 
         return unsubscribe
 
-    def queue(self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
-              ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
-        """An asyncio queue on `loop` fed with every Change (oldest dropped when full), and its unsubscribe."""
+    def queue(
+        self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
+    ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
+        """An asyncio queue on `loop` fed with every Change
+        (oldest dropped when full), and its unsubscribe."""
         q: asyncio.Queue[Change] = asyncio.Queue(maxsize)
 
         def put(change: Change) -> None:
@@ -78,21 +82,24 @@ class Subscribers:
 
 
 class TableStates:
-    """Each table's last committed state: stamped with its revision (+1 on every change, this boot), the boot id
-    and the hub time, then published (retained luza/v1/<table>/state, and every subscriber)."""
+    """Each table's last committed state: stamped with its revision (+1 on every change, this boot), the boot
+    id and the hub time, then published (retained luza/v1/<table>/state, and every subscriber)."""
 
-    def __init__(self, boot: str, clock: Callable[[], int], cursor: Callable[[], int],
-                 mqtt: MqttIngest | None) -> None:
+    def __init__(
+        self, boot: str, clock: Callable[[], int], cursor: Callable[[], int], mqtt: MqttIngest | None
+    ) -> None:
         self.boot, self.clock, self.cursor, self.mqtt = boot, clock, cursor, mqtt
         self.subscribers = Subscribers()
         self._revs: Counter[str] = Counter()
         self._last: dict[str, Change] = {}
 
     def stamp(self, table_id: str, view: TableView) -> Change:
-        """A table's new view, stamped with its revision, the boot id and the hub time, its JSON written once, as
-        its last one (published by `publish`)."""
+        """A table's new view, stamped with its revision, the boot id and the hub time, its JSON written once,
+        as its last one (published by `publish`)."""
         self._revs[table_id] += 1
-        view = view.model_copy(update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()})
+        view = view.model_copy(
+            update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()}
+        )
         change = self._last[table_id] = Change(table_id, self.cursor(), view, view.model_dump(mode="json"))
         return change
 
@@ -101,7 +108,8 @@ class TableStates:
         return self._last[table_id].state
 
     def view(self, table_id: str) -> TableView:
-        """The last committed view of a table (hub.view.table.TableView; KeyError: not a table of this hub)."""
+        """The last committed view of a table (hub.view.table.TableView; KeyError:
+        not a table of this hub)."""
         return self._last[table_id].view
 
     def known(self, table_id: str) -> bool:
@@ -111,5 +119,7 @@ class TableStates:
         """Tell the table's last state: retained on the broker, and to every subscriber."""
         change = self._last[table_id]
         if self.mqtt:
-            self.mqtt.publish(protocol.state_topic(table_id), protocol.encode_state(change.state), qos=1, retain=True)
+            self.mqtt.publish(
+                protocol.state_topic(table_id), protocol.encode_state(change.state), qos=1, retain=True
+            )
         self.subscribers.notify(change)

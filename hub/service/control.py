@@ -8,12 +8,13 @@ Answer:   {"ok": true, "table": "t1", "cursor": 42, "match_id": 1, "match": <sco
 A refused action (RefereeInputError), a line that is not JSON, not an object, too long, or names no configured
 table gets an ok:false answer whose `error` is the refusal's hub.errors.ErrorBody, the same body the REST API
 answers for the same refusal; the connection and the hub go on. No stack trace ever reaches the client: an
-unexpected error is logged here and answered with hub.errors.INTERNAL_FAULT. Each outcome is counted in `stats`.
+unexpected error is logged here and answered with hub.errors.INTERNAL_FAULT.
+Each outcome is counted in `stats`.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
-The actions and their fields are hub.vocab.actions' models (checked by hub.vocab.referee.validate inside `Hub.submit`), the
-same ones the REST API (hub.web) takes.
-"""
+The actions and their fields are hub.vocab.actions' models (checked by hub.vocab.referee.validate inside
+`Hub.submit`), the same ones the REST API (hub.web) takes.
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -53,14 +54,23 @@ _umask_lock = threading.Lock()
 
 
 class ControlError(RuntimeError):
-    """The control socket cannot be opened (path taken, too long, not writable). The message says what to do."""
+    """The control socket cannot be opened (path taken, too long, not writable).
+    The message says what to do."""
 
 
 class ControlServer:
-    """Serve referee actions for `hub` on the Unix socket `path`. `start()`, then `stop()` (removes the file)."""
+    """Serve referee actions for `hub` on the Unix socket `path`.
+    `start()`, then `stop()` (removes the file)."""
 
-    def __init__(self, hub: Hub, path: str | Path, submit_timeout: float = 10.0, max_line: int = MAX_LINE,
-                 max_clients: int = MAX_CLIENTS, idle_timeout: float = IDLE_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        path: str | Path,
+        submit_timeout: float = 10.0,
+        max_line: int = MAX_LINE,
+        max_clients: int = MAX_CLIENTS,
+        idle_timeout: float = IDLE_TIMEOUT_S,
+    ) -> None:
         self.hub, self.path = hub, Path(path)
         self.submit_timeout, self.max_line, self.max_clients = submit_timeout, max_line, max_clients
         self.idle_timeout = idle_timeout
@@ -88,8 +98,10 @@ class ControlServer:
             sock.listen(self.max_clients)
         except OSError as exc:
             sock.close()
-            raise ControlError(f"cannot open the control socket {self.path}: {exc.strerror or exc}; "
-                               "choose a writable directory and a path under 100 characters") from exc
+            raise ControlError(
+                f"cannot open the control socket {self.path}: {exc.strerror or exc}; "
+                "choose a writable directory and a path under 100 characters"
+            ) from exc
         self._listener = sock
         self._accept_thread = threading.Thread(target=self._accept, name="luza control", daemon=True)
         self._accept_thread.start()
@@ -97,7 +109,8 @@ class ControlServer:
         return self
 
     def stop(self, timeout: float | None = None) -> None:
-        """Stop taking connections, let requests under way finish (and be answered), remove the socket file."""
+        """Stop taking connections, let requests under way finish
+        (and be answered), remove the socket file."""
         self._stopping.set()
         if self._listener is not None:
             with contextlib.suppress(OSError):
@@ -130,9 +143,13 @@ class ControlServer:
         except FileNotFoundError:
             return
         except OSError as exc:
-            raise ControlError(f"cannot use {self.path} as the control socket: {exc.strerror or exc}") from exc
+            raise ControlError(
+                f"cannot use {self.path} as the control socket: {exc.strerror or exc}"
+            ) from exc
         if not stat.S_ISSOCK(mode):
-            raise ControlError(f"{self.path} exists and is not a socket; remove it or choose another --control path")
+            raise ControlError(
+                f"{self.path} exists and is not a socket; remove it or choose another --control path"
+            )
         probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             probe.connect(str(self.path))
@@ -141,7 +158,9 @@ class ControlServer:
             return
         finally:
             probe.close()
-        raise ControlError(f"another hub is serving the control socket {self.path}; stop it or choose another path")
+        raise ControlError(
+            f"another hub is serving the control socket {self.path}; stop it or choose another path"
+        )
 
     # ------------------------------------------------------------ connections
 
@@ -157,7 +176,9 @@ class ControlServer:
             with self._lock:
                 busy = len(self._clients) >= self.max_clients and not self._evict_idlest()
                 if not busy:
-                    t = threading.Thread(target=self._serve, args=(conn,), name="luza control client", daemon=True)
+                    t = threading.Thread(
+                        target=self._serve, args=(conn,), name="luza control client", daemon=True
+                    )
                     self._clients[conn] = _Client(t)
             if busy:
                 self._count("busy")
@@ -168,8 +189,8 @@ class ControlServer:
             t.start()
 
     def _evict_idlest(self) -> bool:
-        """At the cap: close the connection idle the longest (not one whose request is under way) to make room.
-        Under self._lock. False if every connection is busy."""
+        """At the cap: close the connection idle the longest (not one whose request is under way) to make
+        room. Under self._lock. False if every connection is busy."""
         idle = [(c.last, conn) for conn, c in self._clients.items() if not c.busy and not c.evicted]
         if not idle:
             return False
@@ -207,8 +228,9 @@ class ControlServer:
                 client.busy, client.last = busy, time.monotonic()
 
     def _read_line(self, reader: io.BufferedReader) -> bytes | None:
-        """The next line (without its newline); None at the end. A line longer than max_line is read to its end
-        and discarded, and returned as b"" with the too-long mark, so the answer says so and the stream resyncs."""
+        """The next line (without its newline); None at the end. A line longer than max_line is read to its
+        end and discarded, and returned as b"" with the too-long mark,
+        so the answer says so and the stream resyncs."""
         line = reader.readline(self.max_line + 1)
         if not line:
             return None
@@ -251,46 +273,68 @@ class ControlServer:
             log.exception("control request failed")
             return _refusal(INTERNAL_FAULT)
         self._count("ok")
-        answer = {"ok": True, "table": table, "cursor": state.get("cursor"), "match_id": state.get("match_id"),
-                  "match": state.get("match")}
+        answer = {
+            "ok": True,
+            "table": table,
+            "cursor": state.get("cursor"),
+            "match_id": state.get("match_id"),
+            "match": state.get("match"),
+        }
         if state.get("replayed"):
             answer["replayed"] = True  # this uid was taken before: cursor and match_id are the first answer's
         return answer
 
     def _load(self, raw: bytes) -> dict[str, Any]:
         if raw is _TOO_LONG:
-            raise _Malformed("too_long", f"the line is longer than {self.max_line} bytes; send one JSON object per "
-                             "line", f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в "
-                             "строке")
+            raise _Malformed(
+                "too_long",
+                f"the line is longer than {self.max_line} bytes; send one JSON object per line",
+                f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в строке",
+            )
         try:
             req = json.loads(raw.decode("utf-8"))
             if _too_deep(req, MAX_DEPTH):
                 raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except RecursionError:
-            raise _Malformed("malformed", f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two "
-                             "levels deep", f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня"
-                             ) from None
+            raise _Malformed(
+                "malformed",
+                f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two levels deep",
+                f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня",
+            ) from None
         except (UnicodeDecodeError, ValueError) as exc:
             example = '{"table": "t1", "action": {"kind": ...}}'
-            raise _Malformed("malformed", f"not a JSON line ({exc}); send {example}",
-                             f"строка не JSON ({exc}); отправьте {example}") from None
+            raise _Malformed(
+                "malformed",
+                f"not a JSON line ({exc}); send {example}",
+                f"строка не JSON ({exc}); отправьте {example}",
+            ) from None
         if not isinstance(req, dict):
-            raise _Malformed("malformed", "the request must be a JSON object {\"table\", \"action\"}, got "
-                             f"{type(req).__name__}", "запрос должен быть объектом JSON {\"table\", \"action\"}, "
-                             f"получено {type(req).__name__}")
+            raise _Malformed(
+                "malformed",
+                f'the request must be a JSON object {{"table", "action"}}, got {type(req).__name__}',
+                f'запрос должен быть объектом JSON {{"table", "action"}}, получено {type(req).__name__}',
+            )
         return req
 
     def _parse(self, req: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         table, action = req.get("table"), req.get("action")
         known = [t.id for t in self.hub.config.tables]
         if table is None:
-            raise _Malformed("malformed", f"table: missing; the hub serves {', '.join(known)}",
-                             f"table: не указан стол; хаб обслуживает {', '.join(known)}", "table")
+            raise _Malformed(
+                "malformed",
+                f"table: missing; the hub serves {', '.join(known)}",
+                f"table: не указан стол; хаб обслуживает {', '.join(known)}",
+                "table",
+            )
         if not isinstance(table, str) or table not in known:
             raise _Malformed.of_body("unknown_table", unknown_table(table, known))
         if not isinstance(action, dict):
-            raise _Malformed("malformed", "action: must be an object such as {\"kind\": \"lag\", \"winner\": 0}",
-                             "action: нужен объект, напр. {\"kind\": \"lag\", \"winner\": 0}", "action")
+            raise _Malformed(
+                "malformed",
+                'action: must be an object such as {"kind": "lag", "winner": 0}',
+                'action: нужен объект, напр. {"kind": "lag", "winner": 0}',
+                "action",
+            )
         return table, action
 
     def _count(self, what: str) -> None:
@@ -310,7 +354,9 @@ class _Client:
 class _Malformed(Refusal):
     """A request line refused before it reaches the hub; `counter` is its stats key."""
 
-    def __init__(self, counter: str, en: str, ru: str, field: str | None = None, code: str = MALFORMED) -> None:
+    def __init__(
+        self, counter: str, en: str, ru: str, field: str | None = None, code: str = MALFORMED
+    ) -> None:
         super().__init__(en, ru, field, code)
         self.counter = counter
 
@@ -342,7 +388,8 @@ def new_uid(prefix: str = "cli") -> str:
 
 
 def with_uid(action: object, prefix: str = "cli") -> object:
-    """The action with a uid of its own (kept if it has one already); a non-object is left for the hub to refuse."""
+    """The action with a uid of its own (kept if it has one already);
+    a non-object is left for the hub to refuse."""
     if isinstance(action, dict) and "uid" not in action:
         return {**action, "uid": new_uid(prefix)}
     return action
@@ -353,9 +400,9 @@ def _line(obj: dict[str, Any]) -> bytes:
 
 
 def send(path: str | Path, table: str, action: object, timeout: float = 15.0) -> dict[str, Any]:
-    """Send one action over the control socket at `path` and return the answer (client side of `luza referee`).
-    The action gets a fresh uid unless it has one; a caller that may retry gives it one first (`with_uid`) and
-    re-sends that same dict, which the hub then applies once.
+    """Send one action over the control socket at `path` and return the answer (client side of `luza
+    referee`). The action gets a fresh uid unless it has one; a caller that may retry gives it one first
+    (`with_uid`) and re-sends that same dict, which the hub then applies once.
     Raises OSError if no hub listens there, ValueError if the answer is not a JSON object."""
     return request(path, {"table": table, "action": with_uid(action)}, timeout)
 

@@ -2,9 +2,9 @@
 
 One worker thread owns the store and the table sessions. Transports (MQTT, serial) and the web layer only
 enqueue. The worker takes what has queued up (a batch), and inside ONE transaction classifies each payload
-(hub.ingest.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is skipped),
-stores rejections, device updates and clock offsets, and folds the inputs into the live sessions. Only after the
-commit are the MQTT messages acknowledged, referee calls answered, states published (retained
+(hub.ingest.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is
+skipped), stores rejections, device updates and clock offsets, and folds the inputs into the live sessions.
+Only after the commit are the MQTT messages acknowledged, referee calls answered, states published (retained
 luza/v1/<table>/state) and subscribers called. While a commit is under way the next batch queues up, so one
 fsync covers many events under load (group commit) and costs no wait when idle. If a commit fails, nothing is
 acknowledged, the sessions are rebuilt from the store, and the batch is tried again (hub.service.commit).
@@ -53,7 +53,8 @@ log = logging.getLogger("luza.hub")
 
 _STOP = object()
 _RECONNECTED = object()  # the broker lost the hub's session: ask the nodes to re-send (hub.ingest.delivery)
-_CONNECTED = object()  # connected to the broker: every node gets the hub's time (and answers with a fresh sample)
+# connected to the broker: every node gets the hub's time (and answers with a fresh sample)
+_CONNECTED = object()
 
 
 class Hub:
@@ -63,8 +64,10 @@ class Hub:
         self.config = config
         # the hub's timeline: steady (a wall-clock step moves nothing), never below the store (hub.hubclock)
         self.clock = HubClock(clock)
-        stamp = self.clock.raw  # ingest stamps receipts raw; the worker puts them on the timeline (Router.handle)
-        # received, accepted, duplicates, rejected, updates (status/tele), referee, referee_refused, batches, …
+        # ingest stamps receipts raw; the worker puts them on the timeline (Router.handle)
+        stamp = self.clock.raw
+        # received, accepted, duplicates, rejected, updates (status/tele), referee,
+        # referee_refused, batches, …
         self.stats: Counter[str] = Counter()
         self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
         self._router: Router | None = None
@@ -80,20 +83,30 @@ class Hub:
         self.registry = Registry(config)
         self.clocks = ClockMap()
         self.mqtt = MqttIngest(config.broker, self.feed, self._link_changed, stamp) if mqtt else None
-        # telemetry on a connection of its own, so a node's flood never queues ahead of events (hub.ingest.mqtt)
-        self.mqtt_tele = (MqttIngest(config.broker, self.feed, clock=stamp, telemetry=True)
-                          if mqtt and config.broker.tele_username is not None else None)
-        self.serial = [SerialIngest(url, self.feed, config.ingest.serial_baud, stamp)
-                       for url in config.ingest.serial]
-        self._states = TableStates(self.boot, self.clock, lambda: self._router.cursor if self._router else 0,
-                                   self.mqtt)  # each table's last state, stamped and published
+        # telemetry on a connection of its own, so a node's flood never queues ahead
+        # of events (hub.ingest.mqtt)
+        self.mqtt_tele = (
+            MqttIngest(config.broker, self.feed, clock=stamp, telemetry=True)
+            if mqtt and config.broker.tele_username is not None
+            else None
+        )
+        self.serial = [
+            SerialIngest(url, self.feed, config.ingest.serial_baud, stamp) for url in config.ingest.serial
+        ]
+        self._states = TableStates(
+            self.boot, self.clock, lambda: self._router.cursor if self._router else 0, self.mqtt
+        )  # each table's last state, stamped and published
         self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
         self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
         self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
         # over-the-air updates: push (between matches), serve, the go to swap (hub.ota.service)
-        self.ota = Ota(config, lambda t: self._states.state(t) if self._states.known(t) else {},
-                       lambda d: self.registry.get(d), self.command)
+        self.ota = Ota(
+            config,
+            lambda t: self._states.state(t) if self._states.known(t) else {},
+            lambda d: self.registry.get(d),
+            self.command,
+        )
 
     # ------------------------------------------------------------ lifecycle
 
@@ -117,12 +130,20 @@ class Hub:
                 store.ensure_table(t.id, t.name, self.clock())
         self.registry = Registry(self.config, store.devices(), store.rejected_counts())
         self.clocks = ClockMap(store.clocks())
-        router = self._router = Router(self.config, store, self.registry, self.clocks, self.clock,
-                                       reachable=bool(self.mqtt or self.serial))
+        router = self._router = Router(
+            self.config,
+            store,
+            self.registry,
+            self.clocks,
+            self.clock,
+            reachable=bool(self.mqtt or self.serial),
+        )
         if repair is not None:
             router.notices.append(repair.alert())  # on every table until the hub restarts
         router.load()
-        self._committer = Committer(router, store, self.stats, self._stopping, self._hub_alert, self._committed)
+        self._committer = Committer(
+            router, store, self.stats, self._stopping, self._hub_alert, self._committed
+        )
         for t in self.config.tables:
             self._states.stamp(t.id, router.table_state(t.id))
         self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
@@ -174,20 +195,23 @@ class Hub:
             self._pending.done()
 
     def _link_changed(self, up: bool) -> None:
-        """The broker connection is up again: every node gets the time; if the broker lost our session, nodes are
-        asked to re-send."""
+        """The broker connection is up again: every node gets the time; if the broker lost our session, nodes
+        are asked to re-send."""
         markers = [_CONNECTED] if up else []
         if up and self.mqtt is not None and not self.mqtt.session_present:
             markers.append(_RECONNECTED)
-        self._pending.add(len(markers))  # until the worker has acted on them: wait_idle covers the time to all
+        # until the worker has acted on them: wait_idle covers the time to all
+        self._pending.add(len(markers))
         for m in markers:
             self._queue.put(m)
 
     def submit_async(self, table_id: str, action: Mapping[str, object]) -> Future[dict[str, Any]]:
         """Queue a referee action; the future gives the table's state once it is committed, or the
-        RefereeInputError that refused it. Never wait on it from a subscriber callback (that is the worker)."""
+        RefereeInputError that refused it. Never wait on it from a subscriber
+        callback (that is the worker)."""
         fut: Future[dict[str, Any]] = Future()
-        duplicate = self._taps.claim(table_id, action, fut)  # the same effect already waits (hub.service.pending)
+        # the same effect already waits (hub.service.pending)
+        duplicate = self._taps.claim(table_id, action, fut)
         if duplicate is not None:
             self.stats["referee_duplicate_pending"] += 1
             fut.set_exception(duplicate)
@@ -199,14 +223,19 @@ class Hub:
     def submit(self, table_id: str, action: Mapping[str, object], timeout: float = 10.0) -> dict[str, Any]:
         return self.submit_async(table_id, action).result(timeout)
 
-    def new_match(self, table_id: str, variant: str, players: tuple[str, str],
-                  options: Mapping[str, object] | None = None,
-                  race: Mapping[str, object] | None = None,
-                  shot_clock: Mapping[str, int] | None = None,
-                  player_ids: Sequence[int | None] | None = None) -> dict[str, Any]:
-        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody; `shot_clock`:
-        {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry ids,
-        hub/store/players.py)."""
+    def new_match(
+        self,
+        table_id: str,
+        variant: str,
+        players: tuple[str, str],
+        options: Mapping[str, object] | None = None,
+        race: Mapping[str, object] | None = None,
+        shot_clock: Mapping[str, int] | None = None,
+        player_ids: Sequence[int | None] | None = None,
+    ) -> dict[str, Any]:
+        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody;
+        `shot_clock`: {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry
+        ids, hub/store/players.py)."""
         args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
         if race is not None:
             args["race"] = dict(race)
@@ -245,9 +274,11 @@ class Hub:
         Returns the function that unsubscribes."""
         return self._states.subscribers.add(callback)
 
-    def changes(self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
-                ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
-        """An asyncio queue on `loop` fed with every Change (oldest dropped when full), and its unsubscribe."""
+    def changes(
+        self, loop: asyncio.AbstractEventLoop, maxsize: int = 1000
+    ) -> tuple[asyncio.Queue[Change], Callable[[], None]]:
+        """An asyncio queue on `loop` fed with every Change
+        (oldest dropped when full), and its unsubscribe."""
         return self._states.subscribers.queue(loop, maxsize)
 
     def devices(self) -> list[dict[str, Any]]:
@@ -261,8 +292,9 @@ class Hub:
         return self._queue.qsize()
 
     def command(self, device: str, name: str, **args: Any) -> bool:
-        """Send a `cmd` (identify, calibrate, …; luza_wire.protocol.COMMANDS) to a configured node, over the link
-        it was last seen on. False if there is no way to reach it (no broker connection, unknown serial link)."""
+        """Send a `cmd` (identify, calibrate, …; luza_wire.protocol.COMMANDS) to a configured node, over the
+        link it was last seen on. False if there is no way to reach it
+        (no broker connection, unknown serial link)."""
         return self.nodes.send(device, name, **args)
 
     # ------------------------------------------------------------ the worker
@@ -272,7 +304,8 @@ class Hub:
         while True:
             try:
                 first = self._queue.get(self._wait_s())
-            except queue.Empty:  # a stored mark held back by its rate limit is due, or the wait of held actions
+            # a stored mark held back by its rate limit is due, or the wait of held actions
+            except queue.Empty:
                 self.nodes.deliver(marks.flush() if marks else [])
                 self._release()
                 continue
@@ -300,10 +333,18 @@ class Hub:
                 return
 
     def _wait_s(self) -> float | None:
-        """How long the worker may wait for the queue: until a held-back stored mark or the held actions are due."""
+        """How long the worker may wait for the queue: until a held-back stored mark or
+        the held actions are due."""
         router = self._router
-        waits = [w for w in (router.evidence.marks.due_in(), router.timebase.due_in() if self._held else None)
-                 if w is not None] if router else []
+        waits = (
+            [
+                w
+                for w in (router.evidence.marks.due_in(), router.timebase.due_in() if self._held else None)
+                if w is not None
+            ]
+            if router
+            else []
+        )
         return min(waits) if waits else None
 
     def _commit(self, work: list[object]) -> None:
@@ -330,8 +371,9 @@ class Hub:
             self._commit(held)
 
     def _committed(self, batch: Batch, states: dict[str, TableView] | None) -> None:
-        """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the hub
-        alert is cleared, the batch counted, its states stamped, and it is acted on (hub.service.commit)."""
+        """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the
+        hub alert is cleared, the batch counted, its states stamped,
+        and it is acted on (hub.service.commit)."""
         self.stats.update(batch.counts)
         if states is None:
             self._after_commit(batch)
@@ -345,8 +387,8 @@ class Hub:
 
     @property
     def alerts(self) -> list[dict[str, Any]]:
-        """Alerts of the whole hub (a full disk; its clock behind the store's timeline), shown on every table's state
-        and in /healthz."""
+        """Alerts of the whole hub (a full disk; its clock behind the store's timeline), shown on every
+        table's state and in /healthz."""
         return [*self._router.hub_alerts, *self._router.timebase.alerts] if self._router else []
 
     def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, TableView] | None = None) -> None:
@@ -392,19 +434,29 @@ class Hub:
                 log.exception("update service failed after a commit")
         if self._router is not None and self.store is not None:  # delivery: stored marks and resend requests
             marks = self._router.evidence.marks
-            self.nodes.deliver(marks.after_commit(self.store, batch.events, batch.dups)
-                               if batch.events or batch.dups else marks.flush())
+            self.nodes.deliver(
+                marks.after_commit(self.store, batch.events, batch.dups)
+                if batch.events or batch.dups
+                else marks.flush()
+            )
         self.nodes.resync_due(batch.devices)
 
     def _reconnected(self) -> None:
         router, store = self._router, self.store
         if router is not None and store is not None:
             boots = ((d.id, self.registry.current_boot(d.id)) for t in self.config.tables for d in t.devices)
-            self.nodes.deliver(router.evidence.marks.reconnected(store, [(d, b) for d, b in boots if b is not None]))
+            self.nodes.deliver(
+                router.evidence.marks.reconnected(store, [(d, b) for d, b in boots if b is not None])
+            )
 
     def _reply(self, result: str | Replayed) -> dict[str, Any]:
-        """A referee caller's answer: the table's state; for an action sent again, where the first one went."""
+        """A referee caller's answer: the table's state;
+        for an action sent again, where the first one went."""
         if isinstance(result, Replayed):
-            return {**self._states.state(result.table_id), "cursor": result.cursor, "match_id": result.match_id,
-                    "replayed": True}
+            return {
+                **self._states.state(result.table_id),
+                "cursor": result.cursor,
+                "match_id": result.match_id,
+                "replayed": True,
+            }
         return self._states.state(result)

@@ -6,8 +6,8 @@ Each queued payload costs its bytes plus a fixed overhead for the objects around
   can only be rejected, and a hostile 64 KB message must not sit in memory as it came);
 - telemetry (`tele`, any QoS) is shed **per node** first: each node's telemetry topic may bring `TELE_BURST`
   reports at once and `TELE_PER_S` a second on average (a node sends one every `tele_s` >= 1 s, 30 s by
-  default); past that its reports are shed at once, on the MQTT thread, before they can queue ahead of anyone's
-  events (one node flooding with its own login delayed real events by seconds: docs/security.md);
+  default); past that its reports are shed at once, on the MQTT thread, before they can queue ahead of
+  anyone's events (one node flooding with its own login delayed real events by seconds: docs/security.md);
 - telemetry is also shed once the queue holds half the budget;
 - anything else the broker cannot redeliver (QoS 0, serial lines) is shed at the full budget;
 - events and other QoS 1 messages are never shed. The broker holds back what the hub has not acknowledged (the
@@ -52,11 +52,22 @@ def trimmed(raw: RawMessage) -> RawMessage:
     if len(raw.payload) <= frame.MAX_PAYLOAD and len(raw.topic) <= TOPIC_MAX:
         return raw
     if len(raw.topic) > TOPIC_MAX:
-        error = ("bad_topic", f"topic of {len(raw.topic)} characters (not luza/v1/<table>/<device>/<channel>)")
+        error = (
+            "bad_topic",
+            f"topic of {len(raw.topic)} characters (not luza/v1/<table>/<device>/<channel>)",
+        )
     else:
         error = ("oversized", f"payload is {len(raw.payload)} bytes; the limit is {frame.MAX_PAYLOAD}")
-    return RawMessage(raw.source, raw.topic[:TOPIC_MAX], raw.payload[:SAMPLE], raw.received_ms, raw.ack,
-                      raw.error or error, raw.link, len(raw.payload))
+    return RawMessage(
+        raw.source,
+        raw.topic[:TOPIC_MAX],
+        raw.payload[:SAMPLE],
+        raw.received_ms,
+        raw.ack,
+        raw.error or error,
+        raw.link,
+        len(raw.payload),
+    )
 
 
 TELE_PER_S = 2.0  # a node's telemetry reports a second, on average (docs above)
@@ -67,8 +78,12 @@ TELE_NODES = 4096  # topics tracked; more (a flood of made-up device names) star
 class TeleRate:
     """A token bucket per telemetry topic (one node): `allow(topic)` is False for a report past its rate."""
 
-    def __init__(self, per_s: float = TELE_PER_S, burst: float = TELE_BURST,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        per_s: float = TELE_PER_S,
+        burst: float = TELE_BURST,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.per_s, self.burst, self.monotonic = per_s, burst, monotonic
         self._buckets: dict[str, tuple[float, float]] = {}  # topic -> (tokens, when)
 
@@ -86,7 +101,8 @@ class TeleRate:
 
 
 def _class(raw: RawMessage) -> str:
-    """'tele' (shed first), 'kept' (QoS 1 over MQTT: the broker redelivers, never shed), or 'best' (the rest)."""
+    """'tele' (shed first), 'kept' (QoS 1 over MQTT: the broker redelivers,
+    never shed), or 'best' (the rest)."""
     if raw.topic.endswith("/tele"):
         return "tele"
     return "kept" if raw.ack is not None else "best"
@@ -95,8 +111,9 @@ def _class(raw: RawMessage) -> str:
 class Inbox:
     """A FIFO of the worker's items with the memory budget above. Thread-safe."""
 
-    def __init__(self, budget: int = BUDGET, log_every_s: float = 10.0,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, budget: int = BUDGET, log_every_s: float = 10.0, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self.budget, self.log_every_s, self.monotonic = budget, log_every_s, monotonic
         self.bytes = 0
         self.peak = 0
@@ -157,12 +174,17 @@ class Inbox:
             if now - self._logged_at < self.log_every_s:
                 return
             self._logged_at, counts, self._unlogged = now, dict(self._unlogged), Counter()
-        log.warning("ingest queue shed %s (queue at %d of %d bytes); events are never shed",
-                    ", ".join(f"{n} {k}" for k, n in sorted(counts.items())), self.bytes, self.budget)
+        log.warning(
+            "ingest queue shed %s (queue at %d of %d bytes); events are never shed",
+            ", ".join(f"{n} {k}" for k, n in sorted(counts.items())),
+            self.bytes,
+            self.budget,
+        )
 
 
 class Outstanding:
-    """How many items handed to the worker it has not yet acted on; `wait` blocks until none (tests, benchmarks)."""
+    """How many items handed to the worker it has not yet acted on;
+    `wait` blocks until none (tests, benchmarks)."""
 
     def __init__(self) -> None:
         self._count = 0

@@ -38,13 +38,13 @@ from shared_rules.errors import RulesError
 log = logging.getLogger("luza.hub")
 
 
-
 @dataclass
 class Live:
     """A table's live match: its stored row, its session, its cue pairing and its race."""
 
     match: MatchRow
-    session: TableSession  # the frame in play (hub/reconcile/frames.py: a race keeps the frames before in `frames`)
+    # the frame in play (hub/reconcile/frames.py: a race keeps the frames before in `frames`)
+    session: TableSession
     cues: dict[str, int] = field(default_factory=dict)  # cue node -> seat for this match (new_match `cues`)
     frames: Frames = field(default_factory=Frames)
 
@@ -108,8 +108,9 @@ class Matches:
                     ended = self.rebuilt(m)
                 except UnreadableMatch:
                     continue
-                self.last[t.id] = match_view(ended.session, m.started_ms, m.ended_ms, frames=ended.frames,
-                                             player_ids=m.player_ids)
+                self.last[t.id] = match_view(
+                    ended.session, m.started_ms, m.ended_ms, frames=ended.frames, player_ids=m.player_ids
+                )
 
     def revive(self, m: MatchRow) -> None:
         """Make a stored live match live again, or quarantine it if it cannot be read."""
@@ -131,7 +132,8 @@ class Matches:
         """A stored match folded again from its log: its frame in play (told which of its table's nodes are
         down) and its race."""
         rebuilt = rebuild_session(self.store, match, self.config.settle)
-        self.errors += sum(s.errors for s in (*rebuilt.frames.done, rebuilt.session))  # counted with the next batch
+        # counted with the next batch
+        self.errors += sum(s.errors for s in (*rebuilt.frames.done, rebuilt.session))
         self.devices.health(match.table_id, rebuilt.session)
         return rebuilt
 
@@ -198,15 +200,23 @@ class Matches:
         try:
             frames = Frames(act.rules())
             session = TableSession(
-                table_id, variant, (players[0], players[1]), options, timing(self.config.settle),
-                opening=frames.opening(), clock=clock,
+                table_id,
+                variant,
+                (players[0], players[1]),
+                options,
+                timing(self.config.settle),
+                opening=frames.opening(),
+                clock=clock,
             )
-        except RulesError as exc:  # the engine's word on the variant, an option or the race; a bug is not caught
+        # the engine's word on the variant, an option or the race; a bug is not caught
+        except RulesError as exc:
             raise RefereeInputError(
                 f"cannot start the match: {exc.en}", f"нельзя начать партию: {exc.ru}", "variant", MALFORMED
             ) from exc
         self.devices.health(table_id, session)
-        snap = settings_snapshot(self.config, table_id, variant, options, session.timing, self.registry, clock)
+        snap = settings_snapshot(
+            self.config, table_id, variant, options, session.timing, self.registry, clock
+        )
         match_id = self.store.new_match(table_id, variant, players, options, now, snap, ids)
         session.match_id = match_id
         self.inputs.append_action(table_id, match_id, action, now)
@@ -225,28 +235,41 @@ class Matches:
         live.session.apply(action)  # closes the open shot; refuses if the session cannot end here
         live.frames.abandon_if_undecided(live.session, str(action.args.get("reason") or ""))
         self.inputs.append_action(table_id, live.match.id, action, now)
-        final = match_view(live.session, live.match.started_ms, now, frames=live.frames,
-                           player_ids=live.match.player_ids)
+        final = match_view(
+            live.session, live.match.started_ms, now, frames=live.frames, player_ids=live.match.player_ids
+        )
         self.store.save_state(live.match.id, stored(final))
         self.store.end_match(live.match.id, now)
         del self.live[table_id]
         self.last[table_id] = final
 
     def next_frame(self, table_id: str, live: Live, action: RefereeAction, now: int) -> None:
-        """Start the race's next frame (general 11, A-G4): the frame in play must be over (its open shot closes
-        here) and the match not won."""
+        """Start the race's next frame (general 11, A-G4): the frame in play must be over (its open shot
+        closes here) and the match not won."""
         session = live.session
         why = live.frames.refusal(session)
         if why is not None:
             raise RefereeInputError(f"table {table_id!r}: {why[0]}", f"стол {table_id!r}: {why[1]}", "kind")
         session.apply(action)  # the frame ends: its open shot closes
         self.inputs.append_action(table_id, live.match.id, action, now)
-        nxt = live.frames.advance(session, lambda opening: TableSession(
-            table_id, session.variant, session.players, session.options, session.timing, match_id=live.match.id,
-            opening=opening, clock=session.clock))  # the match's clock; each frame's extensions afresh
-        if nxt is None:  # the closed shot did not end the frame after all: it stays, ended, as the replay has it
-            log.warning("table %s: next_frame closed frame %d but it is not over", table_id,
-                        len(live.frames.done) + 1)
+        nxt = live.frames.advance(
+            session,
+            lambda opening: TableSession(
+                table_id,
+                session.variant,
+                session.players,
+                session.options,
+                session.timing,
+                match_id=live.match.id,
+                opening=opening,
+                clock=session.clock,
+            ),
+        )  # the match's clock; each frame's extensions afresh
+        # the closed shot did not end the frame after all: it stays, ended, as the replay has it
+        if nxt is None:
+            log.warning(
+                "table %s: next_frame closed frame %d but it is not over", table_id, len(live.frames.done) + 1
+            )
             return
         self.devices.health(table_id, nxt)
         live.session = nxt
@@ -259,13 +282,20 @@ class Matches:
             now_id = None if pid is None else self.store.resolve_player(pid)
             if pid is not None and now_id is None:
                 raise RefereeInputError(
-                    f"player_ids: no player {pid} in the registry (seat {seat + 1}); choose one (GET /api/players)",
+                    f"player_ids: no player {pid} in the registry (seat {seat + 1}); "
+                    "choose one (GET /api/players)",
                     f"player_ids: игрока {pid} нет в реестре (место {seat + 1}); выберите из реестра",
-                    "player_ids", MALFORMED)
+                    "player_ids",
+                    MALFORMED,
+                )
             out.append(now_id)
         if out[0] is not None and out[0] == out[1]:
-            raise RefereeInputError("player_ids: a player cannot play against themself",
-                                    "player_ids: игрок не может играть сам с собой", "player_ids", MALFORMED)
+            raise RefereeInputError(
+                "player_ids: a player cannot play against themself",
+                "player_ids: игрок не может играть сам с собой",
+                "player_ids",
+                MALFORMED,
+            )
         return out[0], out[1]
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
@@ -297,13 +327,21 @@ class Matches:
     # ------------------------------------------------------------ boards
 
     def current(self, table_id: str) -> LiveMatch | None:
-        """The table's live match as its view is built from it (with the hub's suspect-ball questions), or None."""
+        """The table's live match as its view is built from it
+        (with the hub's suspect-ball questions), or None."""
         live = self.live.get(table_id)
         if live is None:
             return None
         asked = self.evidence.questions(table_id, live.session)
-        return LiveMatch(live.session, live.match.id, live.match.started_ms, live.cues,
-                         [QuestionView.model_validate(q) for q in asked], live.frames, live.match.player_ids)
+        return LiveMatch(
+            live.session,
+            live.match.id,
+            live.match.started_ms,
+            live.cues,
+            [QuestionView.model_validate(q) for q in asked],
+            live.frames,
+            live.match.player_ids,
+        )
 
     def save(self, table_id: str, view: MatchView | None) -> None:
         """Inside the transaction: the live match's board as just built (what `luza replay` compares with)."""

@@ -1,6 +1,7 @@
-"""Commands from the hub to its nodes (`cmd`, luza_wire.protocol.COMMANDS): back over the serial link a node was last
-born on, else over MQTT. The time goes out on every birth and again when it is due (hub.ingest.resync); delivery's
-`stored` marks and `resend` requests (hub.ingest.delivery) go out after the commits that make them."""
+"""Commands from the hub to its nodes (`cmd`, luza_wire.protocol.COMMANDS): back over the serial link a node
+was last born on, else over MQTT. The time goes out on every birth and again when it is due
+(hub.ingest.resync); delivery's `stored` marks and `resend` requests
+(hub.ingest.delivery) go out after the commits that make them."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ class NodeCommands:
         self._send(table_id, device, link, "time", **time_command_args(self.clock()))
 
     def time_to_all(self) -> None:
-        """The time to every configured node (the hub connected to the broker, or its timeline moved): each answers
-        with a fresh sample of its clock (hub.ingest.timebase)."""
+        """The time to every configured node (the hub connected to the broker, or its timeline moved): each
+        answers with a fresh sample of its clock (hub.ingest.timebase)."""
         for t in self.config.tables:
             for d in t.devices:
                 self.resync.sent(d.id)

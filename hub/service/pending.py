@@ -3,9 +3,10 @@ long a commit outage lasts.
 
 A panel that never got an answer sends the action again with the same uid (applied once: hub.service.referee).
 A second press, or a panel reloaded meanwhile, sends it with a NEW uid: the same effect twice (a ball added
-twice). While the first is pending (in the queue, or in a batch the store keeps refusing), an action with the same
-effect (`hub.vocab.inputs.effect_key`: kind and fields) and another uid is refused at once with the reason; once
-the first is answered, the same action is a new tap again (a second ball into the same pocket is legal).
+twice). While the first is pending (in the queue, or in a batch the store keeps refusing), an action with the
+same effect (`hub.vocab.inputs.effect_key`: kind and fields) and another uid is refused at once with the
+reason; once the first is answered, the same action is a new tap again
+(a second ball into the same pocket is legal).
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ class PendingActions:
         self._lock = threading.Lock()
         self._held: dict[tuple[str, str], tuple[str | None, Future[dict[str, Any]], float]] = {}
 
-    def claim(self, table: str, action: Mapping[str, object], fut: Future[dict[str, Any]]) -> RefereeInputError | None:
-        """Note `action` as pending until `fut` is answered, or the refusal if the same effect is pending already
-        under another uid (the same uid again is a retry of the same tap: it goes through and is applied once)."""
+    def claim(
+        self, table: str, action: Mapping[str, object], fut: Future[dict[str, Any]]
+    ) -> RefereeInputError | None:
+        """Note `action` as pending until `fut` is answered, or the refusal if the same effect is pending
+        already under another uid (the same uid again is a retry of the same tap:
+        it goes through and is applied once)."""
         effect = effect_key(action) if isinstance(action, Mapping) else None
         if effect is None:
             return None
@@ -58,7 +62,9 @@ class PendingActions:
     @staticmethod
     def _refusal(kind: str, waited_s: float) -> RefereeInputError:
         return RefereeInputError(
-            f"the same '{kind}' sent {waited_s:.0f} s ago is still waiting to be stored; it will be applied once. "
-            f"Wait for it to show; send it again only if you mean it a second time",
-            f"такое же действие '{kind}', отправленное {waited_s:.0f} с назад, ещё ждёт сохранения; оно будет "
-            f"применено один раз. Дождитесь его; повторите, только если нужно второе такое же", "uid")
+            f"the same '{kind}' sent {waited_s:.0f} s ago is still waiting to be stored; it will be applied "
+            f"once. Wait for it to show; send it again only if you mean it a second time",
+            f"такое же действие '{kind}', отправленное {waited_s:.0f} с назад, ещё ждёт сохранения; оно "
+            f"будет применено один раз. Дождитесь его; повторите, только если нужно второе такое же",
+            "uid",
+        )

@@ -30,7 +30,6 @@ from shared_rules.errors import RulesError
 log = logging.getLogger("luza.rebuild")
 
 
-
 def timing(settle: Mapping[str, float]) -> ShotTiming:
     """The config's [settle] times as a ShotTiming (unknown names were refused by hub.config)."""
     names = {f.name for f in dataclasses.fields(ShotTiming)}
@@ -44,25 +43,38 @@ class Replay:
     inputs: int = 0
     refused: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) not applied
     unreadable: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, why) rows not JSON
-    suspect: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cursor, code): impossible time
+    # (cursor, code): impossible time
+    suspect: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
     def scoreboard(self) -> dict[str, Any]:
-        """The match's stored board as JSON (hub.view.build.scoreboard): the frame in play's, with its race."""
+        """The match's stored board as JSON (hub.view.build.scoreboard):
+        the frame in play's, with its race."""
         return scoreboard(self.session, self.frames)
 
 
 class UnreadableMatch(ValueError):
-    """A stored row of this match cannot be read: the hub sets the match aside (quarantine), the table goes on."""
+    """A stored row of this match cannot be read: the hub sets the match aside
+    (quarantine), the table goes on."""
 
     def __init__(self, match: MatchRow, cursor: int | None, reason: str) -> None:
         super().__init__(reason)
         self.match, self.cursor, self.reason = match, cursor, reason
 
 
-def new_frame(match: MatchRow, settle: ShotTiming, frames: Frames, after: TableSession | None) -> TableSession:
+def new_frame(
+    match: MatchRow, settle: ShotTiming, frames: Frames, after: TableSession | None
+) -> TableSession:
     """The session of a match's next frame (the first when `after` is None), opened by the race's rules."""
-    return TableSession(match.table_id, match.variant, match.players, match.options, settle, match_id=match.id,
-                        opening=frames.opening(after), clock=ShotClock.of_snapshot(match.settings))
+    return TableSession(
+        match.table_id,
+        match.variant,
+        match.players,
+        match.options,
+        settle,
+        match_id=match.id,
+        opening=frames.opening(after),
+        clock=ShotClock.of_snapshot(match.settings),
+    )
 
 
 class _Folder:
@@ -87,11 +99,22 @@ class _Folder:
             self.out.session = new_frame(self.match, self.settle, self.frames, None)
 
     def next_frame(self) -> None:
-        """A next_frame row was folded into the frame in play (it ended it): the next frame starts, as on the hub."""
+        """A next_frame row was folded into the frame in play (it ended it):
+        the next frame starts, as on the hub."""
         session = self.out.session
-        nxt = self.frames.advance(session, lambda opening: TableSession(
-            self.match.table_id, self.match.variant, self.match.players, self.match.options, self.settle,
-            match_id=self.match.id, opening=opening, clock=session.clock))
+        nxt = self.frames.advance(
+            session,
+            lambda opening: TableSession(
+                self.match.table_id,
+                self.match.variant,
+                self.match.players,
+                self.match.options,
+                self.settle,
+                match_id=self.match.id,
+                opening=opening,
+                clock=session.clock,
+            ),
+        )
         if nxt is not None:
             self.faults()
             self.out.session = nxt
@@ -106,7 +129,8 @@ class _Folder:
                 self.frames.abandon_if_undecided(session, str(inp.args.get("reason") or ""))
         except RefereeInputError as exc:
             out.refused.append((row_id, exc.en))
-        except Exception as exc:  # a bug the session could not hold itself: listed and logged (raised if strict)
+        # a bug the session could not hold itself: listed and logged (raised if strict)
+        except Exception as exc:
             if strict():
                 raise
             log.exception("match %d: input %d failed in the session", self.match.id, row_id)
@@ -120,16 +144,19 @@ class _Folder:
 
     def faults(self) -> None:
         """The inputs the frame in play held with an internal error, listed by their stored rows."""
-        for index, (shot, why) in sorted(self.out.session.faults.items()):  # held with an alert in the session
-            self.out.refused.append((self.rows[index], f"internal error at shot {shot} (scoring held there): {why}"))
+        # held with an alert in the session
+        for index, (shot, why) in sorted(self.out.session.faults.items()):
+            self.out.refused.append(
+                (self.rows[index], f"internal error at shot {shot} (scoring held there): {why}")
+            )
 
 
 def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
-    """Fold a match's stored inputs into new sessions, one per frame; inputs that cannot be applied are listed, not
-    fatal. A `next_frame` row ends a frame (hub/reconcile/frames.py).
+    """Fold a match's stored inputs into new sessions, one per frame; inputs that cannot be applied are
+    listed, not fatal. A `next_frame` row ends a frame (hub/reconcile/frames.py).
 
-    The settle times stored with the match (hub.service.snapshot) win over `settle` (today's config), which is used
-    only for matches stored before snapshots existed."""
+    The settle times stored with the match (hub.service.snapshot) win over `settle` (today's config), which is
+    used only for matches stored before snapshots existed."""
     settle = stored_settle(match.settings) or settle
     folder = _Folder(match, timing(settle))
     out = folder.out
@@ -144,7 +171,8 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
         if isinstance(inp, RefereeAction) and isinstance(inp.action, MatchControl) and inp.action.routed:
             folder.routed(row.id, inp)
             continue
-        if (code := suspect_of(row.record)) is not None:  # stored, never folded into play (hub.ingest.timecheck)
+        # stored, never folded into play (hub.ingest.timecheck)
+        if (code := suspect_of(row.record)) is not None:
             out.suspect.append((row.id, code))
             continue
         folder.apply(row.id, inp)
@@ -156,8 +184,8 @@ def replay_match(store: Store, match: MatchRow, settle: Mapping[str, float]) -> 
 
 
 def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) -> Replay:
-    """The live sessions of a stored match (the frame in play and the race); UnreadableMatch if the match row or
-    one of its inputs is damaged."""
+    """The live sessions of a stored match (the frame in play and the race); UnreadableMatch if the match row
+    or one of its inputs is damaged."""
     if match.damaged:
         raise UnreadableMatch(match, None, match.damaged)
     try:
@@ -165,7 +193,9 @@ def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) 
     except sqlite3.DatabaseError as exc:  # a torn page under its rows (hub.store.integrity)
         if not is_damage(exc):
             raise
-        raise UnreadableMatch(match, None, f"its stored inputs are on a damaged page of the database ({exc})") from None
+        raise UnreadableMatch(
+            match, None, f"its stored inputs are on a damaged page of the database ({exc})"
+        ) from None
     if replay.unreadable:
         cursor, why = replay.unreadable[0]
         raise UnreadableMatch(match, cursor, f"stored input {cursor} cannot be read ({why})")
@@ -182,18 +212,25 @@ def comparable(board: Mapping[str, Any] | None) -> Any:
         return board
     out = dict(board)
     if isinstance(out.get("alerts"), list):
-        out["alerts"] = [a for a in out["alerts"]
-                         if not (isinstance(a, Mapping) and a.get("kind") in HEALTH_ALERTS)]
+        out["alerts"] = [
+            a for a in out["alerts"] if not (isinstance(a, Mapping) and a.get("kind") in HEALTH_ALERTS)
+        ]
     return out
 
 
 def stored_differences(stored: Mapping[str, Any], derived: Mapping[str, Any]) -> list[str]:
-    """Where a refold's board (`derived`) departs from the one the hub stored, health alerts aside (`comparable`).
-    A board stored before matches had a race (table view 1) has no `race`: a single frame with no handicap is
-    compared without it (all it says is in the frame's own fields); any other race must be there."""
+    """Where a refold's board (`derived`) departs from the one the hub stored, health alerts aside
+    (`comparable`). A board stored before matches had a race (table view 1) has no `race`: a single frame with
+    no handicap is compared without it (all it says is in the frame's own fields);
+    any other race must be there."""
     a, b = comparable(stored), comparable(derived)
     race = b.get("race")
-    if "race" not in a and isinstance(race, Mapping) and race.get("race_to") == 1 and race.get("handicap") is None:
+    if (
+        "race" not in a
+        and isinstance(race, Mapping)
+        and race.get("race_to") == 1
+        and race.get("handicap") is None
+    ):
         b.pop("race")
     return differences(a, b)
 

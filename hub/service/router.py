@@ -242,5 +242,13 @@ class Router:
             *([quarantined] if quarantined else []),
             *self.evidence.of(table_id),
         ]
-        return table_view(self.config, self.registry, table_id, self.inputs.cursor, self.matches.current(table_id),
-                          self.matches.last.get(table_id), alerts, self.clock())
+        return table_view(
+            self.config,
+            self.registry,
+            table_id,
+            self.inputs.cursor,
+            self.matches.current(table_id),
+            self.matches.last.get(table_id),
+            alerts,
+            self.clock(),
+        )

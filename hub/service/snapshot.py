@@ -1,10 +1,10 @@
 """The settings in force for one match, stored with it at `new_match` (matches.settings, schema v2).
 
 A match is re-derived from its log by folding it through a TableSession; how shots are cut depends on the
-`[settle]` times, and which sensor means which pocket or seat on the table's device map. Keeping these with the
-match means a replay of an old match uses the settings it was played with, not today's luza.toml, and an export
-can say exactly what the hub knew: the table's pocket map and cue pairing, the settle times, the rule options
-after the variant's defaults, and the versions of the hub and of each node's firmware.
+`[settle]` times, and which sensor means which pocket or seat on the table's device map. Keeping these with
+the match means a replay of an old match uses the settings it was played with, not today's luza.toml, and an
+export can say exactly what the hub knew: the table's pocket map and cue pairing, the settle times, the rule
+options after the variant's defaults, and the versions of the hub and of each node's firmware.
 """
 
 from __future__ import annotations
@@ -30,9 +30,15 @@ def hub_version() -> str:
         return "unknown"
 
 
-def settings_snapshot(config: Config, table_id: str, variant: str, options: Mapping[str, object],
-                      timing: ShotTiming, registry: Registry | None = None,
-                      clock: ShotClock | None = None) -> dict[str, Any]:
+def settings_snapshot(
+    config: Config,
+    table_id: str,
+    variant: str,
+    options: Mapping[str, object],
+    timing: ShotTiming,
+    registry: Registry | None = None,
+    clock: ShotClock | None = None,
+) -> dict[str, Any]:
     """JSON-able settings of a match about to start on `table_id` (the table must be in `config`)."""
     table = config.table(table_id)
     devices = table.devices if table is not None else ()

@@ -1,3 +1,4 @@
-"""Players and their statistics: the registry's checks (`registry`), each match's facts from its verified export
-(`facts`), the figures per player and head to head (`figures`), the rating (`rating`), all of it recomputed from
-the store with a cache per match (`compute`), and the leaderboard as CSV (`csvfile`). docs/statistics.md."""
+"""Players and their statistics: the registry's checks (`registry`), each match's facts from its verified
+export (`facts`), the figures per player and head to head (`figures`), the rating (`rating`), all of it
+recomputed from the store with a cache per match (`compute`),
+and the leaderboard as CSV (`csvfile`). docs/statistics.md."""

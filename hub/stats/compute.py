@@ -1,6 +1,6 @@
-"""The statistics of a hub database, recomputed from its stored matches: each ended match's facts come from its
-export (the inputs folded through the rules again, hub/export/model.py), kept in `match_facts` keyed by the
-match's last input and the facts' version, so the next computation folds only the matches it has not seen.
+"""The statistics of a hub database, recomputed from its stored matches: each ended match's facts come from
+its export (the inputs folded through the rules again, hub/export/model.py), kept in `match_facts` keyed by
+the match's last input and the facts' version, so the next computation folds only the matches it has not seen.
 Dropping the cache (`use_cache=False`) gives the same figures, only slower (tests/stats/test_figures.py).
 """
 
@@ -42,8 +42,9 @@ def facts_of(store: Store, match_id: int) -> dict[str, Any]:
     return match_facts(build(load(store, match_id)))
 
 
-def _gather(db: str, registry: Players, rows: list[MatchPlayers], use_cache: bool
-            ) -> tuple[list[tuple[MatchPlayers, Mapping[str, Any]]], Run]:
+def _gather(
+    db: str, registry: Players, rows: list[MatchPlayers], use_cache: bool
+) -> tuple[list[tuple[MatchPlayers, Mapping[str, Any]]], Run]:
     cached = registry.cached_facts(VERSION) if use_cache else {}
     out: list[tuple[MatchPlayers, Mapping[str, Any]]] = []
     fresh: list[tuple[int, int, int, str]] = []
@@ -68,8 +69,10 @@ def _gather(db: str, registry: Players, rows: list[MatchPlayers], use_cache: boo
         if store is not None:
             store.close()
     if use_cache and fresh and not registry.save_facts(fresh):
-        log.info("statistics: the facts of %d match(es) could not be cached now (database busy or read-only)",
-                 len(fresh))
+        log.info(
+            "statistics: the facts of %d match(es) could not be cached now (database busy or read-only)",
+            len(fresh),
+        )
     return out, Run(len(fresh), len(out) - len(fresh), unreadable)
 
 

@@ -1,10 +1,10 @@
-"""The facts of one match for the statistics, read from its export document (hub/export/model.py): the shots the
-rules engine judged from the stored evidence, never a number typed in. Pure: the same document gives the same
-facts, so they can be cached per match (hub/stats/compute.py) and made again at any time.
+"""The facts of one match for the statistics, read from its export document (hub/export/model.py): the shots
+the rules engine judged from the stored evidence, never a number typed in. Pure: the same document gives the
+same facts, so they can be cached per match (hub/stats/compute.py) and made again at any time.
 
 Per seat: points, shots, visits, balls pocketed for oneself, the best series, shot times, fouls by paragraph,
-the break of every frame, the pockets used; each frame's result and the match's (a race of frames: its winner).
-docs/statistics.md defines each one; `VERSION` changes whenever a definition does
+the break of every frame, the pockets used; each frame's result and the match's (a race of frames: its
+winner). docs/statistics.md defines each one; `VERSION` changes whenever a definition does
 (the cache then makes every match's facts again).
 """
 
@@ -38,32 +38,50 @@ class Seat:
     breaks: Counter[str] = field(default_factory=Counter)  # count, pot, foul, none, balls
 
     def as_dict(self) -> dict[str, Any]:
-        return {"points": self.points, "shots": self.shots, "potting_shots": self.potting_shots,
-                "balls": self.balls, "visits": self.visits, "run": self.run, "timed": self.timed,
-                "time_ms": self.time_ms, "longest_ms": self.longest_ms, "fouls": dict(sorted(self.fouls.items())),
-                "pockets": dict(sorted(self.pockets.items())), "breaks": dict(sorted(self.breaks.items()))}
+        return {
+            "points": self.points,
+            "shots": self.shots,
+            "potting_shots": self.potting_shots,
+            "balls": self.balls,
+            "visits": self.visits,
+            "run": self.run,
+            "timed": self.timed,
+            "time_ms": self.time_ms,
+            "longest_ms": self.longest_ms,
+            "fouls": dict(sorted(self.fouls.items())),
+            "pockets": dict(sorted(self.pockets.items())),
+            "breaks": dict(sorted(self.breaks.items())),
+        }
 
 
 def counted(shot: Mapping[str, Any]) -> bool:
     """A shot the engine judged and kept (not provisional, not refused, with a shooter)."""
-    return (shot.get("status") == "ok" and not shot.get("provisional") and shot.get("engine_index") is not None
-            and shot.get("shooter") in (0, 1))
+    return (
+        shot.get("status") == "ok"
+        and not shot.get("provisional")
+        and shot.get("engine_index") is not None
+        and shot.get("shooter") in (0, 1)
+    )
 
 
 def roll_ms(doc: Mapping[str, Any]) -> int:
     """How long after a shot's last strike or ball the hub takes the balls to have stopped (the match's own
     settle settings, else the default)."""
-    settle = ((doc.get("settings") or {}).get("settle") or {})
+    settle = (doc.get("settings") or {}).get("settle") or {}
     value = settle.get("roll_ms", ShotTiming().roll_ms)
     return int(value) if isinstance(value, int | float) else ShotTiming().roll_ms
 
 
 def credited(shot: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The shot's pocketed balls that went to the shooter's own shelf (matched to the engine's to_shelf effects
-    by number, in order; a ball nobody numbered — Free names no ball — takes a to_shelf no numbered ball took)."""
+    """The shot's pocketed balls that went to the shooter's own shelf (matched to the engine's to_shelf
+    effects by number, in order; a ball nobody numbered — Free names no ball
+    — takes a to_shelf no numbered ball took)."""
     shooter = shot["shooter"]
-    owed = Counter(e.get("ball") for e in shot.get("effects") or () if e.get("kind") == "to_shelf"
-                   and e.get("player") == shooter)
+    owed = Counter(
+        e.get("ball")
+        for e in shot.get("effects") or ()
+        if e.get("kind") == "to_shelf" and e.get("player") == shooter
+    )
     pocketed = list(shot.get("balls") or ())
     numbered = [b for b in pocketed if b.get("ball") is not None]
     mine = []
@@ -78,14 +96,20 @@ def credited(shot: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def gained(shot: Mapping[str, Any]) -> int:
     """Points the shot gave its shooter (the positive score effects for the shooter)."""
-    return sum(int(e.get("amount") or 0) for e in shot.get("effects") or ()
-               if e.get("kind") == "score" and e.get("player") == shot["shooter"] and int(e.get("amount") or 0) > 0)
+    return sum(
+        int(e.get("amount") or 0)
+        for e in shot.get("effects") or ()
+        if e.get("kind") == "score" and e.get("player") == shot["shooter"] and int(e.get("amount") or 0) > 0
+    )
 
 
 def settled_at(shot: Mapping[str, Any], roll: int) -> int | None:
     """When the hub takes the balls of `shot` to have stopped: its strike or last ball, plus `roll`."""
-    times = [t for t in (shot.get("opened_ms"), *(b.get("at_ms") for b in shot.get("balls") or ()))
-             if isinstance(t, int)]
+    times = [
+        t
+        for t in (shot.get("opened_ms"), *(b.get("at_ms") for b in shot.get("balls") or ()))
+        if isinstance(t, int)
+    ]
     strike = shot.get("strike") or {}
     if isinstance(strike.get("at_ms"), int):
         times.append(strike["at_ms"])
@@ -126,7 +150,8 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
     visit: tuple[int, int, int, int | None] | None = None  # (seat, balls, points, started)
     frame = None
     for shot in (s for s in doc.get("shots") or () if counted(s)):
-        if shot.get("frame", 1) != frame:  # a new frame: a new break; no visit or shot time runs across frames
+        # a new frame: a new break; no visit or shot time runs across frames
+        if shot.get("frame", 1) != frame:
             frame, prev = shot.get("frame", 1), None
             if visit is not None:
                 _visit_end(seats[visit[0]], *visit[1:])
@@ -145,12 +170,19 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
             _visit_end(seats[visit[0]], *visit[1:])
             visit = None
         start = visit[3] if visit else (shot.get("strike") or {}).get("at_ms") or shot.get("opened_ms")
-        visit = (who, (visit[1] if visit else 0) + len(mine), (visit[2] if visit else 0) + gained(shot), start)
+        visit = (
+            who,
+            (visit[1] if visit else 0) + len(mine),
+            (visit[2] if visit else 0) + gained(shot),
+            start,
+        )
         prev = shot
     if visit is not None:
         _visit_end(seats[visit[0]], *visit[1:])
-    for item in (*(s for s in doc.get("shots") or () if counted(s)),
-                 *(a for a in doc.get("actions") or () if a.get("status") == "ok")):
+    for item in (
+        *(s for s in doc.get("shots") or () if counted(s)),
+        *(a for a in doc.get("actions") or () if a.get("status") == "ok"),
+    ):
         for f in item.get("fouls") or ():
             if f.get("player") in (0, 1):
                 seats[int(f["player"])].fouls[str(f.get("cite"))] += 1
@@ -161,8 +193,12 @@ def _frame(result: Mapping[str, Any]) -> dict[str, Any]:
     """How one frame ended (or stands): over, winner, draw, the scores."""
     scores: Sequence[Any] = result.get("scores") or (0, 0)
     winner = result.get("winner") if result.get("over") else None
-    return {"over": bool(result.get("over")), "winner": winner if winner in (0, 1) else None,
-            "draw": bool(result.get("draw")), "scores": [int(x) if isinstance(x, int) else 0 for x in scores[:2]]}
+    return {
+        "over": bool(result.get("over")),
+        "winner": winner if winner in (0, 1) else None,
+        "draw": bool(result.get("draw")),
+        "scores": [int(x) if isinstance(x, int) else 0 for x in scores[:2]],
+    }
 
 
 def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,8 +213,11 @@ def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
     for i in (0, 1):
         seats[i].points = sum(f["scores"][i] for f in frames)
     return {
-        "version": VERSION, "match": doc["match"]["id"], "variant": doc["match"]["variant"],
-        "started_ms": doc["match"]["started_ms"], "ended_ms": doc["match"].get("ended_ms"),
+        "version": VERSION,
+        "match": doc["match"]["id"],
+        "variant": doc["match"]["variant"],
+        "started_ms": doc["match"]["started_ms"],
+        "ended_ms": doc["match"].get("ended_ms"),
         "complete": evidence.get("complete", True) is not False,
         "frames": frames,
         "result": {k: v for k, v in _frame(result).items() if k != "scores"},  # the match's: a race's winner

@@ -1,13 +1,14 @@
-"""The rating: Elo's formula over every finished match between two registered players, in the order the matches
-started, from the same start for everyone, so anyone can recompute it from the history (docs/statistics.md).
+"""The rating: Elo's formula over every finished match between two registered players, in the order the
+matches started, from the same start for everyone, so anyone can recompute it from the
+history (docs/statistics.md).
 
     expected  E_a = 1 / (1 + 10 ** ((R_b - R_a) / 400))
     after     R_a' = R_a + K * (S_a - E_a)        S = 1 a win, 0.5 a draw, 0 a loss; K = 32; everyone starts at 1500
 
-The handicap suggested between two players follows from the same expectation: the stronger one gives the weaker
-`round(target * (E - 0.5))` points of a frame to `target` (the variant's target; 71 in Classic), and in a race
-to N frames `round(N * (E - 0.5))` frames; nothing below a difference of 25 rating points (E < 0.536).
-"""
+The handicap suggested between two players follows from the same expectation: the stronger one gives the
+weaker `round(target * (E - 0.5))` points of a frame to `target` (the variant's target; 71 in Classic), and in
+a race to N frames `round(N * (E - 0.5))` frames; nothing below a difference of 25 rating points (E < 0.536).
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -59,5 +60,11 @@ def handicap(r_a: float, r_b: float, target: int = 71, race: int = 1) -> dict[st
     e = expected(max(r_a, r_b), min(r_a, r_b))
     if abs(r_a - r_b) < EVEN_BELOW:
         return {"to": None, "points": 0, "frames": 0, "expected": round(e, 3), "target": target, "race": race}
-    return {"to": 1 if stronger_a else 0, "points": _round(target * (e - 0.5)), "frames": _round(race * (e - 0.5)),
-            "expected": round(e, 3), "target": target, "race": race}
+    return {
+        "to": 1 if stronger_a else 0,
+        "points": _round(target * (e - 0.5)),
+        "frames": _round(race * (e - 0.5)),
+        "expected": round(e, 3),
+        "target": target,
+        "race": race,
+    }

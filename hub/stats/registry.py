@@ -1,6 +1,6 @@
-"""The player registry as people use it (the panel, the club view, `luza players`): what a new player's fields must
-be, the Latin spelling made from a Cyrillic name when none is given, merges worded in Russian and English. The
-rows themselves are hub/store/players.py's.
+"""The player registry as people use it (the panel, the club view, `luza players`): what a new player's fields
+must be, the Latin spelling made from a Cyrillic name when none is given, merges worded in Russian and
+English. The rows themselves are hub/store/players.py's.
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ def _text(value: object, field: str, required: bool = False) -> str:
     if required and not text:
         raise PlayerError(f"{field}: must not be empty", f"{field}: не может быть пустым", field)
     if len(text) > MAX_NAME:
-        raise PlayerError(f"{field}: at most {MAX_NAME} characters", f"{field}: не больше {MAX_NAME} символов", field)
+        raise PlayerError(
+            f"{field}: at most {MAX_NAME} characters", f"{field}: не больше {MAX_NAME} символов", field
+        )
     return text
 
 
@@ -67,12 +69,17 @@ def _photo(value: object) -> str | None:
     if value in (None, ""):
         return None
     m = PHOTO.match(value) if isinstance(value, str) else None
-    bad = PlayerError("photo: a data: URL of a PNG, JPEG or WebP image (data:image/jpeg;base64,...)",
-                      "photo: нужен data: URL картинки PNG, JPEG или WebP (data:image/jpeg;base64,...)", "photo")
+    bad = PlayerError(
+        "photo: a data: URL of a PNG, JPEG or WebP image (data:image/jpeg;base64,...)",
+        "photo: нужен data: URL картинки PNG, JPEG или WebP (data:image/jpeg;base64,...)",
+        "photo",
+    )
     if m is None or not isinstance(value, str):
         raise bad
     if len(value) > MAX_PHOTO:
-        raise PlayerError(f"photo: at most {MAX_PHOTO // 1000} kB", f"photo: не больше {MAX_PHOTO // 1000} кБ", "photo")
+        raise PlayerError(
+            f"photo: at most {MAX_PHOTO // 1000} kB", f"photo: не больше {MAX_PHOTO // 1000} кБ", "photo"
+        )
     try:
         data = base64.b64decode(m.group(2), validate=True)
     except (binascii.Error, ValueError):
@@ -86,15 +93,27 @@ def check(fields: dict[str, Any]) -> NewPlayer:
     """A new player from what was typed (PlayerError naming the field otherwise)."""
     name = _text(fields.get("name"), "name", required=True)
     name_en = _text(fields.get("name_en"), "name_en") or romanised(name)
-    return NewPlayer(name, name_en, _text(fields.get("nickname"), "nickname"), _text(fields.get("club"), "club"),
-                     _photo(fields.get("photo")))
+    return NewPlayer(
+        name,
+        name_en,
+        _text(fields.get("nickname"), "nickname"),
+        _text(fields.get("club"), "club"),
+        _photo(fields.get("photo")),
+    )
 
 
 def public(p: PlayerRow, photo: bool = False) -> dict[str, Any]:
     """A player as the API and the CLI show it (the photo itself only if asked: it can be large)."""
-    out: dict[str, Any] = {"id": p.id, "name": p.name, "name_en": p.name_en, "nickname": p.nickname,
-                           "club": p.club, "photo": p.photo is not None, "created_ms": p.created_ms,
-                           "merged_into": p.merged_into}
+    out: dict[str, Any] = {
+        "id": p.id,
+        "name": p.name,
+        "name_en": p.name_en,
+        "nickname": p.nickname,
+        "club": p.club,
+        "photo": p.photo is not None,
+        "created_ms": p.created_ms,
+        "merged_into": p.merged_into,
+    }
     if photo:
         out["photo_url"] = p.photo
     return out
@@ -106,8 +125,9 @@ def add(db: str | Path, fields: dict[str, Any], now_ms: int) -> PlayerRow:
 
 
 def not_found(player_id: object) -> PlayerError:
-    return PlayerError(f"no player {player_id} in the registry", f"игрока {player_id} нет в реестре", "player",
-                       NOT_FOUND)
+    return PlayerError(
+        f"no player {player_id} in the registry", f"игрока {player_id} нет в реестре", "player", NOT_FOUND
+    )
 
 
 def merge(db: str | Path, duplicate: int, into: int, now_ms: int) -> int:
@@ -118,12 +138,19 @@ def merge(db: str | Path, duplicate: int, into: int, now_ms: int) -> int:
         if exc.reason == "unknown":
             raise not_found(exc.player) from None
         if exc.reason == "same":
-            raise PlayerError("a player cannot be merged into themself", "игрока нельзя объединить с самим собой",
-                              "into") from None
+            raise PlayerError(
+                "a player cannot be merged into themself", "игрока нельзя объединить с самим собой", "into"
+            ) from None
         if exc.reason == "merged":
-            raise PlayerError(f"player {exc.player} was merged already; merge into the player it became",
-                              f"игрок {exc.player} уже объединён; объединяйте с тем, в кого он вошёл", "duplicate",
-                              REFUSED) from None
-        raise PlayerError(f"players {duplicate} and {into} played each other (match {exc.match}): two people, "
-                          "not one", f"игроки {duplicate} и {into} играли друг с другом (партия {exc.match}): это "
-                          "два разных человека", "into", REFUSED) from None
+            raise PlayerError(
+                f"player {exc.player} was merged already; merge into the player it became",
+                f"игрок {exc.player} уже объединён; объединяйте с тем, в кого он вошёл",
+                "duplicate",
+                REFUSED,
+            ) from None
+        raise PlayerError(
+            f"players {duplicate} and {into} played each other (match {exc.match}): two people, not one",
+            f"игроки {duplicate} и {into} играли друг с другом (партия {exc.match}): это два разных человека",
+            "into",
+            REFUSED,
+        ) from None

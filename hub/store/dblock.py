@@ -30,30 +30,37 @@ class DbLock:
         try:
             f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open while the hub runs)
         except OSError as exc:
-            raise NotWritable(f"the database {self.db} cannot be written: its lock file {self.path} cannot be "
-                              f"created ({exc.strerror}); give the hub's user write access to the database and "
-                              f"its folder / база данных недоступна для записи: дайте права на запись") from None
+            raise NotWritable(
+                f"the database {self.db} cannot be written: its lock file {self.path} cannot be "
+                f"created ({exc.strerror}); give the hub's user write access to the database and "
+                f"its folder / база данных недоступна для записи: дайте права на запись"
+            ) from None
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             f.seek(0)
             holder = f.read().strip() or "another process"
             f.close()
-            raise InUse(f"another hub is already running on the database {self.db}: {holder}; stop it first, "
-                        f"or give this one another store.path / на этой базе уже работает другой хаб: "
-                        f"{holder}") from None
+            raise InUse(
+                f"another hub is already running on the database {self.db}: {holder}; stop it first, "
+                f"or give this one another store.path / на этой базе уже работает другой хаб: "
+                f"{holder}"
+            ) from None
         except OSError:
             f.close()
             raise
         f.seek(0)
         f.truncate()
-        f.write(f"pid {os.getpid()} ({' '.join(sys.argv)[:200]}), since "
-                f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime())}\n")
+        f.write(
+            f"pid {os.getpid()} ({' '.join(sys.argv)[:200]}), since "
+            f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime())}\n"
+        )
         f.flush()
         self._file = f
         return self
 
     def release(self) -> None:
         if self._file is not None:
-            self._file.close()  # closing drops the flock; the file stays (removing it would race a new holder)
+            # closing drops the flock; the file stays (removing it would race a new holder)
+            self._file.close()
             self._file = None

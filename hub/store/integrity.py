@@ -1,18 +1,20 @@
 """Damage stays where it is: the hub checks its database at start and rebuilds what can be rebuilt.
 
-A Raspberry Pi's SD card can tear a 4 KiB page (a power cut mid-write, a failing card). One torn page used to make
-`luza serve` refuse to start ("restore a backup"), so no event of the match in play was stored, though most of the
-time everything was recoverable. `check_and_repair` runs `PRAGMA quick_check` before the store is opened and, on
-damage, goes as far as it has to:
+A Raspberry Pi's SD card can tear a 4 KiB page (a power cut mid-write, a failing card). One torn page used to
+make `luza serve` refuse to start ("restore a backup"), so no event of the match in play was stored, though
+most of the time everything was recoverable. `check_and_repair` runs `PRAGMA quick_check` before the store is
+opened and, on damage, goes as far as it has to:
 
 1. `REINDEX`: an index whose entries are wrong is rebuilt from its table in place (no data is touched).
-2. `VACUUM INTO` a fresh file: every table is read and written anew (new indexes, no torn free pages). The fresh
-   file takes the database's name; the damaged one is kept beside it as `<db>.damaged-<YYYYmmdd-HHMMSS>`.
-3. Neither works (a torn page holding table rows): the hub runs on the file as it is; each match whose stored rows
-   cannot be read is set aside (`Store.quarantine_match`, as for a damaged row) and listed in the alert.
+2. `VACUUM INTO` a fresh file: every table is read and written anew (new indexes, no torn free pages). The
+   fresh file takes the database's name; the damaged one is kept beside it as
+   `<db>.damaged-<YYYYmmdd-HHMMSS>`.
+3. Neither works (a torn page holding table rows): the hub runs on the file as it is; each match whose stored
+   rows cannot be read is set aside (`Store.quarantine_match`, as for a damaged row) and listed in the alert.
 
-What it did is a `Repair`; the hub shows its `alert()` on every table and logs it. A file that is not a database at
-all, or whose list of matches itself cannot be read, still stops the hub with the one-line "restore a backup".
+What it did is a `Repair`; the hub shows its `alert()` on every table and logs it. A file that is not a
+database at all, or whose list of matches itself cannot be read,
+still stops the hub with the one-line "restore a backup".
 """
 
 from __future__ import annotations
@@ -58,25 +60,43 @@ class Repair:
         """The hub alert shown on every table until the hub restarts."""
         first = self.problems[0] if self.problems else "?"
         if self.action == REINDEXED:
-            en = (f"the database had a damaged index ({first}); it was rebuilt from the tables at start and "
-                  "nothing was lost")
+            en = (
+                f"the database had a damaged index ({first}); it was rebuilt from the tables at start and "
+                "nothing was lost"
+            )
             ru = f"в базе был повреждён индекс ({first}); при старте он перестроен, ничего не потеряно"
         elif self.action == REBUILT:
-            en = (f"the database was damaged ({first}); the hub copied everything into a fresh file at start and "
-                  f"scores on; the damaged file is kept as {self.kept}")
-            ru = (f"база была повреждена ({first}); при старте хаб переписал всё в новый файл и считает дальше; "
-                  f"повреждённый файл сохранён как {self.kept}")
+            en = (
+                f"the database was damaged ({first}); the hub copied everything into a fresh file at start "
+                f"and scores on; the damaged file is kept as {self.kept}"
+            )
+            ru = (
+                f"база была повреждена ({first}); при старте хаб переписал всё в новый файл и считает "
+                f"дальше; повреждённый файл сохранён как {self.kept}"
+            )
         else:
             ids = ", ".join(map(str, self.set_aside)) or "none"
-            en = (f"the database is damaged ({first}) and could not be rebuilt ({self.why}); the hub scores on, "
-                  f"matches that cannot be read are set aside ({ids}); copy luza.db off the card and restore a "
-                  "backup when the club is closed")
-            ru = (f"база повреждена ({first}) и не восстанавливается ({self.why}); хаб считает дальше, "
-                  f"нечитаемые партии отложены ({'; '.join(map(str, self.set_aside)) or 'нет'}); скопируйте "
-                  "luza.db и восстановите резервную копию, когда клуб закрыт")
-        return {"kind": "store_repaired" if self.action != DAMAGED else "store_damaged", "scope": "hub",
-                "severity": "warning" if self.action != DAMAGED else "error", "action": self.action,
-                "kept": self.kept, "set_aside": list(self.set_aside), "problems": self.problems[:5], "en": en, "ru": ru}
+            en = (
+                f"the database is damaged ({first}) and could not be rebuilt ({self.why}); the hub scores "
+                f"on, matches that cannot be read are set aside ({ids}); copy luza.db off the card and "
+                "restore a backup when the club is closed"
+            )
+            ru = (
+                f"база повреждена ({first}) и не восстанавливается ({self.why}); хаб считает дальше, "
+                f"нечитаемые партии отложены ({'; '.join(map(str, self.set_aside)) or 'нет'}); скопируйте "
+                "luza.db и восстановите резервную копию, когда клуб закрыт"
+            )
+        return {
+            "kind": "store_repaired" if self.action != DAMAGED else "store_damaged",
+            "scope": "hub",
+            "severity": "warning" if self.action != DAMAGED else "error",
+            "action": self.action,
+            "kept": self.kept,
+            "set_aside": list(self.set_aside),
+            "problems": self.problems[:5],
+            "en": en,
+            "ru": ru,
+        }
 
 
 def quick_check(conn: sqlite3.Connection) -> list[str]:
@@ -114,8 +134,12 @@ def check_and_repair(path: str | Path) -> Repair | None:
     if repair.action == REBUILT:
         _swap(path, repair)
     repair.seconds = time.monotonic() - started
-    log.log(logging.WARNING if repair.action != DAMAGED else logging.ERROR, "%s (%.1f s)", repair.alert()["en"],
-            repair.seconds)
+    log.log(
+        logging.WARNING if repair.action != DAMAGED else logging.ERROR,
+        "%s (%.1f s)",
+        repair.alert()["en"],
+        repair.seconds,
+    )
     return repair
 
 
@@ -136,12 +160,14 @@ def _reindex(conn: sqlite3.Connection, problems: list[str]) -> Repair | None:
 
 
 def _rebuild(conn: sqlite3.Connection, path: Path, problems: list[str]) -> Repair:
-    """`VACUUM INTO` a fresh file beside the database (swapped in by `_swap`), or the reason it cannot be done."""
+    """`VACUUM INTO` a fresh file beside the database (swapped in by `_swap`),
+    or the reason it cannot be done."""
     fresh = Path(f"{path}.rebuilding")
     fresh.unlink(missing_ok=True)
     try:
         conn.execute("VACUUM INTO ?", (str(fresh),))
-        # everything of the WAL is in the fresh file now; empty it, so the damaged file can be kept as one piece
+        # everything of the WAL is in the fresh file now;
+        # empty it, so the damaged file can be kept as one piece
         busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         if busy:
             raise sqlite3.OperationalError("the damaged file's write-ahead log could not be emptied")
@@ -164,14 +190,15 @@ def _rebuild(conn: sqlite3.Connection, path: Path, problems: list[str]) -> Repai
 def _swap(path: Path, repair: Repair) -> None:
     """Put the fresh file in the database's place, keeping the damaged one beside it under `repair.kept`.
 
-    The damaged file gets its new name by a hard link first and the fresh one replaces it atomically, so a crash at
-    any point leaves a database at `path` (the damaged one: the next start does it again)."""
+    The damaged file gets its new name by a hard link first and the fresh one replaces it atomically, so a
+    crash at any point leaves a database at `path` (the damaged one: the next start does it again)."""
     assert repair.kept is not None
     kept = Path(repair.kept)
     try:
         os.link(path, kept)
     except OSError:  # a file system without hard links: a copy
         import shutil
+
         shutil.copy2(path, kept)
     for suffix in ("-wal", "-shm"):  # the WAL is empty (checkpointed); it belongs to the damaged file
         side = Path(f"{path}{suffix}")
@@ -188,14 +215,19 @@ def _swap(path: Path, repair: Repair) -> None:
 def unreadable_matches(conn: sqlite3.Connection) -> dict[int, tuple[int | None, str]]:
     """{match id: (first unreadable cursor or None, why)} of the matches whose stored inputs cannot be read.
 
-    Reads every stored input once (only after damage that could not be rebuilt): a row on a torn page fails. The
-    cursors come from the index `inputs_by_match` alone, so the first row that fails is named."""
+    Reads every stored input once (only after damage that could not be rebuilt): a row on a torn page fails.
+    The cursors come from the index `inputs_by_match` alone, so the first row that fails is named."""
     out: dict[int, tuple[int | None, str]] = {}
     for (match_id,) in conn.execute("SELECT id FROM matches ORDER BY id").fetchall():
         cursor = None
         try:
-            ids = [i for (i,) in conn.execute("SELECT id FROM inputs INDEXED BY inputs_by_match WHERE match_id = ? "
-                                              "ORDER BY id", (match_id,))]
+            ids = [
+                i
+                for (i,) in conn.execute(
+                    "SELECT id FROM inputs INDEXED BY inputs_by_match WHERE match_id = ? ORDER BY id",
+                    (match_id,),
+                )
+            ]
             for cursor in ids:
                 conn.execute("SELECT length(record) FROM inputs WHERE id = ?", (cursor,)).fetchone()
         except sqlite3.DatabaseError as exc:
@@ -207,8 +239,8 @@ def unreadable_matches(conn: sqlite3.Connection) -> dict[int, tuple[int | None, 
 
 
 def set_aside(store: Store, repair: Repair, now_ms: int) -> None:
-    """After damage that could not be rebuilt: quarantine every match whose stored inputs cannot be read (listed
-    in `repair.set_aside`), so the hub revives only what it can read and the tables show why."""
+    """After damage that could not be rebuilt: quarantine every match whose stored inputs cannot be read
+    (listed in `repair.set_aside`), so the hub revives only what it can read and the tables show why."""
     already = store.quarantined()
     for match_id, (cursor, why) in unreadable_matches(store.conn).items():
         m = store.match(match_id)

@@ -84,12 +84,13 @@ MIGRATIONS: tuple[str, ...] = (
         updated_ms INTEGER NOT NULL,
         PRIMARY KEY (device, boot)
     );
-    """,
-    # 2: the settings in force when a match started (hub.service.snapshot), so a replay uses them, not today's luza.toml
+    """,  # noqa: E501
+    # 2: the settings in force when a match started (hub.service.snapshot),
+    # so a replay uses them, not today's luza.toml
     """
     ALTER TABLE matches ADD COLUMN settings TEXT;  -- JSON hub.service.snapshot.settings_snapshot; NULL before v2
     CREATE INDEX matches_by_started ON matches(started_ms);
-    """,
+    """,  # noqa: E501
     # 3: a referee action's uid is unique per table, with the first answer it got (a re-send gets that answer)
     """
     CREATE TABLE action_uids (
@@ -106,8 +107,8 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE source = 'referee' AND json_valid(record) AND json_extract(record, '$.uid') IS NOT NULL
         ORDER BY id;
     """,
-    # 4: damage stays local — a match whose stored rows cannot be read is set aside (quarantined), and rejected
-    # payloads are counted per (device, code) with only a bounded sample kept in `rejected`
+    # 4: damage stays local — a match whose stored rows cannot be read is set aside (quarantined), and
+    # rejected payloads are counted per (device, code) with only a bounded sample kept in `rejected`
     """
     CREATE TABLE quarantine (
         match_id INTEGER PRIMARY KEY REFERENCES matches(id),
@@ -142,7 +143,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX conflicts_by_match ON conflicts(match_id, id);
     """,
-    # 6: end-to-end delivery — seqs a node answered it no longer holds (a `resend` it cannot fill): final holes
+    # 6: end-to-end delivery — seqs a node answered it no longer holds
+    # (a `resend` it cannot fill): final holes
     """
     CREATE TABLE gone_events (
         device TEXT NOT NULL,
@@ -153,8 +155,8 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (device, boot, first_seq)
     );
     """,
-    # 7: referee access — the PINs (made by hub/web/auth.py outside the migrations before v7, hence IF NOT EXISTS)
-    # and the referee's established devices, which a lockout of other client addresses does not stop
+    # 7: referee access — the PINs (made by hub/web/auth.py outside the migrations before v7, hence IF NOT
+    # EXISTS) and the referee's established devices, which a lockout of other client addresses does not stop
     """
     CREATE TABLE IF NOT EXISTS pins (
         table_id TEXT PRIMARY KEY,
@@ -171,11 +173,12 @@ MIGRATIONS: tuple[str, ...] = (
         last_ms INTEGER NOT NULL,
         PRIMARY KEY (table_id, device)
     );
-    """,
-    # 8: order never comes from a wall clock alone (hub.ingest.clockmap, hub.ingest.timebase) — a boot's clock offset
-    # keeps the uptime of the sample it came from (drift is tracked from it), and the hub's timeline at its last
-    # commit is kept, so a hub that starts with its clock behind never dates anything below what it has stored.
-    # Sensor records from here on carry `up` (the node's uptime) and `off` (the offset used): at_ms = up + off.
+    """,  # noqa: E501
+    # 8: order never comes from a wall clock alone (hub.ingest.clockmap, hub.ingest.timebase) — a boot's clock
+    # offset keeps the uptime of the sample it came from (drift is tracked from it), and the hub's timeline at
+    # its last commit is kept, so a hub that starts with its clock behind never dates anything below what it
+    # has stored. Sensor records from here on carry `up` (the node's uptime) and `off`
+    # (the offset used): at_ms = up + off.
     """
     ALTER TABLE clocks ADD COLUMN up_ms INTEGER;  -- uptime of the sample offset_ms came from; NULL before v8
     CREATE TABLE hub_clock (
@@ -192,9 +195,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE devices ADD COLUMN ota TEXT;
     """,
     # 10: the player registry (hub/store/players.py) — a match names its players by id as well as by name; a
-    # duplicate merged into another keeps its row (`merged_into`), so an id ever stored still resolves. The facts
-    # of each match for the statistics (hub/stats/), a cache keyed by the match's last input and the code's
-    # version: always recomputable from the inputs, never typed in.
+    # duplicate merged into another keeps its row (`merged_into`), so an id ever stored still resolves. The
+    # facts of each match for the statistics (hub/stats/), a cache keyed by the match's last input and the
+    # code's version: always recomputable from the inputs, never typed in.
     """
     CREATE TABLE players (
         id INTEGER PRIMARY KEY,

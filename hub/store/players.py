@@ -1,10 +1,11 @@
-"""The player registry (`players`, schema v10), the players of each match (`matches.player_ids`) and the cache of
-each match's statistical facts (`match_facts`).
+"""The player registry (`players`, schema v10), the players of each match (`matches.player_ids`) and the cache
+of each match's statistical facts (`match_facts`).
 
 Two ways in: functions on a connection (the hub's worker resolves a new match's player ids inside its own
-transaction, `resolve`), and `Players`, a repository over one database file with a connection per call (the web
-app and the CLI, with or without a running hub; the first call brings an older schema up to date, as
-hub/store/pins.py does). Checking what a person typed is hub.stats.registry's; this module keeps and reads rows.
+transaction, `resolve`), and `Players`, a repository over one database file with a connection per call (the
+web app and the CLI, with or without a running hub; the first call brings an older schema up to date, as
+hub/store/pins.py does). Checking what a person typed is hub.stats.registry's;
+this module keeps and reads rows.
 
 A merge never deletes: the duplicate's row stays with `merged_into` set, every match that named it names the
 player it was merged into, and an id ever stored (in an input's record, in an export) still resolves.
@@ -55,7 +56,8 @@ class MatchPlayers:
 
 
 class MergeRefused(ValueError):
-    """A merge the registry cannot make; `reason` is one of: same, unknown, merged, opponents (with `match`)."""
+    """A merge the registry cannot make; `reason` is one of:
+    same, unknown, merged, opponents (with `match`)."""
 
     def __init__(self, reason: str, player: int | None = None, match: int | None = None) -> None:
         super().__init__(reason)
@@ -66,8 +68,16 @@ _COLS = "id, name, name_en, nickname, club, photo, created_ms, merged_into"
 
 
 def _row(r: Sequence[Any]) -> PlayerRow:
-    return PlayerRow(int(r[0]), str(r[1]), str(r[2]), str(r[3] or ""), str(r[4] or ""),
-                     None if r[5] is None else str(r[5]), int(r[6]), None if r[7] is None else int(r[7]))
+    return PlayerRow(
+        int(r[0]),
+        str(r[1]),
+        str(r[2]),
+        str(r[3] or ""),
+        str(r[4] or ""),
+        None if r[5] is None else str(r[5]),
+        int(r[6]),
+        None if r[7] is None else int(r[7]),
+    )
 
 
 def search_text(name: str, name_en: str, nickname: str) -> str:
@@ -99,8 +109,10 @@ def resolve(conn: sqlite3.Connection, player_id: int) -> int | None:
 
 def merges(conn: sqlite3.Connection) -> dict[int, int]:
     """{merged id: the id it stands for now} for every merged player."""
-    pairs = {int(a): int(b) for a, b in conn.execute(
-        "SELECT id, merged_into FROM players WHERE merged_into IS NOT NULL")}
+    pairs = {
+        int(a): int(b)
+        for a, b in conn.execute("SELECT id, merged_into FROM players WHERE merged_into IS NOT NULL")
+    }
     out: dict[int, int] = {}
     for a in pairs:
         b, n = pairs[a], 0
@@ -114,16 +126,19 @@ def ids_of(text: object) -> tuple[int | None, int | None]:
     """The stored `matches.player_ids` (JSON text or NULL) as a pair; anything unreadable as (None, None)."""
     try:
         raw = json.loads(text) if isinstance(text, str) else None
-        a, b = (raw if isinstance(raw, list) and len(raw) == 2 else (None, None))
+        a, b = raw if isinstance(raw, list) and len(raw) == 2 else (None, None)
         return (a if isinstance(a, int) else None, b if isinstance(b, int) else None)
     except ValueError:
         return (None, None)
 
 
 def match_players(conn: sqlite3.Connection, status: str | None = "ended") -> list[MatchPlayers]:
-    """Every match (of `status`, None: all) with its players' ids and last input, in the order they started."""
-    sql = ("SELECT m.id, m.variant, m.status, m.started_ms, m.ended_ms, m.players, m.player_ids, "
-           "(SELECT coalesce(max(i.id), 0) FROM inputs i WHERE i.match_id = m.id) FROM matches m")
+    """Every match (of `status`, None: all) with its players' ids and last input,
+    in the order they started."""
+    sql = (
+        "SELECT m.id, m.variant, m.status, m.started_ms, m.ended_ms, m.players, m.player_ids, "
+        "(SELECT coalesce(max(i.id), 0) FROM inputs i WHERE i.match_id = m.id) FROM matches m"
+    )
     args: list[object] = []
     if status is not None:
         sql += " WHERE m.status = ?"
@@ -135,21 +150,29 @@ def match_players(conn: sqlite3.Connection, status: str | None = "ended") -> lis
             pair = (str(names[0]), str(names[1]))
         except (ValueError, TypeError, IndexError, KeyError):
             pair = ("?", "?")
-        out.append(MatchPlayers(int(r[0]), str(r[1]), str(r[2]), int(r[3]), r[4], pair, ids_of(r[6]), int(r[7])))
+        out.append(
+            MatchPlayers(int(r[0]), str(r[1]), str(r[2]), int(r[3]), r[4], pair, ids_of(r[6]), int(r[7]))
+        )
     return out
 
 
 def facts(conn: sqlite3.Connection, version: int) -> dict[int, tuple[int, str]]:
     """{match id: (cursor, facts JSON)} of the cached facts made by code of `version`."""
-    return {int(m): (int(c), str(f)) for m, c, f in conn.execute(
-        "SELECT match_id, cursor, facts FROM match_facts WHERE version = ?", (version,))}
+    return {
+        int(m): (int(c), str(f))
+        for m, c, f in conn.execute(
+            "SELECT match_id, cursor, facts FROM match_facts WHERE version = ?", (version,)
+        )
+    }
 
 
 def save_facts(conn: sqlite3.Connection, rows: Iterable[tuple[int, int, int, str]]) -> None:
     """Keep (match id, cursor, version, facts JSON) rows, replacing older ones of the same match."""
     conn.executemany(
         "INSERT INTO match_facts(match_id, cursor, version, facts) VALUES (?, ?, ?, ?) ON CONFLICT(match_id) "
-        "DO UPDATE SET cursor = excluded.cursor, version = excluded.version, facts = excluded.facts", list(rows))
+        "DO UPDATE SET cursor = excluded.cursor, version = excluded.version, facts = excluded.facts",
+        list(rows),
+    )
 
 
 # ---------------------------------------------------------------- the repository
@@ -186,13 +209,16 @@ class Players:
         finally:
             c.close()
 
-    def add(self, name: str, name_en: str, nickname: str, club: str, photo: str | None, now_ms: int) -> PlayerRow:
+    def add(
+        self, name: str, name_en: str, nickname: str, club: str, photo: str | None, now_ms: int
+    ) -> PlayerRow:
         """Register a player (already checked); the new row."""
         with self.conn(write=True) as c:
             cur = c.execute(
                 "INSERT INTO players(name, name_en, nickname, club, photo, search, created_ms) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, name_en, nickname, club, photo, search_text(name, name_en, nickname), now_ms))
+                (name, name_en, nickname, club, photo, search_text(name, name_en, nickname), now_ms),
+            )
             row = get(c, int(cur.lastrowid or 0))
         assert row is not None
         return row
@@ -222,12 +248,14 @@ class Players:
             rows = c.execute(
                 f"SELECT {_COLS} FROM players WHERE merged_into IS NULL AND {cond} "
                 "ORDER BY instr(' ' || search, ' ' || ?) > 0 DESC, name, id LIMIT ?",
-                [*words, words[0], limit])
+                [*words, words[0], limit],
+            )
             return [_row(r) for r in rows]
 
     def merge(self, duplicate: int, into: int, now_ms: int) -> int:
-        """Merge `duplicate` into `into`: every match that names the duplicate names `into` (the number of such
-        matches is returned); the duplicate's row stays, `merged_into` set. MergeRefused if it cannot be."""
+        """Merge `duplicate` into `into`: every match that names the duplicate names `into` (the number of
+        such matches is returned); the duplicate's row stays, `merged_into` set.
+        MergeRefused if it cannot be."""
         if duplicate == into:
             raise MergeRefused("same", duplicate)
         with self.conn(write=True) as c:
@@ -244,7 +272,9 @@ class Players:
                         raise MergeRefused("opponents", into, m.id)
                     moved.append((json.dumps([into if i == duplicate else i for i in m.ids]), m.id))
             c.executemany("UPDATE matches SET player_ids = ? WHERE id = ?", moved)
-            c.execute("UPDATE players SET merged_into = ?, merged_ms = ? WHERE id = ?", (into, now_ms, duplicate))
+            c.execute(
+                "UPDATE players SET merged_into = ?, merged_ms = ? WHERE id = ?", (into, now_ms, duplicate)
+            )
             c.execute("UPDATE players SET merged_into = ? WHERE merged_into = ?", (into, duplicate))
         return len(moved)
 

@@ -75,6 +75,14 @@ class MissingEvents(_HubAlert):
     final: list[Hole]  # the holes no node can fill any more
 
 
-HubAlertView = Annotated[DiskAlert | ClockBehind | StoreChecked | MatchSetAside | ConflictingEvents
-                         | ImpossibleTimes | MissingEvents, Field(discriminator="kind")]
+HubAlertView = Annotated[
+    DiskAlert
+    | ClockBehind
+    | StoreChecked
+    | MatchSetAside
+    | ConflictingEvents
+    | ImpossibleTimes
+    | MissingEvents,
+    Field(discriminator="kind"),
+]
 HUB_ALERTS: TypeAdapter[list[HubAlertView]] = TypeAdapter(list[HubAlertView])

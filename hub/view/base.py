@@ -1,4 +1,5 @@
-"""What every view model shares: frozen, no field it does not declare, and the small shapes used everywhere."""
+"""What every view model shares: frozen, no field it does not declare,
+and the small shapes used everywhere."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ def engine_fields(match: Match, state: State, needs: Sequence[Need], last: Outco
 
 
 def last_outcome(match: Match) -> Outcome:
-    """The outcome of the last input played (before the first: the frame's opening, with its handicap cited)."""
+    """The outcome of the last input played (before the first:
+    the frame's opening, with its handicap cited)."""
     outcomes = match.outcomes
     return outcomes[-1] if outcomes else match.opened
 
@@ -52,8 +53,18 @@ def engine_view(match: Match) -> EngineView:
 
 
 def need_view(n: Need) -> NeedView:
-    return NeedView(kind=n.kind, player=n.player, en=n.en, ru=n.ru, options=list(n.options), balls=list(n.balls),
-                    before_shot=n.before_shot, blocking=n.blocking, slot=n.slot, pocket=n.pocket)
+    return NeedView(
+        kind=n.kind,
+        player=n.player,
+        en=n.en,
+        ru=n.ru,
+        options=list(n.options),
+        balls=list(n.balls),
+        before_shot=n.before_shot,
+        blocking=n.blocking,
+        slot=n.slot,
+        pocket=n.pocket,
+    )
 
 
 def engine_summary(match: Match) -> dict[str, Any]:

@@ -1,16 +1,17 @@
 """`MatchView`: a match as every screen reads it (the table view's `match` and `last_match`; docs/web-api.md,
-"Scoreboard"). Three layers, each a subclass of the one before, so the JSON keeps its order and each layer can be
-had alone:
+"Scoreboard"). Three layers, each a subclass of the one before, so the JSON keeps its order and each layer can
+be had alone:
 
 - `EngineView`: the rules engine's typed state and outcome, written for screens (what `Match.summary()` was);
-- `SessionView`: plus the table session's facts (the shot card, questions, alerts): what the store keeps beside
-  the match and `luza replay` compares (`hub.view.build.stored`);
+- `SessionView`: plus the table session's facts (the shot card, questions, alerts): what the store keeps
+  beside the match and `luza replay` compares (`hub.view.build.stored`);
 - `MatchView`: plus what a screen shows without knowing the rules (ball colours and values, the variants' own
   sections, the last effects, the history, what undo takes back).
 
-Adding to the match (a shot clock, player ids; as a race's frames were, `race`): write a sub-model here, add it as an optional
-field (`race: RaceView | None = None`) to the layer it belongs to, fill it in hub.view.build, bump
-`hub.view.schema.VERSION` and regenerate docs/table-view.schema.json (`python -m hub.view.schema --write`).
+Adding to the match (a shot clock, player ids; as a race's frames were, `race`): write a sub-model here, add
+it as an optional field (`race: RaceView | None = None`) to the layer it belongs to, fill it in
+hub.view.build, bump `hub.view.schema.VERSION` and regenerate docs/table-view.schema.json (`python -m
+hub.view.schema --write`).
 """
 
 from __future__ import annotations
@@ -177,7 +178,8 @@ class ShotClockView(View):
     running: bool  # a shot is being timed: after the first shot, until the match is over
     shot: int | None  # the number of the shot being timed
     player: int | None  # to play
-    started_at: int | None  # hub ms: the previous shot settled (may be ahead of `hub_ms` while balls can roll)
+    # hub ms: the previous shot settled (may be ahead of `hub_ms` while balls can roll)
+    started_at: int | None
     extended: int  # extensions granted for the shot being timed
     expires_at: int | None  # `started_at` + the limit and its extensions; None with the clock off
     last: ShotClockLast | None
@@ -205,6 +207,8 @@ class MatchView(SessionView):
     clock: MatchClock
     shot_clock: ShotClockView  # hub/view/shotclock.py
     player_ids: list[int | None] = Field(
-        min_length=2, max_length=2,
-        description="each seat's player in the registry (GET /api/players/{id}; hub/store/players.py), null for "
-                    "a name typed in; the match's own ids, a merged duplicate already resolved when it started")
+        min_length=2,
+        max_length=2,
+        description="each seat's player in the registry (GET /api/players/{id}; hub/store/players.py), null "
+        "for a name typed in; the match's own ids, a merged duplicate already resolved when it started",
+    )

@@ -3,8 +3,8 @@
     python -m hub.view.schema            # print it
     python -m hub.view.schema --write    # write docs/table-view.schema.json
 
-`VERSION` is the view's version. Every version's schema has its hash recorded in `HASHES`: a change to the view
-that does not bump `VERSION` (and record the new hash) fails tests/hub/view/test_schema.py, and so does a
+`VERSION` is the view's version. Every version's schema has its hash recorded in `HASHES`: a change to the
+view that does not bump `VERSION` (and record the new hash) fails tests/hub/view/test_schema.py, and so does a
 docs/table-view.schema.json that is not what this module generates.
 """
 
@@ -22,7 +22,8 @@ VERSION = 4
 HASHES = {  # VERSION -> sha256 of the schema's content (`content_hash`), one line per version ever published
     1: "9f60226abd9b2273065beec27b69529d5486abf055c1a8b007f290fd5a8df734",
     2: "c97625d0ebc2b5efbe7e4e666533b8408f87be5bb41ff4c4bf147d1216d6a923",  # the match's race (RaceView)
-    3: "25a6343f1460ceb428ff2491374cf88b7ce9341be76d34b626316da36ded6898",  # the match's shot_clock (ShotClockView, issue 22)
+    # the match's shot_clock (ShotClockView, issue 22)
+    3: "25a6343f1460ceb428ff2491374cf88b7ce9341be76d34b626316da36ded6898",
     4: "960ecc78057a22781d314a97e46a8abf874cebaf0cd08597da07a38b6ba2ea56",  # the match's `player_ids`
 }
 FILE = Path(__file__).resolve().parents[2] / "docs" / "table-view.schema.json"
@@ -36,13 +37,15 @@ def content() -> dict[str, Any]:
 
 def content_hash(schema: dict[str, Any] | None = None) -> str:
     """The sha256 of the schema's content, written canonically (sorted keys, no spaces)."""
-    text = json.dumps(content() if schema is None else schema, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False)
+    text = json.dumps(
+        content() if schema is None else schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def problems(version: int = VERSION, hashes: dict[int, str] = HASHES,
-             schema: dict[str, Any] | None = None) -> list[str]:
+def problems(
+    version: int = VERSION, hashes: dict[int, str] = HASHES, schema: dict[str, Any] | None = None
+) -> list[str]:
     """What is wrong with the version bookkeeping ([] if nothing): the schema's content must have the hash
     recorded for `version`, and `version` must be the last one recorded."""
     digest = content_hash(schema)
@@ -50,21 +53,26 @@ def problems(version: int = VERSION, hashes: dict[int, str] = HASHES,
     if hashes and max(hashes) != version:
         out.append(f"VERSION is {version}, but the last version in HASHES is {max(hashes)}")
     if hashes.get(version) != digest:
-        out.append(f"the table view's schema is not the one recorded for version {version} "
-                   f"({hashes.get(version) or 'none'}): a changed view needs a new version; set VERSION = "
-                   f"{version + 1}, add {version + 1}: \"{digest}\" to HASHES (hub/view/schema.py) and run "
-                   "`python -m hub.view.schema --write`")
+        out.append(
+            f"the table view's schema is not the one recorded for version {version} "
+            f"({hashes.get(version) or 'none'}): a changed view needs a new version; set VERSION = "
+            f'{version + 1}, add {version + 1}: "{digest}" to HASHES (hub/view/schema.py) and run '
+            "`python -m hub.view.schema --write`"
+        )
     return out
 
 
 def document() -> dict[str, Any]:
     """The schema document: the dialect, an id and a title naming the version, then the content."""
     body = content()
-    return {"$schema": DIALECT, "$id": f"https://luza.example/schemas/table-view-{VERSION}.json",
-            "title": f"Luza table view (version {VERSION})",
-            "description": "One table as it leaves the hub: the retained MQTT luza/v1/<table>/state, the WebSocket "
-                           "`state` message (with its `type`), GET /api/tables/{table}/state. See docs/web-api.md.",
-            **{k: v for k, v in body.items() if k not in ("title", "description")}}
+    return {
+        "$schema": DIALECT,
+        "$id": f"https://luza.example/schemas/table-view-{VERSION}.json",
+        "title": f"Luza table view (version {VERSION})",
+        "description": "One table as it leaves the hub: the retained MQTT luza/v1/<table>/state, the "
+        "WebSocket `state` message (with its `type`), GET /api/tables/{table}/state. See docs/web-api.md.",
+        **{k: v for k, v in body.items() if k not in ("title", "description")},
+    }
 
 
 def render() -> str:

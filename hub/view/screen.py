@@ -1,7 +1,7 @@
 """What a screen shows without knowing the rules: the ball colours, values and labels, the points left, the
-variants' own sections, the balls to put back by hand, the last effects, the recent history, what undo takes back,
-the questions' labelled choices, the pocket names, the match clock and the shot clock. Everything here is derived from the session
-and the rules engine's own facts; nothing is decided here."""
+variants' own sections, the balls to put back by hand, the last effects, the recent history, what undo takes
+back, the questions' labelled choices, the pocket names, the match clock and the shot clock. Everything here
+is derived from the session and the rules engine's own facts; nothing is decided here."""
 
 from __future__ import annotations
 
@@ -39,12 +39,19 @@ STEP_NAMES: dict[str, tuple[str, str]] = {
     "decide": ("the referee's decision", "решение судьи"),
 }
 OPTION_LABELS: dict[str, tuple[str, str]] = {
-    "foul": ("Foul", "Штраф"), "no_foul": ("No foul", "Без штрафа"),
-    "return": ("Hanging ball: put it back", "Зависший шар: вернуть"), "count": ("Count it", "Засчитать"),
+    "foul": ("Foul", "Штраф"),
+    "no_foul": ("No foul", "Без штрафа"),
+    "return": ("Hanging ball: put it back", "Зависший шар: вернуть"),
+    "count": ("Count it", "Засчитать"),
     "new_shot": ("A new shot", "Новый удар"),
-    "take_ball": ("Take a ball", "Взять шар"), "give_back": ("Give the shot back", "Вернуть удар"),
-    "blue": ("Blue", "Синий"), "yellow": ("Yellow", "Жёлтый"), "black": ("Black", "Чёрный"),
-    "green": ("Green", "Зелёный"), "red": ("Red", "Красный"), "ivory": ("Ivory", "Белый"),
+    "take_ball": ("Take a ball", "Взять шар"),
+    "give_back": ("Give the shot back", "Вернуть удар"),
+    "blue": ("Blue", "Синий"),
+    "yellow": ("Yellow", "Жёлтый"),
+    "black": ("Black", "Чёрный"),
+    "green": ("Green", "Зелёный"),
+    "red": ("Red", "Красный"),
+    "ivory": ("Ivory", "Белый"),
 }
 POCKETS = {str(p): Text(en=en, ru=ru) for p, (en, ru) in POCKET_NAMES.items()}
 
@@ -54,12 +61,17 @@ def balls(variant: Variant) -> dict[str, BallView]:
     variant: they are frozen, and a board is made after every input)."""
     made = _BALLS.get(variant)
     if made is None:
-        made = _BALLS[variant] = {str(b): BallView(colour=variant.colour_of(b).value, value=variant.ball_value(b),
-                                                   label=variant.ball_label(b)) for b in variant.BALLS}
+        made = _BALLS[variant] = {
+            str(b): BallView(
+                colour=variant.colour_of(b).value, value=variant.ball_value(b), label=variant.ball_label(b)
+            )
+            for b in variant.BALLS
+        }
     return made
 
 
-_BALLS: WeakKeyDictionary[Variant, dict[str, BallView]] = WeakKeyDictionary()  # a match's variant -> its balls
+# a match's variant -> its balls
+_BALLS: WeakKeyDictionary[Variant, dict[str, BallView]] = WeakKeyDictionary()
 
 
 def sections() -> tuple[str, ...]:
@@ -77,10 +89,15 @@ def deltas(out: Outcome) -> list[int]:
     return d
 
 
-def screen_fields(s: TableSession, engine: dict[str, Any], started_ms: int | None, ended_ms: int | None,
-                  extra_questions: list[QuestionView]) -> dict[str, Any]:
-    """The MatchView's fields on top of the session's (`engine`: the session's fields, whose scores, balls on the
-    table and needs are the position shown)."""
+def screen_fields(
+    s: TableSession,
+    engine: dict[str, Any],
+    started_ms: int | None,
+    ended_ms: int | None,
+    extra_questions: list[QuestionView],
+) -> dict[str, Any]:
+    """The MatchView's fields on top of the session's (`engine`: the session's fields, whose scores, balls on
+    the table and needs are the position shown)."""
     match = s.match
     variant = match.variant
     state: State = match.state
@@ -90,7 +107,8 @@ def screen_fields(s: TableSession, engine: dict[str, Any], started_ms: int | Non
     scores = engine["scores"]
     last = match.outcomes[-1] if match.outcomes else match.opened  # a frame opens with its handicap, cited
     needs: list[NeedView] = engine["needs"]
-    on_table: list[int] = engine["on_table"] or list(state.on_table)  # as it was: an empty table counts the committed
+    # as it was: an empty table counts the committed
+    on_table: list[int] = engine["on_table"] or list(state.on_table)
     return {
         "balls": balls(variant),
         "points_left": sum(values.get(b, 0) for b in on_table),
@@ -111,8 +129,17 @@ def screen_fields(s: TableSession, engine: dict[str, Any], started_ms: int | Non
 
 def _effect(e: Effect) -> EffectView:
     r = e.reason
-    return EffectView(kind=e.kind.value, player=e.player, ball=e.ball, amount=e.amount, spot=e.spot,
-                      detail=e.detail, cite=r.cite(), en=r.en, ru=r.ru)
+    return EffectView(
+        kind=e.kind.value,
+        player=e.player,
+        ball=e.ball,
+        amount=e.amount,
+        spot=e.spot,
+        detail=e.detail,
+        cite=r.cite(),
+        en=r.en,
+        ru=r.ru,
+    )
 
 
 def _placed(state: State) -> list[Placed]:
@@ -132,16 +159,23 @@ def _history(s: TableSession) -> list[HistoryRow]:
     for st, out in zip(ok, outcomes[start:], strict=False):
         d = deltas(out)
         scores = [scores[0] + d[0], scores[1] + d[1]]
-        rows.append(HistoryRow(number=st.shot.number if st.shot is not None else None,
-                               kind="shot" if st.shot is not None else (st.action.kind if st.action else "?"),
-                               shooter=getattr(st.played, "shooter", None), scores=list(scores), deltas=d,
-                               fouls=[e.detail for e in out.of_kind(EffectKind.FOUL) if e.detail is not None],
-                               reasons=[Text(en=r.text("en"), ru=r.text("ru")) for r in dict.fromkeys(out.reasons)]))
+        rows.append(
+            HistoryRow(
+                number=st.shot.number if st.shot is not None else None,
+                kind="shot" if st.shot is not None else (st.action.kind if st.action else "?"),
+                shooter=getattr(st.played, "shooter", None),
+                scores=list(scores),
+                deltas=d,
+                fouls=[e.detail for e in out.of_kind(EffectKind.FOUL) if e.detail is not None],
+                reasons=[Text(en=r.text("en"), ru=r.text("ru")) for r in dict.fromkeys(out.reasons)],
+            )
+        )
     return rows[-HISTORY:]
 
 
 def _undo(s: TableSession) -> UndoView | None:
-    """What `undo` would take back: the latest step that is not void (TableSession._undo -> Timeline.void_last)."""
+    """What `undo` would take back: the latest step that is not void
+    (TableSession._undo -> Timeline.void_last)."""
     step = next((st for st in reversed(s.steps) if not st.voided), None)
     if step is None:
         return None
@@ -156,10 +190,14 @@ def _undo(s: TableSession) -> UndoView | None:
 def _question(q: Question, needs: list[NeedView]) -> QuestionView:
     """A question with its options labelled, and the balls a choice may take."""
     opts = [str(o) for o in q.options]
-    need = next((n for n in needs if q.id.startswith(f"need:{n.kind}:{n.player}:")),
-                None)  # an engine need (a choice that takes a ball names the balls it may take)
-    return question_view(q, choices=[Choice(value=o, label=option_label(o)) for o in opts],
-                         balls=list(need.balls) if need else [int(o) for o in opts if o.isdigit()])
+    need = next(
+        (n for n in needs if q.id.startswith(f"need:{n.kind}:{n.player}:")), None
+    )  # an engine need (a choice that takes a ball names the balls it may take)
+    return question_view(
+        q,
+        choices=[Choice(value=o, label=option_label(o)) for o in opts],
+        balls=list(need.balls) if need else [int(o) for o in opts if o.isdigit()],
+    )
 
 
 def option_label(option: str) -> Text:

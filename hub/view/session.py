@@ -1,6 +1,6 @@
-"""The table session's part of a match view: the engine's fields for the position shown (the open shot played on
-top of the committed match, when it can be), the shot card, the calls for the next shot, the questions and the
-alerts."""
+"""The table session's part of a match view: the engine's fields for the position shown (the open shot played
+on top of the committed match, when it can be), the shot card, the calls for the next shot, the questions and
+the alerts."""
 
 from __future__ import annotations
 
@@ -64,13 +64,33 @@ def calls(declarations: tuple[Declaration, ...]) -> list[Call]:
 
 def question_view(q: Question, **screen: Any) -> QuestionView:
     """A session's question; `screen`: its choices and balls (hub.view.screen), or a suspect ball's facts."""
-    return QuestionView(id=q.id, kind=q.kind, action=q.action, en=q.en, ru=q.ru, shot=q.shot, item=q.item,
-                        player=q.player, options=list(q.options), default=q.default, cite=q.cite, **screen)
+    return QuestionView(
+        id=q.id,
+        kind=q.kind,
+        action=q.action,
+        en=q.en,
+        ru=q.ru,
+        shot=q.shot,
+        item=q.item,
+        player=q.player,
+        options=list(q.options),
+        default=q.default,
+        cite=q.cite,
+        **screen,
+    )
 
 
 def alert_view(a: Alert) -> AlertView:
-    return AlertView(id=a.id, kind=a.kind, en=a.en, ru=a.ru, shot=a.shot, item=a.item, severity=cast(Severity, a.severity),
-                     cite=a.cite)
+    return AlertView(
+        id=a.id,
+        kind=a.kind,
+        en=a.en,
+        ru=a.ru,
+        shot=a.shot,
+        item=a.item,
+        severity=cast(Severity, a.severity),
+        cite=a.cite,
+    )
 
 
 def shot_view(s: TableSession, shot: ShotEvidence) -> ShotView:
@@ -86,10 +106,18 @@ def shot_view(s: TableSession, shot: ShotEvidence) -> ShotView:
     pocketed = []
     for i, p in enumerate(counted):
         b = balls[i] if i < len(balls) else None
-        pocketed.append(Pocketed(item=p.id, pocket=int(p.pocket), at_ms=p.at_ms, source=cast(Source, p.source),
-                                 seen=p.colour.value if p.colour else None, ball=b.ball if b is not None else None,
-                                 named=p.id in shot.identities,
-                                 colour=b.colour.value if b is not None and b.colour else None))
+        pocketed.append(
+            Pocketed(
+                item=p.id,
+                pocket=int(p.pocket),
+                at_ms=p.at_ms,
+                source=cast(Source, p.source),
+                seen=p.colour.value if p.colour else None,
+                ball=b.ball if b is not None else None,
+                named=p.id in shot.identities,
+                colour=b.colour.value if b is not None and b.colour else None,
+            )
+        )
     strike = shot.strike
     return ShotView(
         number=shot.number,
@@ -97,21 +125,37 @@ def shot_view(s: TableSession, shot: ShotEvidence) -> ShotView:
         opened_by=shot.opened_by,
         closed_at=shot.closed_at,
         status="open" if shot.closed_at is None else (step.status if step is not None else "pending"),
-        strike=None if strike is None else Strike(item=strike.id, at_ms=strike.at_ms, seat=strike.seat,
-                                                  double=strike.double),
+        strike=None
+        if strike is None
+        else Strike(item=strike.id, at_ms=strike.at_ms, seat=strike.seat, double=strike.double),
         pocketed=pocketed,
         removed=sorted(shot.removed),
-        late=[LateDrop(item=p.id, pocket=int(p.pocket), at_ms=p.at_ms,
-                       answer=shot.answers.get(question_id("late_drop", p.id))) for p in shot.late],
-        jumped=[Jumped(item=i, ball=b, colour=c.value if c else None) for i, b, c in shot.jumped
-                if i not in shot.removed],
+        late=[
+            LateDrop(
+                item=p.id,
+                pocket=int(p.pocket),
+                at_ms=p.at_ms,
+                answer=shot.answers.get(question_id("late_drop", p.id)),
+            )
+            for p in shot.late
+        ],
+        jumped=[
+            Jumped(item=i, ball=b, colour=c.value if c else None)
+            for i, b, c in shot.jumped
+            if i not in shot.removed
+        ],
         fouls=sorted(f.name.lower() for f in (report.fouls if report else shot.fouls)),
         declarations=calls(shot.declarations),
         facts=cast(dict[str, FactValue], dict(shot.facts)),  # a ball, a colour, a count, a flag
-        called_fouls=sorted(f.name.lower() for f in shot.fouls),  # the referee's own: `foul` on=false takes back
+        # the referee's own: `foul` on=false takes back
+        called_fouls=sorted(f.name.lower() for f in shot.fouls),
         answers=dict(shot.answers),  # question id -> answer (`withdraw` what=answer takes one back)
-        taken_out=[TakenOut(item=p.id, pocket=int(p.pocket), source=cast(Source, p.source))  # `withdraw` what=removal
-                   for p in shot.pockets if p.id in shot.removed],
+        # `withdraw` what=removal
+        taken_out=[
+            TakenOut(item=p.id, pocket=int(p.pocket), source=cast(Source, p.source))
+            for p in shot.pockets
+            if p.id in shot.removed
+        ],
         error=list(step.error) if step is not None and step.error else None,
         amendments=[Amendment(**a) for a in s.amendments.get(shot.number, ())],
     )

@@ -1,5 +1,5 @@
-"""The shot card (`ShotView`), the referee's questions (`QuestionView`) and a session's alerts (`AlertView`) as
-the screens read them (docs/web-api.md, "Scoreboard")."""
+"""The shot card (`ShotView`), the referee's questions (`QuestionView`) and a session's alerts (`AlertView`)
+as the screens read them (docs/web-api.md, "Scoreboard")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The match view's `shot_clock` (`ShotClockView`, hub/view/match.py): the match's shot-clock setting, the shot
-being timed and the last shot's time, as the board, the overlay and the referee panel count it down
-(dashboard/js/shotclock.js). Everything in it comes from the session's log (hub/reconcile/shotclock.py); a screen
-counts down `expires_at` - now, now = the envelope's `hub_ms` + the local time since the envelope came."""
+"""The match view's `shot_clock` (`ShotClockView`, hub/view/match.py): the match's shot-clock setting, the
+shot being timed and the last shot's time, as the board, the overlay and the referee panel count it down
+(dashboard/js/shotclock.js). Everything in it comes from the session's log (hub/reconcile/shotclock.py); a
+screen counts down `expires_at` - now, now = the envelope's `hub_ms` + the local
+time since the envelope came."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ def shot_clock_view(s: TableSession, to_play: int | None, over: bool) -> ShotClo
         started_at=started,
         extended=pending,
         expires_at=started + allowed if started is not None and allowed is not None else None,
-        last=None if last is None else ShotClockLast(shot=last.number, shot_ms=shot_ms(last),
-                                                     allowed_ms=last.allowed_ms, expired=over_time(last)),
+        last=None
+        if last is None
+        else ShotClockLast(
+            shot=last.number, shot_ms=shot_ms(last), allowed_ms=last.allowed_ms, expired=over_time(last)
+        ),
     )

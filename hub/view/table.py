@@ -1,6 +1,6 @@
 """`TableView`: one table as it leaves the hub (the retained MQTT `luza/v1/<table>/state`, the WebSocket's
-`state` message, `GET /api/tables/{table}/state`; docs/web-api.md, "Table state envelope"), and `DeviceView`, a
-node as the screens show it."""
+`state` message, `GET /api/tables/{table}/state`; docs/web-api.md, "Table state envelope"), and `DeviceView`,
+a node as the screens show it."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class OtaView(View):
 
 class DeviceView(View):
     """A node: the registry's view plus its configured pockets, the seat a cue plays for in the current match, a
-    jam the live match saw, and silence (online but not heard lately)."""
+    jam the live match saw, and silence (online but not heard lately)."""  # noqa: E501
 
     device: str
     table: str | None
@@ -49,7 +49,7 @@ class DeviceView(View):
 
 class TableView(View):
     """A table: its live match, the final board of the last one, the hub's alerts and its devices, stamped with
-    the revision, the hub's boot and time."""
+    the revision, the hub's boot and time."""  # noqa: E501
 
     v: int = Field(description="luza_wire.protocol.STATE_VERSION")
     table: str

@@ -1,17 +1,17 @@
 """A virtual device: one node in its own process, booting from its own flash folder as an ESP32 boots from its
 file system, so an over-the-air update really replaces the code that runs and a bad one really crashes.
 
-    dev = VirtualDevice(flash_dir).flash_usb(build_dir, node_config)   # what `luza firmware flash` would write
-    dev.start()          # boots: the flash's main.py (firmware/loader.py) picks the build and runs the node
-    dev.power_cut()      # SIGKILL: no goodbye, RAM lost, flash as it was at that instant
+    dev = VirtualDevice(flash_dir).flash_usb(build_dir, node_config)   # what `luza firmware flash` would
+    write dev.start()          # boots: the flash's main.py (firmware/loader.py) picks the build and runs the
+    node dev.power_cut()      # SIGKILL: no goodbye, RAM lost, flash as it was at that instant
     dev.start()          # power back on
     dev.stop()
 
 The child process (`python -m hub.virtual.device --flash DIR`, working directory DIR) imports nothing of the
-firmware before the loader has chosen the slot: the loader puts the slot first on sys.path, then `start` imports
-the slot's own `firmware.node`, `firmware.transport` (paho) and runs the node with a board that has no beams
-firing. The loader's `reset()` ends the process with RESET; the supervisor boots it again, as a board resets.
-The loader's trial timer is a thread timer (`--trial-s` shortens it for tests).
+firmware before the loader has chosen the slot: the loader puts the slot first on sys.path, then `start`
+imports the slot's own `firmware.node`, `firmware.transport` (paho) and runs the node with a board that has no
+beams firing. The loader's `reset()` ends the process with RESET; the supervisor boots it again, as a board
+resets. The loader's trial timer is a thread timer (`--trial-s` shortens it for tests).
 
 The build in the flash must be a source build (`luza firmware build --source`): CPython cannot run .mpy files.
 """
@@ -99,10 +99,19 @@ def _start(cfg_path: str, root: str) -> None:
 
     with open(cfg_path) as f:
         b = json.load(f).get("broker", {})
-    transport = PahoTransport(b.get("host", "127.0.0.1"), b.get("port", 1883), b.get("user") or None,
-                              b.get("password") or None)
-    node = Node(PlainBoard(), transport, StaticNet(), DirStore(root + "/ob"), Clock(), cfg_path=cfg_path,
-                log=lambda m: print("[node] " + m, flush=True), root=root)
+    transport = PahoTransport(
+        b.get("host", "127.0.0.1"), b.get("port", 1883), b.get("user") or None, b.get("password") or None
+    )
+    node = Node(
+        PlainBoard(),
+        transport,
+        StaticNet(),
+        DirStore(root + "/ob"),
+        Clock(),
+        cfg_path=cfg_path,
+        log=lambda m: print("[node] " + m, flush=True),
+        root=root,
+    )
     asyncio.run(node.run())
 
 

@@ -99,7 +99,8 @@ class VirtualColour:
 
 
 class VirtualAccel:
-    """The accelerometer FIFO: scripted samples (absolute virtual ms, x, y, z mg) handed out as time passes."""
+    """The accelerometer FIFO: scripted samples (absolute virtual ms, x, y,
+    z mg) handed out as time passes."""
 
     def __init__(self, board: VirtualBoard) -> None:
         self.board = board
@@ -131,7 +132,8 @@ class VirtualBoard:
         self.volts = battery
         self.seed = seed
         self.balls: dict[int, list[tuple[float, float, str]]] = {}  # slot -> (start, end, colour) virtual ms
-        self.samplers: dict[int, tuple[VirtualColour, Any, int]] = {}  # slot -> (sensor, ColourLog, period ms)
+        # slot -> (sensor, ColourLog, period ms)
+        self.samplers: dict[int, tuple[VirtualColour, Any, int]] = {}
         self.colour_ticks = 0
         self.accel_fifo = VirtualAccel(self)
         self.feeds = 0
@@ -198,13 +200,15 @@ class VirtualBoard:
         return self.volts
 
     # ---- the simulation side
-    def play_edges(self, edges: Iterable[traces.Edge], at_ms: float,
-                   balls: Sequence[tuple[int, float, float, str]] = ()) -> asyncio.Task[None]:
+    def play_edges(
+        self, edges: Iterable[traces.Edge], at_ms: float, balls: Sequence[tuple[int, float, float, str]] = ()
+    ) -> asyncio.Task[None]:
         """Put `edges` (times relative to `at_ms`, virtual) into the beam ring as they happen; `balls` are
         (slot, start, end, colour) in absolute virtual ms: what the colour sensor sees meanwhile."""
         timeline: list[tuple[float, int, int]] = []  # (virtual ms, 0 edge / 1 colour tick, edge code or slot)
         for e in edges:
-            rel_us = e.t_us - (1 << 30) if e.t_us >= 1 << 29 else e.t_us  # chatter can start before 0 and wrap
+            # chatter can start before 0 and wrap
+            rel_us = e.t_us - (1 << 30) if e.t_us >= 1 << 29 else e.t_us
             timeline.append((at_ms + rel_us / 1000.0, 0, e.code))
         for slot, start, end, colour in balls:
             self.add_ball(slot, start, end, colour)
@@ -213,8 +217,8 @@ class VirtualBoard:
         return self._spawn(self._play(timeline))
 
     def _sampler_ticks(self, slot: int, start: float, end: float) -> list[float]:
-        """The sampler's timer ticks (every `period` virtual ms from 0) from just before a ball until well past
-        it: the only ones that can read anything, so the simulation skips the idle ones in between."""
+        """The sampler's timer ticks (every `period` virtual ms from 0) from just before a ball until well
+        past it: the only ones that can read anything, so the simulation skips the idle ones in between."""
         period = self.samplers[slot][2] if slot in self.samplers else 24
         k = int(start // period) - 1
         ticks = []
@@ -243,8 +247,11 @@ class VirtualBoard:
                     self.edge_log.append((code, time.monotonic()))
             self._edge.set()
 
-    def play_motions(self, motions: Sequence[traces.Motion], at_ms: float, odr_hz: int = 1600) -> asyncio.Task[None]:
-        """Feed accelerometer samples for `motions` (times relative to `at_ms`) into the FIFO as they happen."""
+    def play_motions(
+        self, motions: Sequence[traces.Motion], at_ms: float, odr_hz: int = 1600
+    ) -> asyncio.Task[None]:
+        """Feed accelerometer samples for `motions` (times relative to `at_ms`)
+        into the FIFO as they happen."""
         return self._spawn(self._play_motions(sorted(motions, key=lambda m: m.t_ms), at_ms, odr_hz))
 
     async def _play_motions(self, motions: list[traces.Motion], at_ms: float, odr_hz: int) -> None:
@@ -282,8 +289,17 @@ class VirtualBoard:
 class VirtualNode:
     """A firmware node on CPython: config in `workdir/<device>/config.json`, outbox in `.../ob`."""
 
-    def __init__(self, cfg: dict[str, Any], broker: tuple[str, int], workdir: Path, vt: VirtualTime,
-                 battery: float | None = None, seed: int = 0, transport: Any = None, poll_ms: int = 10) -> None:
+    def __init__(
+        self,
+        cfg: dict[str, Any],
+        broker: tuple[str, int],
+        workdir: Path,
+        vt: VirtualTime,
+        battery: float | None = None,
+        seed: int = 0,
+        transport: Any = None,
+        poll_ms: int = 10,
+    ) -> None:
         self.cfg = cfg
         self.broker_host = broker[0]  # where the hub is: its HTTP serves this node's updates
         self.device = str(cfg["device"])
@@ -307,17 +323,27 @@ class VirtualNode:
     def _new_node(self) -> None:
         clock = Clock(ticks=self.vt.ticks_ms, speed=self.vt.speed)
         store = DirStore(str(self.dir / "ob"))
-        # the loader's decision at boot (firmware/loader.py): an update's trial, or its rollback. The code stays
-        # this process's own (hub/virtual/device.py runs a node that really boots the new build).
+        # the loader's decision at boot (firmware/loader.py): an update's trial, or its rollback. The code
+        # stays this process's own (hub/virtual/device.py runs a node that really boots the new build).
         _slot, cfg_path, _ = fw_ota.boot(Flash(str(self.dir)))
-        self.node = Node(self.board, self.transport, self.net, store, clock, cfg=None,
-                         cfg_path=str(self.dir) + cfg_path, log=self.log.info, root=str(self.dir))
+        self.node = Node(
+            self.board,
+            self.transport,
+            self.net,
+            store,
+            clock,
+            cfg=None,
+            cfg_path=str(self.dir) + cfg_path,
+            log=self.log.info,
+            root=str(self.dir),
+        )
         self.node.updater.host = self.broker_host  # the device finds it in its config's broker.host
         self.node.link.poll_ms = self.poll_ms
         self.boots += 1
 
     def start(self) -> asyncio.Task[None]:
-        """Run the node in a task; a `reboot` (command or config change) boots it again, with the next boot id."""
+        """Run the node in a task; a `reboot` (command or config change) boots it
+        again, with the next boot id."""
         self._task = asyncio.ensure_future(self._run())
         return self._task
 

@@ -85,10 +85,20 @@ def cue_node_id(player: str) -> str:
 class VirtualTable:
     """Pocket and cue nodes of one table on a real broker. See the module docstring."""
 
-    def __init__(self, broker: tuple[str, int], workdir: Path, table: str = "table-1",
-                 pockets: Sequence[Sequence[int]] = ((1, 2, 3), (4, 5, 6)), players: Sequence[str] = ("a", "b"),
-                 speed: float = 1.0, noise: traces.Noise | None = None, colour: bool = True, seed: int = 0,
-                 tele_s: int = 30, cue_settings: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        broker: tuple[str, int],
+        workdir: Path,
+        table: str = "table-1",
+        pockets: Sequence[Sequence[int]] = ((1, 2, 3), (4, 5, 6)),
+        players: Sequence[str] = ("a", "b"),
+        speed: float = 1.0,
+        noise: traces.Noise | None = None,
+        colour: bool = True,
+        seed: int = 0,
+        tele_s: int = 30,
+        cue_settings: dict[str, Any] | None = None,
+    ) -> None:
         if sorted(p for g in pockets for p in g) != [1, 2, 3, 4, 5, 6]:
             raise ValueError(f"pockets must split 1..6 between the nodes, got {pockets!r}")
         self.broker = broker
@@ -99,16 +109,31 @@ class VirtualTable:
         self.groups = [tuple(g) for g in pockets]
         self.pocket_nodes: list[VirtualNode] = []
         for i, group in enumerate(self.groups):
-            cfg = {"role": "pocket", "table": table, "device": pocket_node_id(group), "wifi": {"ssid": "virtual"},
-                   "tele_s": tele_s,
-                   "pockets": [{"pocket": p, "upper": pins.SLOTS[s][0], "lower": pins.SLOTS[s][1], "colour": colour}
-                               for s, p in enumerate(group)]}
+            cfg = {
+                "role": "pocket",
+                "table": table,
+                "device": pocket_node_id(group),
+                "wifi": {"ssid": "virtual"},
+                "tele_s": tele_s,
+                "pockets": [
+                    {"pocket": p, "upper": pins.SLOTS[s][0], "lower": pins.SLOTS[s][1], "colour": colour}
+                    for s, p in enumerate(group)
+                ],
+            }
             self.pocket_nodes.append(VirtualNode(cfg, broker, workdir, self.vt, seed=seed + 10 * i))
         self.cue_nodes: dict[str, VirtualNode] = {}
         for i, player in enumerate(players):
-            cfg = {"role": "cue", "table": table, "device": cue_node_id(player), "wifi": {"ssid": "virtual"},
-                   "tele_s": tele_s, "cue": dict(cue_settings or {})}
-            self.cue_nodes[player] = VirtualNode(cfg, broker, workdir, self.vt, battery=3.9, seed=seed + 100 + i)
+            cfg = {
+                "role": "cue",
+                "table": table,
+                "device": cue_node_id(player),
+                "wifi": {"ssid": "virtual"},
+                "tele_s": tele_s,
+                "cue": dict(cue_settings or {}),
+            }
+            self.cue_nodes[player] = VirtualNode(
+                cfg, broker, workdir, self.vt, battery=3.9, seed=seed + 100 + i
+            )
 
     @property
     def nodes(self) -> list[VirtualNode]:
@@ -132,8 +157,10 @@ class VirtualTable:
         while not all(n.node is not None and n.node.clock.synced for n in self.nodes):
             if asyncio.get_running_loop().time() > deadline:
                 late = [n.device for n in self.nodes if n.node is None or not n.node.clock.synced]
-                raise TimeoutError(f"no time from the hub after {timeout:.1f} s: {', '.join(late)} (is the hub "
-                                   "running and connected to the same broker?)")
+                raise TimeoutError(
+                    f"no time from the hub after {timeout:.1f} s: {', '.join(late)} (is the hub "
+                    "running and connected to the same broker?)"
+                )
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
@@ -167,8 +194,12 @@ class VirtualTable:
 
     # ------------------------------------------------------------ playing a script
 
-    async def play(self, script: Iterable[Shot | traces.Happening | CueMotion], lead_ms: float = 100.0,
-                   settle_ms: float = 400.0) -> float:
+    async def play(
+        self,
+        script: Iterable[Shot | traces.Happening | CueMotion],
+        lead_ms: float = 100.0,
+        settle_ms: float = 400.0,
+    ) -> float:
         """Play `script` from now + `lead_ms` (virtual); returns when all of it happened (+ `settle_ms`).
 
         Returns the virtual time (ms) the script's 0 was mapped to, so callers can compute true times.
@@ -178,11 +209,13 @@ class VirtualTable:
         for item in script:
             if isinstance(item, Shot):
                 self._cue(motions, item.player).append(
-                    traces.Strike(item.t_ms, peak_g=item.peak_g, double_gap_ms=item.double_gap_ms))
+                    traces.Strike(item.t_ms, peak_g=item.peak_g, double_gap_ms=item.double_gap_ms)
+                )
                 for pot in item.balls:
                     kind = traces.Bounce if pot.rattle else traces.Ball
                     beams.setdefault(pot.pocket, []).append(
-                        kind(item.t_ms + pot.after_ms, pocket=pot.pocket, speed=pot.speed, colour=pot.colour))
+                        kind(item.t_ms + pot.after_ms, pocket=pot.pocket, speed=pot.speed, colour=pot.colour)
+                    )
             elif isinstance(item, CueMotion):
                 self._cue(motions, item.player).append(item.motion)
             else:

@@ -9,14 +9,15 @@ Beam traces: a script is a list of happenings at pockets, each with its start ti
     edges = tr.beam_edges(script, noise=tr.Noise(jitter_us=150, chatter=0.5), seed=7, t0_us=2**30 - 50_000)
     # -> [Edge(t_us, slot, beam, level), ...] sorted by time; t_us wraps like MicroPython's ticks_us
 
-Happenings: `Ball` (goes in), `Bounce` (rattles between the beams, then goes in), `Rattle` (enters the upper beam,
-optionally reaches the lower one, comes back out), `Hand` (reaches in and out, with finger chatter), `Out` (a ball
-or hand coming up from the net and out), `NetBounce` (a ball bouncing back up into the lower beam from the net),
-`Jam` (a beam held blocked). `Noise` adds timing jitter and contact chatter (short reverting pulses shorter than
-the detector's debounce). `expected_ins(script)` is how many balls a correct detector counts.
+Happenings: `Ball` (goes in), `Bounce` (rattles between the beams, then goes in), `Rattle` (enters the upper
+beam, optionally reaches the lower one, comes back out), `Hand` (reaches in and out, with finger chatter),
+`Out` (a ball or hand coming up from the net and out), `NetBounce` (a ball bouncing back up into the lower
+beam from the net), `Jam` (a beam held blocked). `Noise` adds timing jitter and contact chatter (short
+reverting pulses shorter than the detector's debounce).
+`expected_ins(script)` is how many balls a correct detector counts.
 
-Geometry (docs/firmware.md): ball 68 mm, beams 30 mm apart, so at `speed` m/s a beam is blocked for 68/speed ms
-and the lower beam lags the upper by 30/speed ms.
+Geometry (docs/firmware.md): ball 68 mm, beams 30 mm apart, so at `speed` m/s a beam is blocked for 68/speed
+ms and the lower beam lags the upper by 30/speed ms.
 
 Accelerometer traces: `strike_samples([Strike(100, peak_g=8), Strike(900, double_gap_ms=12), Touch(1500),
 Knock(2000)], odr_hz=1600)` -> [Sample(t_us, x, y, z), ...] in mg, gravity on z (1 g), the shock along x.
@@ -85,7 +86,8 @@ class Rattle:
 
 @dataclass(frozen=True)
 class Hand:
-    """A hand reaching in (through both beams when `deep`) and out again; fingers chatter on the upper beam."""
+    """A hand reaching in (through both beams when `deep`) and out again;
+    fingers chatter on the upper beam."""
 
     t_ms: float
     pocket: int = 1
@@ -144,7 +146,11 @@ def _pulses(h: Happening) -> list[tuple[int, float, float]]:
     if isinstance(h, Bounce):
         w, lag = BALL_MM / h.speed, BEAM_GAP_MM / h.speed
         # down to the lower beam, up off it for 15 ms (still in the upper), then through
-        return [(UPPER, t, t + w + 30), (LOWER, t + lag, t + lag + 10), (LOWER, t + lag + 25, t + lag + w + 30)]
+        return [
+            (UPPER, t, t + w + 30),
+            (LOWER, t + lag, t + lag + 10),
+            (LOWER, t + lag + 25, t + lag + w + 30),
+        ]
     if isinstance(h, Rattle):
         w = BALL_MM / h.speed * 0.8
         low = [(LOWER, t + w * 0.3, t + w * 0.6)] if h.deep else []
@@ -195,7 +201,9 @@ def beam_edges(
     for (slot, beam), spans in blocked.items():
         for a, b in _merge(spans):
             for t_ms, level in ((a, 1), (b, 0)):
-                t = round(t_ms * 1000) + (rng.randint(-noise.jitter_us, noise.jitter_us) if noise.jitter_us else 0)
+                t = round(t_ms * 1000) + (
+                    rng.randint(-noise.jitter_us, noise.jitter_us) if noise.jitter_us else 0
+                )
                 raw.extend(_chatter(rng, noise, t, slot, beam, level))
                 raw.append((t, slot, beam, level))
     raw.sort()
@@ -212,7 +220,9 @@ def _merge(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in out]
 
 
-def _chatter(rng: random.Random, noise: Noise, t: int, slot: int, beam: int, level: int) -> list[tuple[int, int, int, int]]:
+def _chatter(
+    rng: random.Random, noise: Noise, t: int, slot: int, beam: int, level: int
+) -> list[tuple[int, int, int, int]]:
     """Short reverting pulses just before an edge at `t`: the new level flickers in before it holds."""
     if noise.chatter <= 0 or rng.random() >= noise.chatter:
         return []
@@ -327,7 +337,9 @@ def strike_samples(
         x = round(shock * 1000) + rng.randint(-noise_mg, noise_mg)
         y = rng.randint(-noise_mg, noise_mg)
         z = 1000 + rng.randint(-noise_mg, noise_mg)
-        out.append(Sample((t0_us + round(t_us)) % TICKS_PERIOD, _clip(x, limit), _clip(y, limit), _clip(z, limit)))
+        out.append(
+            Sample((t0_us + round(t_us)) % TICKS_PERIOD, _clip(x, limit), _clip(y, limit), _clip(z, limit))
+        )
     return out
 
 
@@ -336,7 +348,8 @@ def _clip(v: int, limit: int) -> int:
 
 
 def expected_strikes(script: Iterable[Motion]) -> list[tuple[float, bool]]:
-    """(t_ms, double) for each motion a correct strike detector reports (touches and knocks are not strikes)."""
+    """(t_ms, double) for each motion a correct strike detector reports
+    (touches and knocks are not strikes)."""
     return [(m.t_ms, m.double_gap_ms is not None) for m in script if isinstance(m, Strike)]
 
 
@@ -363,8 +376,8 @@ def colour_readings(
 ) -> list[tuple[int, int, int, int]]:
     """`n` TCS34725 readings (r, g, b, c) of a ball of `colour` passing a pocket's sensor.
 
-    `bias` multiplies the r, g, b channels (a pocket whose LED is warmer reads redder); `noise` is the relative
-    spread of each channel and of the brightness from ball to ball.
+    `bias` multiplies the r, g, b channels (a pocket whose LED is warmer reads redder); `noise` is the
+    relative spread of each channel and of the brightness from ball to ball.
     """
     rn, gn, bri = BALL_COLOURS[colour]
     rng = random.Random(seed)

@@ -1,7 +1,8 @@
-"""The parts every referee action shares: value types, the referee's facts, the three categories and their bases.
+"""The parts every referee action shares: value types, the referee's facts,
+the three categories and their bases.
 
-An action is one typed model (pydantic) per kind: its fields are its schema, `check` gives bilingual messages for
-what a person can get wrong, and its category's method says how it applies. The kinds are in
+An action is one typed model (pydantic) per kind: its fields are its schema, `check` gives bilingual messages
+for what a person can get wrong, and its category's method says how it applies. The kinds are in
 `hub.vocab.amendments` (shot amendments) and `hub.vocab.actions` (engine inputs, match control, the registry).
 """
 
@@ -27,13 +28,25 @@ ColourName = Literal["ivory", "yellow", "blue", "black", "green", "red"]
 ShotTarget = Literal["current", "next"]
 ShotNumber = Annotated[int, Field(ge=1, le=100_000, description="a shot already played, by its number")]
 Text = Annotated[str, Field(min_length=1, max_length=200)]
-ItemId = Annotated[str, Field(min_length=1, max_length=80, description="an evidence item id (shot.pocketed[].item)")]
+ItemId = Annotated[
+    str, Field(min_length=1, max_length=80, description="an evidence item id (shot.pocketed[].item)")
+]
 # Facts about a shot that only the referee sees, with the type of their value (ShotReport field names).
 FACTS: dict[str, str] = {
-    "cue_ball": "ball", "cue_colour": "colour", "first_contact": "ball", "first_contact_colour": "colour",
-    "cushions": "count", "centre_crossing": "bool", "break_balls_to_cushion": "count", "as_called": "bool",
-    "carom_on_ten": "flag", "rokambol_on_ten": "flag", "touched_ten": "flag", "snookered": "flag",
-    "ten_off_spot": "flag", "centre_spot_taken": "flag",
+    "cue_ball": "ball",
+    "cue_colour": "colour",
+    "first_contact": "ball",
+    "first_contact_colour": "colour",
+    "cushions": "count",
+    "centre_crossing": "bool",
+    "break_balls_to_cushion": "count",
+    "as_called": "bool",
+    "carom_on_ten": "flag",
+    "rokambol_on_ten": "flag",
+    "touched_ten": "flag",
+    "snookered": "flag",
+    "ten_off_spot": "flag",
+    "centre_spot_taken": "flag",
 }
 FACT_NAMES = tuple(FACTS)
 
@@ -76,8 +89,12 @@ class BaseAction(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     category: ClassVar[Category]
     answers: ClassVar[tuple[str, ...]] = ()  # the kinds of the engine's needs (questions) this action answers
-    uid: Annotated[str | None, Field(min_length=1, max_length=80,
-                                     description="makes a retry harmless: the same uid is applied once")] = None
+    uid: Annotated[
+        str | None,
+        Field(
+            min_length=1, max_length=80, description="makes a retry harmless: the same uid is applied once"
+        ),
+    ] = None
 
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
@@ -86,7 +103,7 @@ class BaseAction(BaseModel):
 
 
 class ShotAmendment(BaseAction):
-    """Changes the evidence of one shot: the open one, the next, a shot by its number, or the shot of an item."""
+    """Changes the evidence of one shot: the open one, the next, a shot by its number, or the shot of an item."""  # noqa: E501
 
     category: ClassVar[Category] = Category.SHOT
 
@@ -104,13 +121,14 @@ class ShotAmendment(BaseAction):
         return None
 
     def refusal_from(self, rules: Variant, state: State) -> tuple[str, str] | None:
-        """Why this amendment cannot go to a shot played from `state` (the engine would refuse the shot), or None.
-        Asked when the referee taps it (the shot it goes to is known and the position before it is), so a tap the
-        rules refuse is refused then, never accepted and then holding the table."""
+        """Why this amendment cannot go to a shot played from `state` (the engine would refuse the shot), or
+        None. Asked when the referee taps it (the shot it goes to is known and the position before it is), so
+        a tap the rules refuse is refused then, never accepted and then holding the table."""
         return None
 
     def refusal_on(self, shot: ShotEvidence) -> tuple[str, str] | None:
-        """Why this amendment does not fit the shot it is for (asked before `amend`, which then cannot fail)."""
+        """Why this amendment does not fit the shot it is for
+        (asked before `amend`, which then cannot fail)."""
         return None
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:

@@ -34,8 +34,9 @@ from shared_rules.variant import Variant
 
 
 def own_fouls() -> frozenset[Foul]:
-    """The fouls some variant adds to the general ones (shared_rules.profile); calling one in another variant is
-    refused. Read from the registry when asked (a handful of variants), so a variant registered later counts."""
+    """The fouls some variant adds to the general ones (shared_rules.profile); calling one in another variant
+    is refused. Read from the registry when asked (a handful of variants),
+    so a variant registered later counts."""
     return frozenset(f for v in VARIANTS.values() for f in v.PROFILE.fouls) - frozenset(GENERAL_FOULS)
 
 
@@ -51,6 +52,7 @@ class Call(BaseModel):
 
 class DeclareAction(ShotAmendment):
     """A call for the next (or current) shot: `ball`+`pocket`, or `calls` (at most two; [] clears)."""
+
     kind: Literal["declare"]
     ball: Ball | None = None
     pocket: PocketNo | None = None
@@ -64,20 +66,26 @@ class DeclareAction(ShotAmendment):
         if "calls" in a:
             calls = a["calls"]
             if not isinstance(calls, list) or len(calls) > 2:
-                raise c.err("calls", "must be a list of at most two calls (a double call); [] clears the call",
-                            "нужен список не более чем из двух заказов (двойной заказ); [] снимает заказ")
+                raise c.err(
+                    "calls",
+                    "must be a list of at most two calls (a double call); [] clears the call",
+                    "нужен список не более чем из двух заказов (двойной заказ); [] снимает заказ",
+                )
             out = [c.call(x, f"calls[{i}]") for i, x in enumerate(calls)]
         else:
             out = [c.call(a, "call")]
         return {"calls": out, "shot": c.target(a, "next")}
 
     def declarations(self) -> tuple[Declaration, ...]:
-        return tuple(Declaration(x.ball or 0, Pocket(x.pocket), DeclarationKind(x.kind), x.method)
-                     for x in self.calls or ())
+        return tuple(
+            Declaration(x.ball or 0, Pocket(x.pocket), DeclarationKind(x.kind), x.method)
+            for x in self.calls or ()
+        )
 
     def refusal_from(self, rules: Variant, state: State) -> tuple[str, str] | None:
-        """The variant's own check of calls (Classic 5.2: none on the break; Star 4.3: none at all; 100 points §4-§6:
-        balls on the table), from the position the shot is played from; taking a call back is always fine."""
+        """The variant's own check of calls (Classic 5.2: none on the break; Star 4.3: none at
+        all; 100 points §4-§6: balls on the table), from the position the shot is played from; taking a
+        call back is always fine."""
         calls = self.declarations()
         if not calls:
             return None
@@ -93,6 +101,7 @@ class DeclareAction(ShotAmendment):
 
 class IdentifyAction(ShotAmendment):
     """Name a pocketed ball (number, colour, or directly struck)."""
+
     kind: Literal["identify"]
     item: ItemId
     ball: Ball | None = None
@@ -104,9 +113,17 @@ class IdentifyAction(ShotAmendment):
     def check(cls, a: Mapping[str, object]) -> Args:
         ball, colour = c.ball(a, "ball"), c.colour(a)
         if ball is None and colour is None and "direct" not in a:
-            raise c.err("ball", "give the ball number, its colour, or 'direct'",
-                        "укажите номер шара, его цвет или 'direct'")
-        return {"item": c.text(a, "item", limit=80), "ball": ball, "colour": colour, "direct": c.flag(a, "direct")}
+            raise c.err(
+                "ball",
+                "give the ball number, its colour, or 'direct'",
+                "укажите номер шара, его цвет или 'direct'",
+            )
+        return {
+            "item": c.text(a, "item", limit=80),
+            "ball": ball,
+            "colour": colour,
+            "direct": c.flag(a, "direct"),
+        }
 
     def item_named(self) -> str | None:
         return self.item
@@ -117,6 +134,7 @@ class IdentifyAction(ShotAmendment):
 
 class AddBallAction(ShotAmendment):
     """A ball the sensors missed."""
+
     kind: Literal["add_ball"]
     pocket: PocketNo
     ball: Ball | None = None
@@ -127,18 +145,29 @@ class AddBallAction(ShotAmendment):
 
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
-        return c.shot_number(a, {"pocket": c.pocket(a), "ball": c.ball(a, "ball"), "colour": c.colour(a),
-                                 "direct": c.flag(a, "direct"), "shot": c.target(a, "current")})
+        return c.shot_number(
+            a,
+            {
+                "pocket": c.pocket(a),
+                "ball": c.ball(a, "ball"),
+                "colour": c.colour(a),
+                "direct": c.flag(a, "direct"),
+                "shot": c.target(a, "current"),
+            },
+        )
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         item = fresh_id(shot, f"ref-{at_ms}")
-        shot.pockets.append(PocketEvidence(item, Pocket(self.pocket), at_ms, colour_of(self.colour), None, "referee"))
+        shot.pockets.append(
+            PocketEvidence(item, Pocket(self.pocket), at_ms, colour_of(self.colour), None, "referee")
+        )
         if self.ball is not None or self.direct is not None:
             shot.identities[item] = Identity(self.ball, colour_of(self.colour), self.direct)
 
 
 class JumpedAction(ShotAmendment):
     """A ball that jumped off the table."""
+
     kind: Literal["jumped"]
     ball: Ball | None = None
     colour: ColourName | None = None
@@ -147,7 +176,9 @@ class JumpedAction(ShotAmendment):
 
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
-        return c.shot_number(a, {"ball": c.ball(a, "ball"), "colour": c.colour(a), "shot": c.target(a, "current")})
+        return c.shot_number(
+            a, {"ball": c.ball(a, "ball"), "colour": c.colour(a), "shot": c.target(a, "current")}
+        )
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         shot.jumped.append((fresh_id(shot, f"jump-{at_ms}"), self.ball, colour_of(self.colour)))
@@ -155,6 +186,7 @@ class JumpedAction(ShotAmendment):
 
 class RemoveAction(ShotAmendment):
     """Take a sensed ball or strike out of the match (a false detection)."""
+
     kind: Literal["remove"]
     item: ItemId
 
@@ -170,7 +202,8 @@ class RemoveAction(ShotAmendment):
 
 
 class FoulAction(ShotAmendment):
-    """A foul only the referee sees (code such as `miss`, or its paragraph such as `5.3`); `on`=false withdraws it."""
+    """A foul only the referee sees (code such as `miss`, or its paragraph such as `5.3`); `on`=false withdraws it."""  # noqa: E501
+
     kind: Literal["foul"]
     foul: Annotated[str, Field(min_length=1, max_length=40)]
     on: bool = True
@@ -180,18 +213,27 @@ class FoulAction(ShotAmendment):
 
     @classmethod
     def check(cls, a: Mapping[str, object]) -> Args:
-        return c.shot_number(a, {"foul": c.foul_name(a.get("foul")), "on": c.flag(a, "on", True),
-                                 "offender": c.seat(a, "offender", required=False), "shot": c.target(a, "current")})
+        return c.shot_number(
+            a,
+            {
+                "foul": c.foul_name(a.get("foul")),
+                "on": c.flag(a, "on", True),
+                "offender": c.seat(a, "offender", required=False),
+                "shot": c.target(a, "current"),
+            },
+        )
 
     def refusal_in(self, variant: str, profile: Profile) -> tuple[str, str] | None:
         """Another variant's own foul (Star 4.3, 100 points §12, Classic 5.5) is not one of this variant's."""
         foul = Foul[c.foul_name(self.foul).upper()]
         if not self.on or foul in profile.fouls or foul not in own_fouls():
             return None
-        return (f"{foul.name.lower()} ({foul.value}) is not a foul of {variant}; its fouls: "
-                f"{', '.join(f.name.lower() for f in profile.fouls)}",
-                f"{foul.name.lower()} ({foul.value}) — не нарушение варианта {variant}; его нарушения: "
-                f"{', '.join(f.name.lower() for f in profile.fouls)}")
+        return (
+            f"{foul.name.lower()} ({foul.value}) is not a foul of {variant}; its fouls: "
+            f"{', '.join(f.name.lower() for f in profile.fouls)}",
+            f"{foul.name.lower()} ({foul.value}) — не нарушение варианта {variant}; его нарушения: "
+            f"{', '.join(f.name.lower() for f in profile.fouls)}",
+        )
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         foul = Foul[c.foul_name(self.foul).upper()]
@@ -203,6 +245,7 @@ class FoulAction(ShotAmendment):
 
 class FactAction(ShotAmendment):
     """A fact about a shot that only the referee sees (`FACTS` gives each one's type)."""
+
     kind: Literal["fact"]
     name: Literal[FACT_NAMES]  # type: ignore[valid-type]
     value: bool | int | ColourName | None = None
@@ -214,8 +257,11 @@ class FactAction(ShotAmendment):
     def check(cls, a: Mapping[str, object]) -> Args:
         name = a.get("name")
         if name not in FACTS:
-            raise c.err("name", f"unknown fact {name!r}; one of {', '.join(FACTS)}",
-                        f"неизвестный факт {name!r}; один из {', '.join(FACTS)}")
+            raise c.err(
+                "name",
+                f"unknown fact {name!r}; one of {', '.join(FACTS)}",
+                f"неизвестный факт {name!r}; один из {', '.join(FACTS)}",
+            )
         kind = FACTS[str(name)]
         value: object
         if kind == "ball":
@@ -233,8 +279,10 @@ class FactAction(ShotAmendment):
         if self.value in (None, False) or Fact(self.name) in profile.facts:
             return None
         names = ", ".join(f.value for f in profile.referee_facts)
-        return (f"fact {self.name!r} does not apply in {variant}; its facts: {names}",
-                f"факт {self.name!r} не относится к варианту {variant}; его факты: {names}")
+        return (
+            f"fact {self.name!r} does not apply in {variant}; its facts: {names}",
+            f"факт {self.name!r} не относится к варианту {variant}; его факты: {names}",
+        )
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:
         shot.facts[str(self.name)] = self.value
@@ -242,6 +290,7 @@ class FactAction(ShotAmendment):
 
 class ConfirmAction(ShotAmendment):
     """Answer a question (its id) with one of its options."""
+
     kind: Literal["confirm"]
     question: Annotated[str, Field(min_length=1, max_length=120)]
     answer: Annotated[str, Field(min_length=1, max_length=40)]
@@ -265,7 +314,8 @@ class WithdrawAction(ShotAmendment):
     (`question`), asked again; `identity` — a ball's `identify` (`item`), the sensors' reading again; `removal` — a
     ball taken out with `remove` (`item`), counted again. The other taps have their own way back: a call is
     `declare` with `calls: []`, a foul `foul` with `on: false`, a fact `fact` with `value: null`, a ball the referee
-    added `remove`, an engine input (lag, choice, decision) `undo`."""
+    added `remove`, an engine input (lag, choice, decision) `undo`."""  # noqa: E501
+
     kind: Literal["withdraw"]
     what: Literal["answer", "identity", "removal"]
     item: ItemId | None = None
@@ -275,36 +325,54 @@ class WithdrawAction(ShotAmendment):
     def check(cls, a: Mapping[str, object]) -> Args:
         what = a.get("what")
         if what not in WITHDRAWN:
-            raise c.err("what", f"must be one of {', '.join(WITHDRAWN)}, got {what!r}",
-                        f"нужно одно из {', '.join(WITHDRAWN)}, получено {what!r}")
+            raise c.err(
+                "what",
+                f"must be one of {', '.join(WITHDRAWN)}, got {what!r}",
+                f"нужно одно из {', '.join(WITHDRAWN)}, получено {what!r}",
+            )
         if what == "answer":
             if a.get("item") is not None:
-                raise c.err("item", "an answer is named by its question (`question`), not by an item",
-                            "ответ называется вопросом (`question`), а не элементом")
+                raise c.err(
+                    "item",
+                    "an answer is named by its question (`question`), not by an item",
+                    "ответ называется вопросом (`question`), а не элементом",
+                )
             return {"what": what, "question": c.text(a, "question", limit=120)}
         if a.get("question") is not None:
-            raise c.err("question", f"a {what} is named by its ball's item id (`item`), not by a question",
-                        f"для '{what}' нужен элемент шара (`item`), а не вопрос")
+            raise c.err(
+                "question",
+                f"a {what} is named by its ball's item id (`item`), not by a question",
+                f"для '{what}' нужен элемент шара (`item`), а не вопрос",
+            )
         return {"what": what, "item": c.text(a, "item", limit=80)}
 
     def item_named(self) -> str | None:
         return self.item if self.item is not None else (self.question or "").partition(":")[2]
 
     def refusal_on(self, shot: ShotEvidence) -> tuple[str, str] | None:
-        """Only a tap that was made can be taken back; an answer that cut a shot of its own cannot (cuts.py)."""
+        """Only a tap that was made can be taken back; an answer that cut a shot of
+        its own cannot (cuts.py)."""
         n, q, item = shot.number, str(self.question), str(self.item)
         if self.what == "answer" and q not in shot.answers:
-            return (f"shot {n} has no answer to question {q!r} to take back",
-                    f"в ударе {n} нет ответа на вопрос {q!r}, снимать нечего")
+            return (
+                f"shot {n} has no answer to question {q!r} to take back",
+                f"в ударе {n} нет ответа на вопрос {q!r}, снимать нечего",
+            )
         if self.what == "answer" and shot.answers[q] == "new_shot":  # that shot is the way back: undo it
-            return (f"the answer 'new shot' to {q!r} made a shot of its own; undo that shot instead",
-                    f"ответ «новый удар» на вопрос {q!r} создал отдельный удар; отмените этот удар")
+            return (
+                f"the answer 'new shot' to {q!r} made a shot of its own; undo that shot instead",
+                f"ответ «новый удар» на вопрос {q!r} создал отдельный удар; отмените этот удар",
+            )
         if self.what == "identity" and item not in shot.identities:
-            return (f"shot {n}: ball {item!r} was not named by the referee; nothing to take back",
-                    f"удар {n}: шар {item!r} судья не называл, снимать нечего")
+            return (
+                f"shot {n}: ball {item!r} was not named by the referee; nothing to take back",
+                f"удар {n}: шар {item!r} судья не называл, снимать нечего",
+            )
         if self.what == "removal" and item not in shot.removed:
-            return f"shot {n}: {item!r} was not removed; nothing to put back", \
-                f"удар {n}: {item!r} не убирали, возвращать нечего"
+            return (
+                f"shot {n}: {item!r} was not removed; nothing to put back",
+                f"удар {n}: {item!r} не убирали, возвращать нечего",
+            )
         return None
 
     def amend(self, shot: ShotEvidence, at_ms: int) -> None:

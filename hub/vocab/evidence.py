@@ -47,7 +47,8 @@ class PocketEvidence:
     colour: Colour | None = None
     conf: float | None = None
     source: str = "sensor"
-    alone: int | None = None  # counted on one beam alone: the beam that did not see it (declared dead), issue 19
+    # counted on one beam alone: the beam that did not see it (declared dead), issue 19
+    alone: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +93,23 @@ class ShotEvidence:
     closed_at: int | None = None
     closed_by: str | None = None
     voided: bool = False
-    clock_from: int | None = None  # the previous shot's settle: this shot's clock started there (None: first shot)
-    allowed_ms: int | None = None  # the time this shot had (shot clock and extensions); None: the clock is off
+    # the previous shot's settle: this shot's clock started there (None: first shot)
+    clock_from: int | None = None
+    # the time this shot had (shot clock and extensions); None: the clock is off
+    allowed_ms: int | None = None
 
     def settled_at(self, timing: ShotTiming) -> int:
         """When the hub judges this shot's balls can have stopped: `min_shot_ms` after its opening and
-        `pocket_settle_ms` after its last ball the sensors saw, whichever is later; sooner if the referee closed it by hand
-        ("balls stopped"). A strike before it is an early start (§14.2); the shot clock starts there."""
-        t = max([self.opened_at + timing.min_shot_ms,  # a ball the referee added is dated by the tap, not the drop
-                 *(p.at_ms + timing.pocket_settle_ms for p in self.pockets if p.source == "sensor")])
+        `pocket_settle_ms` after its last ball the sensors saw, whichever is later; sooner if the referee
+        closed it by hand ("balls stopped"). A strike before it is an early start (§14.2);
+        the shot clock starts there."""
+        # a ball the referee added is dated by the tap, not the drop
+        t = max(
+            [
+                self.opened_at + timing.min_shot_ms,
+                *(p.at_ms + timing.pocket_settle_ms for p in self.pockets if p.source == "sensor"),
+            ]
+        )
         if self.closed_by == "referee" and self.closed_at is not None:
             t = min(t, self.closed_at)
         return t

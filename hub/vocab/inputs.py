@@ -18,8 +18,16 @@ from hub.vocab.referee import parse, validate
 from luza_wire import protocol
 from luza_wire.messages import Event
 
-__all__ = ["RecordError", "RefereeAction", "SensorInput", "effect_key", "input_from_record",
-           "input_key", "input_to_record", "parse_referee_action"]
+__all__ = [
+    "RecordError",
+    "RefereeAction",
+    "SensorInput",
+    "effect_key",
+    "input_from_record",
+    "input_key",
+    "input_to_record",
+    "parse_referee_action",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +39,10 @@ class SensorInput:
     seat: int | None  # for a cue node: the seat it is paired with (0/1); None for pockets
     at_ms: int  # event time on the hub's timeline: what orders it (its uptime + `offset`, or its clock's `t`)
     received_ms: int  # hub receive time
-    offset: int | None = None  # hub ms - uptime ms the hub placed it with (hub/ingest/clockmap.py); None: by `t`
-    item: str = field(init=False, compare=False, repr=False)  # "device/boot/seq": its id as evidence and as a key
+    # hub ms - uptime ms the hub placed it with (hub/ingest/clockmap.py); None: by `t`
+    offset: int | None = None
+    # "device/boot/seq": its id as evidence and as a key
+    item: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         e = self.event
@@ -76,8 +86,9 @@ def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
     The arguments may also be given inline (`{"kind": "foul", "foul": "miss"}`).
     """
     if not isinstance(d, Mapping):
-        raise RefereeInputError("the action must be a JSON object", "действие должно быть объектом JSON", None,
-                                MALFORMED)
+        raise RefereeInputError(
+            "the action must be a JSON object", "действие должно быть объектом JSON", None, MALFORMED
+        )
     kind = d.get("kind")
     raw = d.get("args")
     if raw is None:
@@ -86,25 +97,30 @@ def parse_referee_action(d: Mapping[str, object], at_ms: int) -> RefereeAction:
         raise RefereeInputError("args: must be an object", "args: нужен объект", "args", MALFORMED)
     uid = d.get("uid")
     if uid is not None and (not isinstance(uid, str) or not 1 <= len(uid) <= 80):
-        raise RefereeInputError("uid: must be a text of 1..80 characters", "uid: нужен текст от 1 до 80 символов",
-                                "uid", MALFORMED)
+        raise RefereeInputError(
+            "uid: must be a text of 1..80 characters",
+            "uid: нужен текст от 1 до 80 символов",
+            "uid",
+            MALFORMED,
+        )
     if not isinstance(kind, str):
         validate(kind, raw)  # refuses it, naming what was sent
     return RefereeAction(str(kind), raw, int(at_ms), uid)
 
 
 def input_key(inp: SensorInput | RefereeAction) -> object:
-    """The identity used to ignore an input given twice: "device/boot/seq", or the action's ("r", uid) (or None)."""
+    """The identity used to ignore an input given twice:
+    "device/boot/seq", or the action's ("r", uid) (or None)."""
     if isinstance(inp, SensorInput):
         return inp.item
     return ("r", inp.uid) if inp.uid else None
 
 
 def effect_key(d: Mapping[str, object]) -> str | None:
-    """What a panel request does, whatever its uid: its kind and checked fields (not who entered it), as one text.
-    Two requests with the same effect key would do the same thing twice (two "add ball into pocket 3" for the
-    current shot). None for a request that is malformed (the worker refuses it with its reason) or starts a match
-    (its own route keeps its uid)."""
+    """What a panel request does, whatever its uid: its kind and checked fields (not who entered it), as one
+    text. Two requests with the same effect key would do the same thing twice (two "add ball into pocket 3"
+    for the current shot). None for a request that is malformed (the worker refuses it with its reason) or
+    starts a match (its own route keeps its uid)."""
     try:
         a = parse_referee_action(d, 0)
     except RefereeInputError:
@@ -118,11 +134,23 @@ def input_to_record(inp: SensorInput | RefereeAction) -> dict[str, Any]:
     """A JSON-able dict for the store."""
     if isinstance(inp, SensorInput):
         e = inp.event
-        out: dict[str, Any] = {"type": "sensor", "kind": e.kind, "device": e.device, "boot": e.boot, "seq": e.seq,
-                               "t": e.t, "synced": e.synced, "fields": dict(e.fields), "role": inp.role,
-                               "seat": inp.seat, "at_ms": inp.at_ms, "received_ms": inp.received_ms}
+        out: dict[str, Any] = {
+            "type": "sensor",
+            "kind": e.kind,
+            "device": e.device,
+            "boot": e.boot,
+            "seq": e.seq,
+            "t": e.t,
+            "synced": e.synced,
+            "fields": dict(e.fields),
+            "role": inp.role,
+            "seat": inp.seat,
+            "at_ms": inp.at_ms,
+            "received_ms": inp.received_ms,
+        }
         if e.up is not None:
-            out["up"] = e.up  # the node's uptime, and the offset the hub placed it with: at_ms = up + off (schema v8)
+            # the node's uptime, and the offset the hub placed it with: at_ms = up + off (schema v8)
+            out["up"] = e.up
         if inp.offset is not None:
             out["off"] = inp.offset
         return out
@@ -145,8 +173,10 @@ def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
     kind = d.get("type")
     if kind == "referee":
         try:
-            return parse_referee_action({"kind": d.get("kind"), "args": _need(d, "args", Mapping),
-                                         "uid": d.get("uid")}, _need(d, "at_ms", int))
+            return parse_referee_action(
+                {"kind": d.get("kind"), "args": _need(d, "args", Mapping), "uid": d.get("uid")},
+                _need(d, "at_ms", int),
+            )
         except RefereeInputError as exc:
             raise RecordError(f"stored referee action is not valid: {exc.en}") from exc
     if kind != "sensor":
@@ -160,10 +190,19 @@ def input_from_record(d: Mapping[str, Any]) -> SensorInput | RefereeAction:
     seat = d.get("seat")
     if seat not in (None, 0, 1) or isinstance(seat, bool):
         raise RecordError(f"seat must be 0, 1 or null, got {seat!r}")
-    event = Event(protocol.shared_id(ev_kind), protocol.shared_id(_need(d, "device", str)), _need(d, "boot", int),
-                       _need(d, "seq", int), _need(d, "t", int), bool(d.get("synced", True)),
-                       dict(_need(d, "fields", Mapping)), _optional(d, "up"))
-    return SensorInput(event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int), _optional(d, "off"))
+    event = Event(
+        protocol.shared_id(ev_kind),
+        protocol.shared_id(_need(d, "device", str)),
+        _need(d, "boot", int),
+        _need(d, "seq", int),
+        _need(d, "t", int),
+        bool(d.get("synced", True)),
+        dict(_need(d, "fields", Mapping)),
+        _optional(d, "up"),
+    )
+    return SensorInput(
+        event, role, seat, _need(d, "at_ms", int), _need(d, "received_ms", int), _optional(d, "off")
+    )
 
 
 def _optional(d: Mapping[str, Any], name: str) -> int | None:

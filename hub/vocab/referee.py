@@ -27,19 +27,30 @@ ACTION_KINDS: tuple[str, ...] = tuple(ACTION_MODELS)
 def validate(kind: object, args: Mapping[str, object]) -> Args:
     """Check one action's arguments; return them normalised to plain JSON values. Raises RefereeInputError."""
     if kind is None:
-        raise RefereeInputError(f"kind: missing; one of {', '.join(ACTION_KINDS)}",
-                                f"kind: не указано действие; одно из {', '.join(ACTION_KINDS)}", "kind", MALFORMED)
+        raise RefereeInputError(
+            f"kind: missing; one of {', '.join(ACTION_KINDS)}",
+            f"kind: не указано действие; одно из {', '.join(ACTION_KINDS)}",
+            "kind",
+            MALFORMED,
+        )
     if not isinstance(kind, str) or kind not in ACTION_MODELS:
-        raise RefereeInputError(f"kind: unknown referee action {kind!r}; one of {', '.join(ACTION_KINDS)}",
-                                f"kind: неизвестное действие судьи {kind!r}; одно из {', '.join(ACTION_KINDS)}",
-                                "kind", MALFORMED)
+        raise RefereeInputError(
+            f"kind: unknown referee action {kind!r}; one of {', '.join(ACTION_KINDS)}",
+            f"kind: неизвестное действие судьи {kind!r}; одно из {', '.join(ACTION_KINDS)}",
+            "kind",
+            MALFORMED,
+        )
     if not isinstance(args, Mapping):
         raise RefereeInputError("args: must be an object", "args: нужен объект", "args", MALFORMED)
     known = fields_of(kind)
     for name in args:
-        if name not in known and name != "by" and not (kind == "declare" and name == "kind"):  # the call's kind
-            raise err(str(name), f"'{kind}' has no field {name!r}; its fields: {', '.join(known) or 'none'}",
-                      f"у действия '{kind}' нет поля {name!r}; его поля: {', '.join(known) or 'нет'}")
+        # the call's kind
+        if name not in known and name != "by" and not (kind == "declare" and name == "kind"):
+            raise err(
+                str(name),
+                f"'{kind}' has no field {name!r}; its fields: {', '.join(known) or 'none'}",
+                f"у действия '{kind}' нет поля {name!r}; его поля: {', '.join(known) or 'нет'}",
+            )
     for name, spec in ACTION_MODELS[kind].model_fields.items():
         if spec.is_required() and name != "kind" and name not in args:
             raise err(name, "missing", "не указано")
@@ -53,10 +64,13 @@ def parse(kind: object, args: Mapping[str, object]) -> tuple[Action, Args]:
     """Check an action and build its typed model: (the model, the normalised arguments as stored)."""
     out = validate(kind, args)
     try:
-        model = ACTION_MODELS[str(kind)].model_validate({"kind": kind, **{k: v for k, v in out.items() if k != "by"}})
+        model = ACTION_MODELS[str(kind)].model_validate(
+            {"kind": kind, **{k: v for k, v in out.items() if k != "by"}}
+        )
     except ValidationError as exc:  # a value the bilingual check let through but the schema does not take
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "args"
-        raise RefereeInputError(f"{where}: {first['msg']}", f"{where}: недопустимое значение", where,
-                                MALFORMED) from None
+        raise RefereeInputError(
+            f"{where}: {first['msg']}", f"{where}: недопустимое значение", where, MALFORMED
+        ) from None
     return cast(Action, model), out  # ACTION_MODELS holds exactly the members of Action

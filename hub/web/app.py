@@ -27,9 +27,11 @@ from hub.web.routes_players import warm_up
 from hub.web.routes_tables import router as tables_router
 from hub.web.settings import WebSettings
 
-DESCRIPTION = ("Luza hub: tables, the live match and every referee action, devices, health. Reading is open; "
-               "every POST except the token exchange needs `Authorization: Bearer <token>` of the table. "
-               "Errors: {\"error\": {\"code\", \"en\", \"ru\", \"field\"}}.")
+DESCRIPTION = (
+    "Luza hub: tables, the live match and every referee action, devices, health. Reading is open; "
+    "every POST except the token exchange needs `Authorization: Bearer <token>` of the table. "
+    'Errors: {"error": {"code", "en", "ru", "field"}}.'
+)
 
 
 class Never500:
@@ -79,8 +81,17 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(title="Luza hub", version="1", description=DESCRIPTION, lifespan=lifespan)
     app.state.luza = web
     errors.install(app)
-    for router in (tables_router, actions_router, access_router, devices_router, ota_router, health_router,
-                   live_router, players_router, pages.router):
+    for router in (
+        tables_router,
+        actions_router,
+        access_router,
+        devices_router,
+        ota_router,
+        health_router,
+        live_router,
+        players_router,
+        pages.router,
+    ):
         app.include_router(router)
     _history(app, web)
     pages.mount_static(app, settings.dashboard)
@@ -90,8 +101,8 @@ def create_app(hub: Hub, settings: WebSettings | None = None) -> FastAPI:
 
 
 def _history(app: FastAPI, web: WebContext) -> None:
-    """Match history and exports (hub/web/history.py), when that module is installed; heavy exports for the club
-    only (hub/web/heavy.py)."""
+    """Match history and exports (hub/web/history.py), when that module is installed; heavy exports for the
+    club only (hub/web/heavy.py)."""
     try:
         from hub.web.heavy import club_gate
         from hub.web.history import history_router

@@ -1,15 +1,16 @@
 """Referee and club access: per-table PINs and the club's PIN (scrypt hashes in the hub's SQLite file), bearer
-tokens, established devices, and wrong-PIN lockouts (per client address; see hub.web.pinguard for how they combine).
+tokens, established devices, and wrong-PIN lockouts (per client address;
+see hub.web.pinguard for how they combine).
 
-The club's PIN (the club role: device actions on the club view, the heavy exports) is kept like a table's, under
-the key `CLUB`, which no table id can be (a table id is 1-32 of a-z, 0-9 and '-'); its tokens are tokens "of the
-table" `CLUB`, so they never pass a table's check and a table's never pass the club's.
+The club's PIN (the club role: device actions on the club view, the heavy exports) is kept like a table's,
+under the key `CLUB`, which no table id can be (a table id is 1-32 of a-z, 0-9 and '-'); its tokens are tokens
+"of the table" `CLUB`, so they never pass a table's check and a table's never pass the club's.
 
 PINs live in the `pins` table and devices in `referee_devices` (schema v7, kept by hub/store/pins.py; a
-database of an older schema is migrated on first use, so `luza pin set` works with or without a running hub). A
-PIN is 4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel for the PIN
-again), valid for one table. A device is a random cookie the browser got with its first token; only its sha256
-is stored, with the PIN it was issued under (a new PIN forgets every device).
+database of an older schema is migrated on first use, so `luza pin set` works with or without a running hub).
+A PIN is 4..12 digits; there is no default. Tokens are random, kept in memory (a hub restart asks the panel
+for the PIN again), valid for one table. A device is a random cookie the browser got with its first token;
+only its sha256 is stored, with the PIN it was issued under (a new PIN forgets every device).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ class PinStore:
     # ------------------------------------------------------------ established devices
 
     def remember_device(self, table: str, device: str) -> None:
-        """A device that just signed in with the right PIN (kept under the PIN it used; MAX_DEVICES per table)."""
+        """A device that just signed in with the right PIN
+        (kept under the PIN it used; MAX_DEVICES per table)."""
         self._pins.remember_device(table, _device_hash(device), int(time.time() * 1000), MAX_DEVICES)
 
     def is_device(self, table: str, device: str | None) -> bool:
@@ -148,7 +150,11 @@ class Tokens:
         else is acting on the table, and when (`luza demo`'s script stands by while a person is)."""
         now = self.clock()
         with self._lock:
-            mine = [t for k, t in self._tokens.items() if t.table == table and t.expires > now and k not in exclude]
+            mine = [
+                t
+                for k, t in self._tokens.items()
+                if t.table == table and t.expires > now and k not in exclude
+            ]
         return max(mine, key=lambda t: t.used, default=None)
 
 
@@ -160,12 +166,18 @@ class _Attempts:
 
 
 class Lockout:
-    """Wrong PINs per key (a table and a client address, or a whole table): `attempts` within `window_s` lock the
-    key for `lockout_s`, doubling with each further lockout up to `max_s`; a right PIN clears the key. At most
-    MAX_KEYS keys are remembered (many addresses cannot make it grow without end)."""
+    """Wrong PINs per key (a table and a client address, or a whole table): `attempts` within `window_s` lock
+    the key for `lockout_s`, doubling with each further lockout up to `max_s`; a right PIN clears the key. At
+    most MAX_KEYS keys are remembered (many addresses cannot make it grow without end)."""
 
-    def __init__(self, attempts: int, window_s: float, lockout_s: float, max_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        attempts: int,
+        window_s: float,
+        lockout_s: float,
+        max_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.attempts, self.window_s, self.lockout_s, self.max_s = attempts, window_s, lockout_s, max_s
         self.clock = clock
         self._keys: dict[str, _Attempts] = {}
@@ -204,9 +216,14 @@ class Lockout:
     def _make_room(self, now: float) -> None:
         if len(self._keys) < MAX_KEYS:
             return
-        quiet = [k for k, a in self._keys.items() if a.locked_until <= now and
-                 not any(now - t < self.window_s for t in a.wrong)]
-        for k in quiet or sorted(self._keys, key=lambda k: self._keys[k].locked_until)[:len(self._keys) // 4]:
+        quiet = [
+            k
+            for k, a in self._keys.items()
+            if a.locked_until <= now and not any(now - t < self.window_s for t in a.wrong)
+        ]
+        for k in (
+            quiet or sorted(self._keys, key=lambda k: self._keys[k].locked_until)[: len(self._keys) // 4]
+        ):
             del self._keys[k]
 
     def right(self, key: str) -> None:

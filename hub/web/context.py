@@ -1,4 +1,5 @@
-"""What every route shares: the hub, the settings, PINs, tokens and lockouts, the live fan-out, the metrics."""
+"""What every route shares: the hub, the settings, PINs, tokens and lockouts,
+the live fan-out, the metrics."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ class WebContext:
         self.hub, self.settings = hub, settings
         self.pins = PinStore(hub.config.store.path)
         self.tokens = Tokens(settings.token_ttl_s)
-        self.lockout = PinGuard(settings, self.pins)  # serialised per table, locked per address (hub.web.pinguard)
+        # serialised per table, locked per address (hub.web.pinguard)
+        self.lockout = PinGuard(settings, self.pins)
         self.metrics = Metrics(hub, self.lockout.snapshot)
         self.live: Fanout | None = None  # hub.web.live.Live, set by the app
         self.match_uids: dict[str, tuple[str, Any]] = {}  # table -> (uid, match id) of the last match started
@@ -48,11 +50,13 @@ class WebContext:
             raise unknown_table(table, self.table_ids())
 
     def envelope(self, table: str) -> TableView:
-        """The table state envelope (docs/web-api.md): the hub's last view of the table plus whether a PIN is set."""
+        """The table state envelope (docs/web-api.md): the hub's last view of the table
+        plus whether a PIN is set."""
         return self.hub.view(table).model_copy(update={"pin_set": self.pins.is_set(table)})
 
     def envelope_json(self, table: str) -> dict[str, Any]:
-        """`envelope`'s JSON, from the JSON the hub made once for the change (a WebSocket sends it to every client)."""
+        """`envelope`'s JSON, from the JSON the hub made once for the change
+        (a WebSocket sends it to every client)."""
         return {**self.hub.state(table), "pin_set": self.pins.is_set(table)}
 
     def devices(self) -> list[DeviceView]:
@@ -76,17 +80,25 @@ class WebContext:
         broker = hub.mqtt.connected.is_set() if hub.mqtt is not None else None
         alive = hub.worker_alive
         alerts = hub.alerts  # a full disk (hub.errors.disk_full_alert): the hub cannot store, so not ok
-        failing = [a for a in alerts if a.get("severity") == "error"]  # a clock behind (a warning) still scores
-        return {"ok": alive and broker is not False and not failing, "worker_alive": alive, "broker_connected": broker,
-                "alerts": alerts,
-                "queue_depth": hub.queue_depth(), "boot": hub.boot, "hub_ms": hub.clock(),
-                "tables": len(hub.config.tables), "websocket_clients": self.live.clients if self.live else 0}
+        # a clock behind (a warning) still scores
+        failing = [a for a in alerts if a.get("severity") == "error"]
+        return {
+            "ok": alive and broker is not False and not failing,
+            "worker_alive": alive,
+            "broker_connected": broker,
+            "alerts": alerts,
+            "queue_depth": hub.queue_depth(),
+            "boot": hub.boot,
+            "hub_ms": hub.clock(),
+            "tables": len(hub.config.tables),
+            "websocket_clients": self.live.clients if self.live else 0,
+        }
 
     # ------------------------------------------------------------ acting
 
     def bearer(self, authorization: str | None, scope: str) -> Token | None:
-        """The live token of `Authorization: Bearer <token>` if it is one for `scope` (a table id, or CLUB) under
-        that scope's current PIN; else None."""
+        """The live token of `Authorization: Bearer <token>` if it is one for `scope` (a table id, or CLUB)
+        under that scope's current PIN; else None."""
         scheme, _, value = (authorization or "").partition(" ")
         token = self.tokens.get(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
         if token is None or token.table != scope or token.pin_set_ms != self.pins.set_ms(scope):
@@ -97,30 +109,39 @@ class WebContext:
         """The bearer token of a mutating call, valid for `table` (401 otherwise)."""
         token = self.bearer(authorization, table)
         if token is None:
-            raise ApiError(401, "unauthorized",
-                           f"this needs the referee's token for table {table!r}: enter the PIN on the panel",
-                           f"нужен токен судьи стола {table!r}: введите PIN на панели", "authorization",
-                           {"WWW-Authenticate": "Bearer"})
+            raise ApiError(
+                401,
+                "unauthorized",
+                f"this needs the referee's token for table {table!r}: enter the PIN on the panel",
+                f"нужен токен судьи стола {table!r}: введите PIN на панели",
+                "authorization",
+                {"WWW-Authenticate": "Bearer"},
+            )
         return token
 
     def authorize_device(self, table: str, authorization: str | None) -> Token:
-        """A device action (the club view's identify, a calibration): the club's token or the referee token of the
-        device's table (401 otherwise, saying both)."""
+        """A device action (the club view's identify, a calibration): the club's token or the referee token of
+        the device's table (401 otherwise, saying both)."""
         token = self.bearer(authorization, CLUB) or self.bearer(authorization, table)
         if token is None:
-            raise ApiError(401, "unauthorized",
-                           f"this needs the club's sign-in (the club PIN, on the club view) or the referee's token "
-                           f"for table {table!r}",
-                           f"нужен вход клуба (PIN клуба на странице клуба) или токен судьи стола {table!r}",
-                           "authorization", {"WWW-Authenticate": "Bearer"})
+            raise ApiError(
+                401,
+                "unauthorized",
+                f"this needs the club's sign-in (the club PIN, on the club view) or the referee's token "
+                f"for table {table!r}",
+                f"нужен вход клуба (PIN клуба на странице клуба) или токен судьи стола {table!r}",
+                "authorization",
+                {"WWW-Authenticate": "Bearer"},
+            )
         return token
 
     async def submit(self, table: str, action: dict[str, Any]) -> dict[str, Any]:
         """Hand a referee action to the hub and wait for its commit; refusals become ApiErrors."""
         fut = self.hub.submit_async(table, action)
         try:
-            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)),
-                                          self.settings.submit_timeout_s)
+            return await asyncio.wait_for(
+                asyncio.shield(asyncio.wrap_future(fut)), self.settings.submit_timeout_s
+            )
         except RefereeInputError as exc:
             raise from_referee(exc) from None
         except (TimeoutError, FutureTimeout):

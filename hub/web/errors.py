@@ -1,6 +1,6 @@
-"""Every error the web app answers: {"error": <hub.errors.ErrorBody>} = {"error": {"code", "en", "ru", "field"}}
-with a 4xx (or 503), never a 500. The body is the one every channel gives for the same refusal (hub/errors.py);
-this module only adds the HTTP status."""
+"""Every error the web app answers: {"error": <hub.errors.ErrorBody>} = {"error": {"code", "en", "ru",
+"field"}} with a 4xx (or 503), never a 500. The body is the one every channel gives for the same refusal
+(hub/errors.py); this module only adds the HTTP status."""
 
 from __future__ import annotations
 
@@ -35,8 +35,17 @@ from hub.vocab.inputs import parse_referee_action
 
 log = logging.getLogger("luza.web")
 
-STATUS = {MALFORMED: 400, UNKNOWN_TABLE: 404, NOT_FOUND: 404, NO_MATCH: 409, REFUSED: 409, DAMAGED: 410,
-          BUSY: 429, UNAVAILABLE: 503, INTERNAL_ERROR: 503}
+STATUS = {
+    MALFORMED: 400,
+    UNKNOWN_TABLE: 404,
+    NOT_FOUND: 404,
+    NO_MATCH: 409,
+    REFUSED: 409,
+    DAMAGED: 410,
+    BUSY: 429,
+    UNAVAILABLE: 503,
+    INTERNAL_ERROR: 503,
+}
 """The HTTP status of a refusal's code, unless the route says otherwise (a schema error is 422)."""
 
 
@@ -44,18 +53,32 @@ class ApiError(Exception):
     """An answer other than success: the HTTP status and the refusal's body (hub.errors.ErrorBody), made from
     its parts (a route's own check) or from a refusal (`ApiError.of`)."""
 
-    def __init__(self, status: int, code: str, en: str, ru: str, field: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        en: str,
+        ru: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(en)
         self.status, self.body, self.headers = status, ErrorBody(code, en, ru, field), headers
 
     @classmethod
-    def of(cls, refusal: Refusal | ErrorBody, status: int | None = None,
-           headers: dict[str, str] | None = None) -> ApiError:
+    def of(
+        cls, refusal: Refusal | ErrorBody, status: int | None = None, headers: dict[str, str] | None = None
+    ) -> ApiError:
         """The answer to a refusal: its body, with `status` or the one its code maps to (STATUS)."""
         body = refusal.body if isinstance(refusal, Refusal) else refusal
-        return cls(STATUS.get(body.code, 409) if status is None else status, body.code, body.en, body.ru,
-                   body.field, headers)
+        return cls(
+            STATUS.get(body.code, 409) if status is None else status,
+            body.code,
+            body.en,
+            body.ru,
+            body.field,
+            headers,
+        )
 
     def response(self) -> JSONResponse:
         return JSONResponse({"error": self.body.as_json()}, self.status, headers=self.headers)
@@ -80,12 +103,20 @@ RU_MESSAGES: dict[str, str] = {
     "string_too_long": "слишком длинный текст (не больше {max_length})",
     "too_short": "слишком мало элементов (не меньше {min_length})",
     "too_long": "слишком много элементов (не больше {max_length})",
-    "int_type": "нужно целое число", "int_parsing": "нужно целое число", "int_from_float": "нужно целое число",
-    "float_type": "нужно число", "float_parsing": "нужно число",
-    "bool_type": "нужно true или false", "bool_parsing": "нужно true или false",
-    "string_type": "нужен текст", "dict_type": "нужен объект", "list_type": "нужен список",
-    "model_type": "нужен объект", "model_attributes_type": "нужен объект",
-    "literal_error": "допустимо одно из: {expected}", "enum": "допустимо одно из: {expected}",
+    "int_type": "нужно целое число",
+    "int_parsing": "нужно целое число",
+    "int_from_float": "нужно целое число",
+    "float_type": "нужно число",
+    "float_parsing": "нужно число",
+    "bool_type": "нужно true или false",
+    "bool_parsing": "нужно true или false",
+    "string_type": "нужен текст",
+    "dict_type": "нужен объект",
+    "list_type": "нужен список",
+    "model_type": "нужен объект",
+    "model_attributes_type": "нужен объект",
+    "literal_error": "допустимо одно из: {expected}",
+    "enum": "допустимо одно из: {expected}",
     "string_pattern_mismatch": "недопустимые символы",
 }
 
@@ -111,7 +142,8 @@ def _ru_where(where: str) -> str:
 
 def _ru(error: Mapping[str, Any]) -> str:
     text = RU_MESSAGES.get(str(error.get("type")), "недопустимое значение")
-    ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}  # 'a' or 'b': 'a', 'b'
+    # 'a' or 'b': 'a', 'b'
+    ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}
     try:
         return text.format(**ctx)
     except (KeyError, IndexError, ValueError):
@@ -138,11 +170,14 @@ def _as_the_hub_says(request: Request, exc: RequestValidationError) -> RefereeIn
 def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    first: dict[str, Any] = dict(errors[0]) if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
+    first: dict[str, Any] = (
+        dict(errors[0]) if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
+    )
     where = _where(first.get("loc", ()))
     if first.get("type") == "json_invalid":
-        return ApiError(422, MALFORMED, "the body is not valid JSON", "тело запроса — не корректный JSON",
-                       "body").response()
+        return ApiError(
+            422, MALFORMED, "the body is not valid JSON", "тело запроса — не корректный JSON", "body"
+        ).response()
     refusal = _as_the_hub_says(request, exc)
     if refusal is not None:  # the same words as the control socket's for the same action
         return ApiError.of(refusal, 422).response()
@@ -168,23 +203,33 @@ def _validation(request: Request, exc: Exception) -> JSONResponse:
 # over the limit, ...): their words in Russian by status, never the English detail inside the Russian text.
 HTTP_RU: dict[int, str] = {
     400: "тело запроса не прочитать: отправьте JSON в кодировке UTF-8",
-    401: "нужна авторизация", 403: "доступ запрещён", 406: "хаб не может ответить в запрошенном формате",
-    408: "запрос не дошёл целиком вовремя", 411: "не указана длина тела запроса",
-    413: "тело запроса слишком большое", 415: "тип тела запроса не поддерживается: отправьте JSON",
+    401: "нужна авторизация",
+    403: "доступ запрещён",
+    406: "хаб не может ответить в запрошенном формате",
+    408: "запрос не дошёл целиком вовремя",
+    411: "не указана длина тела запроса",
+    413: "тело запроса слишком большое",
+    415: "тип тела запроса не поддерживается: отправьте JSON",
 }
 
 
 def _http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404:
-        return ApiError(404, NOT_FOUND, f"nothing at {request.url.path}",
-                       f"по адресу {request.url.path} ничего нет").response()
+        return ApiError(
+            404, NOT_FOUND, f"nothing at {request.url.path}", f"по адресу {request.url.path} ничего нет"
+        ).response()
     if exc.status_code == 405:
-        return ApiError(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
-                       f"метод {request.method} не поддерживается для {request.url.path}").response()
+        return ApiError(
+            405,
+            "method_not_allowed",
+            f"{request.method} is not allowed on {request.url.path}",
+            f"метод {request.method} не поддерживается для {request.url.path}",
+        ).response()
     ru = HTTP_RU.get(exc.status_code, f"запрос не выполнен (HTTP {exc.status_code})")
-    return ApiError(exc.status_code, MALFORMED if exc.status_code == 400 else "http_error", str(exc.detail),
-                   ru).response()
+    return ApiError(
+        exc.status_code, MALFORMED if exc.status_code == 400 else "http_error", str(exc.detail), ru
+    ).response()
 
 
 def _api(request: Request, exc: Exception) -> JSONResponse:

@@ -1,13 +1,14 @@
 """The web server's own limits against a hostile client on the club LAN (docs/security.md):
 
-- `ConnectionGuard` + `protocol_class`: uvicorn's h11 protocol with a cap on open connections per client address
-  and in all (a connection over a cap is dropped at once, so its file descriptor is freed at once), and a
-  header timeout: a request line and headers not complete within `header_timeout_s` (from the connection or from
-  the end of the previous response) close the connection. Half-sent requests cannot pile up and exhaust the
-  hub's descriptors. A connection that becomes a WebSocket leaves this count for hub/web/slots.py's.
-- `BodyLimit`: an ASGI middleware that refuses a request body over `max_bytes` (413, before reading it when its
-  Content-Length says so, else as soon as the count passes the limit) and a body that stalls for `timeout_s`
-  (408). A 300 MB body is never held in memory.
+- `ConnectionGuard` + `protocol_class`: uvicorn's h11 protocol with a cap on open connections per client
+  address and in all (a connection over a cap is dropped at once, so its file descriptor is freed at once),
+  and a header timeout: a request line and headers not complete within `header_timeout_s` (from the connection
+  or from the end of the previous response) close the connection. Half-sent requests cannot pile up and
+  exhaust the hub's descriptors. A connection that becomes a WebSocket leaves this
+  count for hub/web/slots.py's.
+- `BodyLimit`: an ASGI middleware that refuses a request body over `max_bytes` (413, before reading it when
+  its Content-Length says so, else as soon as the count passes the limit) and a body that stalls for
+  `timeout_s` (408). A 300 MB body is never held in memory.
 
 The Pi's own loopback clients (the wall screen's kiosk) are not counted against the caps.
 """
@@ -63,7 +64,8 @@ class ConnectionGuard:
 
 
 def protocol_class(guard: ConnectionGuard, header_timeout_s: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with `guard`'s caps and the header timeout (pass it as `uvicorn.Config(http=...)`)."""
+    """uvicorn's h11 protocol with `guard`'s caps and the header timeout (pass it as
+    `uvicorn.Config(http=...)`)."""
 
     class Guarded(H11Protocol):
         _counted = False
@@ -129,8 +131,14 @@ class BodyLimit:
 
     def too_large(self) -> ApiError:
         kib = self.max_bytes // 1024
-        return ApiError(413, "too_large", f"the request body is over {kib} KiB; nothing was done",
-                        f"тело запроса больше {kib} КиБ; ничего не сделано", "body", {"Connection": "close"})
+        return ApiError(
+            413,
+            "too_large",
+            f"the request body is over {kib} KiB; nothing was done",
+            f"тело запроса больше {kib} КиБ; ничего не сделано",
+            "body",
+            {"Connection": "close"},
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -144,7 +152,8 @@ class BodyLimit:
         gone: Message = {"type": "http.disconnect"}
 
         async def refuse(error: ApiError) -> Message:
-            """Answer now; the app is told the client went away (FastAPI would make any error of ours a 400)."""
+            """Answer now; the app is told the client went away
+            (FastAPI would make any error of ours a 400)."""
             nonlocal refused
             if not started and not refused:
                 refused = True
@@ -160,10 +169,16 @@ class BodyLimit:
             try:
                 message = await asyncio.wait_for(receive(), self.timeout_s)
             except TimeoutError:
-                return await refuse(ApiError(
-                    408, "timeout", f"the request body stalled for {self.timeout_s:g} s; nothing was done",
-                    f"тело запроса не приходило {self.timeout_s:g} с; ничего не сделано", "body",
-                    {"Connection": "close"}))
+                return await refuse(
+                    ApiError(
+                        408,
+                        "timeout",
+                        f"the request body stalled for {self.timeout_s:g} s; nothing was done",
+                        f"тело запроса не приходило {self.timeout_s:g} с; ничего не сделано",
+                        "body",
+                        {"Connection": "close"},
+                    )
+                )
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 done = not message.get("more_body", False)

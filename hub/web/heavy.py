@@ -4,9 +4,10 @@ Who: the club role, `Authorization: Bearer <token>` with a token from the club's
 the PIN is set with `luza pin set --club`). A referee's token is for their table's match, not for the club's
 archive: it gets 401, as does a phone on the club Wi-Fi without a token.
 
-One at a time: a second heavy export while one runs answers 429 with `Retry-After` and "busy, try again in N s"
-(N from the running one's progress). Streamed: the zip is written one match at a time by a thread of its own
-into a queue of a few chunks that the response drains, so memory holds one match's file, whatever the count;
+One at a time: a second heavy export while one runs answers 429 with `Retry-After` and "busy, try again in N
+s" (N from the running one's progress). Streamed: the zip is written one match at a time by a thread of its
+own into a queue of a few chunks that the response drains,
+so memory holds one match's file, whatever the count;
 a client that goes away stops the thread at the next match. Bounded: a zip holds at most `MAX_ZIP[format]`
 matches (413 beyond: narrow the dates).
 """
@@ -45,19 +46,27 @@ class Job:
 
 
 def unauthorized() -> ApiError:
-    return ApiError(401, "unauthorized",
-                    "this export is for the club: sign in with the club PIN (POST /api/club/token; set it on the "
-                    "hub with `luza pin set --club`) and send Authorization: Bearer <token>",
-                    "эта выгрузка — для клуба: войдите с PIN клуба (POST /api/club/token; задаётся на хабе: "
-                    "`luza pin set --club`) и передайте Authorization: Bearer <токен>", "authorization",
-                    {"WWW-Authenticate": "Bearer"})
+    return ApiError(
+        401,
+        "unauthorized",
+        "this export is for the club: sign in with the club PIN (POST /api/club/token; set it on the "
+        "hub with `luza pin set --club`) and send Authorization: Bearer <token>",
+        "эта выгрузка — для клуба: войдите с PIN клуба (POST /api/club/token; задаётся на хабе: "
+        "`luza pin set --club`) и передайте Authorization: Bearer <токен>",
+        "authorization",
+        {"WWW-Authenticate": "Bearer"},
+    )
 
 
 def too_many(count: int, fmt: str) -> ApiError:
     most = MAX_ZIP.get(fmt, 0)
-    return ApiError(413, "too_large", f"{count} matches are more than one {fmt} zip holds ({most}); "
-                    "narrow since/until", f"{count} партий — больше, чем помещается в один zip {fmt} ({most}); "
-                    "сузьте since/until", "since")
+    return ApiError(
+        413,
+        "too_large",
+        f"{count} matches are more than one {fmt} zip holds ({most}); narrow since/until",
+        f"{count} партий — больше, чем помещается в один zip {fmt} ({most}); сузьте since/until",
+        "since",
+    )
 
 
 class Gate:
@@ -80,9 +89,14 @@ class Gate:
         with self._lock:
             if self.job is not None:
                 n = self.job.left_s()
-                raise ApiError(429, "busy", f"another export is being made: busy, try again in {n} s",
-                               f"идёт другая выгрузка: занято, повторите через {n} с", None,
-                               {"Retry-After": str(n)})
+                raise ApiError(
+                    429,
+                    "busy",
+                    f"another export is being made: busy, try again in {n} s",
+                    f"идёт другая выгрузка: занято, повторите через {n} с",
+                    None,
+                    {"Retry-After": str(n)},
+                )
             self.job = Job(total, ITEM_S.get(fmt, 1.0))
             return self.job
 

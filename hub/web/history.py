@@ -2,14 +2,19 @@
 
     app.include_router(history_router(hub.config.store.path))
 
-- GET /api/matches                    search: table, variant, player, since, until (YYYY-MM-DD or ISO time, the
-                                      hub's local zone), status, limit, offset -> {total, limit, offset, matches}
+- GET /api/matches                    search: table, variant, player, since,
+  until (YYYY-MM-DD or ISO time, the
+                                      hub's local zone), status, limit,
+                                      offset -> {total, limit, offset, matches}
 - GET /api/matches/export.zip         every match started in [since, until) in one format, zipped (the club's:
                                       a heavy export, hub/web/heavy.py)
 - GET /api/matches/{id}               the match's JSON export (luza-match-export)
-- GET /api/matches/{id}/verify        what `luza verify` says of the match's JSON export, made now (hub/export/
-                                      verdict.py): {status: verified|incomplete|failed|unsigned|forged, en, ru, ...}
-- GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file (attachment; html inline;
+- GET /api/matches/{id}/verify        what `luza verify` says of the match's JSON
+  export, made now (hub/export/
+                                      verdict.py): {status:
+                                      verified|incomplete|failed|unsigned|forged, en, ru, ...}
+- GET /api/matches/{id}/export        ?format=json|csv|html|pdf&lang=ru|en -> the file
+  (attachment; html inline;
                                       pdf is a heavy export)
 
 Reads only, on its own read-only connection per request (the hub's worker keeps the writer). Errors are the
@@ -49,7 +54,8 @@ log = logging.getLogger("luza.web")
 
 
 def _export_error(exc: ExportError, field: str | None = None, match_id: str | None = None) -> ApiError:
-    if exc.code == DAMAGED:  # a torn page of the database (hub.store.integrity): one line in the log, no trace
+    # a torn page of the database (hub.store.integrity): one line in the log, no trace
+    if exc.code == DAMAGED:
         log.warning("%s", exc.en)
         return ApiError(410, DAMAGED, exc.en, exc.ru, "match")
     if exc.code == UNAVAILABLE:
@@ -60,8 +66,8 @@ def _export_error(exc: ExportError, field: str | None = None, match_id: str | No
 
 
 def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
-    """The history and export routes over the hub database at `db_path`; `gate` says who may run a heavy export
-    (default: nobody)."""
+    """The history and export routes over the hub database at `db_path`; `gate` says who may run a heavy
+    export (default: nobody)."""
     router = APIRouter(tags=["history"])
     heavy = gate or Gate()
 
@@ -70,20 +76,33 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
         try:
             s = Store(db_path, readonly=True)
         except (OSError, SchemaError, sqlite3.DatabaseError) as exc:
-            raise ApiError(503, UNAVAILABLE, f"the match database cannot be read: {exc}",
-                           f"база партий недоступна: {exc}") from None
+            raise ApiError(
+                503,
+                UNAVAILABLE,
+                f"the match database cannot be read: {exc}",
+                f"база партий недоступна: {exc}",
+            ) from None
         try:
             yield s
         finally:
             s.close()
 
     @router.get("/api/matches", summary="Search the match history")
-    def matches(table: str | None = None, variant: str | None = None, player: str | None = None,
-                since: str | None = None, until: str | None = None, status: str | None = None,
-                limit: str = "50", offset: str = "0") -> Response:
+    def matches(
+        table: str | None = None,
+        variant: str | None = None,
+        player: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        status: str | None = None,
+        limit: str = "50",
+        offset: str = "0",
+    ) -> Response:
         try:
             n, skip = _int(limit, "limit"), _int(offset, "offset")
-            q = hist.Query(table, variant, player, _day(since, "since"), _day(until, "until"), status, n, skip)
+            q = hist.Query(
+                table, variant, player, _day(since, "since"), _day(until, "until"), status, n, skip
+            )
             with store() as s:
                 total, rows = hist.search(s, q)
         except hist.QueryError as exc:
@@ -92,9 +111,16 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             return exc.response()
         return JSONResponse({"total": total, "limit": n, "offset": skip, "matches": rows})
 
-    @router.get("/api/matches/export.zip", summary="Export many matches as one zip (the club's; one at a time)")
-    def export_zip(authorization: Auth = None, format: str = "json", lang: str = "ru", since: str | None = None,
-                   until: str | None = None) -> Response:
+    @router.get(
+        "/api/matches/export.zip", summary="Export many matches as one zip (the club's; one at a time)"
+    )
+    def export_zip(
+        authorization: Auth = None,
+        format: str = "json",
+        lang: str = "ru",
+        since: str | None = None,
+        until: str | None = None,
+    ) -> Response:
         try:
             check_format(format, lang)
             span = _day(since, "since"), _day(until, "until")
@@ -107,9 +133,11 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
         except ApiError as exc:
             return exc.response()
         # streamed: a match that cannot be read is listed in luza-skipped.txt inside the zip (and logged)
-        return StreamingResponse(heavy.stream(job, lambda: _zip(db_path, job, format, lang, span)),
-                                 media_type=MEDIA_TYPES["zip"],
-                                 headers={"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'})
+        return StreamingResponse(
+            heavy.stream(job, lambda: _zip(db_path, job, format, lang, span)),
+            media_type=MEDIA_TYPES["zip"],
+            headers={"Content-Disposition": f'attachment; filename="luza-matches-{format}.zip"'},
+        )
 
     @router.get("/api/matches/{match_id}", summary="One match as its JSON export")
     def match(match_id: str) -> Response:
@@ -123,7 +151,9 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             return exc.response()
         return JSONResponse(doc)
 
-    @router.get("/api/matches/{match_id}/verify", summary="`luza verify` on the match's JSON export, by the hub")
+    @router.get(
+        "/api/matches/{match_id}/verify", summary="`luza verify` on the match's JSON export, by the hub"
+    )
     def verify(match_id: str) -> Response:
         try:
             with store() as s:
@@ -153,25 +183,36 @@ def history_router(db_path: str | Path, gate: Gate | None = None) -> APIRouter:
             if job is not None:
                 heavy.end(job)
         disposition = "inline" if format == "html" else "attachment"
-        return Response(data, media_type=MEDIA_TYPES[format],
-                        headers={"Content-Disposition":
-                                 f'{disposition}; filename="{filename(doc["match"]["id"], format, lang)}"'})
+        return Response(
+            data,
+            media_type=MEDIA_TYPES[format],
+            headers={
+                "Content-Disposition": f"{disposition}; "
+                f'filename="{filename(doc["match"]["id"], format, lang)}"'
+            },
+        )
 
     return router
 
 
-def _zip(db_path: str | Path, job: Job, fmt: str, lang: str, span: tuple[int | None, int | None]) -> Iterator[bytes]:
+def _zip(
+    db_path: str | Path, job: Job, fmt: str, lang: str, span: tuple[int | None, int | None]
+) -> Iterator[bytes]:
     """The zip's bytes, made on the heavy export's own thread (its own read-only connection)."""
     s = Store(db_path, readonly=True)
     try:
+
         def one_more() -> None:
             job.done += 1
 
         skipped: list[tuple[int, str]] = []
         yield from zip_stream(s, fmt, lang, local_zone(), *span, _now(), one_more, skipped)
         if skipped:
-            log.warning("export.zip: %d match(es) cannot be read and are listed in luza-skipped.txt: %s",
-                        len(skipped), ",".join(str(i) for i, _ in skipped))
+            log.warning(
+                "export.zip: %d match(es) cannot be read and are listed in luza-skipped.txt: %s",
+                len(skipped),
+                ",".join(str(i) for i, _ in skipped),
+            )
     finally:
         s.close()
 
@@ -187,8 +228,13 @@ def _int(value: str, field: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ApiError(400, MALFORMED, f"{field}: expected a whole number, got {value!r}",
-                       f"{field}: нужно целое число, получено {value!r}", field) from None
+        raise ApiError(
+            400,
+            MALFORMED,
+            f"{field}: expected a whole number, got {value!r}",
+            f"{field}: нужно целое число, получено {value!r}",
+            field,
+        ) from None
 
 
 def _now() -> int:

@@ -1,9 +1,9 @@
-"""Live state over WebSockets: /ws/tables/{table} (the table's envelope on connect and on every change, heartbeats,
-resync by rev) and /ws/club (every table, the devices and the hub's health).
+"""Live state over WebSockets: /ws/tables/{table} (the table's envelope on connect and on every change,
+heartbeats, resync by rev) and /ws/club (every table, the devices and the hub's health).
 
-One subscription to the hub (`Hub.changes(loop)`) feeds every client: a change is serialised once and put on each
-client's queue; a slow client's queue keeps only the newest states (each state is whole, so nothing is lost but
-intermediate frames)."""
+One subscription to the hub (`Hub.changes(loop)`) feeds every client: a change is serialised once and put on
+each client's queue; a slow client's queue keeps only the newest states (each state is whole, so nothing is
+lost but intermediate frames)."""
 
 from __future__ import annotations
 
@@ -90,10 +90,23 @@ class Live:
 
     def club_message(self) -> dict[str, Any]:
         web = self.web
-        tables = [{"id": t.id, "name": t.name, "state": web.envelope_json(t.id), "access": web.lockout.summary(t.id)}
-                  for t in web.hub.config.tables]
-        return {"type": "club", "boot": web.hub.boot, "hub_ms": web.hub.clock(), "tables": tables,
-                "devices": [d.model_dump(mode="json") for d in web.devices()], "health": web.health()}
+        tables = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "state": web.envelope_json(t.id),
+                "access": web.lockout.summary(t.id),
+            }
+            for t in web.hub.config.tables
+        ]
+        return {
+            "type": "club",
+            "boot": web.hub.boot,
+            "hub_ms": web.hub.clock(),
+            "tables": tables,
+            "devices": [d.model_dump(mode="json") for d in web.devices()],
+            "health": web.health(),
+        }
 
     def heartbeat(self, table: str | None) -> dict[str, Any]:
         hub = self.web.hub
@@ -162,8 +175,9 @@ async def _admit(ws: WebSocket, web: WebContext, table: str | None) -> bool:
 
 
 @router.websocket("/ws/tables/{table}")
-async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = None,
-                       boot: str | None = None) -> None:
+async def table_socket(
+    ws: WebSocket, table: str, web: Web, rev: int | None = None, boot: str | None = None
+) -> None:
     live = _live(web)
     await ws.accept()
     if web.hub.config.table(table) is None:
@@ -176,8 +190,17 @@ async def table_socket(ws: WebSocket, table: str, web: Web, rev: int | None = No
     try:
         state = web.envelope_json(table)
         if rev is not None and rev == state["rev"] and boot == state["boot"]:
-            await ws.send_text(_dumps({"type": "hello", "table": table, "rev": state["rev"], "boot": state["boot"],
-                                       "hub_ms": web.hub.clock()}))
+            await ws.send_text(
+                _dumps(
+                    {
+                        "type": "hello",
+                        "table": table,
+                        "rev": state["rev"],
+                        "boot": state["boot"],
+                        "hub_ms": web.hub.clock(),
+                    }
+                )
+            )
         else:
             await ws.send_text(_dumps({"type": "state", **state}))
         await _serve(ws, live, queue, table)

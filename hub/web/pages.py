@@ -17,8 +17,12 @@ router = APIRouter(include_in_schema=False)
 def _page(web: WebContext, name: str) -> FileResponse:
     path: Path = web.settings.dashboard / name
     if not path.is_file():
-        raise ApiError(404, "not_found", f"the page {name} is not installed (dashboard/)",
-                       f"страница {name} не установлена (dashboard/)")
+        raise ApiError(
+            404,
+            "not_found",
+            f"the page {name} is not installed (dashboard/)",
+            f"страница {name} не установлена (dashboard/)",
+        )
     return FileResponse(path, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
 
 

@@ -1,16 +1,16 @@
-"""The PIN check of the token exchange: serialised per table, locked per client address, never lockable for the
-referee's established device.
+"""The PIN check of the token exchange: serialised per table, locked per client address, never lockable for
+the referee's established device.
 
 Why: guesses sent together all passed the old lockout check before the first hash ran (a burst of 1,000
 evaluated 468), and five wrong PINs from anyone locked the table for everyone, the referee included.
 
-- **Serialised per table**: one PIN evaluation per table at a time (an asyncio lock on the app's loop; the scrypt
-  hash runs in a thread). The lockout is checked again under the lock, so a burst of N guesses from one address
-  gets at most `pin_attempts` evaluations; the rest are refused (429) without a hash.
+- **Serialised per table**: one PIN evaluation per table at a time (an asyncio lock on the app's loop; the
+  scrypt hash runs in a thread). The lockout is checked again under the lock, so a burst of N guesses from one
+  address gets at most `pin_attempts` evaluations; the rest are refused (429) without a hash.
 - **Per client address**: `pin_attempts` wrong PINs within `pin_window_s` lock that address out of that table
   for `lockout_s`, doubling with each further lockout up to `lockout_max_s`. Other addresses go on.
-- **Many addresses**: `pin_table_attempts` wrong PINs for a table from all new devices together within the window
-  lock the table for new devices (the same back-off); the referee's established device is not stopped.
+- **Many addresses**: `pin_table_attempts` wrong PINs for a table from all new devices together within the
+  window lock the table for new devices (the same back-off); the referee's established device is not stopped.
 - **Established device**: one that holds a valid token for the table (`Authorization: Bearer`), or the device
   cookie it got with its first token under the current PIN (hub.web.auth.PinStore.is_device). It skips the
   lockouts; its own wrong PINs are counted, and `pin_attempts` of them forget the device.
@@ -45,7 +45,9 @@ class Verdict:
 class PinGuard:
     """Every PIN attempt of one web app goes through `attempt`."""
 
-    def __init__(self, settings: WebSettings, pins: PinStore, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, settings: WebSettings, pins: PinStore, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         s = settings
         self.pins = pins
         self.by_address = Lockout(s.pin_attempts, s.pin_window_s, s.lockout_s, s.lockout_max_s, clock)
@@ -76,8 +78,8 @@ class PinGuard:
         return max(self.by_address.retry_after(f"{table}\0{client}"), self.new_devices.retry_after(table))
 
     async def attempt(self, table: str, pin: str, client: str, device: str | None, token_ok: bool) -> Verdict:
-        """Check `pin` for `table` from `client` (its address), `device` (its cookie, if any) and `token_ok` (it
-        holds a valid token for the table). At most one evaluation per table at a time."""
+        """Check `pin` for `table` from `client` (its address), `device` (its cookie, if any) and `token_ok`
+        (it holds a valid token for the table). At most one evaluation per table at a time."""
         established = token_ok or await asyncio.to_thread(self.pins.is_device, table, device)
         wait = self._wait(table, client, established)
         if wait:  # refused before queueing: a locked address's burst costs no hash and holds no one up
@@ -118,13 +120,19 @@ class PinGuard:
         return verdict
 
     def summary(self, table: str) -> dict[str, Any]:
-        """What the club view shows for a table: failed attempts (wrong, refused while locked), locked addresses."""
+        """What the club view shows for a table: failed attempts (wrong,
+        refused while locked), locked addresses."""
         with self._count_lock:
             wrong, locked = self.counts[(table, WRONG)], self.counts[(table, LOCKED)]
             last = self.last_failed_ms.get(table)
-        return {"failed": wrong + locked, "wrong": wrong, "refused": locked, "last_failed_ms": last,
-                "locked_addresses": self.by_address.locked(f"{table}\0"),
-                "new_devices_locked": self.new_devices.retry_after(table) > 0}
+        return {
+            "failed": wrong + locked,
+            "wrong": wrong,
+            "refused": locked,
+            "last_failed_ms": last,
+            "locked_addresses": self.by_address.locked(f"{table}\0"),
+            "new_devices_locked": self.new_devices.retry_after(table) > 0,
+        }
 
     def snapshot(self) -> dict[tuple[str, str], int]:
         """{(table, result): attempts} for /metrics."""

@@ -1,7 +1,7 @@
 """The token exchanges: a table's referee PIN, or the club's PIN, for a bearer token, through the PIN guard
-(hub.web.pinguard): one evaluation per table (or for the club) at a time, wrong PINs locked per client address,
-an established device never locked out. A right PIN also gives the browser a device cookie, which makes it an
-established device."""
+(hub.web.pinguard): one evaluation per table (or for the club) at a time, wrong PINs locked per client
+address, an established device never locked out. A right PIN also gives the browser a device cookie, which
+makes it an established device."""
 
 from __future__ import annotations
 
@@ -24,25 +24,45 @@ DEVICE_DAYS = 365
 
 def _locked(scope: str, seconds: int) -> ApiError:
     if scope == CLUB:
-        return ApiError(429, "locked", f"too many wrong club PINs; try again in {seconds} s",
-                        f"слишком много неверных PIN клуба; повторите через {seconds} с", "pin",
-                        {"Retry-After": str(seconds)})
-    return ApiError(429, "locked", f"too many wrong PINs for table {scope!r}; try again in {seconds} s",
-                    f"слишком много неверных PIN для стола {scope!r}; повторите через {seconds} с", "pin",
-                    {"Retry-After": str(seconds)})
+        return ApiError(
+            429,
+            "locked",
+            f"too many wrong club PINs; try again in {seconds} s",
+            f"слишком много неверных PIN клуба; повторите через {seconds} с",
+            "pin",
+            {"Retry-After": str(seconds)},
+        )
+    return ApiError(
+        429,
+        "locked",
+        f"too many wrong PINs for table {scope!r}; try again in {seconds} s",
+        f"слишком много неверных PIN для стола {scope!r}; повторите через {seconds} с",
+        "pin",
+        {"Retry-After": str(seconds)},
+    )
 
 
 def _no_pin(scope: str) -> ApiError:
     if scope == CLUB:
-        return ApiError(409, "no_pin", "no club PIN is set: on the hub run `luza pin set --club`",
-                        "PIN клуба не задан: на хабе выполните `luza pin set --club`", "pin")
-    return ApiError(409, "no_pin", f"no referee PIN is set for table {scope!r}: on the hub run "
-                    f"`luza pin set --table {scope}`",
-                    f"для стола {scope!r} не задан PIN судьи: на хабе выполните `luza pin set --table {scope}`", "pin")
+        return ApiError(
+            409,
+            "no_pin",
+            "no club PIN is set: on the hub run `luza pin set --club`",
+            "PIN клуба не задан: на хабе выполните `luza pin set --club`",
+            "pin",
+        )
+    return ApiError(
+        409,
+        "no_pin",
+        f"no referee PIN is set for table {scope!r}: on the hub run `luza pin set --table {scope}`",
+        f"для стола {scope!r} не задан PIN судьи: на хабе выполните `luza pin set --table {scope}`",
+        "pin",
+    )
 
 
-async def _exchange(web: WebContext, scope: str, body: TokenIn, request: Request, response: Response,
-                    cookie_path: str) -> str:
+async def _exchange(
+    web: WebContext, scope: str, body: TokenIn, request: Request, response: Response, cookie_path: str
+) -> str:
     """Check the PIN of `scope` (a table id, or CLUB) through the guard; a new token, or an ApiError."""
     client = request.client.host if request.client else "?"
     device = request.cookies.get(DEVICE_COOKIE)
@@ -57,9 +77,12 @@ async def _exchange(web: WebContext, scope: str, body: TokenIn, request: Request
     if not device or len(device) > 100:
         device = secrets.token_urlsafe(24)
     await asyncio.to_thread(web.pins.remember_device, scope, device)
-    response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_DAYS * 86400, path=cookie_path, httponly=True,
-                        samesite="strict")
-    return web.tokens.issue(scope, body.label or ("club" if scope == CLUB else "panel"), web.pins.set_ms(scope))
+    response.set_cookie(
+        DEVICE_COOKIE, device, max_age=DEVICE_DAYS * 86400, path=cookie_path, httponly=True, samesite="strict"
+    )
+    return web.tokens.issue(
+        scope, body.label or ("club" if scope == CLUB else "panel"), web.pins.set_ms(scope)
+    )
 
 
 @router.post("/api/tables/{table}/token", response_model=TokenOut)
@@ -73,6 +96,6 @@ async def token(table: str, body: TokenIn, web: Web, request: Request, response:
 @router.post("/api/club/token", response_model=ClubTokenOut)
 async def club_token(body: TokenIn, web: Web, request: Request, response: Response) -> dict[str, Any]:
     """Exchange the club's PIN (`luza pin set --club`) for a club token: device actions on the club view and the
-    heavy exports; never a referee action."""
+    heavy exports; never a referee action."""  # noqa: E501
     issued = await _exchange(web, CLUB, body, request, response, "/api/club")
     return {"token": issued, "role": "club", "expires_s": int(web.settings.token_ttl_s)}

@@ -11,7 +11,9 @@ from hub.web.context import Web, WebContext
 from hub.web.schemas import ERRORS, ActionOut, MatchIn
 
 router = APIRouter(tags=["referee"], responses={s: ERRORS[s] for s in (400, 401, 404, 409, 422, 503)})
-Authorization = Annotated[str | None, Header(description="Bearer <token> from POST /api/tables/{table}/token")]
+Authorization = Annotated[
+    str | None, Header(description="Bearer <token> from POST /api/tables/{table}/token")
+]
 
 
 def _answer(web: WebContext, table: str) -> ActionOut:
@@ -20,8 +22,7 @@ def _answer(web: WebContext, table: str) -> ActionOut:
 
 
 @router.post("/api/tables/{table}/match", response_model=ActionOut, status_code=status.HTTP_201_CREATED)
-async def start_match(table: str, body: MatchIn, web: Web, authorization: Authorization = None
-                      ) -> ActionOut:
+async def start_match(table: str, body: MatchIn, web: Web, authorization: Authorization = None) -> ActionOut:
     """Start a match: variant, players, options, the cue nodes' seats (default: luza.toml's)."""
     web.require_table(table)
     token = web.authorize(table, authorization)
@@ -35,8 +36,9 @@ async def start_match(table: str, body: MatchIn, web: Web, authorization: Author
 
 
 @router.post("/api/tables/{table}/actions", response_model=ActionOut)
-async def act(table: str, body: Annotated[RefereeActionBody, Body()], web: Web,
-              authorization: Authorization = None) -> ActionOut:
+async def act(
+    table: str, body: Annotated[RefereeActionBody, Body()], web: Web, authorization: Authorization = None
+) -> ActionOut:
     """One referee action: `kind` and that kind's fields (each kind is its own schema)."""
     web.require_table(table)
     token = web.authorize(table, authorization)

@@ -20,29 +20,55 @@ def list_devices(web: Web) -> list[DeviceView]:
     return web.devices()
 
 
-@router.post("/api/devices/{device}/commands", response_model=CommandOut, status_code=status.HTTP_202_ACCEPTED,
-             responses={s: ERRORS[s] for s in (400, 401, 404, 422, 503)})
-def command(device: str, body: CommandIn, web: Web,
-            authorization: Annotated[str | None, Header(
-                description="Bearer <token>: the club's (POST /api/club/token) or the device's table's")] = None,
-            ) -> dict[str, Any]:
+@router.post(
+    "/api/devices/{device}/commands",
+    response_model=CommandOut,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={s: ERRORS[s] for s in (400, 401, 404, 422, 503)},
+)
+def command(
+    device: str,
+    body: CommandIn,
+    web: Web,
+    authorization: Annotated[
+        str | None,
+        Header(description="Bearer <token>: the club's (POST /api/club/token) or the device's table's"),
+    ] = None,
+) -> dict[str, Any]:
     """Send a node a command: `identify` (blink for `seconds`) or `calibrate` (a pocket's colour sensor)."""
     dev = web.hub.config.device(device)
     if dev is None:
         known = [d.id for t in web.hub.config.tables for d in t.devices]
-        raise ApiError(404, "unknown_device", f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
-                       f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}", "device")
+        raise ApiError(
+            404,
+            "unknown_device",
+            f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
+            f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}",
+            "device",
+        )
     web.authorize_device(dev.table, authorization)
     if body.name == "identify":
         args: dict[str, Any] = {"s": body.seconds}
     else:
-        if dev.role != "pocket" or body.pocket is None or body.pocket not in dev.pockets or body.colour is None:
-            raise ApiError(400, "malformed",
-                           f"calibrate needs `pocket` (one of this node's pockets: {list(dev.pockets)}) and `colour`",
-                           f"для калибровки нужны `pocket` (луза этого узла: {list(dev.pockets)}) и `colour`",
-                           "pocket")
+        if (
+            dev.role != "pocket"
+            or body.pocket is None
+            or body.pocket not in dev.pockets
+            or body.colour is None
+        ):
+            raise ApiError(
+                400,
+                "malformed",
+                f"calibrate needs `pocket` (one of this node's pockets: {list(dev.pockets)}) and `colour`",
+                f"для калибровки нужны `pocket` (луза этого узла: {list(dev.pockets)}) и `colour`",
+                "pocket",
+            )
         args = {"p": body.pocket, "col": body.colour}
     if not web.hub.command(device, body.name, **args):
-        raise ApiError(503, "unavailable", "the hub has no link to the node now (no broker connection)",
-                       "у хаба сейчас нет связи с узлом (нет подключения к брокеру)")
+        raise ApiError(
+            503,
+            "unavailable",
+            "the hub has no link to the node now (no broker connection)",
+            "у хаба сейчас нет связи с узлом (нет подключения к брокеру)",
+        )
     return {"ok": True, "device": device, "name": body.name}

@@ -22,13 +22,18 @@ from hub.web.schemas import ERRORS, OtaIn, OtaOut
 
 router = APIRouter(tags=["updates"])
 
-DENIED = ApiError(403, "forbidden", "not this node's download (unknown node or release, or a wrong credential)",
-                  "это не загрузка этого узла (неизвестный узел или выпуск, или неверные данные доступа)")
+DENIED = ApiError(
+    403,
+    "forbidden",
+    "not this node's download (unknown node or release, or a wrong credential)",
+    "это не загрузка этого узла (неизвестный узел или выпуск, или неверные данные доступа)",
+)
 
 
 @router.get("/ota/{device}/{release}/manifest", include_in_schema=False)
-def node_manifest(device: str, release: str, request: Request, web: Web,
-                  x_luza_auth: Annotated[str | None, Header()] = None) -> Response:
+def node_manifest(
+    device: str, release: str, request: Request, web: Web, x_luza_auth: Annotated[str | None, Header()] = None
+) -> Response:
     body = web.hub.ota.manifest(device, release, request.url.path, x_luza_auth)
     if body is None:
         raise DENIED
@@ -36,8 +41,14 @@ def node_manifest(device: str, release: str, request: Request, web: Web,
 
 
 @router.get("/ota/{device}/{release}/f/{name:path}", include_in_schema=False)
-def node_file(device: str, release: str, name: str, request: Request, web: Web,
-              x_luza_auth: Annotated[str | None, Header()] = None) -> FileResponse:
+def node_file(
+    device: str,
+    release: str,
+    name: str,
+    request: Request,
+    web: Web,
+    x_luza_auth: Annotated[str | None, Header()] = None,
+) -> FileResponse:
     path = web.hub.ota.file(device, release, name, request.url.path, x_luza_auth)
     if path is None or not path.is_file():
         raise DENIED
@@ -51,19 +62,33 @@ def releases(web: Web) -> dict[str, Any]:
     return web.hub.ota.view()
 
 
-@router.post("/api/devices/{device}/ota", response_model=OtaOut, status_code=status.HTTP_202_ACCEPTED,
-             responses={s: ERRORS[s] for s in (400, 401, 404, 409, 422, 503)})
-def push(device: str, body: OtaIn, web: Web,
-         authorization: Annotated[str | None, Header(
-             description="Bearer <token>: the club's (POST /api/club/token) or the device's table's")] = None,
-         ) -> dict[str, Any]:
+@router.post(
+    "/api/devices/{device}/ota",
+    response_model=OtaOut,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={s: ERRORS[s] for s in (400, 401, 404, 409, 422, 503)},
+)
+def push(
+    device: str,
+    body: OtaIn,
+    web: Web,
+    authorization: Annotated[
+        str | None,
+        Header(description="Bearer <token>: the club's (POST /api/club/token) or the device's table's"),
+    ] = None,
+) -> dict[str, Any]:
     """Update one node: the release named, or the hub's own firmware. It downloads it from this hub, checks it,
-    and restarts into it; it keeps it only after it has reached the hub again (docs/firmware.md, Updates)."""
+    and restarts into it; it keeps it only after it has reached the hub again (docs/firmware.md, Updates)."""  # noqa: E501
     dev = web.hub.config.device(device)
     if dev is None:
         known = [d.id for t in web.hub.config.tables for d in t.devices]
-        raise ApiError(404, "unknown_device", f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
-                       f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}", "device")
+        raise ApiError(
+            404,
+            "unknown_device",
+            f"no device {device!r} in luza.toml; devices: {', '.join(known)}",
+            f"устройства {device!r} нет в luza.toml; устройства: {', '.join(known)}",
+            "device",
+        )
     web.authorize_device(dev.table, authorization)  # as identify: the club's token or the table's
     try:
         (result,) = web.hub.ota.push([device], body.release)

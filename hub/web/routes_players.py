@@ -7,9 +7,9 @@
 - GET  /api/stats                   the leaderboard: every player's figures, the matches left out and why
 - GET  /api/stats.csv               the leaderboard as CSV
 
-Reading is open on the club network like the history; the figures are recomputed from the stored matches on each
-request (hub/stats/compute.py: folded once per match, then cached), on the request's own thread.
-"""
+Reading is open on the club network like the history; the figures are recomputed from the stored matches on
+each request (hub/stats/compute.py: folded once per match, then cached), on the request's own thread.
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -36,19 +36,26 @@ from hub.web.errors import ApiError
 from hub.web.schemas import ERRORS
 
 router = APIRouter(tags=["players"], responses={s: ERRORS[s] for s in (400, 401, 404, 409, 503)})
-Authorization = Annotated[str | None, Header(description="Bearer <token>: a table's referee token or the club's")]
+Authorization = Annotated[
+    str | None, Header(description="Bearer <token>: a table's referee token or the club's")
+]
 MAX_LIMIT = 100
 log = logging.getLogger("luza.web")
 
 
 class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=60, description="as the player writes it, either alphabet")]
-    name_en: Annotated[str | None, Field(max_length=60, description="Latin spelling (default: romanised)")] = None
+    name: Annotated[
+        str, Field(min_length=1, max_length=60, description="as the player writes it, either alphabet")
+    ]
+    name_en: Annotated[
+        str | None, Field(max_length=60, description="Latin spelling (default: romanised)")
+    ] = None
     nickname: Annotated[str, Field(max_length=60)] = ""
     club: Annotated[str, Field(max_length=60)] = ""
-    photo: Annotated[str | None, Field(max_length=registry.MAX_PHOTO,
-                                       description="data:image/png|jpeg|webp;base64,...")] = None
+    photo: Annotated[
+        str | None, Field(max_length=registry.MAX_PHOTO, description="data:image/png|jpeg|webp;base64,...")
+    ] = None
 
 
 class MergeIn(BaseModel):
@@ -63,20 +70,31 @@ def _db(web: WebContext) -> str:
 
 def _unauthorized(who: str) -> ApiError:
     if who == "club":
-        return ApiError(401, "unauthorized", "merging players is for the club: sign in with the club PIN",
-                        "объединять игроков может клуб: войдите с PIN клуба", "authorization",
-                        {"WWW-Authenticate": "Bearer"})
-    return ApiError(401, "unauthorized", "adding a player needs a referee's token (the panel's PIN) or the club's",
-                    "чтобы добавить игрока, нужен токен судьи (PIN панели) или клуба", "authorization",
-                    {"WWW-Authenticate": "Bearer"})
+        return ApiError(
+            401,
+            "unauthorized",
+            "merging players is for the club: sign in with the club PIN",
+            "объединять игроков может клуб: войдите с PIN клуба",
+            "authorization",
+            {"WWW-Authenticate": "Bearer"},
+        )
+    return ApiError(
+        401,
+        "unauthorized",
+        "adding a player needs a referee's token (the panel's PIN) or the club's",
+        "чтобы добавить игрока, нужен токен судьи (PIN панели) или клуба",
+        "authorization",
+        {"WWW-Authenticate": "Bearer"},
+    )
 
 
 def _figures(web: WebContext) -> Figures:
     try:
         fig, _ = compute(_db(web))
     except sqlite3.Error as exc:
-        raise ApiError(503, UNAVAILABLE, f"the match database cannot be read: {exc}",
-                       f"база партий недоступна: {exc}") from None
+        raise ApiError(
+            503, UNAVAILABLE, f"the match database cannot be read: {exc}", f"база партий недоступна: {exc}"
+        ) from None
     return fig
 
 
@@ -84,8 +102,13 @@ def _id(value: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ApiError(400, "malformed", f"player: expected a whole number, got {value!r}",
-                       f"player: нужно целое число, получено {value!r}", "player") from None
+        raise ApiError(
+            400,
+            "malformed",
+            f"player: expected a whole number, got {value!r}",
+            f"player: нужно целое число, получено {value!r}",
+            "player",
+        ) from None
 
 
 @router.get("/api/players", summary="Search the player registry (either alphabet)")
@@ -98,7 +121,9 @@ def search(web: Web, q: str = "", limit: int = 20) -> dict[str, Any]:
 
 @router.post("/api/players", summary="Register a player", status_code=status.HTTP_201_CREATED)
 def add(body: PlayerIn, web: Web, authorization: Authorization = None) -> dict[str, Any]:
-    if web.bearer(authorization, CLUB) is None and not any(web.bearer(authorization, t) for t in web.table_ids()):
+    if web.bearer(authorization, CLUB) is None and not any(
+        web.bearer(authorization, t) for t in web.table_ids()
+    ):
         raise _unauthorized("referee")
     try:
         row = registry.add(_db(web), body.model_dump(), int(time.time() * 1000))
@@ -133,8 +158,11 @@ def player(player: str, web: Web) -> dict[str, Any]:
     if row.merged_into is not None:  # an old id: the page follows it to the player it became
         return {**registry.public(row), "figures": None, "head_to_head": []}
     fig = _figures(web)
-    return {**registry.public(row, photo=True), "figures": fig.players.get(pid),
-            "head_to_head": head_to_head(fig, pid) if pid in fig.players else []}
+    return {
+        **registry.public(row, photo=True),
+        "figures": fig.players.get(pid),
+        "head_to_head": head_to_head(fig, pid) if pid in fig.players else [],
+    }
 
 
 @router.get("/api/stats", summary="The leaderboard: every player's figures")
@@ -146,8 +174,11 @@ def stats(web: Web) -> dict[str, Any]:
 @router.get("/api/stats.csv", summary="The leaderboard as CSV")
 def stats_csv(web: Web) -> Response:
     data = csvfile.render(leaderboard(_figures(web)), local_zone())
-    return Response(data, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="luza-players.csv"'})
+    return Response(
+        data,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="luza-players.csv"'},
+    )
 
 
 def warm_up(web: WebContext) -> threading.Thread:

@@ -42,8 +42,9 @@ def panel_url(request: Request, web: WebContext, table: str, lang: str | None) -
     return f"{url}?lang={lang}" if lang else url
 
 
-@router.get("/api/tables/{table}/qr.svg", response_class=Response,
-            responses={200: {"content": {"image/svg+xml": {}}}})
+@router.get(
+    "/api/tables/{table}/qr.svg", response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}}
+)
 def panel_qr(table: str, request: Request, web: Web, lang: str | None = None) -> Response:
     """A QR code (SVG) of the table's referee panel URL, for the board's idle screen."""
     web.require_table(table)

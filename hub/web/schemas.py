@@ -1,4 +1,5 @@
-"""Request and response bodies of the REST API (the referee actions themselves are hub.vocab.actions' models)."""
+"""Request and response bodies of the REST API (the referee actions themselves are
+hub.vocab.actions' models)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,20 @@ class _In(BaseModel):
 
 
 class TokenIn(_In):
-    pin: Annotated[str, Field(min_length=1, max_length=64, description="the table's referee PIN, or the club's (4..12 digits)")]
-    label: Annotated[str | None, Field(max_length=40, pattern=r"^[\w .@-]*$",
-                                       description="who acts (recorded with each action), e.g. 'panel'")] = None
+    pin: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=64, description="the table's referee PIN, or the club's (4..12 digits)"
+        ),
+    ]
+    label: Annotated[
+        str | None,
+        Field(
+            max_length=40,
+            pattern=r"^[\w .@-]*$",
+            description="who acts (recorded with each action), e.g. 'panel'",
+        ),
+    ] = None
 
 
 class MatchIn(NewMatchAction):
@@ -35,13 +47,23 @@ class MatchIn(NewMatchAction):
 class CommandIn(_In):
     name: Literal["identify", "calibrate"]
     seconds: Annotated[float, Field(gt=0, le=600, description="identify: how long the node blinks")] = 10.0
-    pocket: PocketNo | None = Field(None, description="calibrate: the pocket whose colour sensor to calibrate")
-    colour: ColourName | None = Field(None, description="calibrate: the colour of the ball held in the pocket")
+    pocket: PocketNo | None = Field(
+        None, description="calibrate: the pocket whose colour sensor to calibrate"
+    )
+    colour: ColourName | None = Field(
+        None, description="calibrate: the colour of the ball held in the pocket"
+    )
 
 
 class OtaIn(_In):
-    release: Annotated[str | None, Field(max_length=64, pattern=r"^[A-Za-z0-9._+-]+$",
-                                         description="a release id (GET /api/ota); none: the hub's own firmware")] = None
+    release: Annotated[
+        str | None,
+        Field(
+            max_length=64,
+            pattern=r"^[A-Za-z0-9._+-]+$",
+            description="a release id (GET /api/ota); none: the hub's own firmware",
+        ),
+    ] = None
 
 
 # ---------------------------------------------------------------- answers

@@ -27,18 +27,29 @@ class WebServerError(RuntimeError):
 class WebServer:
     """A uvicorn server for one hub on a background thread. `url` is where it listens."""
 
-    def __init__(self, hub: Hub, host: str, port: int, settings: WebSettings | None = None,
-                 log_level: str = "warning") -> None:
+    def __init__(
+        self, hub: Hub, host: str, port: int, settings: WebSettings | None = None, log_level: str = "warning"
+    ) -> None:
         self.hub, self.host = hub, host
         settings = settings or WebSettings()
         self.app = create_app(hub, settings)
-        # caps on connections and the header timeout: a hostile LAN client cannot exhaust the hub (hub/web/guard.py)
+        # caps on connections and the header timeout: a hostile LAN client cannot exhaust
+        # the hub (hub/web/guard.py)
         self.guard = ConnectionGuard(settings.max_connections, settings.max_connections_per_address)
-        self.config = uvicorn.Config(self.app, host=host, port=port, ws="websockets-sansio", lifespan="on",
-                                     http=protocol_class(self.guard, settings.header_timeout_s),
-                                     # protocol pings: a client gone silent (half-open) is closed, its slot freed
-                                     ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_timeout_s,
-                                     log_level=log_level, access_log=False, timeout_graceful_shutdown=2)
+        self.config = uvicorn.Config(
+            self.app,
+            host=host,
+            port=port,
+            ws="websockets-sansio",
+            lifespan="on",
+            http=protocol_class(self.guard, settings.header_timeout_s),
+            # protocol pings: a client gone silent (half-open) is closed, its slot freed
+            ws_ping_interval=settings.ws_ping_s,
+            ws_ping_timeout=settings.ws_ping_timeout_s,
+            log_level=log_level,
+            access_log=False,
+            timeout_graceful_shutdown=2,
+        )
         self.server = uvicorn.Server(self.config)
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -61,8 +72,9 @@ class WebServer:
         self._sock = sock
         self.port = sock.getsockname()[1]
         self.hub.ota.http_port = self.port  # nodes download their updates here (hub.ota)
-        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
-                                        name="luza web", daemon=True)
+        self._thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, name="luza web", daemon=True
+        )
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
@@ -91,8 +103,13 @@ class WebServer:
         self.stop()
 
 
-def serve_in_thread(hub: Hub, host: str = "127.0.0.1", port: int = 8000, settings: WebSettings | None = None,
-                    log_level: str = "warning") -> WebServer:
+def serve_in_thread(
+    hub: Hub,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    settings: WebSettings | None = None,
+    log_level: str = "warning",
+) -> WebServer:
     """Start the web app for a started `hub` on host:port in this process; returns the running server."""
     return WebServer(hub, host, port, settings, log_level).start()
 

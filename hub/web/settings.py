@@ -13,14 +13,15 @@ class WebSettings:
     dashboard: Path = DASHBOARD  # static files (pages, js, css, fonts)
     token_ttl_s: int = 12 * 3600  # a referee token's life
     pin_attempts: int = 5  # wrong PINs per table and client address within `pin_window_s` before a lockout
-    pin_table_attempts: int = 20  # wrong PINs per table from all new devices within the window: new devices wait
+    # wrong PINs per table from all new devices within the window: new devices wait
+    pin_table_attempts: int = 20
     pin_window_s: float = 300.0
     lockout_s: float = 60.0  # the first lockout; it doubles on each further one, up to `lockout_max_s`
     lockout_max_s: float = 900.0
-    # Liveness (docs/web-api.md "WebSockets"): a page hears from the hub at least every `heartbeat_s` and shows
-    # "no connection" after 4 s of silence (dashboard/js/ws.js SILENCE_MS: keep it above twice this); the hub
-    # pings every socket every `ws_ping_s` and drops one that has not answered within `ws_ping_timeout_s` (a
-    # half-open link: its slot is freed, hub/web/slots.py).
+    # Liveness (docs/web-api.md "WebSockets"): a page hears from the hub at least every `heartbeat_s` and
+    # shows "no connection" after 4 s of silence (dashboard/js/ws.js SILENCE_MS: keep it above twice this);
+    # the hub pings every socket every `ws_ping_s` and drops one that has not answered within
+    # `ws_ping_timeout_s` (a half-open link: its slot is freed, hub/web/slots.py).
     heartbeat_s: float = 1.5
     ws_ping_s: float = 5.0
     ws_ping_timeout_s: float = 5.0
@@ -35,4 +36,5 @@ class WebSettings:
     header_timeout_s: float = 10.0  # a request's line and headers must arrive within this
     body_timeout_s: float = 10.0  # and each part of its body within this
     max_body_bytes: int = 64 * 1024  # a request body (a referee action is under 1 KiB)
-    public_url: str | None = None  # the hub's address for the panel QR code (default: the address the board used)
+    # the hub's address for the panel QR code (default: the address the board used)
+    public_url: str | None = None

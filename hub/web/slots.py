@@ -50,14 +50,21 @@ class Refusal:
         return ErrorBody(BUSY, self.reason, self.ru)
 
 
-PER_ADDRESS = Refusal("too many live connections from this address; close another tab or screen", "per_address",
-                      "слишком много подключений с этого адреса; закройте другую вкладку или экран")
-FULL = Refusal("too many live connections to the hub; try again in a minute", "total",
-               "к хабу подключено слишком много клиентов; попробуйте через минуту")
+PER_ADDRESS = Refusal(
+    "too many live connections from this address; close another tab or screen",
+    "per_address",
+    "слишком много подключений с этого адреса; закройте другую вкладку или экран",
+)
+FULL = Refusal(
+    "too many live connections to the hub; try again in a minute",
+    "total",
+    "к хабу подключено слишком много клиентов; попробуйте через минуту",
+)
 
 
 class Slots:
-    """Counts of open sockets per client address, with the limits above. Thread-safe (used on the event loop)."""
+    """Counts of open sockets per client address, with the limits above.
+    Thread-safe (used on the event loop)."""
 
     def __init__(self, total: int, per_address: int, reserved: int) -> None:
         self.total, self.per_address, self.reserved = total, per_address, min(reserved, total)
@@ -67,7 +74,8 @@ class Slots:
         self._lock = threading.Lock()
 
     def take(self, address: str | None, screen: bool) -> Refusal | None:
-        """Take a slot for a client at `address`; `screen`: the kiosk or a panel with its token. None = taken."""
+        """Take a slot for a client at `address`; `screen`:
+        the kiosk or a panel with its token. None = taken."""
         addr = address or "?"
         local = is_loopback(address)
         with self._lock:

@@ -29,25 +29,42 @@ def _foul(cls: type[Variant], foul: Foul) -> dict[str, Any]:
     """A foul as every screen names it: the rule the variant's FOUL effect cites and the engine's words for it
     (the panel's button, the board's flash and the shot's reasons say the same)."""
     r = cls.foul_reason(foul)
-    return {"code": foul.name.lower(), "paragraph": foul.value, "cite": r.cite(), "en": foul_name(r.en),
-            "ru": foul_name(r.ru)}
+    return {
+        "code": foul.name.lower(),
+        "paragraph": foul.value,
+        "cite": r.cite(),
+        "en": foul_name(r.en),
+        "ru": foul_name(r.ru),
+    }
 
 
 def variants() -> list[dict[str, Any]]:
-    """Every registered variant with its default target, labelled options and profile (what the screens need)."""
+    """Every registered variant with its default target,
+    labelled options and profile (what the screens need)."""
     out = []
     for name, cls in VARIANTS.items():
         p = cls.PROFILE
-        out.append({"id": name, "title": {"en": cls.title_en, "ru": cls.title_ru},
-                    "target": int(cls.OPTIONS["target"]),  # type: ignore[call-overload]
-                    "options": [_option(k, v) for k, v in cls.OPTIONS.items()],
-                    "profile": {"identity": p.identity.value, "fixed_cue_ball": p.fixed_cue_ball, "calls": p.calls,
-                                "facts": sorted(f.value for f in p.facts),
-                                # what the referee panel offers: the fouls it may call and the facts it sets
-                                "fouls": [_foul(cls, f) for f in p.fouls],
-                                # every foul its shots can carry (the sensors' too), named for the board
-                                "foul_names": [_foul(cls, f) for f in Foul
-                                               if cls.foul_reason(f).variant in ("general", name)],
-                                "referee_facts": [{"name": f.value, "type": FACTS.get(f.value, "flag")}
-                                                  for f in p.referee_facts]}})
+        out.append(
+            {
+                "id": name,
+                "title": {"en": cls.title_en, "ru": cls.title_ru},
+                "target": int(cls.OPTIONS["target"]),  # type: ignore[call-overload]
+                "options": [_option(k, v) for k, v in cls.OPTIONS.items()],
+                "profile": {
+                    "identity": p.identity.value,
+                    "fixed_cue_ball": p.fixed_cue_ball,
+                    "calls": p.calls,
+                    "facts": sorted(f.value for f in p.facts),
+                    # what the referee panel offers: the fouls it may call and the facts it sets
+                    "fouls": [_foul(cls, f) for f in p.fouls],
+                    # every foul its shots can carry (the sensors' too), named for the board
+                    "foul_names": [
+                        _foul(cls, f) for f in Foul if cls.foul_reason(f).variant in ("general", name)
+                    ],
+                    "referee_facts": [
+                        {"name": f.value, "type": FACTS.get(f.value, "flag")} for f in p.referee_facts
+                    ],
+                },
+            }
+        )
     return out

@@ -1,8 +1,10 @@
-"""How fast the hub's reconciliation folds inputs: `python3 -m tests.bench.bench_table` (prints, never asserts).
+"""How fast the hub's reconciliation folds inputs: `python3 -m
+tests.bench.bench_table` (prints, never asserts).
 
 Measures, for a long Free match played as hub inputs (strikes, balls, fouls, penalty choices):
 - `apply` of one in-order input, and `apply` + `scoreboard()` (what the service does per event);
-- a late input landing mid-match (a node's outbox after an outage): the fold goes back to it and forward again;
+- a late input landing mid-match (a node's outbox after an outage):
+  the fold goes back to it and forward again;
 - rebuilding a whole match from its log (the hub's start-up).
 """
 
@@ -68,21 +70,26 @@ def main() -> None:
     for board in (False, True):
         s, times = timed_fold(inputs, board)
         what = "apply + scoreboard" if board else "apply          "
-        print(f"{what} ({len(inputs)} inputs, {s.match.state.shots} shots): p50 {statistics.median(times):.3f} ms, "
-              f"p99 {percentile(times, 0.99):.3f} ms, max {max(times):.3f} ms")
+        print(
+            f"{what} ({len(inputs)} inputs, {s.match.state.shots} shots): p50 {statistics.median(times):.3f} "
+            f"ms, p99 {percentile(times, 0.99):.3f} ms, max {max(times):.3f} ms"
+        )
     for shots in (25, 50, 100, 200):
         part = free_match(shots)
         s, _ = timed_fold(part, False)
-        late = Kit(boot=9).pocket(part[len(part) // 2].at_ms + 300, 1)  # mid-match: rewind to it, refold the rest
+        # mid-match: rewind to it, refold the rest
+        late = Kit(boot=9).pocket(part[len(part) // 2].at_ms + 300, 1)
         t0 = time.perf_counter()
         s.apply(late)
         dt = (time.perf_counter() - t0) * 1e3
         t0 = time.perf_counter()
         TableSession.replay("t1", "free", ("Ivan", "Petr"), {"target": 1000}, part)
         rebuild = (time.perf_counter() - t0) * 1e3
-        print(f"{shots:4d} shots ({len(part)} inputs): late input mid-match (rewind + refold of what follows) "
-              f"{dt:.2f} ms, rebuild from log "
-              f"{rebuild:.2f} ms")
+        print(
+            f"{shots:4d} shots ({len(part)} inputs): late input mid-match (rewind + refold of what follows) "
+            f"{dt:.2f} ms, rebuild from log "
+            f"{rebuild:.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -3,11 +3,12 @@
 
 Run: `python -m tests.bench.export [--matches N] [--repeat R]`
 
-The long match is played through a real Hub (no broker) into a real SQLite store on a fixed clock: a break, 193
-called shots that miss (the turn passes each time), then six called balls made (75 points). For `--all`, the
-stored match rows and inputs of a 9-shot Classic match are copied 1,000 times (sensor rows get a new boot so
-their unique key holds), and the whole store is exported to a zip. The best of `--repeat` runs is reported (the
-machine is shared). Targets (issue 9): < 1 s per match for JSON/CSV/HTML, < 3 s for PDF. Nothing asserts a time.
+The long match is played through a real Hub (no broker) into a real SQLite store on a fixed clock: a
+break, 193 called shots that miss (the turn passes each time), then six called balls made (75 points). For
+`--all`, the stored match rows and inputs of a 9-shot Classic match are copied 1,000 times (sensor rows get a
+new boot so their unique key holds), and the whole store is exported to a zip. The best of `--repeat` runs is
+reported (the machine is shared). Targets (issue 9): < 1 s per match for JSON/CSV/HTML,
+< 3 s for PDF. Nothing asserts a time.
 """
 
 from __future__ import annotations
@@ -67,13 +68,17 @@ def copy_matches(db: Path, n: int) -> None:
     with store.transaction():
         for k in range(1, n):
             cur = conn.execute(
-                "INSERT INTO matches(table_id, variant, players, options, status, started_ms, ended_ms, last_state,"
-                " settings) SELECT table_id, variant, players, options, status, started_ms + ?, ended_ms + ?,"
-                " last_state, settings FROM matches WHERE id = 1", (k * 60_000, k * 60_000))
+                "INSERT INTO matches(table_id, variant, players, options, status, started_ms, ended_ms, "
+                "last_state, settings) SELECT table_id, variant, players, options, status, started_ms + ?, "
+                "ended_ms + ?, last_state, settings FROM matches WHERE id = 1",
+                (k * 60_000, k * 60_000),
+            )
             conn.execute(
-                "INSERT INTO inputs(table_id, match_id, source, device, boot, seq, at_ms, received_ms, record) "
-                "SELECT table_id, ?, source, device, boot + ?, seq, at_ms, received_ms, record FROM inputs "
-                "WHERE match_id = 1 ORDER BY id", (cur.lastrowid, k))
+                "INSERT INTO inputs(table_id, match_id, source, device, boot, seq, at_ms, received_ms, "
+                "record) SELECT table_id, ?, source, device, boot + ?, seq, at_ms, received_ms, record FROM "
+                "inputs WHERE match_id = 1 ORDER BY id",
+                (cur.lastrowid, k),
+            )
     store.close()
 
 
@@ -90,9 +95,14 @@ def main() -> None:
         src = load(store, 1)
         doc = build(src)
         shots = len(doc["shots"])
-        print(f"200-shot match: {shots} shots, {len(src.inputs)} inputs, played through the hub in "
-              f"{time.perf_counter() - start:.1f} s")
-        print(f"  build (fold + replay, no file): {best(lambda: build(load(store, 1)), args.repeat) * 1000:.0f} ms")
+        print(
+            f"200-shot match: {shots} shots, {len(src.inputs)} inputs, played through the hub in "
+            f"{time.perf_counter() - start:.1f} s"
+        )
+        print(
+            "  build (fold + replay, no file): "
+            f"{best(lambda: build(load(store, 1)), args.repeat) * 1000:.0f} ms"
+        )
         for fmt in FORMATS:
             if fmt == "pdf" and not available():
                 print("  pdf: skipped (WeasyPrint not installed)")
@@ -110,8 +120,10 @@ def main() -> None:
             zipped = export_all(store, fmt)
             count, data = zipped.count, zipped.data
             took = time.perf_counter() - start
-            print(f"--all over {count} matches ({fmt}): {took:.1f} s, {took / count * 1000:.1f} ms per match, "
-                  f"zip {len(data) / 1024:.0f} KiB")
+            print(
+                f"--all over {count} matches ({fmt}): {took:.1f} s, {took / count * 1000:.1f} ms per match, "
+                f"zip {len(data) / 1024:.0f} KiB"
+            )
         store.close()
 
 

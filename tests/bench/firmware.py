@@ -1,4 +1,5 @@
-"""Memory of the firmware's pocket and strike logic under the real MicroPython: `python -m tests.bench.firmware`.
+"""Memory of the firmware's pocket and strike logic under the real MicroPython:
+`python -m tests.bench.firmware`.
 
 Prints gc.mem_alloc() deltas (bytes): the objects' steady footprint, the bytes allocated per beam edge and per
 accelerometer sample in steady state (target: 0), and per detection/strike taken (a tuple). Figures, not
@@ -115,9 +116,13 @@ def main() -> int:
     edges = tr.beam_edges(script, pockets=(1,), noise=tr.Noise(jitter_us=200, chatter=0.5), seed=1)
     motions = [tr.Strike(200 + 700 * i, peak_g=8, double_gap_ms=12 if i % 2 else None) for i in range(10)]
     samples = tr.strike_samples(motions, seed=2)
-    data = {"edges": [[e.beam, e.level, e.t_us] for e in edges],
-            "samples": [[s.t_us, s.x, s.y, s.z] for s in samples]}
-    out = mp.run_json(_CODE, mp.FIRMWARE, extra={"/bench.json": json.dumps(data)}, heap=4 * 1024 * 1024, timeout=300)
+    data = {
+        "edges": [[e.beam, e.level, e.t_us] for e in edges],
+        "samples": [[s.t_us, s.x, s.y, s.z] for s in samples],
+    }
+    out = mp.run_json(
+        _CODE, mp.FIRMWARE, extra={"/bench.json": json.dumps(data)}, heap=4 * 1024 * 1024, timeout=300
+    )
     assert isinstance(out, dict)
     print("MicroPython (WebAssembly port, 1.27) gc.mem_alloc() deltas, bytes:")
     for key, value in out.items():

@@ -1,5 +1,6 @@
-"""Hub benchmark: durable ingest for a club of 16 tables x 7 nodes, and pocket-event -> provisional-state latency
-beside the bare broker round trip, all in one run against one private Mosquitto and a real `luza serve`.
+"""Hub benchmark: durable ingest for a club of 16 tables x 7 nodes, and pocket-event -> provisional-state
+latency beside the bare broker round trip, all in one run against one private
+Mosquitto and a real `luza serve`.
 
 Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--publishers 2] [--pi-budget]`
 
@@ -10,8 +11,9 @@ Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--p
    The hub's overhead is reported as (hub path - bare round trip); the hub path crosses the broker twice, so
    that figure includes one extra broker hop and overstates the hub's own share.
 3. Sustained ingest: every table plays `--shots` shots (0.3 s apart in device time) as fast as QoS 1 lets it,
-   each table's events in order, all tables at once, from `--publishers` processes; the rate is committed sensor rows per second from the first to the last commit, read from the
-   database itself. The hub's RSS is sampled throughout (and its peak, VmHWM, read at the end).
+   each table's events in order, all tables at once, from `--publishers` processes; the rate is committed
+   sensor rows per second from the first to the last commit, read from the database itself. The hub's RSS is
+   sampled throughout (and its peak, VmHWM, read at the end).
 
 Targets (project issue 4): >= 2,000 durable events/s; hub overhead p99 <= 5 ms above the round trip;
 RSS < 100 MB. This prints figures; it asserts nothing (the machine is shared).
@@ -59,11 +61,17 @@ def device_id(t: int, node: str) -> str:
 
 
 def write_config(path: Path, broker: Mosquitto, db: Path, tables: int) -> None:
-    lines = [f'[broker]\nurl = "{broker.url}"\nclient_id = "luza-bench"\n', f'[store]\npath = "{db}"\n', SETTLE]
+    lines = [
+        f'[broker]\nurl = "{broker.url}"\nclient_id = "luza-bench"\n',
+        f'[store]\npath = "{db}"\n',
+        SETTLE,
+    ]
     for t in range(tables):
         pockets = ", ".join(f"{device_id(t, f'p{p}')} = [{p}]" for p in range(1, 7))
-        lines.append(f'[[tables]]\nid = "{table_id(t)}"\npockets = {{ {pockets} }}\n'
-                     f'cues = {{ {device_id(t, "cue")} = 0 }}\n')
+        lines.append(
+            f'[[tables]]\nid = "{table_id(t)}"\npockets = {{ {pockets} }}\n'
+            f"cues = {{ {device_id(t, 'cue')} = 0 }}\n"
+        )
     path.write_text("\n".join(lines))
 
 
@@ -109,16 +117,18 @@ def bare_round_trip(port: int, samples: int) -> list[float]:
 # ---------------------------------------------------------------- the play
 
 
-# Device time between strikes, and the settle times scaled down with it (a tenth of the defaults): a long match
-# then spans minutes of device time, not hours, so its events stay within what the hub believes of a node's clock
-# (hub.ingest.timecheck flags an event more than 30 min ahead of the hub as `future` and never folds it).
+# Device time between strikes, and the settle times scaled down with it (a tenth of the defaults): a long
+# match then spans minutes of device time, not hours, so its events stay within what the hub believes of a
+# node's clock (hub.ingest.timecheck flags an event more than 30 min ahead of the hub as
+# `future` and never folds it).
 SHOT_MS = 300
-SETTLE = ("[settle]\nhanging_ball_ms = 500\nmin_shot_ms = 200\npocket_settle_ms = 100\nroll_ms = 1200\n")
+SETTLE = "[settle]\nhanging_ball_ms = 500\nmin_shot_ms = 200\npocket_settle_ms = 100\nroll_ms = 1200\n"
 
 
 class Numbering:
-    """Each node numbers its events 1, 2, 3, ... per boot, as the firmware does: a number skipped would be a hole
-    in its sequence, which the hub alerts on and looks up in the store (not what these benches measure)."""
+    """Each node numbers its events 1, 2, 3, ... per boot, as the firmware does: a number skipped would be a
+    hole in its sequence, which the hub alerts on and looks up in the store
+    (not what these benches measure)."""
 
     def __init__(self) -> None:
         self._last: Counter[tuple[str, int]] = Counter()
@@ -128,8 +138,9 @@ class Numbering:
         return self._last[device, boot]
 
 
-def shot_events(t: int, k: int, t0: int, rng: random.Random, seqs: Numbering,
-                boot: int = 3) -> list[tuple[str, bytes]]:
+def shot_events(
+    t: int, k: int, t0: int, rng: random.Random, seqs: Numbering, boot: int = 3
+) -> list[tuple[str, bytes]]:
     """Shot k on table t: a strike, and in about a third of shots a ball into a random pocket SHOT_MS/5 later.
 
     Device times only grow: an event older than one already applied is a late event, which makes the table
@@ -140,8 +151,14 @@ def shot_events(t: int, k: int, t0: int, rng: random.Random, seqs: Numbering,
     if rng.random() < 0.35:
         p = rng.randint(1, 6)
         dev = device_id(t, f"p{p}")
-        out.append((dev, protocol.encode_event("pocket", dev, boot, seqs.next(dev, boot), at + SHOT_MS // 5, p=p,
-                                           c="ivory", cf=0.9)))
+        out.append(
+            (
+                dev,
+                protocol.encode_event(
+                    "pocket", dev, boot, seqs.next(dev, boot), at + SHOT_MS // 5, p=p, c="ivory", cf=0.9
+                ),
+            )
+        )
     return out
 
 
@@ -149,7 +166,8 @@ def shot_events(t: int, k: int, t0: int, rng: random.Random, seqs: Numbering,
 
 
 def hub_latency(port: int, tables: int, samples: int, t0: int) -> list[float]:
-    """Shots round-robin over the tables; each ball's pocket event is timed until its table's state shows it."""
+    """Shots round-robin over the tables; each ball's pocket event is timed until
+    its table's state shows it."""
     cursors: dict[str, int] = {}
     cond = threading.Condition()
 
@@ -198,7 +216,9 @@ def publisher(port: int, tables: list[int], shots: int, start: Any, t0: int) -> 
         rng, seqs = random.Random(t), Numbering()
         for k in range(1, shots + 1):
             for dev, payload in shot_events(t, k, t0, rng, seqs):
-                clients[dev].publish(protocol.topic(table_id(t), dev, "evt"), payload, qos=1).wait_for_publish(30)
+                clients[dev].publish(
+                    protocol.topic(table_id(t), dev, "evt"), payload, qos=1
+                ).wait_for_publish(30)
 
     threads = [threading.Thread(target=play, args=(t,)) for t in tables]
     start.wait()
@@ -235,12 +255,16 @@ def sensor_rows(db: Path) -> int:
         s.close()
 
 
-def sustained(port: int, db: Path, pid: int, tables: int, shots: int, procs: int, t0: int) -> dict[str, float]:
+def sustained(
+    port: int, db: Path, pid: int, tables: int, shots: int, procs: int, t0: int
+) -> dict[str, float]:
     base = sensor_rows(db)
     total = expected_events(tables, shots)
     start = mp.Event()
-    workers = [mp.Process(target=publisher, args=(port, list(range(tables))[i::procs], shots, start, t0))
-               for i in range(procs)]
+    workers = [
+        mp.Process(target=publisher, args=(port, list(range(tables))[i::procs], shots, start, t0))
+        for i in range(procs)
+    ]
     for w in workers:
         w.start()
     time.sleep(2.0)  # all clients connected
@@ -263,8 +287,13 @@ def sustained(port: int, db: Path, pid: int, tables: int, shots: int, procs: int
         w.join(60)
     assert first is not None and last is not None
     committed = last[1] - first[1]
-    return {"events": seen - base, "expected": total, "rate": committed / max(1e-9, last[0] - first[0]),
-            "rss_max": max(rss), "seconds": last[0] - first[0]}
+    return {
+        "events": seen - base,
+        "expected": total,
+        "rate": committed / max(1e-9, last[0] - first[0]),
+        "rss_max": max(rss),
+        "seconds": last[0] - first[0],
+    }
 
 
 # ---------------------------------------------------------------- main
@@ -281,11 +310,17 @@ def start_matches(cfg: config.Config) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=16)
-    ap.add_argument("--shots", type=int, default=400, help="shots per table in the sustained run (a long match)")
+    ap.add_argument(
+        "--shots", type=int, default=400, help="shots per table in the sustained run (a long match)"
+    )
     ap.add_argument("--samples", type=int, default=500, help="latency samples")
     ap.add_argument("--publishers", type=int, default=2, help="publisher processes")
-    ap.add_argument("--pi-budget", action="store_true",
-                    help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget (tests/bench/pibudget.py)")
+    ap.add_argument(
+        "--pi-budget",
+        action="store_true",
+        help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget "
+        "(tests/bench/pibudget.py)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="luza-bench-") as tmp:
         work = Path(tmp)
@@ -295,8 +330,11 @@ def main() -> None:
         write_config(conf, broker, db, args.tables)
         cfg = configfile.load(conf)
         start_matches(cfg)
-        serve = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--log-level",
-                                  "WARNING"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--log-level", "WARNING"],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         held = pi_budget(serve.pid) if args.pi_budget else contextlib.nullcontext("")
         try:
             with held as budget:
@@ -313,16 +351,26 @@ def main() -> None:
             serve.wait(30)
             broker.stop()
     nodes = args.tables * len(NODES)
-    print(f"luza hub benchmark: {args.tables} tables x {len(NODES)} nodes = {nodes} nodes, "
-          f"synchronous=FULL, {os.cpu_count()} CPUs" + (f"; hub under {budget}" if budget else ""))
-    print(f"bare broker round trip (paho->mosquitto->paho), n={len(rtt_all)}: "
-          f"p50 {statistics.median(rtt_all):.2f} ms  p99 {pct(rtt_all, 99):.2f} ms")
-    print(f"pocket event -> provisional state (via luza serve), n={len(lat)}: "
-          f"p50 {statistics.median(lat):.2f} ms  p99 {pct(lat, 99):.2f} ms")
-    print(f"hub overhead above the round trip: p50 {statistics.median(lat) - statistics.median(rtt_all):.2f} ms  "
-          f"p99 {pct(lat, 99) - pct(rtt_all, 99):.2f} ms (target p99 <= 5 ms; includes a second broker hop)")
-    print(f"sustained durable ingest: {res['events']}/{res['expected']} events committed in {res['seconds']:.1f} s "
-          f"= {res['rate']:,.0f} events/s (target >= 2,000)")
+    print(
+        f"luza hub benchmark: {args.tables} tables x {len(NODES)} nodes = {nodes} nodes, "
+        f"synchronous=FULL, {os.cpu_count()} CPUs" + (f"; hub under {budget}" if budget else "")
+    )
+    print(
+        f"bare broker round trip (paho->mosquitto->paho), n={len(rtt_all)}: "
+        f"p50 {statistics.median(rtt_all):.2f} ms  p99 {pct(rtt_all, 99):.2f} ms"
+    )
+    print(
+        f"pocket event -> provisional state (via luza serve), n={len(lat)}: "
+        f"p50 {statistics.median(lat):.2f} ms  p99 {pct(lat, 99):.2f} ms"
+    )
+    print(
+        f"hub overhead above the round trip: p50 {statistics.median(lat) - statistics.median(rtt_all):.2f} "
+        f"ms  p99 {pct(lat, 99) - pct(rtt_all, 99):.2f} ms (target p99 <= 5 ms; includes a second broker hop)"
+    )
+    print(
+        f"sustained durable ingest: {res['events']}/{res['expected']} events committed in "
+        f"{res['seconds']:.1f} s = {res['rate']:,.0f} events/s (target >= 2,000)"
+    )
     print(f"hub RSS: max sampled {res['rss_max']:.1f} MB, peak (VmHWM) {hwm:.1f} MB (target < 100 MB)")
 
 

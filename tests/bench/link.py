@@ -68,13 +68,20 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def _report(name: str, ms: list[float]) -> None:
-    print(f"  {name}: n={len(ms)} p50={statistics.median(ms):.2f} ms p99={_pct(ms, 0.99):.2f} ms "
-          f"max={max(ms):.2f} ms")
+    print(
+        f"  {name}: n={len(ms)} p50={statistics.median(ms):.2f} ms p99={_pct(ms, 0.99):.2f} ms "
+        f"max={max(ms):.2f} ms"
+    )
 
 
 async def edge_to_publish(port: int, work: Path) -> list[float]:
-    cfg = {"role": "pocket", "table": "bench", "device": "pocket-1", "wifi": {"ssid": "bench"},
-           "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}]}
+    cfg = {
+        "role": "pocket",
+        "table": "bench",
+        "device": "pocket-1",
+        "wifi": {"ssid": "bench"},
+        "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}],
+    }
     sub = Stamps(port)
     node = VirtualNode(cfg, ("127.0.0.1", port), work, VirtualTime())
     node.board.edge_log = []
@@ -144,7 +151,9 @@ def flash_per_hour(outages: list[tuple[float, float]], events_per_hour: int = 60
 
 
 def vectors_ev(seq: int, t: int) -> bytes:
-    return protocol.encode_event("pocket", "pocket-1", 1, seq, t, synced=False, p=3, dur=34, c="ivory", cf=0.97)
+    return protocol.encode_event(
+        "pocket", "pocket-1", 1, seq, t, synced=False, p=3, dur=34, c="ivory", cf=0.97
+    )
 
 
 def main() -> None:
@@ -154,7 +163,9 @@ def main() -> None:
         broker.start()
         try:
             print("Edge-to-publish through Mosquitto (loopback, one virtual pocket node, speed 1):")
-            _report("upper beam clears -> subscriber has the evt", asyncio.run(edge_to_publish(broker.port, work)))
+            _report(
+                "upper beam clears -> subscriber has the evt", asyncio.run(edge_to_publish(broker.port, work))
+            )
             _report("outbox.put -> subscriber has the evt", asyncio.run(outbox_path(broker.port, work)))
         finally:
             broker.stop()

@@ -1,8 +1,8 @@
-"""Run the hub under a Raspberry Pi-class CPU budget: a quarter of one core (`--pi-budget` in the hub and board
-benches, docs/performance.md).
+"""Run the hub under a Raspberry Pi-class CPU budget: a quarter of one core (`--pi-budget` in the hub and
+board benches, docs/performance.md).
 
-A Pi 4 core is several times slower than this machine's, and the hub shares the Pi with Mosquitto and the kiosk's
-Chromium, so a quarter of one of these cores is a fair stand-in. Three ways, the first that works:
+A Pi 4 core is several times slower than this machine's, and the hub shares the Pi with Mosquitto and the
+kiosk's Chromium, so a quarter of one of these cores is a fair stand-in. Three ways, the first that works:
 
 1. cgroup v2 (`cpu.max` = "25000 100000") in a child group of the unified hierarchy;
 2. cgroup v1 (`cpu.cfs_quota_us` = 25000 of `cpu.cfs_period_us` = 100000) under the `cpu` controller;

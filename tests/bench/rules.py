@@ -56,15 +56,23 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.profile:
         matches = [random_inputs(args.profile, args.seed + i) for i in range(args.matches)]
-        cProfile.runctx("replay(v, ms)", globals(), {"v": args.profile, "ms": matches, "replay": replay}, "/tmp/rules.prof")
+        cProfile.runctx(
+            "replay(v, ms)",
+            globals(),
+            {"v": args.profile, "ms": matches, "replay": replay},
+            "/tmp/rules.prof",
+        )
         pstats.Stats("/tmp/rules.prof").sort_stats("tottime").print_stats(20)
         return 0
-    print(f"{'variant':<10} {'matches':>7} {'shots':>7} {'inputs':>7} {'shots/s':>10} {'µs/shot':>8} {'inputs/s':>10}")
+    print(
+        f"{'variant':<10} {'matches':>7} {'shots':>7} {'inputs':>7} {'shots/s':>10} "
+        f"{'µs/shot':>8} {'inputs/s':>10}"
+    )
     for name in sorted(VARIANTS):
         r = bench(name, args.matches, args.seed, args.repeat)
         print(
-            f"{name:<10} {r['matches']:>7.0f} {r['shots']:>7.0f} {r['inputs']:>7.0f} {r['shots_per_s']:>10,.0f} "
-            f"{r['us_per_shot']:>8.1f} {r['inputs_per_s']:>10,.0f}"
+            f"{name:<10} {r['matches']:>7.0f} {r['shots']:>7.0f} {r['inputs']:>7.0f} "
+            f"{r['shots_per_s']:>10,.0f} {r['us_per_shot']:>8.1f} {r['inputs_per_s']:>10,.0f}"
         )
     return 0
 

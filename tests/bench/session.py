@@ -2,14 +2,15 @@
 
 1. A club of `--tables` tables each plays `--shots` shots (a strike per shot, balls, a doubled strike now and
    then), all live in one process as in `luza serve`: per input, `apply` + the match's typed view and its JSON
-   (what the service does per event); p50/p99 over all inputs and over the last 100 shots (is it flat?), and the
-   process's RSS before and after (the hub's modules imported first, so the baseline is the service's).
+   (what the service does per event); p50/p99 over all inputs and over the last 100 shots (is it flat?), and
+   the process's RSS before and after (the hub's modules imported first, so the baseline is the service's).
 2. Late inputs in a 400-shot match: one ball of shot 396 arriving after shot 400, one of shot 200, and 20 late
-   balls of the last shots (a node's outbox after an outage); what each costs and how many inputs were refolded.
+   balls of the last shots (a node's outbox after an outage);
+   what each costs and how many inputs were refolded.
 
 Targets (issue 13): 16 tables x 1,500 shots under 100 MB RSS, p99 per-input overhead <= 5 ms, a late event at
 shot 400 < 10 ms.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ def rss_mb() -> float:
 
 
 def match_inputs(shots: int, seed: int, boot: int = 1) -> list[HubInput]:
-    """A Free match's inputs in time order: a strike per shot, 14 balls spread over the match, a doubled strike
-    (the cue bounced) every 50 shots. Nobody reaches the target, so every shot is scored."""
+    """A Free match's inputs in time order: a strike per shot, 14 balls spread over the match, a doubled
+    strike (the cue bounced) every 50 shots. Nobody reaches the target, so every shot is scored."""
     rnd, k = random.Random(seed), Kit(boot)
     out: list[HubInput] = [k.ref("lag", 0, winner=0)]
     t, left = 1000, 14
@@ -83,8 +84,10 @@ def club(tables: int, shots: int) -> None:
     base = rss_mb()
     full = FullCollections()
     inputs = [match_inputs(shots, seed=t) for t in range(tables)]
-    sessions = [TableSession(f"t{t + 1}", "free", ("Ivan", "Petr"), {"target": 1000}, match_id=t + 1)
-                for t in range(tables)]
+    sessions = [
+        TableSession(f"t{t + 1}", "free", ("Ivan", "Petr"), {"target": 1000}, match_id=t + 1)
+        for t in range(tables)
+    ]
     times: list[float] = []
     tail: list[float] = []
     n = max(len(x) for x in inputs)
@@ -102,13 +105,19 @@ def club(tables: int, shots: int) -> None:
     full.close()
     gc.collect()
     total = sum(len(x) for x in inputs)
-    print(f"club: {tables} tables x {shots} shots ({total} inputs), per input apply + scoreboard + enrich: "
-          f"p50 {statistics.median(times):.2f} ms, p99 {percentile(times, 0.99):.2f} ms, max {max(times):.1f} ms; "
-          f"last 100 shots p99 {percentile(tail, 0.99):.2f} ms (target p99 <= 5 ms)")
-    print(f"club: {full.count} full garbage collections took {full.ms:.0f} ms in all "
-          f"(the slowest inputs are the ones they fell on)")
-    print(f"club: RSS {base:.1f} MB with the hub's modules, {rss_mb():.1f} MB with every match live "
-          f"({(rss_mb() - base) * 1024 / total:.2f} KB per input, inputs included; target < 100 MB)")
+    print(
+        f"club: {tables} tables x {shots} shots ({total} inputs), per input apply + scoreboard + enrich: "
+        f"p50 {statistics.median(times):.2f} ms, p99 {percentile(times, 0.99):.2f} ms, max {max(times):.1f} "
+        f"ms; last 100 shots p99 {percentile(tail, 0.99):.2f} ms (target p99 <= 5 ms)"
+    )
+    print(
+        f"club: {full.count} full garbage collections took {full.ms:.0f} ms in all "
+        f"(the slowest inputs are the ones they fell on)"
+    )
+    print(
+        f"club: RSS {base:.1f} MB with the hub's modules, {rss_mb():.1f} MB with every match live "
+        f"({(rss_mb() - base) * 1024 / total:.2f} KB per input, inputs included; target < 100 MB)"
+    )
 
 
 def late(shots: int = 400) -> None:
@@ -129,16 +138,20 @@ def late(shots: int = 400) -> None:
         s.apply(k.pocket(strikes[at - 1] + 900, 2))
         scoreboard(s)
         dt = (time.perf_counter() - t0) * 1e3
-        print(f"late: a ball of shot {at} arriving after shot {shots}: {dt:.2f} ms (apply + scoreboard), "
-              f"{s.refolded} inputs refolded (target < 10 ms at shot 400)")
+        print(
+            f"late: a ball of shot {at} arriving after shot {shots}: {dt:.2f} ms (apply + scoreboard), "
+            f"{s.refolded} inputs refolded (target < 10 ms at shot 400)"
+        )
     s = fresh()
     t0 = time.perf_counter()
     for j in range(20):
         s.apply(k.pocket(strikes[shots - 21 + j] + 900, 1 + j % 6))
         scoreboard(s)
     dt = (time.perf_counter() - t0) * 1e3
-    print(f"late: 20 late balls of shots {shots - 20}..{shots - 1} arriving after shot {shots}: {dt:.1f} ms in all "
-          f"({s.rewinds} rewinds, {s.refolded} inputs refolded, 0 re-derivations from the start)")
+    print(
+        f"late: 20 late balls of shots {shots - 20}..{shots - 1} arriving after shot {shots}: {dt:.1f} ms in "
+        f"all ({s.rewinds} rewinds, {s.refolded} inputs refolded, 0 re-derivations from the start)"
+    )
 
 
 def main() -> None:

@@ -4,11 +4,12 @@ Run: `python -m tests.bench.stats [--matches N] [--players P] [--repeat R]`
 
 The matches are played through a real Hub (no broker) into a real SQLite store on a fixed clock: P registered
 players, each match between two of them drawn with a seeded random generator, one of the scripts of
-tests/stats/seeded.py (a Classic match of 9 shots, a 100 points match with a called foul, a match ended after the
-break). Then the figures of every player are computed two ways: cold (every match folded from its inputs: what the
-first look after an upgrade costs; the web app does it in the background at start, hub/web/routes_players.py) and
-warm (the facts of each match cached in `match_facts`: every look after that, and after a new match only that one
-is folded). The best of `--repeat` runs is reported (the machine is shared). Nothing asserts a time: it prints.
+tests/stats/seeded.py (a Classic match of 9 shots, a 100 points match with a called foul, a match ended after
+the break). Then the figures of every player are computed two ways: cold (every match folded from its inputs:
+what the first look after an upgrade costs; the web app does it in the background at start,
+hub/web/routes_players.py) and warm (the facts of each match cached in `match_facts`: every look after that,
+and after a new match only that one is folded). The best of `--repeat` runs is reported (the machine is
+shared). Nothing asserts a time: it prints.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ def fill(db: Path, matches: int, players: int, seed: int = 22) -> float:
     """Register `players` and play `matches` into `db`; seconds it took."""
     rnd = random.Random(seed)
     clock = Clock()
-    names = {registry.add(db, {"name": name}, clock.ms).id: name for name in
-             (f"{rnd.choice(NAMES)} {rnd.choice(SURNAMES)} {i}" for i in range(players))}
+    names = {
+        registry.add(db, {"name": name}, clock.ms).id: name
+        for name in (f"{rnd.choice(NAMES)} {rnd.choice(SURNAMES)} {i}" for i in range(players))
+    }
     ids = sorted(names)
     start = time.perf_counter()
     hub = open_hub(db, clock)
@@ -72,16 +75,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "luza.db"
         played = fill(db, args.matches, args.players)
-        print(f"stored {args.matches} matches of {args.players} players in {played:.1f} s "
-              f"({db.stat().st_size / 1e6:.1f} MB)")
+        print(
+            f"stored {args.matches} matches of {args.players} players in {played:.1f} s "
+            f"({db.stat().st_size / 1e6:.1f} MB)"
+        )
         cold = best(lambda: compute(db, use_cache=False), 1)
         first, run = compute(db)  # fills the cache
         warm = best(lambda: compute(db), args.repeat)
         again, _ = compute(db)
         same = leaderboard(first) == leaderboard(again)
         print(f"cold (every match folded):   {cold:.2f} s  ({cold / args.matches * 1000:.1f} ms a match)")
-        print(f"warm (facts cached):         {warm:.3f} s  for {len(first.players)} players, "
-              f"{first.counted} matches counted   goal < {GOAL_S:.0f} s: {'met' if warm < GOAL_S else 'NOT met'}")
+        print(
+            f"warm (facts cached):         {warm:.3f} s  for {len(first.players)} players, "
+            f"{first.counted} matches counted   goal < {GOAL_S:.0f} s: "
+            f"{'met' if warm < GOAL_S else 'NOT met'}"
+        )
         print(f"recomputed figures identical: {same}; folded on the first warm run: {run.folded}")
 
 

@@ -1,9 +1,10 @@
 """The typed read model's cost: `python -m tests.bench.view [--rounds 40]` (prints, never asserts).
 
-Every variant's busiest scenes (tests/dashboard/scenes.py: 12 live tables and two more on a real Hub, no broker)
-are made into a table's state again and again, as the hub does after each commit that touches a table: the
-view built from the session, the registry and the alerts (`Router.table_state`, hub.view.build.table_view), then
-stamped and written as JSON once (`Hub._change`). Per state: the best round's mean, and p50/p99 of single states.
+Every variant's busiest scenes (tests/dashboard/scenes.py: 12 live tables and two more on a real Hub, no
+broker) are made into a table's state again and again, as the hub does after each commit that touches a table:
+the view built from the session, the registry and the alerts (`Router.table_state`,
+hub.view.build.table_view), then stamped and written as JSON once (`Hub._change`). Per state: the best round's
+mean, and p50/p99 of single states.
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ def main() -> None:
         singles.sort()
         size = sum(len(str(hub.state(t))) for t in tables) / len(tables)
         print(f"{len(tables)} live tables x {args.rounds} rounds, a state ~{size / 1000:.1f} K characters")
-        print(f"one table's state (view + JSON): best round {best:.3f} ms per state, "
-              f"p50 {singles[len(singles) // 2]:.3f} ms, p99 {singles[int(len(singles) * 0.99)]:.3f} ms")
+        print(
+            f"one table's state (view + JSON): best round {best:.3f} ms per state, "
+            f"p50 {singles[len(singles) // 2]:.3f} ms, p99 {singles[int(len(singles) * 0.99)]:.3f} ms"
+        )
     finally:
         hub.stop()
 

@@ -31,8 +31,10 @@ SPEED = 4.0  # the virtual table's time runs four times faster than the wall clo
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if CHROMIUM.exists():
         return
-    skip = pytest.mark.skip(reason="/usr/bin/chromium is absent: install it with `scripts/setup --dev` "
-                                   "(apt chromium); CI installs it")
+    skip = pytest.mark.skip(
+        reason="/usr/bin/chromium is absent: install it with `scripts/setup --dev` "
+        "(apt chromium); CI installs it"
+    )
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
@@ -43,10 +45,12 @@ def browser() -> Iterator[Any]:
     # Package scope, not session: Playwright's sync API keeps an event loop running in this thread until it
     # stops, and the tests after this package call asyncio.run().
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield ENVELOPES.watch_browser(b)  # every page's WebSocket messages checked against the view's schema
+            # every page's WebSocket messages checked against the view's schema
+            yield ENVELOPES.watch_browser(b)
         finally:
             b.close()
 
@@ -57,17 +61,31 @@ def envelopes_fit_the_schema() -> Iterator[Envelopes]:
     ENVELOPES.reset()
     yield ENVELOPES
     assert not ENVELOPES.problems, "messages that do not fit the table view's schema:\n" + "\n".join(
-        ENVELOPES.problems[:10])
+        ENVELOPES.problems[:10]
+    )
 
 
 def table_config(broker: Mosquitto, db: Path) -> config.Config:
-    return configfile.parse({
-        "broker": {"url": broker.url, "client_id": "luza-hub-web", "reconnect_min_s": 1, "reconnect_max_s": 1},
-        "store": {"path": str(db)},
-        "tables": [{"id": "t1", "name": "Стол 1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                    "cues": {"cue-a": 0, "cue-b": 1}},
-                   {"id": "t2", "name": "Стол 2", "pockets": {"t2-pockets": [1, 2, 3, 4, 5, 6]}}],
-    })
+    return configfile.parse(
+        {
+            "broker": {
+                "url": broker.url,
+                "client_id": "luza-hub-web",
+                "reconnect_min_s": 1,
+                "reconnect_max_s": 1,
+            },
+            "store": {"path": str(db)},
+            "tables": [
+                {
+                    "id": "t1",
+                    "name": "Стол 1",
+                    "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+                    "cues": {"cue-a": 0, "cue-b": 1},
+                },
+                {"id": "t2", "name": "Стол 2", "pockets": {"t2-pockets": [1, 2, 3, 4, 5, 6]}},
+            ],
+        }
+    )
 
 
 class WebHub:
@@ -125,9 +143,11 @@ def web_settings() -> WebSettings:
 
 
 @pytest.fixture
-def web(mosquitto: Mosquitto, tmp_path: Path, vtable: VirtualTable, loop: LoopThread,
-        web_settings: WebSettings) -> Iterator[WebHub]:
-    """The hub (its clock the virtual table's) with its web app, a referee PIN for t1, the virtual nodes up."""
+def web(
+    mosquitto: Mosquitto, tmp_path: Path, vtable: VirtualTable, loop: LoopThread, web_settings: WebSettings
+) -> Iterator[WebHub]:
+    """The hub (its clock the virtual table's) with its web app,
+    a referee PIN for t1, the virtual nodes up."""
     cfg = table_config(mosquitto, tmp_path / "luza.db")
     PinStore(cfg.store.path).set("t1", PIN)
     w = WebHub(cfg, vtable.vt.hub_ms, web_settings).start()

@@ -1,10 +1,10 @@
 """Every message the pages' WebSockets receive from the hub, checked against the table view's JSON Schema
 (docs/table-view.schema.json, generated from hub.view by `python -m hub.view.schema --write`).
 
-The browser fixture watches every page it opens (`Envelopes.watch_browser`): a table socket's `state` message is
-a TableView with its `type`, the club socket's message carries one per table and the devices. A message that
-does not fit is recorded with the first reason and the test fails after it ends (conftest.py); Playwright calls
-the handlers on the test's thread, while the test drives the page."""
+The browser fixture watches every page it opens (`Envelopes.watch_browser`): a table socket's `state` message
+is a TableView with its `type`, the club socket's message carries one per table and the devices. A message
+that does not fit is recorded with the first reason and the test fails after it ends (conftest.py); Playwright
+calls the handlers on the test's thread, while the test drives the page."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Every variant's busiest screens, for the layout, language and accessibility checks of the dashboard: one real
-Hub (no broker: payloads fed as MQTT delivers them, tests/export/matchkit's way) on a script clock, two tables per
-variant with 40-character names in both alphabets — one at the break (the rack to set, the cue ball in hand, the
-call offered), one in play (scripted shots as the demo plays them, a referee's foul, an open shot held for the
-referee with a ball to name).
+"""Every variant's busiest screens, for the layout, language and accessibility checks of the dashboard: one
+real Hub (no broker: payloads fed as MQTT delivers them, tests/export/matchkit's way) on a script clock, two
+tables per variant with 40-character names in both alphabets — one at the break (the rack to set, the cue ball
+in hand, the call offered), one in play (scripted shots as the demo plays them, a referee's foul, an open shot
+held for the referee with a ball to name).
 """
 
 from __future__ import annotations
@@ -36,10 +36,18 @@ def table_ids() -> list[str]:
 
 
 def scene_config(db: Path) -> config.Config:
-    tables = [{"id": t, "name": f"Стол {i + 1} · Зал у окна", "cues": {f"{t}-cue-a": 0, f"{t}-cue-b": 1},
-               "pockets": {f"{t}-pk12": [1, 2], f"{t}-pk34": [3, 4], f"{t}-pk56": [5, 6]}}
-              for i, t in enumerate(table_ids())]
-    return configfile.parse({"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables})
+    tables = [
+        {
+            "id": t,
+            "name": f"Стол {i + 1} · Зал у окна",
+            "cues": {f"{t}-cue-a": 0, f"{t}-cue-b": 1},
+            "pockets": {f"{t}-pk12": [1, 2], f"{t}-pk34": [3, 4], f"{t}-pk56": [5, 6]},
+        }
+        for i, t in enumerate(table_ids())
+    ]
+    return configfile.parse(
+        {"club": {"name": CLUB, "name_ru": CLUB}, "store": {"path": str(db)}, "tables": tables}
+    )
 
 
 @dataclass
@@ -68,18 +76,22 @@ class Scenes:
         for dev in ("pk12", "pk34", "pk56", "cue-a", "cue-b"):
             role = "cue" if dev.startswith("cue") else "pocket"
             payload = protocol.encode_status("online", 1, fw="0.3.1", ip="10.0.0.2", role=role)
-            self.hub.feed(RawMessage("mqtt", protocol.topic(table, f"{table}-{dev}", "status"), payload,
-                                     self.clock.ms))
+            self.hub.feed(
+                RawMessage("mqtt", protocol.topic(table, f"{table}-{dev}", "status"), payload, self.clock.ms)
+            )
 
     def ref(self, table: str, kind: str, **args: object) -> None:
         self.hub.submit(table, {"kind": kind, **args})
 
     def shot(self, table: str, seat: int, pocket: int | None, colour: str | None) -> None:
-        """A stroke and (if `pocket`) a ball falling 0.8 s later; the shot is left open (the hub closes it)."""
+        """A stroke and (if `pocket`) a ball falling 0.8 s later;
+        the shot is left open (the hub closes it)."""
         self._feed(table, "strike", "cue-a" if seat == 0 else "cue-b", pk=2.5, dbl=False)
         if pocket is not None:
             self.clock.ms += 800
-            self._feed(table, "pocket", POCKETS[pocket], p=pocket, c=colour, cf=0.93 if colour else None, dur=40)
+            self._feed(
+                table, "pocket", POCKETS[pocket], p=pocket, c=colour, cf=0.93 if colour else None, dur=40
+            )
 
     def board(self, table: str) -> dict[str, Any]:
         return dict(self.hub.state(table).get("match") or {})
@@ -140,7 +152,11 @@ class Scenes:
 PIN = "2468"  # every table's referee PIN
 CLUB_PIN = "97531"  # the club's (manager's) PIN
 PAGES = {"board": "/board/{t}", "panel": "/referee/{t}", "overlay": "/overlay/{t}", "club": "/"}
-HD, FULL_HD, PHONE = {"width": 1280, "height": 720}, {"width": 1920, "height": 1080}, {"width": 390, "height": 844}
+HD, FULL_HD, PHONE = (
+    {"width": 1280, "height": 720},
+    {"width": 1920, "height": 1080},
+    {"width": 390, "height": 844},
+)
 
 
 @dataclass
@@ -154,7 +170,10 @@ class SceneWeb:
     def token(self, table: str) -> str:
         if table not in self.tokens:
             import httpx
-            r = httpx.post(f"{self.base}/api/tables/{table}/token", json={"pin": PIN, "label": "test"}, timeout=30)
+
+            r = httpx.post(
+                f"{self.base}/api/tables/{table}/token", json={"pin": PIN, "label": "test"}, timeout=30
+            )
             r.raise_for_status()
             self.tokens[table] = r.json()["token"]
         return self.tokens[table]
@@ -168,20 +187,35 @@ def new_page(browser: Any, viewport: dict[str, int], web: SceneWeb | None = None
     page.errors = errors
     if web is not None:
         tokens = {f"luza.token.{t}": web.token(t) for t in table_ids()}
-        page.add_init_script(f"for (const [k, v] of Object.entries({tokens!r})) sessionStorage.setItem(k, v);")
+        page.add_init_script(
+            f"for (const [k, v] of Object.entries({tokens!r})) sessionStorage.setItem(k, v);"
+        )
     return page
 
 
-def open_scene(browser: Any, web: SceneWeb, kind: str, table: str, lang: str | None,
-               viewport: dict[str, int], signed_in: bool = True, query: str = "", page: Any = None) -> Any:
+def open_scene(
+    browser: Any,
+    web: SceneWeb,
+    kind: str,
+    table: str,
+    lang: str | None,
+    viewport: dict[str, int],
+    signed_in: bool = True,
+    query: str = "",
+    page: Any = None,
+) -> Any:
     """A page of a scene, live (its socket open and a state shown); the panel signed in unless told not to.
     `page` (from `new_page`) is reused: going to another address costs less than a new page."""
     if page is None:
         page = new_page(browser, viewport, web if signed_in else None)
     params = "&".join(p for p in (f"lang={lang}" if lang else "", query) if p)
     page.goto(web.base + PAGES[kind].format(t=table) + (f"?{params}" if params else ""))
-    page.wait_for_function("document.body.dataset.online === '1' && document.body.dataset.rev !== undefined"
-                           if kind != "club" else "document.body.dataset.online === '1'", timeout=15_000)
+    page.wait_for_function(
+        "document.body.dataset.online === '1' && document.body.dataset.rev !== undefined"
+        if kind != "club"
+        else "document.body.dataset.online === '1'",
+        timeout=15_000,
+    )
     page.evaluate("document.fonts.ready")
     if kind == "panel":
         page.wait_for_selector("#main > *", timeout=15_000)

@@ -15,12 +15,20 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 # Screenshots go to docs/screenshots/ (committed) only when asked: `LUZA_SCREENSHOTS=1 ./scripts/test
-# tests/dashboard`; otherwise to a temp folder, so a test run leaves the tree clean (the clock differs each run).
+# tests/dashboard`; otherwise to a temp folder, so a test run leaves the tree clean
+# (the clock differs each run).
 KEEP_SHOTS = bool(os.environ.get("LUZA_SCREENSHOTS"))
 SHOTS = ROOT / "docs" / "screenshots" if KEEP_SHOTS else Path(tempfile.gettempdir()) / "luza-screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 BOARD = {"width": 1920, "height": 1080}
 PHONE = {"width": 412, "height": 915}
 

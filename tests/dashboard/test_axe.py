@@ -1,8 +1,9 @@
-"""Accessibility (issue 20, item 6): axe-core, the standard engine behind Lighthouse's and Deque's audits, run in the
-real Chromium on every page the club uses — the wall board, the overlay, the referee panel (its PIN screen, the start
-form, a match at the break and in play with a shot held for the referee), the club view signed out and signed in, and the history pages — in
-Russian and in English, against the scenes' real hub (tests/dashboard/scenes.py). Zero violations of WCAG 2.1 A/AA
-and axe's best practices; a failure lists each rule, its impact, the elements and how to fix it."""
+"""Accessibility (issue 20, item 6): axe-core, the standard engine behind Lighthouse's and Deque's audits, run
+in the real Chromium on every page the club uses — the wall board, the overlay, the referee panel (its PIN
+screen, the start form, a match at the break and in play with a shot held for the referee), the club view
+signed out and signed in, and the history pages — in Russian and in English, against the scenes' real hub
+(tests/dashboard/scenes.py). Zero violations of WCAG 2.1 A/AA and axe's best practices; a failure lists
+each rule, its impact, the elements and how to fix it."""
 
 from __future__ import annotations
 
@@ -23,21 +24,28 @@ def violations(page: Any) -> list[str]:
     """axe-core's violations on the page as it is now, one line each: rule (impact): elements — how to fix."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
-    found = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: "
-                          "['violations']}).then((r) => r.violations.map((v) => [v.id, v.impact, v.help, "
-                          "v.nodes.map((n) => n.target.join(' ')).slice(0, 6)]))", TAGS)
+    found = page.evaluate(
+        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: "
+        "['violations']}).then((r) => r.violations.map((v) => [v.id, v.impact, v.help, "
+        "v.nodes.map((n) => n.target.join(' ')).slice(0, 6)]))",
+        TAGS,
+    )
     return [f"{rule} ({impact}): {', '.join(targets)} — {help_}" for rule, impact, help_, targets in found]
 
 
 def audit(page: Any, what: str, found: dict[str, list[str]]) -> None:
-    page.evaluate("document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))))")
+    page.evaluate(
+        "document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))))"
+    )
     v = violations(page)
     if v:
         found[what] = v
 
 
 def fail_with(found: dict[str, list[str]]) -> None:
-    assert not found, "axe-core violations:\n" + "\n".join(f"{what}:\n  " + "\n  ".join(v) for what, v in found.items())
+    assert not found, "axe-core violations:\n" + "\n".join(
+        f"{what}:\n  " + "\n  ".join(v) for what, v in found.items()
+    )
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -1,6 +1,7 @@
 """The dashboard in a real headless Chromium against the real hub and web app, with virtual nodes on a real
-Mosquitto: the board follows the table, the referee panel acts, a wrong PIN is refused, the board comes back by
-itself after the hub restarts. Each scenario writes its screens (Russian and English) to docs/screenshots/ when LUZA_SCREENSHOTS is set."""
+Mosquitto: the board follows the table, the referee panel acts, a wrong PIN is refused, the board comes back
+by itself after the hub restarts. Each scenario writes its screens (Russian and English) to
+docs/screenshots/ when LUZA_SCREENSHOTS is set."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def open_page(browser: Any, web: WebHub, path: str, viewport: dict[str, int] = B
 
 
 def shoot(page: Any, name: str, **kw: Any) -> None:
-    """SHOTS/<name> (docs/screenshots with LUZA_SCREENSHOTS=1): full-screen felt as JPEG (a PNG of the gradient is 700 KB), the rest as PNG."""
+    """SHOTS/<name> (docs/screenshots with LUZA_SCREENSHOTS=1): full-screen felt as JPEG (a PNG of the
+    gradient is 700 KB), the rest as PNG."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_selector("#toast", state="hidden") if page.locator("#toast").count() else None
     if name.startswith("board"):
@@ -41,8 +43,11 @@ def text(page: Any, selector: str) -> str:
 
 
 def wait_text(page: Any, selector: str, want: str, timeout: float = 15.0) -> None:
-    page.wait_for_function("([s, w]) => { const e = document.querySelector(s); return e && e.textContent.trim() === w; }",
-                           arg=[selector, want], timeout=timeout * 1000)
+    page.wait_for_function(
+        "([s, w]) => { const e = document.querySelector(s); return e && e.textContent.trim() === w; }",
+        arg=[selector, want],
+        timeout=timeout * 1000,
+    )
 
 
 def play(loop: LoopThread, table: VirtualTable, player: str, pocket: int, colour: str = "ivory") -> None:
@@ -64,8 +69,9 @@ def enter_pin(page: Any, pin: str) -> None:
 # ---------------------------------------------------------------- the board
 
 
-def test_board_updates_when_a_virtual_node_drops_a_ball(browser: Any, web: WebHub, vtable: VirtualTable,
-                                                       loop: LoopThread) -> None:
+def test_board_updates_when_a_virtual_node_drops_a_ball(
+    browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     start_free(web)
     page = open_page(browser, web, "/board/t1")
     assert text(page, "#p0 .score") == "0" and text(page, "#p0 .name") == PLAYERS[0]
@@ -81,8 +87,9 @@ def test_board_updates_when_a_virtual_node_drops_a_ball(browser: Any, web: WebHu
     assert not page.errors and not en.errors
 
 
-def test_board_reconnects_after_the_hub_restarts(browser: Any, web: WebHub, vtable: VirtualTable,
-                                                 loop: LoopThread) -> None:
+def test_board_reconnects_after_the_hub_restarts(
+    browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     start_free(web)
     play(loop, vtable, "a", 5)
     page = open_page(browser, web, "/board/t1")
@@ -94,13 +101,15 @@ def test_board_reconnects_after_the_hub_restarts(browser: Any, web: WebHub, vtab
     web.stop()
     page.wait_for_selector("#offline:not([hidden])", timeout=20_000)  # the board says it has lost the hub
     panel.wait_for_selector("#offline:not([hidden])")
-    assert panel.evaluate("[...document.querySelectorAll('button.act')].every(b => b.disabled)")  # no blind taps
+    # no blind taps
+    assert panel.evaluate("[...document.querySelectorAll('button.act')].every(b => b.disabled)")
     web.start()
     # the panel's token died with the old hub (tokens live in its memory): it asks for the PIN again
     panel.wait_for_selector(".keypad", timeout=30_000)
     # the new hub has a new boot id: the board reloads itself (fresh code and state) and is live again
-    page.wait_for_function("window.__before_restart === undefined && document.body.dataset.online === '1'",
-                           timeout=30_000)
+    page.wait_for_function(
+        "window.__before_restart === undefined && document.body.dataset.online === '1'", timeout=30_000
+    )
     wait_text(page, "#p0 .score", "1")
     assert page.locator("#offline").is_hidden()
     play(loop, vtable, "a", 6)
@@ -143,7 +152,9 @@ def held_break(browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
     return panel, board
 
 
-def test_panel_answers_a_held_question(browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread) -> None:
+def test_panel_answers_a_held_question(
+    browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     panel, board = held_break(browser, web, vtable, loop)
     assert "луза 2" in text(panel, "article.question .evidence")
     shoot(panel, "panel-question-ru")
@@ -160,8 +171,9 @@ def test_panel_answers_a_held_question(browser: Any, web: WebHub, vtable: Virtua
     assert not panel.errors and not board.errors
 
 
-def test_panel_declares_and_confirms_a_classic_shot(browser: Any, web: WebHub, vtable: VirtualTable,
-                                                     loop: LoopThread) -> None:
+def test_panel_declares_and_confirms_a_classic_shot(
+    browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     panel, board = held_break(browser, web, vtable, loop)
     panel.click('article.question[data-id^="identify:"] button[data-value="15"]')
     wait_text(board, "#p0 .score", "15")
@@ -201,7 +213,9 @@ def test_panel_declares_and_confirms_a_classic_shot(browser: Any, web: WebHub, v
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_club_view_and_overlay(lang: str, browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread) -> None:
+def test_club_view_and_overlay(
+    lang: str, browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     start_free(web)
     play(loop, vtable, "a", 1)
     club = open_page(browser, web, f"/?lang={lang}", {"width": 1440, "height": 900})
@@ -217,13 +231,17 @@ def test_club_view_and_overlay(lang: str, browser: Any, web: WebHub, vtable: Vir
     shoot(overlay, f"overlay-{lang}", omit_background=True)
     idle = open_page(browser, web, f"/board/t2?lang={lang}")
     idle.wait_for_selector("#idle:not([hidden]) img.qr")
-    wait_until(lambda: idle.evaluate("document.querySelector('#idle img.qr').naturalWidth") > 0, 10, "the QR code")
+    wait_until(
+        lambda: idle.evaluate("document.querySelector('#idle img.qr').naturalWidth") > 0, 10, "the QR code"
+    )
     shoot(idle, f"board-idle-{lang}")
 
 
 def test_the_board_of_an_unknown_table_says_so(browser: Any, web: WebHub) -> None:
     page = browser.new_page(viewport=BOARD)
     page.goto(web.url("/board/nosuch"))
-    page.wait_for_function("document.querySelector('#offline') && !document.querySelector('#offline').hidden "
-                           "&& document.querySelector('#offline').textContent.includes('nosuch')")
+    page.wait_for_function(
+        "document.querySelector('#offline') && !document.querySelector('#offline').hidden "
+        "&& document.querySelector('#offline').textContent.includes('nosuch')"
+    )
     assert "Хаб не знает стол" in text(page, "#offline")

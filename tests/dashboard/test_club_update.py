@@ -1,5 +1,5 @@
-"""The club view's update button (issue 19): a node is sent the hub's own firmware with the referee token of its
-table, its progress and result show in its row, and the button waits while a match is in play — in a real
+"""The club view's update button (issue 19): a node is sent the hub's own firmware with the referee token of
+its table, its progress and result show in its row, and the button waits while a match is in play — in a real
 Chromium against the real hub, its HTTP and the virtual table's nodes (hub/virtual/node.py)."""
 
 from __future__ import annotations
@@ -18,15 +18,20 @@ ROW = 'tr[data-device="pockets-123"]'
 
 
 @pytest.mark.parametrize(("lang", "kept"), [("en", " kept"), ("ru", " установлена")])
-def test_the_update_button_updates_a_node_between_matches(lang: str, kept: str, browser: Any, web: WebHub) -> None:
+def test_the_update_button_updates_a_node_between_matches(
+    lang: str, kept: str, browser: Any, web: WebHub
+) -> None:
     token = httpx.post(web.url("/api/tables/t1/token"), json={"pin": PIN}, timeout=30).json()["token"]
     club = open_page(browser, web, f"/?lang={lang}", {"width": 1600, "height": 900})
     club.evaluate("t => sessionStorage.setItem('luza.token.t1', t)", token)
     club.wait_for_selector(f"{ROW} button.upd:not([disabled])", timeout=10_000)
     club.click(f"{ROW} button.upd")
     club.wait_for_selector("#toast:not(.bad)", state="visible", timeout=60_000)  # the first push builds it
-    club.wait_for_function("([s, w]) => { const e = document.querySelector(s); return e && e.textContent.endsWith(w); }",
-                           arg=[f"{ROW} td.ota", kept], timeout=60_000)
+    club.wait_for_function(
+        "([s, w]) => { const e = document.querySelector(s); return e && e.textContent.endsWith(w); }",
+        arg=[f"{ROW} td.ota", kept],
+        timeout=60_000,
+    )
     assert web.hub is not None
     row = web.hub.registry.get("pockets-123")
     assert row is not None and row.ota is not None and row.ota["st"] == "ok" and row.online
@@ -49,8 +54,9 @@ def test_the_update_button_waits_while_the_node_is_still_downloading(browser: An
         web.hub.ota.http_port = proxy.port  # the node's download stalls at its first byte: it stays under way
         proxy.hold_after(0)
         club.click(f"{ROW} button.upd")
-        club.wait_for_selector(f'{ROW} button.upd[disabled][title="Узел уже обновляется: дождитесь конца"]',
-                               timeout=60_000)
+        club.wait_for_selector(
+            f'{ROW} button.upd[disabled][title="Узел уже обновляется: дождитесь конца"]', timeout=60_000
+        )
         assert club.locator(f"{ROW} td.ota").text_content().startswith("загрузка")
         proxy.cut()  # the download fails by itself: the button is back
         club.wait_for_selector(f"{ROW} button.upd:not([disabled])", timeout=60_000)

@@ -1,7 +1,7 @@
-"""No dead ends on the club view and the panel (issue 20, item 5), in a real Chromium against the real hub: the club
-signs in with its own PIN and the Blink button makes a virtual node blink (it answered 401 whatever one did); a PIN
-lockout counts down on screen and lets the PIN in again when it is over (it said "60 s" and stayed so); the lag
-choice of the start form names the players typed above it (it said "Player 1/2")."""
+"""No dead ends on the club view and the panel (issue 20, item 5), in a real Chromium against the real hub:
+the club signs in with its own PIN and the Blink button makes a virtual node blink (it answered 401 whatever
+one did); a PIN lockout counts down on screen and lets the PIN in again when it is over (it said "60 s" and
+stayed so); the lag choice of the start form names the players typed above it (it said "Player 1/2")."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ CLUB_VIEW = {"width": 1440, "height": 900}
 
 @pytest.fixture
 def web_settings() -> WebSettings:
-    return WebSettings(heartbeat_s=1.0, pin_attempts=2, lockout_s=LOCKOUT_S)  # the second wrong PIN locks, for 3 s
+    # the second wrong PIN locks, for 3 s
+    return WebSettings(heartbeat_s=1.0, pin_attempts=2, lockout_s=LOCKOUT_S)
 
 
 def left(page: Any, selector: str) -> int:
@@ -32,33 +33,44 @@ def left(page: Any, selector: str) -> int:
 
 
 @pytest.mark.parametrize(("lang", "sent"), [("ru", "Команда отправлена"), ("en", "Command sent")])
-def test_the_club_signs_in_and_blinks_a_node(lang: str, sent: str, browser: Any, web: WebHub,
-                                             vtable: VirtualTable) -> None:
+def test_the_club_signs_in_and_blinks_a_node(
+    lang: str, sent: str, browser: Any, web: WebHub, vtable: VirtualTable
+) -> None:
     PinStore(web.cfg.store.path).set(CLUB, CLUB_PIN)
     node = next(n for n in vtable.nodes if n.device == "pockets-123")
     club = open_page(browser, web, f"/?lang={lang}", CLUB_VIEW)
     blink = club.locator('#devices tr[data-device="pockets-123"] button:not(.upd)')
     blink.wait_for()
-    club.wait_for_function("!document.querySelector('#devices tr[data-device=\"pockets-123\"] button:not(.upd)').disabled")
+    club.wait_for_function(
+        "!document.querySelector('#devices tr[data-device=\"pockets-123\"] button:not(.upd)').disabled"
+    )
     blink.click()  # no token yet: the club's sign-in opens instead of a 401
     club.wait_for_selector("dialog.signin[open] #club-pin")
     shoot(club, f"club-signin-{lang}")
     club.fill("#club-pin", "1111")
     club.click("#club-pin-ok")
-    club.wait_for_function("(w) => document.querySelector('#club-pin-msg').textContent === w",
-                           arg="Неверный ПИН-код" if lang == "ru" else "Wrong PIN")
+    club.wait_for_function(
+        "(w) => document.querySelector('#club-pin-msg').textContent === w",
+        arg="Неверный ПИН-код" if lang == "ru" else "Wrong PIN",
+    )
     club.fill("#club-pin", CLUB_PIN)
     club.click("#club-pin-ok")
     club.wait_for_selector("dialog.signin", state="detached")
-    club.wait_for_function("([s]) => !document.querySelector('#toast').hidden && "
-                           "document.querySelector('#toast').textContent === s", arg=[sent])
+    club.wait_for_function(
+        "([s]) => !document.querySelector('#toast').hidden && "
+        "document.querySelector('#toast').textContent === s",
+        arg=[sent],
+    )
     assert "bad" not in (club.locator("#toast").get_attribute("class") or "")
     wait_until(lambda: node.node is not None and node.node.board.blinks > 0, 10, "the node's identify blink")
     assert club.locator("#club-signout").count() == 1  # signed in: the next blink needs no PIN
     before = node.node.board.blinks
     blink.click()
-    club.wait_for_function("([s]) => document.querySelector('#toast').textContent === s && "
-                           "!document.querySelector('dialog.signin')", arg=[sent])
+    club.wait_for_function(
+        "([s]) => document.querySelector('#toast').textContent === s && "
+        "!document.querySelector('dialog.signin')",
+        arg=[sent],
+    )
     wait_until(lambda: node.node.board.blinks > before, 10, "the second blink")
     assert not club.errors
 
@@ -72,13 +84,17 @@ def test_the_club_sign_in_counts_its_lockout_down(browser: Any, web: WebHub) -> 
     club.wait_for_function("document.querySelector('#club-pin-msg').textContent === 'Wrong PIN'")
     club.fill("#club-pin", "1111")  # the second wrong PIN locks this address out for 3 s
     club.click("#club-pin-ok")
-    club.wait_for_function("document.querySelector('#club-pin-msg').textContent.startsWith("
-                           "'Too many wrong PINs — try again in ')")
+    club.wait_for_function(
+        "document.querySelector('#club-pin-msg').textContent.startsWith("
+        "'Too many wrong PINs — try again in ')"
+    )
     assert club.locator("#club-pin-ok").is_disabled()
     first = left(club, "#club-pin-msg")
     club.wait_for_function(f"Number(document.querySelector('#club-pin-msg').dataset.left) < {first}")
-    club.wait_for_function("document.querySelector('#club-pin-msg').textContent === 'You may enter the PIN again'",
-                           timeout=(LOCKOUT_S + 5) * 1000)
+    club.wait_for_function(
+        "document.querySelector('#club-pin-msg').textContent === 'You may enter the PIN again'",
+        timeout=(LOCKOUT_S + 5) * 1000,
+    )
     club.fill("#club-pin", CLUB_PIN)
     club.click("#club-pin-ok")
     club.wait_for_selector("#club-signout")
@@ -89,14 +105,18 @@ def test_the_panel_counts_its_pin_lockout_down(browser: Any, web: WebHub) -> Non
     enter_pin(page, "1111")
     page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Неверный ПИН-код'")
     enter_pin(page, "1111")  # the second wrong PIN locks this address out for 3 s
-    page.wait_for_function("document.querySelector('#pin-msg').textContent.startsWith("
-                           "'Слишком много неверных ПИН-кодов — повторите через ')")
+    page.wait_for_function(
+        "document.querySelector('#pin-msg').textContent.startsWith("
+        "'Слишком много неверных ПИН-кодов — повторите через ')"
+    )
     first = left(page, "#pin-msg")
     assert 1 <= first <= LOCKOUT_S and page.locator(".keypad button.ok").is_disabled()
     shoot(page, "panel-pin-locked-ru")
     page.wait_for_function(f"Number(document.querySelector('#pin-msg').dataset.left) < {first}")  # it counts
-    page.wait_for_function("document.querySelector('#pin-msg').textContent === 'Можно ввести ПИН-код снова'",
-                           timeout=(LOCKOUT_S + 5) * 1000)
+    page.wait_for_function(
+        "document.querySelector('#pin-msg').textContent === 'Можно ввести ПИН-код снова'",
+        timeout=(LOCKOUT_S + 5) * 1000,
+    )
     enter_pin(page, PIN)
     page.wait_for_selector("#start")
 

@@ -1,9 +1,11 @@
-"""Issue 22's whole match, as a club would watch it: `luza demo` plays a Classic race to 3 with a frames handicap
-and the shot clock from the sensors, a real Chromium shows it on the wall board and the stream overlay, and the
-finished match exports to one scoresheet with every frame that `luza verify` passes and a tampered copy fails
-(general 11: the break alternates; A-G4: first to 3 frames; A-G5: a frame given before the first break).
-The clock's own rules (it starts at the settle, stops at the strike) are tests/hub/service/test_shot_clock.py's; here the
-screens are checked to show it on every shot the demo plays."""
+"""Issue 22's whole match, as a club would watch it: `luza demo` plays a Classic race to 3 with a frames
+handicap and the shot clock from the sensors, a real Chromium shows it on the wall board and the stream
+overlay, and the finished match exports to one scoresheet with every frame that `luza verify` passes and a
+tampered copy fails (general 11: the break alternates; A-G4: first to 3 frames; A-G5:
+a frame given before the first break).
+The clock's own rules (it starts at the settle, stops at the strike) are
+tests/hub/service/test_shot_clock.py's; here the screens are checked to show it on
+every shot the demo plays."""
 
 from __future__ import annotations
 
@@ -55,9 +57,9 @@ def open_screen(browser: Any, url: str, watch: Watched | None = None) -> Any:
     return page
 
 
-def test_the_demo_plays_a_classic_race_to_3_with_a_handicap_and_the_shot_clock(browser: Any, tmp_path: Path,
-                                                                               capsys: pytest.CaptureFixture[str]
-                                                                               ) -> None:
+def test_the_demo_plays_a_classic_race_to_3_with_a_handicap_and_the_shot_clock(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ready: queue.Queue[str] = queue.Queue()
     go = threading.Event()
     done: list[Any] = []
@@ -66,30 +68,50 @@ def test_the_demo_plays_a_classic_race_to_3_with_a_handicap_and_the_shot_clock(b
         ready.put(base)
         go.wait(60)  # the screens are open before the first shot
 
-    demo = threading.Thread(target=lambda: done.append(run_web_demo(
-        ["classic"], speed=20.0, seed=3, workdir=str(tmp_path), port=0, matches=1, out=lambda _: None,
-        pause_s=0, on_ready=on_ready, race=RACE, shot_clock=CLOCK)), daemon=True)
+    demo = threading.Thread(
+        target=lambda: done.append(
+            run_web_demo(
+                ["classic"],
+                speed=20.0,
+                seed=3,
+                workdir=str(tmp_path),
+                port=0,
+                matches=1,
+                out=lambda _: None,
+                pause_s=0,
+                on_ready=on_ready,
+                race=RACE,
+                shot_clock=CLOCK,
+            )
+        ),
+        daemon=True,
+    )
     demo.start()
     base = ready.get(timeout=120)
     seen = Watched()
     board = open_screen(browser, f"{base}/board/demo?lang=ru", seen)
     overlay = open_screen(browser, f"{base}/overlay/demo?lang=ru")
     go.set()
-    board.wait_for_function("(document.getElementById('race')?.textContent || '').includes('до 3 побед')",
-                            timeout=60_000)
-    board.wait_for_selector("#shotclock:not([hidden])", timeout=60_000)  # the clock runs from the first settle
+    board.wait_for_function(
+        "(document.getElementById('race')?.textContent || '').includes('до 3 побед')", timeout=60_000
+    )
+    # the clock runs from the first settle
+    board.wait_for_selector("#shotclock:not([hidden])", timeout=60_000)
     assert overlay.locator(".mid .race").inner_text().startswith("до 3 побед")
     overlay.wait_for_selector("#shotclock:not([hidden])", timeout=60_000)
-    overlay.wait_for_function("(document.querySelector('.mid .race')?.textContent || '').includes('партия 2')",
-                              timeout=300_000)  # the frame score moves on the overlay too
+    overlay.wait_for_function(
+        "(document.querySelector('.mid .race')?.textContent || '').includes('партия 2')", timeout=300_000
+    )  # the frame score moves on the overlay too
     demo.join(600)
     assert not demo.is_alive() and done and done[0].problem is None, done
     clocks = [m["shot_clock"] for m in seen.states if m.get("shot_clock")]
     assert clocks and all(c["on"] and c["limit_ms"] == 45_000 and c["extensions"] == 1 for c in clocks), {
-        (c["on"], c["limit_ms"], c["extensions"]) for c in clocks}
+        (c["on"], c["limit_ms"], c["extensions"]) for c in clocks
+    }
     timed = {c["shot"] for c in clocks if c["running"] and c["started_at"] is not None}
     measured = {c["last"]["shot"]: c["last"] for c in clocks if c["last"]}
-    assert len(timed) >= 10 and len(measured) >= 10  # every shot timed from its settle, measured at its strike
+    # every shot timed from its settle, measured at its strike
+    assert len(timed) >= 10 and len(measured) >= 10
     assert all(m["shot_ms"] is not None and m["allowed_ms"] == 45_000 for m in measured.values())
 
     doc = export(tmp_path / "luza.db", 1)
@@ -98,8 +120,11 @@ def test_the_demo_plays_a_classic_race_to_3_with_a_handicap_and_the_shot_clock(b
     assert race["head_start"] == [0, 1]  # general A-G5: a frame given to seat 1 before the first break
     breakers = [f["result"]["breaker"] for f in frames]
     assert all(a != b for a, b in itertools.pairwise(breakers))  # general 11: the break alternates
-    untimed = [(s["frame"], s["number"]) for s in doc["shots"] if s.get("strike") and s.get("shot_ms") is None]
-    assert untimed == [(k, 1) for k in range(1, len(frames) + 1)]  # only each frame's break: nothing settled before it
+    untimed = [
+        (s["frame"], s["number"]) for s in doc["shots"] if s.get("strike") and s.get("shot_ms") is None
+    ]
+    # only each frame's break: nothing settled before it
+    assert untimed == [(k, 1) for k in range(1, len(frames) + 1)]
     page = html.render(doc, "ru")
     assert page.count('<h2 class="frame">') == len(frames) >= 2 and "до 3 побед" in page
     good = tmp_path / "race.json"

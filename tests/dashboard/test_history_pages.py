@@ -23,7 +23,8 @@ from tests.export.matchkit import Clock, Table, hub_config, play_classic, play_f
 
 pytestmark = [pytest.mark.browser]
 TABLET = {"width": 1024, "height": 768}
-OTHERS = ("Anna Kozlova", "Ольга Смирнова")  # the second match's players: "ivan" and "Петров" must not find it
+# the second match's players: "ivan" and "Петров" must not find it
+OTHERS = ("Anna Kozlova", "Ольга Смирнова")
 
 
 @pytest.fixture
@@ -63,8 +64,11 @@ def search(page: Any, player: str) -> list[str]:
     """Type a player, search, and wait for the rows that answer this search (body[data-shown] = its query)."""
     page.fill("#player", player)
     page.click("#find")
-    page.wait_for_function("(p) => new URLSearchParams(document.body.dataset.shown || '').get('player') === p",
-                           arg=player, timeout=10_000)
+    page.wait_for_function(
+        "(p) => new URLSearchParams(document.body.dataset.shown || '').get('player') === p",
+        arg=player,
+        timeout=10_000,
+    )
     return [tr.get_attribute("data-id") for tr in page.query_selector_all("#matches tbody tr")]
 
 
@@ -76,7 +80,10 @@ def fits(page: Any) -> bool:
 def test_find_a_match_in_either_alphabet_and_open_it(browser: Any, site: str) -> None:
     page = open_page(browser, f"{site}/matches?lang=ru")
     page.wait_for_selector("#matches tbody tr")
-    assert sorted(tr.get_attribute("data-id") for tr in page.query_selector_all("#matches tbody tr")) == ["1", "2"]
+    assert sorted(tr.get_attribute("data-id") for tr in page.query_selector_all("#matches tbody tr")) == [
+        "1",
+        "2",
+    ]
     assert page.inner_text("h1") == "История партий"
     page.screenshot(path=str(SHOTS / "matches-ru.png"))
     assert search(page, "ivan") == ["1"]
@@ -100,7 +107,11 @@ def test_find_a_match_in_either_alphabet_and_open_it(browser: Any, site: str) ->
     with page.expect_download() as dl:
         page.click("#dl-json")
     doc = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
-    assert doc["format"] == "luza-match-export" and doc["match"]["id"] == 1 and doc["result"]["scores"] == [71, 8]
+    assert (
+        doc["format"] == "luza-match-export"
+        and doc["match"]["id"] == 1
+        and doc["result"]["scores"] == [71, 8]
+    )
     assert page.errors == []
     page.close()
 
@@ -113,13 +124,17 @@ def test_pages_in_english_and_the_club_link(browser: Any, site: str) -> None:
         page.click("#history-link")
     page.wait_for_selector("#matches tbody tr")
     assert page.inner_text("h1") == "Match history" and "lang=en" in page.url
-    ru, en = page.evaluate("async () => { const m = await import('/static/js/history-texts.js'); "
-                           "return [m.HISTORY_KEYS.ru, m.HISTORY_KEYS.en]; }")
+    ru, en = page.evaluate(
+        "async () => { const m = await import('/static/js/history-texts.js'); "
+        "return [m.HISTORY_KEYS.ru, m.HISTORY_KEYS.en]; }"
+    )
     assert ru == en and len(ru) > 30  # every history text in both languages
     page.screenshot(path=str(SHOTS / "matches-en.png"))
     page.goto(f"{site}/match?id=2&lang=en")
     page.wait_for_selector("#verify-status")
-    assert page.inner_text("#verify-status") == "VERIFIED" and page.inner_text("#evidence-status") == "complete"
+    assert (
+        page.inner_text("#verify-status") == "VERIFIED" and page.inner_text("#evidence-status") == "complete"
+    )
     assert "Anna Kozlova" in page.inner_text("#summary") and "§" in page.inner_text("#timeline")
     assert page.query_selector("#dl-pdf") is None and "PDF" in page.inner_text("#downloads")  # the club's
     assert fits(page)
@@ -134,15 +149,18 @@ def test_pages_in_english_and_the_club_link(browser: Any, site: str) -> None:
     page.close()
 
 
-def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(browser: Any, site: str, tmp_path: Path) -> None:
-    """Issue 20, item 5: the PDF (a heavy export) is the club's; the club view's sign-in opens it on the match page
-    (the referee token of a table no longer does, hub/web/heavy.py)."""
+def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    """Issue 20, item 5: the PDF (a heavy export) is the club's; the club view's sign-in opens it on the match
+    page (the referee token of a table no longer does, hub/web/heavy.py)."""
     PinStore(tmp_path / "luza.db").set(CLUB, "13579")
     token = httpx.post(f"{site}/api/club/token", json={"pin": "13579"}, timeout=30).json()["token"]
     page = open_page(browser, f"{site}/match?id=2&lang=en")
     page.wait_for_selector("#verify-status")
     assert page.query_selector("#dl-pdf") is None  # not signed in: "PDF — for the club"
-    page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)  # as the club view's sign-in leaves it
+    # as the club view's sign-in leaves it
+    page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)
     page.reload()
     page.wait_for_selector("#dl-pdf")
     with page.expect_download(timeout=180_000) as download:  # a PDF render on a loaded machine (WeasyPrint)
@@ -153,7 +171,8 @@ def test_the_match_page_downloads_the_pdf_with_the_clubs_sign_in(browser: Any, s
 
 @pytest.fixture
 def race_site(tmp_path: Path) -> Iterator[str]:
-    """Match 1: a Free race to 2 frames with a balls handicap, won 2:1 by Сергей (tests/export/matchkit.py)."""
+    """Match 1: a Free race to 2 frames with a balls handicap, won 2:1 by Сергей
+    (tests/export/matchkit.py)."""
     clock = Clock()
     hub = Hub(hub_config(tmp_path / "luza.db"), clock=clock, mqtt=False).start()
     server = None
@@ -175,9 +194,16 @@ def test_the_match_page_of_a_race_shows_every_frame(browser: Any, race_site: str
     alternate), score and winner, and the shots under their frame's heading; in both languages."""
     page = open_page(browser, f"{race_site}/match?id=1&lang=ru")
     page.wait_for_selector("#frames tbody tr")
-    assert page.inner_text("#race h2") == "Встреча до 2 побед" and page.inner_text("#frame-score") == "Партии 1:2"
-    assert page.inner_text("h1") == "Встреча 1" and page.inner_text("#summary .sc b") == "1:2"  # the frame score
-    rows = [[td.inner_text() for td in tr.query_selector_all("td")] for tr in page.query_selector_all("#frames tbody tr")]
+    assert (
+        page.inner_text("#race h2") == "Встреча до 2 побед"
+        and page.inner_text("#frame-score") == "Партии 1:2"
+    )
+    # the frame score
+    assert page.inner_text("h1") == "Встреча 1" and page.inner_text("#summary .sc b") == "1:2"
+    rows = [
+        [td.inner_text() for td in tr.query_selector_all("td")]
+        for tr in page.query_selector_all("#frames tbody tr")
+    ]
     assert [r[0] for r in rows] == ["1", "2", "3"]
     assert [r[1] for r in rows] == ["Иван Петров", "Сергей Кузнецов", "Иван Петров"]  # the break alternates
     assert [r[3] for r in rows] == ["Иван Петров", "Сергей Кузнецов", "Сергей Кузнецов"]
@@ -189,7 +215,9 @@ def test_the_match_page_of_a_race_shows_every_frame(browser: Any, race_site: str
     page.screenshot(path=str(SHOTS / "match-race-ru.png"), full_page=True)
     page.goto(f"{race_site}/match?id=1&lang=en")
     page.wait_for_selector("#frames tbody tr")
-    assert page.inner_text("#race h2") == "Race to 2 frames" and page.inner_text("#frame-score") == "Frames 1:2"
+    assert (
+        page.inner_text("#race h2") == "Race to 2 frames" and page.inner_text("#frame-score") == "Frames 1:2"
+    )
     assert page.inner_text("#frames thead").split() == ["Frame", "Broke", "Score", "Won", "by"]
     assert page.errors == []
     page.close()

@@ -1,7 +1,7 @@
-"""The referee panel from a keyboard alone (issue 20, item 6): the PIN typed on the keys, Enter to sign in, a skip
-link to the shot card and one to undo and the menu (Tab reached undo 31 stops past the shot card in Star), a sheet
-that opens on Enter with its first choice focused, closes on Escape with the focus back where it was, and one real
-action (undo, confirmed) sent to the real hub — no mouse anywhere."""
+"""The referee panel from a keyboard alone (issue 20, item 6): the PIN typed on the keys, Enter to sign in, a
+skip link to the shot card and one to undo and the menu (Tab reached undo 31 stops past the shot card in
+Star), a sheet that opens on Enter with its first choice focused, closes on Escape with the focus back where
+it was, and one real action (undo, confirmed) sent to the real hub — no mouse anywhere."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ pytestmark = [pytest.mark.browser]
 
 
 def tab_to(page: Any, target: str, key: str = "Tab") -> int:
-    """Press Tab (or `key`) until the element `target` (an id) has the focus; how many presses it took (fails past
-    60)."""
+    """Press Tab (or `key`) until the element `target` (an id) has the focus; how many presses it took (fails
+    past 60)."""
     for stops in range(1, 61):
         page.keyboard.press(key)
         if focused(page) == target:
@@ -25,13 +25,21 @@ def tab_to(page: Any, target: str, key: str = "Tab") -> int:
 
 
 def on_screen(page: Any, selector: str) -> bool:
-    """Whether the element is inside the viewport (a skip link waits above it until the keyboard reaches it)."""
-    return bool(page.evaluate("(s) => { const r = document.querySelector(s).getBoundingClientRect(); "
-                              "return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }", selector))
+    """Whether the element is inside the viewport (a skip link waits above it until
+    the keyboard reaches it)."""
+    return bool(
+        page.evaluate(
+            "(s) => { const r = document.querySelector(s).getBoundingClientRect(); "
+            "return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }",
+            selector,
+        )
+    )
 
 
 def focused(page: Any) -> str:
-    return page.evaluate("document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''")
+    return page.evaluate(
+        "document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''"
+    )
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -60,10 +68,12 @@ def test_the_panel_signs_in_and_acts_from_the_keyboard(lang: str, browser: Any, 
     tab_to(page, "skip-bar", "Shift+Tab")  # back up to the top
     page.keyboard.press("Enter")
     page.wait_for_function("document.activeElement && document.activeElement.id === 'bar'")
-    assert tab_to(page, "undo") == 1  # the bottom bar's undo, the next stop (it was 31 stops past the shot card)
+    # the bottom bar's undo, the next stop (it was 31 stops past the shot card)
+    assert tab_to(page, "undo") == 1
     page.keyboard.press("Enter")
     page.wait_for_selector("[role=dialog]")
-    assert page.evaluate("document.activeElement.closest('[role=dialog]') !== null")  # the sheet's first choice
+    # the sheet's first choice
+    assert page.evaluate("document.activeElement.closest('[role=dialog]') !== null")
     page.keyboard.press("Escape")
     page.wait_for_selector("[role=dialog]", state="detached")
     assert focused(page) == "undo"  # back where the referee was; nothing sent
@@ -72,5 +82,6 @@ def test_the_panel_signs_in_and_acts_from_the_keyboard(lang: str, browser: Any, 
     page.keyboard.press("Enter")  # again, and this time confirmed with Enter on "yes"
     page.wait_for_selector("[role=dialog]")
     page.keyboard.press("Enter")
-    page.wait_for_function("(r) => document.body.dataset.rev !== r", arg=rev, timeout=15_000)  # the hub took it
+    # the hub took it
+    page.wait_for_function("(r) => document.body.dataset.rev !== r", arg=rev, timeout=15_000)
     assert not page.errors, page.errors

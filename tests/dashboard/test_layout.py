@@ -1,10 +1,10 @@
-"""Layout that never cuts what matters (issue 20, item 3), in a real Chromium against a real hub: every variant's
-busiest scene (tests/dashboard/scenes.py: 40-character names in both alphabets, the rack to set, the cue ball in
-hand, a held shot, an ended match) on the board and the overlay at 1280x720 and 1920x1080, the referee panel on a
-phone and at 1280x720, the club view, in Russian and English. The test fails when any text is cut or spills out of
-its box: a text's boxes must lie inside every ancestor that clips it (an ellipsis is text laid out past its box)
-and inside every ancestor it belongs to, up to a scroll container, and inside the screen. The screens go to
-docs/screenshots/layout/ with LUZA_SCREENSHOTS=1."""
+"""Layout that never cuts what matters (issue 20, item 3), in a real Chromium against a real hub: every
+variant's busiest scene (tests/dashboard/scenes.py: 40-character names in both alphabets, the rack to set, the
+cue ball in hand, a held shot, an ended match) on the board and the overlay at 1280x720 and 1920x1080, the
+referee panel on a phone and at 1280x720, the club view, in Russian and English. The test fails when any text
+is cut or spills out of its box: a text's boxes must lie inside every ancestor that clips it (an ellipsis is
+text laid out past its box) and inside every ancestor it belongs to, up to a scroll container, and inside the
+screen. The screens go to docs/screenshots/layout/ with LUZA_SCREENSHOTS=1."""
 
 from __future__ import annotations
 
@@ -69,23 +69,36 @@ CUT_JS = """() => {
   }
   const seen = new Set();
   return out.filter((o) => { const k = o.join("|"); if (seen.has(k)) return false; seen.add(k); return true; });
-}"""
+}"""  # noqa: E501
 
 PLAY = [f"{v}-play" for v in VARIANT_IDS]
 BREAK = [f"{v}-break" for v in VARIANT_IDS]
 SIZES = {"hd": HD, "fullhd": FULL_HD}
 
 
-# The screens kept in docs/screenshots/layout/ (LUZA_SCREENSHOTS=1): the busiest of each variant, both languages.
-KEEP = {*(f"board-{v}-play-ru-fullhd" for v in VARIANT_IDS), *(f"board-{v}-play-en-hd" for v in VARIANT_IDS),
-        "board-classic-break-ru-fullhd", "board-classic-break-en-hd", "board-ended-ru-fullhd",
-        *(f"overlay-{v}-play-{lang}-fullhd" for v in ("classic", "star") for lang in ("ru", "en")),
-        *(f"panel-{t}-{lang}-phone" for t in ("classic-play", "star-play", "hundred-break") for lang in ("ru", "en")),
-        "club-ru-hd", "club-en-hd"}
+# The screens kept in docs/screenshots/layout/ (LUZA_SCREENSHOTS=1):
+# the busiest of each variant, both languages.
+KEEP = {
+    *(f"board-{v}-play-ru-fullhd" for v in VARIANT_IDS),
+    *(f"board-{v}-play-en-hd" for v in VARIANT_IDS),
+    "board-classic-break-ru-fullhd",
+    "board-classic-break-en-hd",
+    "board-ended-ru-fullhd",
+    *(f"overlay-{v}-play-{lang}-fullhd" for v in ("classic", "star") for lang in ("ru", "en")),
+    *(
+        f"panel-{t}-{lang}-phone"
+        for t in ("classic-play", "star-play", "hundred-break")
+        for lang in ("ru", "en")
+    ),
+    "club-ru-hd",
+    "club-en-hd",
+}
 
 
 def check(page: Any, what: str, found: dict[str, list[Any]], shot: str | None = None) -> None:
-    page.evaluate("document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))))")
+    page.evaluate(
+        "document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))))"
+    )
     cut = page.evaluate(CUT_JS)
     if cut:
         found[what] = cut
@@ -94,8 +107,11 @@ def check(page: Any, what: str, found: dict[str, list[Any]], shot: str | None = 
         if shot.startswith("board"):
             page.screenshot(path=str(SHOTS / "layout" / f"{shot}.jpg"), type="jpeg", quality=75)
         elif shot.startswith("overlay"):  # the bar, on a transparent page
-            page.screenshot(path=str(SHOTS / "layout" / f"{shot}.png"), omit_background=True,
-                            clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": 160})
+            page.screenshot(
+                path=str(SHOTS / "layout" / f"{shot}.png"),
+                omit_background=True,
+                clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": 160},
+            )
         else:
             page.screenshot(path=str(SHOTS / "layout" / f"{shot}.png"))
     assert not page.errors, page.errors
@@ -118,7 +134,9 @@ def test_the_board_and_the_overlay_cut_nothing(lang: str, size: str, browser: An
 
 @pytest.mark.parametrize("size", ["phone", "hd"])
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_panel_and_the_club_view_cut_nothing(lang: str, size: str, browser: Any, scenes: SceneWeb) -> None:
+def test_the_panel_and_the_club_view_cut_nothing(
+    lang: str, size: str, browser: Any, scenes: SceneWeb
+) -> None:
     found: dict[str, list[Any]] = {}
     viewport = PHONE if size == "phone" else HD
     page = new_page(browser, viewport, scenes)
@@ -138,7 +156,10 @@ def test_the_chip_strip_puts_what_to_do_first_and_counts_the_rest(browser: Any, 
     screen too narrow for every chip, those that do not fit collapse into one chip that counts them."""
     page = open_scene(browser, scenes, "board", "classic-break", "ru", FULL_HD)
     chips = page.locator("#banner .chip").all_inner_texts()
-    assert chips[0].endswith("Расставить пирамиду (15)") and chips[1:] == ["Биток с руки из дома", "Начальный удар"]
+    assert chips[0].endswith("Расставить пирамиду (15)") and chips[1:] == [
+        "Биток с руки из дома",
+        "Начальный удар",
+    ]
     page.set_viewport_size({"width": 560, "height": 720})  # a narrow screen: the chips keep their size
     page.wait_for_function("document.querySelector('#banner .chip.more') !== null")
     shown = page.locator("#banner .chip:not(.more)").all_inner_texts()
@@ -147,8 +168,10 @@ def test_the_chip_strip_puts_what_to_do_first_and_counts_the_rest(browser: Any, 
     n = 3 - len(shown)
     assert n >= 1 and more.inner_text() == f"ещё {n}"
     assert more.get_attribute("title").endswith("Начальный удар")  # the hidden ones, named
-    assert page.evaluate("(() => { const b = document.getElementById('banner'); "
-                         "return b.scrollWidth <= b.clientWidth + 1; })()")  # nothing cut in the strip
+    assert page.evaluate(
+        "(() => { const b = document.getElementById('banner'); "
+        "return b.scrollWidth <= b.clientWidth + 1; })()"
+    )  # nothing cut in the strip
     page.set_viewport_size(FULL_HD)  # room again: every chip comes back
     page.wait_for_function("document.querySelector('#banner .chip.more') === null")
     assert page.locator("#banner .chip").count() == 3

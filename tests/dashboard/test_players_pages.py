@@ -1,8 +1,8 @@
 """The players' pages in a real Chromium, in Russian and English: the leaderboard /players (search in either
-alphabet, a row opens the player, CSV), the player /player?id=N (every figure, fouls worded by the rule, head to
-head with the handicap, recent matches opening the match page), reached from the club view and the history pages;
-merging a duplicate with the club's sign-in; the panel's start form choosing players from the registry (and adding
-one) with one thumb. The seeded matches of tests/stats/seeded.py, served by a real hub."""
+alphabet, a row opens the player, CSV), the player /player?id=N (every figure, fouls worded by the rule, head
+to head with the handicap, recent matches opening the match page), reached from the club view and the history
+pages; merging a duplicate with the club's sign-in; the panel's start form choosing players from the registry
+(and adding one) with one thumb. The seeded matches of tests/stats/seeded.py, served by a real hub."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ PIN, CLUB_PIN = "2468", "13579"
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[str, Hub, dict[str, int]]]:
-    """The seeded matches, then a hub (no broker) with its web app on a free port; a referee PIN for t1 and the
-    club's PIN."""
+    """The seeded matches, then a hub (no broker) with its web app on a free port; a referee PIN for t1 and
+    the club's PIN."""
     db = tmp_path / "luza.db"
     clock = Clock()
     ids = seed(db, clock)
@@ -86,7 +86,8 @@ def test_the_leaderboard_in_russian_and_a_search_in_either_alphabet(browser: Any
     assert rows(page) == [ids["anna"], ids["dup"], ids["ivan"], ids["sergei"]]
     assert page.inner_text("#found") == "Учтено встреч: 4"
     ivan = page.inner_text(f"#board tr[data-id='{ids['ivan']}']")
-    assert "Иван Петров" in ivan and "1499.3" in ivan and "78%" in ivan and "5.1" in ivan  # pot rate, shot time
+    # pot rate, shot time
+    assert "Иван Петров" in ivan and "1499.3" in ivan and "78%" in ivan and "5.1" in ivan
     assert fits(page)
     page.screenshot(path=str(SHOTS / "players-ru.png"), full_page=True)
     assert search(page, "ivan") == [ids["dup"], ids["ivan"]]
@@ -144,8 +145,10 @@ def test_the_player_page_in_both_languages(browser: Any, site: Any) -> None:
     page.wait_for_selector("#board tbody tr")
     assert page.inner_text("h1") == "Player rankings"
     assert "Ivan Petrov" in page.inner_text(f"#board tr[data-id='{ids['ivan']}']")
-    keys = page.evaluate("async () => { const m = await import('/static/js/stats-texts.js'); "
-                         "return [m.STATS_KEYS.ru, m.STATS_KEYS.en]; }")
+    keys = page.evaluate(
+        "async () => { const m = await import('/static/js/stats-texts.js'); "
+        "return [m.STATS_KEYS.ru, m.STATS_KEYS.en]; }"
+    )
     assert keys[0] == keys[1] and len(keys[0]) > 40  # every text in both languages
     page.screenshot(path=str(SHOTS / "players-en.png"), full_page=True)
     page.goto(f"{base}/matches?lang=en")
@@ -164,7 +167,8 @@ def test_the_club_merges_a_duplicate_on_the_players_page(browser: Any, site: Any
     page = open_page(browser, f"{base}/player?id={ids['ivan']}&lang=ru")
     page.wait_for_function("(id) => document.body.dataset.loaded === id", arg=str(ids["ivan"]))
     assert page.is_hidden("#merge-box")  # not signed in as the club
-    page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)  # as the club view's sign-in leaves it
+    # as the club view's sign-in leaves it
+    page.evaluate("(t) => sessionStorage.setItem('luza.club.token', t)", token)
     page.reload()
     page.wait_for_selector("#merge-box:not([hidden])")
     page.fill("#dup", str(ids["sergei"]))

@@ -1,6 +1,7 @@
 """A race to 2 frames with a handicap played through the referee panel in a real Chromium (general 11, A-G4,
-A-G5): the start form's race fields, the frame score on the board, the overlay, the panel and the club view, the
-next frame started from the panel with the break alternated. Screens to docs/screenshots/ with LUZA_SCREENSHOTS."""
+A-G5): the start form's race fields, the frame score on the board, the overlay, the panel and the club view,
+the next frame started from the panel with the break alternated.
+Screens to docs/screenshots/ with LUZA_SCREENSHOTS."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def concede(panel: Any, seat: int) -> None:
 
 
 def test_a_race_to_2_through_the_panel_shows_the_frame_score_everywhere(
-        browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread) -> None:
+    browser: Any, web: WebHub, vtable: VirtualTable, loop: LoopThread
+) -> None:
     panel = open_page(browser, web, "/referee/t1", PHONE)
     board = open_page(browser, web, "/board/t1")
     overlay = open_page(browser, web, "/overlay/t1")
@@ -47,7 +49,8 @@ def test_a_race_to_2_through_the_panel_shows_the_frame_score_everywhere(
     panel.locator("fieldset.race").scroll_into_view_if_needed()
     shoot(panel, "panel-start-race-ru")
     panel.click("#start")
-    wait_text(board, "#p1 .score", "2")  # general A-G5: the two handicap balls count for Alexei from the start
+    # general A-G5: the two handicap balls count for Alexei from the start
+    wait_text(board, "#p1 .score", "2")
     assert text(board, "#race") == "до 2 побед · партия 1"
     assert text(board, "#p1 .race .hcp") == "фора 2 ш." and board.locator("#p0 .race .hcp").count() == 0
     assert board.locator("#p1 .shelf .ball").count() == 2
@@ -110,7 +113,8 @@ def test_a_race_to_2_through_the_panel_shows_the_frame_score_everywhere(
     wait_text(overlay, ".seat.s0 .fscore", "2")
     shoot(board, "board-race-won-ru")
     panel.click("#end-race")
-    board.wait_for_selector("#win .next .qr")  # the match ended: its final board stays, with the QR for the next
+    # the match ended: its final board stays, with the QR for the next
+    board.wait_for_selector("#win .next .qr")
     assert text(board, "#win .final b") == "2 : 0"
     for page in (panel, board, overlay, en_board, club):
         assert not page.errors, page.errors

@@ -1,9 +1,10 @@
-"""The shot clock on the screens (issue 22, item 3), in a real Chromium against a real hub: the board and the overlay
-count down from the match view's `shot_clock` and the hub's time, warn in the last 10 s (red, larger, readable from five
-metres, Russian and English), say "Time!" at 0, and start again after the next strike; the panel shows the seconds
-and the extension, and the start form sets the clock. The page's `Date.now()` is held still
-(`page.clock.set_fixed_time`, its timers run on) so the seconds shown are exact: what the screen counts is the hub's
-time plus the page's time since the state came. Screens go to docs/screenshots/ with LUZA_SCREENSHOTS=1."""
+"""The shot clock on the screens (issue 22, item 3), in a real Chromium against a real hub: the board and the
+overlay count down from the match view's `shot_clock` and the hub's time, warn in the last 10 s (red, larger,
+readable from five metres, Russian and English), say "Time!" at 0, and start again after the next strike; the
+panel shows the seconds and the extension, and the start form sets the clock. The page's `Date.now()` is held
+still (`page.clock.set_fixed_time`, its timers run on) so the seconds shown are exact: what the screen counts
+is the hub's time plus the page's time since the state came.
+Screens go to docs/screenshots/ with LUZA_SCREENSHOTS=1."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ pytestmark = [pytest.mark.browser]
 
 T0 = 1_794_668_400_000
 PIN = "2468"
-SETTLED = T0 + 3500  # the break at +1 s, its ball at +2.5 s: settled 1 s after the ball (docs/reconciliation.md §2a)
+# the break at +1 s, its ball at +2.5 s: settled 1 s after the ball (docs/reconciliation.md §2a)
+SETTLED = T0 + 3500
 
 
 @dataclass
@@ -64,8 +66,19 @@ class Table:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    cfg = configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": [
-        {"id": "t1", "name": "Стол 1", "cues": {"cue-a": 0, "cue-b": 1}, "pockets": {"pk": [1, 2, 3, 4, 5, 6]}}]})
+    cfg = configfile.parse(
+        {
+            "store": {"path": str(tmp_path / "luza.db")},
+            "tables": [
+                {
+                    "id": "t1",
+                    "name": "Стол 1",
+                    "cues": {"cue-a": 0, "cue-b": 1},
+                    "pockets": {"pk": [1, 2, 3, 4, 5, 6]},
+                }
+            ],
+        }
+    )
     PinStore(cfg.store.path).set("t1", PIN)
     clock = Clock()
     hub = Hub(cfg, clock=clock, mqtt=False).start()
@@ -82,11 +95,20 @@ def start_match(table: Table) -> None:
     token = httpx.post(f"{table.base}/api/tables/t1/token", json={"pin": PIN, "label": "test"}, timeout=30)
     token.raise_for_status()
     auth = {"Authorization": f"Bearer {token.json()['token']}"}
-    r = httpx.post(f"{table.base}/api/tables/t1/match", headers=auth, timeout=30, json={
-        "variant": "free", "players": ["Иван Петров", "Пётр Иванов"],
-        "shot_clock": {"limit_s": 45, "extensions": 1}})
+    r = httpx.post(
+        f"{table.base}/api/tables/t1/match",
+        headers=auth,
+        timeout=30,
+        json={
+            "variant": "free",
+            "players": ["Иван Петров", "Пётр Иванов"],
+            "shot_clock": {"limit_s": 45, "extensions": 1},
+        },
+    )
     assert r.status_code == 201, r.text
-    r = httpx.post(f"{table.base}/api/tables/t1/actions", headers=auth, json={"kind": "lag", "winner": 0}, timeout=30)
+    r = httpx.post(
+        f"{table.base}/api/tables/t1/actions", headers=auth, json={"kind": "lag", "winner": 0}, timeout=30
+    )
     assert r.status_code == 200, r.text
     table.strike(T0 + 1000)
     table.clock.ms = T0 + 5000  # the state carries hub_ms = now: 43.5 s left
@@ -103,20 +125,27 @@ def open_page(browser: Any, table: Table, path: str, lang: str, viewport: dict[s
     page.errors = errors
     page.clock.set_fixed_time(at)
     page.goto(f"{table.base}{path}?lang={lang}")
-    page.wait_for_function("document.body.dataset.online === '1' && document.body.dataset.rev !== undefined",
-                           timeout=15_000)
+    page.wait_for_function(
+        "document.body.dataset.online === '1' && document.body.dataset.rev !== undefined", timeout=15_000
+    )
     page.evaluate("document.fonts.ready")
     return page
 
 
 def clock_shows(page: Any, phase: str, left: str, sel: str = "#shotclock") -> None:
     try:
-        page.wait_for_function("([s, p, l]) => { const e = document.querySelector(s); return e && !e.hidden && "
-                               "e.dataset.phase === p && e.dataset.left === l; }", arg=[sel, phase, left],
-                               timeout=15_000)
+        page.wait_for_function(
+            "([s, p, l]) => { const e = document.querySelector(s); return e && !e.hidden && "
+            "e.dataset.phase === p && e.dataset.left === l; }",
+            arg=[sel, phase, left],
+            timeout=15_000,
+        )
     except Exception:
-        shown = page.evaluate("s => { const e = document.querySelector(s); return e && [e.hidden, e.dataset.phase, "
-                              "e.dataset.left, Date.now()]; }", sel)
+        shown = page.evaluate(
+            "s => { const e = document.querySelector(s); return e && [e.hidden, e.dataset.phase, "
+            "e.dataset.left, Date.now()]; }",
+            sel,
+        )
         raise AssertionError(f"{sel}: want {phase} {left}, shows {shown} ({page.errors})") from None
 
 
@@ -128,11 +157,13 @@ def shoot(page: Any, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-WALL = 1_800_000_000  # the page's own Date.now() in s (Playwright's unit): any value, the screens count from the hub's
+# the page's own Date.now() in s (Playwright's unit): any value, the screens count from the hub's
+WALL = 1_800_000_000
 
 
 def test_the_board_counts_down_warns_in_the_last_10_s_and_starts_again_after_the_strike(
-        browser: Any, table: Table) -> None:
+    browser: Any, table: Table
+) -> None:
     start_match(table)
     board = open_page(browser, table, "/board/t1", "ru", BOARD, WALL)
     clock_shows(board, "running", "44")  # 43.5 s left, rounded up
@@ -158,7 +189,8 @@ def test_the_board_counts_down_warns_in_the_last_10_s_and_starts_again_after_the
     assert en.locator("#shotclock .sc-label").inner_text() == "Shot clock"
     shoot(en, "board-shot-clock-warn-en")
 
-    table.clock.ms = T0 + 60_000  # the strike stops Ivan's clock (56.5 s: over time) and Petr's starts at its settle
+    # the strike stops Ivan's clock (56.5 s: over time) and Petr's starts at its settle
+    table.clock.ms = T0 + 60_000
     table.strike(T0 + 60_000)
     sc = table.state()["shot_clock"]
     assert sc["last"]["shot_ms"] == 56_500 and sc["last"]["expired"] and sc["started_at"] == T0 + 62_000
@@ -176,7 +208,10 @@ def test_the_overlay_and_the_panel_show_the_clock_and_the_extension(browser: Any
     overlay.clock.set_fixed_time(WALL + 36)
     clock_shows(overlay, "warn", "8")
     assert overlay.locator("#shotclock .sc-label").inner_text() == "Shot clock"
-    assert overlay.locator("#shotclock").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(200, 20, 20)"
+    assert (
+        overlay.locator("#shotclock").evaluate("e => getComputedStyle(e).backgroundColor")
+        == "rgb(200, 20, 20)"
+    )
     shoot(overlay, "overlay-shot-clock-en")
     ru = open_page(browser, table, "/overlay/t1", "ru", {"width": 1280, "height": 720}, WALL)
     ru.clock.set_fixed_time(WALL + 36)
@@ -195,8 +230,10 @@ def test_the_overlay_and_the_panel_show_the_clock_and_the_extension(browser: Any
     assert "осталось 1" in panel.locator("#extension").inner_text()
     table.clock.ms = T0 + 10_000
     panel.locator("#extension").click()
-    panel.wait_for_function("() => document.querySelector('#extension') && document.querySelector('#extension').disabled",
-                            timeout=15_000)
+    panel.wait_for_function(
+        "() => document.querySelector('#extension') && document.querySelector('#extension').disabled",
+        timeout=15_000,
+    )
     assert table.state()["shot_clock"]["expires_at"] == SETTLED + 90_000
     assert table.state()["shot_clock"]["extensions_left"] == [0, 1]
     clock_shows(overlay, "running", "84")  # the new state: hub time T0 + 10 s, 90 s from the settle at 3.5 s
@@ -223,6 +260,10 @@ def test_the_start_form_sets_the_shot_clock(browser: Any, table: Table) -> None:
     panel.click("#start")
     panel.wait_for_selector("#extension", timeout=15_000)
     settings = table.hub.store.match(1).settings if table.hub.store is not None else None
-    assert settings is not None and settings["shot_clock"] == {"limit_ms": 60_000, "extensions": 2,
-                                                               "extension_ms": 60_000, "warn_ms": 10_000}
+    assert settings is not None and settings["shot_clock"] == {
+        "limit_ms": 60_000,
+        "extensions": 2,
+        "extension_ms": 60_000,
+        "warn_ms": 10_000,
+    }
     panel.close()

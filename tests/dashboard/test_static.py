@@ -16,7 +16,9 @@ def text_keys(lang: str) -> set[str]:
     src = (ROOT / "js" / "i18n.js").read_text()
     block = re.search(rf"^  {lang}: \{{\n(.*?)^  \}},", src, re.S | re.M)
     assert block, f"no {lang} block in i18n.js"
-    return set(re.findall(r"^\s+(\w+):", block.group(1), re.M)) | set(re.findall(r",\s(\w+):", block.group(1)))
+    return set(re.findall(r"^\s+(\w+):", block.group(1), re.M)) | set(
+        re.findall(r",\s(\w+):", block.group(1))
+    )
 
 
 def test_russian_and_english_have_the_same_texts() -> None:
@@ -34,8 +36,10 @@ def test_every_text_key_used_by_the_pages_exists() -> None:
     assert not missing, f"t() keys without a text: {missing}"
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
-                                        if p.suffix in (".html", ".js", ".css")))
+@pytest.mark.parametrize(
+    "path",
+    sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.suffix in (".html", ".js", ".css")),
+)
 def test_nothing_is_loaded_from_the_internet(path: str) -> None:
     src = (ROOT / path).read_text()
     urls = [u for u in re.findall(r"https?://[^\s\"')]+", src) if u != "http://www.w3.org/2000/svg"]

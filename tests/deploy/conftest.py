@@ -17,8 +17,12 @@ from tests.support.broker import Mosquitto
 
 NO_MATCHING_SUBSCRIBERS = 16
 TABLES = [
-    {"id": "t1", "name": "Table 1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-     "cues": {"cue-a": 0, "cue-b": 1}},
+    {
+        "id": "t1",
+        "name": "Table 1",
+        "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+        "cues": {"cue-a": 0, "cue-b": 1},
+    },
     {"id": "t2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}},
 ]
 
@@ -40,7 +44,9 @@ def locked(tmp_path: Path) -> Iterator[Mosquitto]:
 class Client:
     """A paho MQTT v5 client that records CONNACK/PUBACK/SUBACK reason codes and the messages it receives."""
 
-    def __init__(self, broker: Mosquitto, user: str | None, password: str | None, client_id: str = "") -> None:
+    def __init__(
+        self, broker: Mosquitto, user: str | None, password: str | None, client_id: str = ""
+    ) -> None:
         self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         if user is not None:
             self.c.username_pw_set(user, password)
@@ -102,8 +108,9 @@ class Client:
 
     def wait_message(self, topic: str, timeout: float = 5.0) -> bytes:
         with self.cond:
-            assert self.cond.wait_for(lambda: any(t == topic for t, _, _ in self.messages), timeout), \
+            assert self.cond.wait_for(lambda: any(t == topic for t, _, _ in self.messages), timeout), (
                 f"nothing on {topic}; got {[t for t, _, _ in self.messages]}"
+            )
             return [p for t, p, _ in self.messages if t == topic][-1]
 
     def close(self) -> None:
@@ -113,7 +120,8 @@ class Client:
 
 @pytest.fixture
 def clients() -> Iterator[Any]:
-    """`clients(broker, user, password, client_id="")` -> a connected-on-demand Client; all closed at the end."""
+    """`clients(broker, user, password, client_id="")` -> a connected-on-demand
+    Client; all closed at the end."""
     made: list[Client] = []
 
     def make(broker: Mosquitto, user: str | None, password: str | None, client_id: str = "") -> Client:

@@ -1,4 +1,5 @@
-"""Helpers of the installation tests: a real Mosquitto running the installer's files, and waiting on a condition."""
+"""Helpers of the installation tests: a real Mosquitto running the installer's files,
+and waiting on a condition."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def installed_broker(root: Path, tmp: Path, port: int) -> Mosquitto:
     """A real Mosquitto running the installer's files from `root` (paths and port moved into `tmp`)."""
     conf = (root / "etc/mosquitto/mosquitto.conf").read_text()
     conf = conf.replace("/etc/mosquitto/luza/", f"{root}/etc/mosquitto/luza/")
-    conf = conf.replace("/var/lib/mosquitto/", f"{tmp}/data/").replace("log_dest syslog", f"log_dest file {tmp}/log")
+    conf = conf.replace("/var/lib/mosquitto/", f"{tmp}/data/").replace(
+        "log_dest syslog", f"log_dest file {tmp}/log"
+    )
     conf = re.sub(r"^pid_file .*$", "", conf, flags=re.M) + ("user root\n" if os.geteuid() == 0 else "")
     (tmp / "data").mkdir(parents=True, exist_ok=True)
     (tmp / "m.conf").write_text(conf)

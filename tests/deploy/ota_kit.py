@@ -1,5 +1,6 @@
 """What the over-the-air tests share: builds of the firmware (this tree, a newer version, one that crashes at
-start), a hub with its web server behind the locked-down broker, and virtual devices booting from their flash."""
+start), a hub with its web server behind the locked-down broker,
+and virtual devices booting from their flash."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from hub.web.server import WebServer, serve_in_thread
 from tests.support.broker import Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = [{"id": "t1", "pockets": {"p1": [1, 2, 3]}, "cues": {}},
-          {"id": "t2", "pockets": {"p4": [4, 5, 6]}, "cues": {}}]
+TABLES = [
+    {"id": "t1", "pockets": {"p1": [1, 2, 3]}, "cues": {}},
+    {"id": "t2", "pockets": {"p4": [4, 5, 6]}, "cues": {}},
+]
 BASE = "0.1.0"  # firmware/__init__.py's VERSION is replaced by these in the copies, so the version shows
 
 
@@ -35,7 +38,7 @@ def tree(tmp: Path, version: str, edit: Callable[[Path], None] | None = None) ->
     shutil.copytree(ROOT / "luza_wire", root / "luza_wire", ignore=shutil.ignore_patterns("__pycache__"))
     init = root / "firmware" / "__init__.py"
     text = init.read_text()
-    init.write_text(text[:text.index("VERSION")] + f'VERSION = "{version}"\n')
+    init.write_text(text[: text.index("VERSION")] + f'VERSION = "{version}"\n')
     if edit is not None:
         edit(root)
     return root
@@ -63,17 +66,30 @@ class Stand:
     def node_config(self, table: str, device: str, pockets: list[int]) -> dict[str, Any]:
         assert self.broker.credentials is not None
         user = device_user(table, device)
-        return {"role": "pocket", "table": table, "device": device, "tele_s": 2,
-                "wifi": {"ssid": "club", "password": "wifi-password"},
-                "broker": {"host": "127.0.0.1", "port": self.broker.port, "user": user,
-                           "password": self.broker.credentials.devices[user]},
-                "pockets": [{"pocket": p, "upper": up, "lower": lo, "colour": False}
-                            for p, (up, lo) in zip(pockets, ((32, 33), (25, 26), (27, 14)), strict=False)]}
+        return {
+            "role": "pocket",
+            "table": table,
+            "device": device,
+            "tele_s": 2,
+            "wifi": {"ssid": "club", "password": "wifi-password"},
+            "broker": {
+                "host": "127.0.0.1",
+                "port": self.broker.port,
+                "user": user,
+                "password": self.broker.credentials.devices[user],
+            },
+            "pockets": [
+                {"pocket": p, "upper": up, "lower": lo, "colour": False}
+                for p, (up, lo) in zip(pockets, ((32, 33), (25, 26), (27, 14)), strict=False)
+            ],
+        }
 
-    def device(self, table: str, device: str, pockets: list[int], build: Path, trial_s: float | None = None
-               ) -> VirtualDevice:
+    def device(
+        self, table: str, device: str, pockets: list[int], build: Path, trial_s: float | None = None
+    ) -> VirtualDevice:
         return VirtualDevice(self.tmp / "flash" / device, trial_s=trial_s).flash_usb(
-            build, self.node_config(table, device, pockets))
+            build, self.node_config(table, device, pockets)
+        )
 
     def release(self, src: Path) -> Release:
         assert self.hub.ota.releases is not None
@@ -102,8 +118,8 @@ def _version(src: Path) -> str:
 
 @contextmanager
 def stand(tmp: Path) -> Iterator[Stand]:
-    """The locked-down broker, the hub (its OTA folder, the nodes' keys as the installer writes them) and its web
-    server on a free port."""
+    """The locked-down broker, the hub (its OTA folder, the nodes' keys as the installer writes them) and its
+    web server on a free port."""
     tables = configfile.parse({"tables": TABLES})
     broker = Mosquitto.locked(tmp / "broker", tables).start()
     hub: Hub | None = None
@@ -111,9 +127,14 @@ def stand(tmp: Path) -> Iterator[Stand]:
     try:
         assert broker.credentials is not None
         (tmp / FILE).write_text(keys_text(broker.credentials.devices))
-        cfg = configfile.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
-                            "store": {"path": str(tmp / "luza.db")}, "tables": TABLES,
-                            "ota": {"dir": str(tmp / "ota"), "keys": str(tmp / FILE)}})
+        cfg = configfile.parse(
+            {
+                "broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
+                "store": {"path": str(tmp / "luza.db")},
+                "tables": TABLES,
+                "ota": {"dir": str(tmp / "ota"), "keys": str(tmp / FILE)},
+            }
+        )
         hub = Hub(cfg).start(connect_timeout=5)
         web = serve_in_thread(hub, "127.0.0.1", 0)
         yield Stand(broker, hub, web, cfg, tmp)

@@ -1,4 +1,5 @@
-"""Nightly backups: an online backup of a database the hub is writing, restored, replays to the same result."""
+"""Nightly backups: an online backup of a database the hub is writing, restored,
+replays to the same result."""
 
 from __future__ import annotations
 
@@ -17,8 +18,13 @@ from hub.service.hub import Hub
 from luza_wire import protocol
 
 T0 = 1_800_000_000_000
-TABLES = [{"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-           "cues": {"cue-a": 0, "cue-b": 1}}]
+TABLES = [
+    {
+        "id": "t1",
+        "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+        "cues": {"cue-a": 0, "cue-b": 1},
+    }
+]
 
 
 def shots(hub: Hub, stop: threading.Event, clock: list[int]) -> None:
@@ -28,11 +34,24 @@ def shots(hub: Hub, stop: threading.Event, clock: list[int]) -> None:
         clock[0] += 5000
         t = clock[0]
         seq += 1
-        hub.feed(RawMessage("mqtt", protocol.topic("t1", "cue-a", "evt"),
-                            protocol.encode_event("strike", "cue-a", 1, seq, t - 4000, pk=8.0), t))
-        hub.feed(RawMessage("mqtt", protocol.topic("t1", "pockets-123", "evt"),
-                            protocol.encode_event("pocket", "pockets-123", 1, seq, t - 3000, p=1 + seq % 3, dur=40,
-                                              c="ivory", cf=0.9), t))
+        hub.feed(
+            RawMessage(
+                "mqtt",
+                protocol.topic("t1", "cue-a", "evt"),
+                protocol.encode_event("strike", "cue-a", 1, seq, t - 4000, pk=8.0),
+                t,
+            )
+        )
+        hub.feed(
+            RawMessage(
+                "mqtt",
+                protocol.topic("t1", "pockets-123", "evt"),
+                protocol.encode_event(
+                    "pocket", "pockets-123", 1, seq, t - 3000, p=1 + seq % 3, dur=40, c="ivory", cf=0.9
+                ),
+                t,
+            )
+        )
         hub.wait_idle(5)
 
 
@@ -41,8 +60,9 @@ def replay(db: Path, match: int, capsys: pytest.CaptureFixture[str]) -> tuple[in
     return code, capsys.readouterr().out
 
 
-def test_backup_of_a_live_database_restores_to_the_same_replay(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_backup_of_a_live_database_restores_to_the_same_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "luza.db"
     cfg = configfile.parse({"store": {"path": str(db)}, "tables": TABLES})
     clock = [T0]
@@ -77,7 +97,7 @@ def test_backup_of_a_live_database_restores_to_the_same_replay(tmp_path: Path,
     out_backup, out_restored = replay(saved, match, capsys), replay(restored, match, capsys)
     assert out_backup == out_restored
     assert out_restored[0] == 0 and "verified" in out_restored[1]
-    board = json.loads(out_restored[1][out_restored[1].index("{"):out_restored[1].rindex("}") + 1])
+    board = json.loads(out_restored[1][out_restored[1].index("{") : out_restored[1].rindex("}") + 1])
     assert board["scores"][0] >= 3 and hub.stats["rejected"] == 0  # balls were potted before the backup
 
 
@@ -91,7 +111,9 @@ def test_rotation_keeps_the_newest(tmp_path: Path) -> None:
     assert not list((tmp_path / "b").glob("*.partial"))
 
 
-def test_restore_refuses_what_is_not_a_sound_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_restore_refuses_what_is_not_a_sound_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
     live = tmp_path / "luza.db"

@@ -15,7 +15,9 @@ def test_the_bill_of_materials_adds_up() -> None:
     checked = 0
     for section in re.split(r"^## ", text, flags=re.M)[1:]:
         lines = 0.0
-        for qty, each, total in re.findall(r"^\| \d+ \|[^\n]*\| (\d+) \|[^|\n]*\| ([\d.]+) \| ([\d.]+) \|$", section, re.M):
+        for qty, each, total in re.findall(
+            r"^\| \d+ \|[^\n]*\| (\d+) \|[^|\n]*\| ([\d.]+) \| ([\d.]+) \|$", section, re.M
+        ):
             assert abs(int(qty) * float(each) - float(total)) < 0.005, (qty, each, total)
             lines += float(total)
             checked += 1

@@ -1,8 +1,8 @@
 """The generated Mosquitto config loaded by a real `mosquitto`: who may connect, publish and read what.
 
-MQTT v5 throughout: a refused publish is a PUBACK with reason code 135 (Not authorized); over 3.1.1 it would be
-silent. Reads are checked on every delivery: Mosquitto 2.0 grants any subscription, then delivers only what the
-reader may read, so the tests check what arrives.
+MQTT v5 throughout: a refused publish is a PUBACK with reason code 135 (Not authorized); over 3.1.1 it would
+be silent. Reads are checked on every delivery: Mosquitto 2.0 grants any subscription, then delivers only what
+the reader may read, so the tests check what arrives.
 """
 
 from __future__ import annotations
@@ -37,9 +37,20 @@ def test_a_node_publishes_only_its_own_topics(locked: Mosquitto, clients: Any) -
     assert node.connect() == OK
     for ch in ("evt", "status", "tele", "ans"):  # ans: a node's answer to `resend` (docs/wire.md)
         assert node.publish(f"luza/v1/t1/pockets-123/{ch}") == OK
-    refused = ["luza/v1/t1/pockets-456/evt", "luza/v1/t1/pockets-456/ans", "luza/v1/t1/cue-a/status", "luza/v1/t2/pockets-123/evt",
-               "luza/v1/t2/t2-p/evt", "luza/v1/t1/state", "luza/v1/t2/state", "luza/v1/t1/pockets-456/cmd",
-               "luza/v1/t1/pockets-123/cmd", HUB_STATUS_TOPIC, "luza/v1/t1/pockets-123/other", "elsewhere"]
+    refused = [
+        "luza/v1/t1/pockets-456/evt",
+        "luza/v1/t1/pockets-456/ans",
+        "luza/v1/t1/cue-a/status",
+        "luza/v1/t2/pockets-123/evt",
+        "luza/v1/t2/t2-p/evt",
+        "luza/v1/t1/state",
+        "luza/v1/t2/state",
+        "luza/v1/t1/pockets-456/cmd",
+        "luza/v1/t1/pockets-123/cmd",
+        HUB_STATUS_TOPIC,
+        "luza/v1/t1/pockets-123/other",
+        "elsewhere",
+    ]
     for topic in refused:
         assert node.publish(topic, b'{"st":"fake"}', retain=True) == NOT_AUTHORIZED, topic
 
@@ -91,8 +102,8 @@ def test_screens_read_states_and_the_hub_status_only(locked: Mosquitto, clients:
 
 
 def test_the_hubs_telemetry_account_reads_telemetry_and_nothing_else(locked: Mosquitto, clients: Any) -> None:
-    """luza-hub-tele (the hub's second connection, hub.ingest.mqtt) publishes nothing and reads only telemetry: a
-    stolen copy of its password can neither change a score nor see the events."""
+    """luza-hub-tele (the hub's second connection, hub.ingest.mqtt) publishes nothing and reads only
+    telemetry: a stolen copy of its password can neither change a score nor see the events."""
     c = locked.credentials
     assert c is not None and c.tele
     tele = clients(locked, creds.TELE_USER, c.tele)
@@ -101,9 +112,16 @@ def test_the_hubs_telemetry_account_reads_telemetry_and_nothing_else(locked: Mos
     assert tele.connect() == OK and hub.connect() == OK and node.connect() == OK
     assert clients(locked, creds.TELE_USER, c.hub).connect() in (BAD_LOGIN, NOT_AUTHORIZED)
     tele.subscribe("luza/v1/#")  # granted; every delivery is checked against the ACL
-    for topic in ("luza/v1/t1/state", "luza/v1/t1/pockets-123/evt", "luza/v1/t1/pockets-123/tele",
-                  "luza/v1/t1/pockets-123/status", "luza/v1/t1/pockets-123/ans", "luza/v1/t1/pockets-123/cmd",
-                  HUB_STATUS_TOPIC, "elsewhere"):
+    for topic in (
+        "luza/v1/t1/state",
+        "luza/v1/t1/pockets-123/evt",
+        "luza/v1/t1/pockets-123/tele",
+        "luza/v1/t1/pockets-123/status",
+        "luza/v1/t1/pockets-123/ans",
+        "luza/v1/t1/pockets-123/cmd",
+        HUB_STATUS_TOPIC,
+        "elsewhere",
+    ):
         assert tele.publish(topic, b'{"st":"fake"}', retain=True) == NOT_AUTHORIZED, topic
     for ch in ("evt", "status", "ans"):
         assert node.publish(f"luza/v1/t1/pockets-123/{ch}", b'{"k":"pocket"}') == OK
@@ -169,15 +187,33 @@ def test_the_config_is_what_the_issue_asks(tmp_path: Path) -> None:
     cfg = tables_config()
     limits = bc.queue_limits(cfg)
     assert limits.max_queued_messages > 1000  # the stock queue would drop silently
-    assert limits.max_queued_messages == 2 * 12 * (3 * bc.RATE_PER_HOUR["pocket"] + 2 * bc.RATE_PER_HOUR["cue"])
+    assert limits.max_queued_messages == 2 * 12 * (
+        3 * bc.RATE_PER_HOUR["pocket"] + 2 * bc.RATE_PER_HOUR["cue"]
+    )
     from hub import configfile
 
-    club = configfile.parse({"tables": [{"id": f"t{i}", "pockets": {f"t{i}-p{p}": p for p in range(1, 7)},
-                                     "cues": {f"t{i}-a": 0, f"t{i}-b": 1}} for i in range(16)]})
+    club = configfile.parse(
+        {
+            "tables": [
+                {
+                    "id": f"t{i}",
+                    "pockets": {f"t{i}-p{p}": p for p in range(1, 7)},
+                    "cues": {f"t{i}-a": 0, f"t{i}-b": 1},
+                }
+                for i in range(16)
+            ]
+        }
+    )
     assert bc.queue_limits(club).max_queued_bytes <= bc.MAX_QUEUE_BYTES  # 16 tables: capped to the Pi's RAM
     text = bc.mosquitto_conf(bc.Layout(), limits)
-    for line in ("allow_anonymous false", "persistence true", "queue_qos0_messages false",
-                 "use_username_as_clientid true", f"max_packet_size {bc.MAX_PACKET}", "listener 1883"):
+    for line in (
+        "allow_anonymous false",
+        "persistence true",
+        "queue_qos0_messages false",
+        "use_username_as_clientid true",
+        f"max_packet_size {bc.MAX_PACKET}",
+        "listener 1883",
+    ):
         assert line in text.splitlines(), line
     tls = bc.mosquitto_conf(bc.Layout(tls=bc.Tls("/ca.pem", "/c.pem", "/k.pem")), limits)
     assert "listener 1883 127.0.0.1" in tls and "listener 8883" in tls and "certfile /c.pem" in tls

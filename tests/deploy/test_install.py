@@ -1,5 +1,5 @@
-"""hardware/pi/install.sh in its files-only mode (--root DIR): idempotent, units that systemd accepts, a broker
-config that a real Mosquitto loads and enforces, and an uninstall that leaves the club's config."""
+"""hardware/pi/install.sh in its files-only mode (--root DIR): idempotent, units that systemd accepts, a
+broker config that a real Mosquitto loads and enforces, and an uninstall that leaves the club's config."""
 
 from __future__ import annotations
 
@@ -25,15 +25,23 @@ INSTALL = REPO / "hardware" / "pi" / "install.sh"
 
 def install(root: Path, *args: str) -> str:
     env = {**os.environ, "LUZA_PYTHON": sys.executable}
-    proc = subprocess.run(["bash", str(INSTALL), "--root", str(root), *args], capture_output=True, text=True,
-                          env=env, timeout=120)
+    proc = subprocess.run(
+        ["bash", str(INSTALL), "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
-    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mode, p.stat().st_mtime_ns)
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mode, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
@@ -41,14 +49,19 @@ def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
     first = install(root, "--club", "Luza Club", "--club-ru", "Клуб «Луза»", "--table", "t1", "--table", "t2")
     assert "16 file(s) changed" in first
     before = snapshot(root)
-    second = install(root, "--club", "Luza Club", "--club-ru", "Клуб «Луза»", "--table", "t1", "--table", "t2")
+    second = install(
+        root, "--club", "Luza Club", "--club-ru", "Клуб «Луза»", "--table", "t1", "--table", "t2"
+    )
     assert second.strip().endswith("0 file(s) changed")
     assert snapshot(root) == before
     cfg = tomllib.loads((root / "etc/luza/luza.toml").read_text())
     assert [t["id"] for t in cfg["tables"]] == ["t1", "t2"] and cfg["club"]["name_ru"] == "Клуб «Луза»"
     creds = json.loads((root / "etc/luza/credentials.json").read_text())
     assert cfg["broker"]["password"] == creds["hub"]
-    assert (cfg["broker"]["tele_username"], cfg["broker"]["tele_password"]) == ("luza-hub-tele", creds["tele"])
+    assert (cfg["broker"]["tele_username"], cfg["broker"]["tele_password"]) == (
+        "luza-hub-tele",
+        creds["tele"],
+    )
     assert (root / "etc/luza/credentials.json").stat().st_mode & 0o777 == 0o600
     keys = json.loads((root / "etc/luza/ota-keys.json").read_text())  # what the hub signs updates with
     assert (root / "etc/luza/ota-keys.json").stat().st_mode & 0o777 == 0o640 and keys == {}  # no node yet
@@ -57,13 +70,15 @@ def test_install_root_twice_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_an_older_installation_gains_the_telemetry_login(tmp_path: Path) -> None:
-    """Installed before the hub had a telemetry connection: luza.toml and the credentials have no such login. The
-    installer's next run adds it (two lines in [broker]; the rest of the club's file untouched), once."""
+    """Installed before the hub had a telemetry connection: luza.toml and the credentials have no such login.
+    The installer's next run adds it (two lines in [broker]; the rest of the club's file untouched), once."""
     root = tmp_path / "pi"
     install(root, "--table", "t1")
     toml, cpath = root / "etc/luza/luza.toml", root / "etc/luza/credentials.json"
-    old_text = "".join(line for line in toml.read_text().splitlines(keepends=True)
-                       if not line.startswith("tele_")) + "# the club's own note\n"
+    old_text = (
+        "".join(line for line in toml.read_text().splitlines(keepends=True) if not line.startswith("tele_"))
+        + "# the club's own note\n"
+    )
     toml.write_text(old_text)
     old_creds = json.loads(cpath.read_text())
     del old_creds["tele"]
@@ -78,7 +93,9 @@ def test_an_older_installation_gains_the_telemetry_login(tmp_path: Path) -> None
     assert added == ['tele_username = "luza-hub-tele"', f'tele_password = "{creds["tele"]}"']
     assert tomllib.loads(text)["broker"]["password"] == creds["hub"] == old_creds["hub"]
     assert "luza-hub-tele:" in (root / "etc/mosquitto/luza/passwd").read_text()
-    assert "user luza-hub-tele\ntopic read luza/v1/+/+/tele\n" in (root / "etc/mosquitto/luza/acl").read_text()
+    assert (
+        "user luza-hub-tele\ntopic read luza/v1/+/+/tele\n" in (root / "etc/mosquitto/luza/acl").read_text()
+    )
     assert install(root, "--table", "t1").strip().endswith("0 file(s) changed")
 
 
@@ -122,12 +139,16 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
     shutil.copytree(Path("/lib/systemd/system").resolve(), root / "usr/lib/systemd/system", symlinks=True)
     if not (root / "lib").exists():
         (root / "lib").symlink_to("usr/lib")
-    proc = subprocess.run([exe, "verify", f"--root={root}", *names], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [exe, "verify", f"--root={root}", *names], capture_output=True, text=True, timeout=60
+    )
     if "Failed to initialize manager" in proc.stderr or "Operation not permitted" in proc.stderr:
         pytest.skip(f"systemd-analyze cannot run in this container: {proc.stderr.strip()[:200]}")
     assert proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
     # and a broken unit is caught, so the check is not vacuous
-    (sd / units.HUB_UNIT).write_text((sd / units.HUB_UNIT).read_text().replace("Restart=always", "Restart=sometimes"))
+    (sd / units.HUB_UNIT).write_text(
+        (sd / units.HUB_UNIT).read_text().replace("Restart=always", "Restart=sometimes")
+    )
     bad = subprocess.run([exe, "verify", f"--root={root}", units.HUB_UNIT], capture_output=True, text=True)
     assert "sometimes" in bad.stderr
 
@@ -147,8 +168,9 @@ def test_the_installed_broker_config_runs_in_a_real_mosquitto(tmp_path: Path) ->
     port = free_port()
     install(root, "--table", "t1", "--port", str(port))
     toml = root / "etc/luza/luza.toml"
-    toml.write_text(toml.read_text().replace("pockets = {}", 'pockets = { p1 = [1] }'))
-    install(root, "--table", "t1", "--port", str(port))  # re-run after a node was added: its password and ACL appear
+    toml.write_text(toml.read_text().replace("pockets = {}", "pockets = { p1 = [1] }"))
+    # re-run after a node was added: its password and ACL appear
+    install(root, "--table", "t1", "--port", str(port))
     creds = json.loads((root / "etc/luza/credentials.json").read_text())
     assert set(creds["devices"]) == {"t1.p1"}
     broker = installed_broker(root, tmp_path / "b", port)

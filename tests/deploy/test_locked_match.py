@@ -22,8 +22,13 @@ pytestmark = pytest.mark.mosquitto
 PLAYERS = ("Ivan", "Petr")
 SPEED = 20.0
 TABLE = "t1"
-TABLES = [{"id": TABLE, "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-           "cues": {"cue-a": 0, "cue-b": 1}}]
+TABLES = [
+    {
+        "id": TABLE,
+        "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+        "cues": {"cue-a": 0, "cue-b": 1},
+    }
+]
 
 
 async def until_synced(table: VirtualTable, timeout: float = 10.0) -> None:
@@ -44,8 +49,13 @@ def test_a_free_match_plays_through_the_locked_down_broker(tmp_path: Path, clien
         screen.subscribe("luza/v1/+/state")
         screen.subscribe(HUB_STATUS_TOPIC)
         assert broker.credentials is not None and broker.credentials.hub not in broker.url  # safe to print
-        cfg = configfile.parse({"broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
-                            "store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES})
+        cfg = configfile.parse(
+            {
+                "broker": {"url": broker.hub_url, "reconnect_min_s": 1, "reconnect_max_s": 1},
+                "store": {"path": str(tmp_path / "luza.db")},
+                "tables": TABLES,
+            }
+        )
         table = VirtualTable(("127.0.0.1", broker.port), tmp_path / "nodes", table=TABLE, speed=SPEED)
         broker.log_in_nodes(table)  # each node its own password, as `luza provision` writes it
         hub = Hub(cfg, clock=table.vt.hub_ms).start(connect_timeout=5)
@@ -70,7 +80,9 @@ def test_a_free_match_plays_through_the_locked_down_broker(tmp_path: Path, clien
         assert hub.stats["rejected"] == 0 and hub.stats["accepted"] >= 16
         # a screen with its read-only login sees the final state and that the hub is online
         with screen.cond:
-            assert screen.cond.wait_for(lambda: _last(screen, "luza/v1/t1/state").get("match", {}).get("over"), 5)
+            assert screen.cond.wait_for(
+                lambda: _last(screen, "luza/v1/t1/state").get("match", {}).get("over"), 5
+            )
         assert _last(screen, HUB_STATUS_TOPIC)["st"] == "online"
         size = len(json.dumps(hub.state(TABLE), ensure_ascii=False).encode())
         assert size < bc.MAX_PACKET / 4, f"a finished match's state is {size} bytes: raise MAX_PACKET"

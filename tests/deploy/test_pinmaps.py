@@ -22,10 +22,18 @@ HARDWARE = ROOT / "hardware"
 def pin_map(role: str) -> dict[str, int]:
     """signal -> GPIO, straight from the pin map."""
     if role == "cue":
-        return {"cue.sda": pins.CUE_SDA, "cue.scl": pins.CUE_SCL, "cue.int_pin": pins.CUE_INT,
-                "cue.battery_pin": pins.CUE_BATTERY}
-    out = {"pocket.upper": pins.POCKET_UPPER, "pocket.lower": pins.POCKET_LOWER,
-           "colour.sda": pins.COLOUR_SDA, "colour.scl": pins.COLOUR_SCL}
+        return {
+            "cue.sda": pins.CUE_SDA,
+            "cue.scl": pins.CUE_SCL,
+            "cue.int_pin": pins.CUE_INT,
+            "cue.battery_pin": pins.CUE_BATTERY,
+        }
+    out = {
+        "pocket.upper": pins.POCKET_UPPER,
+        "pocket.lower": pins.POCKET_LOWER,
+        "colour.sda": pins.COLOUR_SDA,
+        "colour.scl": pins.COLOUR_SCL,
+    }
     for i, (up, low) in enumerate(pins.SLOTS, 1):
         out[f"slot{i}.upper"], out[f"slot{i}.lower"] = up, low
     return out
@@ -35,7 +43,9 @@ def svg_pins(path: Path) -> dict[str, int]:
     found: dict[str, int] = {}
     for el in ET.parse(path).iter():
         if "data-signal" in el.attrib:
-            assert el.attrib["data-signal"] not in found, f"{path.name}: {el.attrib['data-signal']} drawn twice"
+            assert el.attrib["data-signal"] not in found, (
+                f"{path.name}: {el.attrib['data-signal']} drawn twice"
+            )
             found[el.attrib["data-signal"]] = int(el.attrib["data-gpio"])
             labels = [t.text for t in el.iter("{http://www.w3.org/2000/svg}text")]
             if labels:  # the number a person reads is the same as the machine-readable one
@@ -49,29 +59,38 @@ def test_the_pin_map_is_sound() -> None:
     assert len(pins.SLOTS) == 6 and len(set(beams)) == 12 and set(beams) <= set(pins.GPIOS)
     assert pins.SLOTS[0] == (pins.POCKET_UPPER, pins.POCKET_LOWER)
     assert not {pins.COLOUR_SDA, pins.COLOUR_SCL} & set(beams)
-    assert {pins.COLOUR_SDA, pins.COLOUR_SCL, pins.CUE_SDA, pins.CUE_SCL, pins.CUE_INT} & set(pins.INPUT_ONLY) == set()
+    assert {pins.COLOUR_SDA, pins.COLOUR_SCL, pins.CUE_SDA, pins.CUE_SCL, pins.CUE_INT} & set(
+        pins.INPUT_ONLY
+    ) == set()
 
 
 def test_the_firmware_defaults_are_the_pin_map() -> None:
     d = config.DEFAULTS
     assert (d["pockets"][0]["upper"], d["pockets"][0]["lower"]) == pins.SLOTS[0]
     assert (d["colour"]["sda"], d["colour"]["scl"]) == (pins.COLOUR_SDA, pins.COLOUR_SCL)
-    assert (d["cue"]["sda"], d["cue"]["scl"], d["cue"]["int_pin"], d["cue"]["battery_pin"]) == \
-        (pins.CUE_SDA, pins.CUE_SCL, pins.CUE_INT, pins.CUE_BATTERY)
+    assert (d["cue"]["sda"], d["cue"]["scl"], d["cue"]["int_pin"], d["cue"]["battery_pin"]) == (
+        pins.CUE_SDA,
+        pins.CUE_SCL,
+        pins.CUE_INT,
+        pins.CUE_BATTERY,
+    )
 
 
 def test_provisioning_wires_the_slots_of_the_pin_map() -> None:
     node = NewNode("t1", "pockets-all", "pocket", pockets=(3, 1, 6, 2, 5, 4))
     site = node_config(node, "pw", ("club", "secret"), ("192.168.4.1", 1883))
-    assert [(p["pocket"], p["upper"], p["lower"]) for p in site["pockets"]] == \
-        [(n, up, low) for n, (up, low) in zip(node.pockets, pins.SLOTS, strict=True)]
+    assert [(p["pocket"], p["upper"], p["lower"]) for p in site["pockets"]] == [
+        (n, up, low) for n, (up, low) in zip(node.pockets, pins.SLOTS, strict=True)
+    ]
 
 
 def test_the_virtual_table_wires_the_slots_of_the_pin_map(tmp_path: Path) -> None:
     table = VirtualTable(("127.0.0.1", 1), tmp_path, pockets=((1, 2, 3, 4), (5, 6)))  # built, never started
     wired = [[(p["pocket"], p["upper"], p["lower"]) for p in n.cfg["pockets"]] for n in table.pocket_nodes]
-    assert wired == [[(1, *pins.SLOTS[0]), (2, *pins.SLOTS[1]), (3, *pins.SLOTS[2]), (4, *pins.SLOTS[3])],
-                     [(5, *pins.SLOTS[0]), (6, *pins.SLOTS[1])]]
+    assert wired == [
+        [(1, *pins.SLOTS[0]), (2, *pins.SLOTS[1]), (3, *pins.SLOTS[2]), (4, *pins.SLOTS[3])],
+        [(5, *pins.SLOTS[0]), (6, *pins.SLOTS[1])],
+    ]
 
 
 @pytest.mark.parametrize("role", protocol.ROLES)
@@ -117,8 +136,12 @@ def test_the_docs_name_the_pins_of_the_pin_map(doc: str, pattern: str, gpio: int
 def test_no_doc_names_a_gpio_the_pin_map_does_not_use() -> None:
     used = {*pin_map("pocket").values(), *pin_map("cue").values()}
     docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted(HARDWARE.glob("*.md"))]
-    stray = [f"{d.relative_to(ROOT)}: GPIO{n}" for d in docs for n in re.findall(r"GPIO ?(\d+)", d.read_text())
-             if int(n) not in used]
+    stray = [
+        f"{d.relative_to(ROOT)}: GPIO{n}"
+        for d in docs
+        for n in re.findall(r"GPIO ?(\d+)", d.read_text())
+        if int(n) not in used
+    ]
     assert not stray, "update the doc or firmware/pins.py: " + ", ".join(stray)
 
 

@@ -71,11 +71,18 @@ class VirtualRepl:
                 out = io.StringIO()
                 with contextlib.redirect_stdout(out):
                     try:
-                        exec(text, {"__import__": lambda name, *a: fake_sys if name == "sys" else None,
-                                    "print": print})
+                        exec(
+                            text,
+                            {
+                                "__import__": lambda name, *a: fake_sys if name == "sys" else None,
+                                "print": print,
+                            },
+                        )
                     except Exception as exc:
                         print(f"Traceback (most recent call last):\r\n{type(exc).__name__}: {exc}")
-                os.write(self.master, line + b"\r\n" + out.getvalue().replace("\n", "\r\n").encode() + b">>> ")
+                os.write(
+                    self.master, line + b"\r\n" + out.getvalue().replace("\n", "\r\n").encode() + b">>> "
+                )
 
     def close(self) -> None:
         self._stop.set()
@@ -94,17 +101,35 @@ def repl() -> Iterator[VirtualRepl]:
 def test_no_board_attached_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     if pv.find_ports():
         pytest.skip("an ESP32 is plugged into this machine")
-    code = main(["provision", "--table", "t1", "--device", "p3", "--pockets", "3", "--wifi-ssid", "Club",
-                 "--broker-host", "192.168.1.10"])
+    code = main(
+        [
+            "provision",
+            "--table",
+            "t1",
+            "--device",
+            "p3",
+            "--pockets",
+            "3",
+            "--wifi-ssid",
+            "Club",
+            "--broker-host",
+            "192.168.1.10",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and err.count("\n") == 1 and "no ESP32 found on USB" in err
 
 
 def test_ports_are_recognised_by_their_usb_bridge() -> None:
-    listing = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4, pid=0xEA60),
-               SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None),
-               SimpleNamespace(device="/dev/ttyACM0", vid=0x1A86, pid=0x55D4)]
-    assert pv.find_ports(lambda: listing) == [pv.Port("/dev/ttyUSB0", "CP210x"), pv.Port("/dev/ttyACM0", "CH9102")]
+    listing = [
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4, pid=0xEA60),
+        SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None),
+        SimpleNamespace(device="/dev/ttyACM0", vid=0x1A86, pid=0x55D4),
+    ]
+    assert pv.find_ports(lambda: listing) == [
+        pv.Port("/dev/ttyUSB0", "CP210x"),
+        pv.Port("/dev/ttyACM0", "CH9102"),
+    ]
 
 
 def test_probe_finds_micropython_on_the_pty(repl: VirtualRepl) -> None:
@@ -118,8 +143,10 @@ def test_probe_finds_micropython_on_the_pty(repl: VirtualRepl) -> None:
 
 
 def test_luza_toml_edits_are_targeted_and_validated() -> None:
-    text = ('# club\n[[tables]]\nid = "t1"  # main\npockets = { p1 = [1] }  # keep me\ncues = {}\n\n'
-            '[[tables]]\nid = "t2"\n')
+    text = (
+        '# club\n[[tables]]\nid = "t1"  # main\npockets = { p1 = [1] }  # keep me\ncues = {}\n\n'
+        '[[tables]]\nid = "t2"\n'
+    )
     new = pv.add_device(text, NODE)
     assert new.splitlines()[3] == "pockets = { p1 = [1], p3 = [3] }  # keep me"
     assert pv.add_device(new, NODE) == new  # again: nothing to do
@@ -130,8 +157,9 @@ def test_luza_toml_edits_are_targeted_and_validated() -> None:
     with pytest.raises(pv.ProvisionError, match="no table 't9'"):
         pv.add_device(new, pv.NewNode("t9", "p1x", "pocket", pockets=(1,)))
     site = pv.node_config(NODE, "pw", ("Club", "secret"), ("192.168.1.10", 1883))
-    assert site["broker"]["user"] == "t1.p3" and site["pockets"] == [{"pocket": 3, "upper": 32, "lower": 33,
-                                                                      "colour": True}]
+    assert site["broker"]["user"] == "t1.p3" and site["pockets"] == [
+        {"pocket": 3, "upper": 32, "lower": 33, "colour": True}
+    ]
     with pytest.raises(pv.ProvisionError, match="refused by the firmware"):
         pv.node_config(NODE, "pw", ("", ""), ("192.168.1.10", 1883))  # a node with no Wi-Fi name
 
@@ -143,14 +171,39 @@ def test_provision_end_to_end_with_a_virtual_node(tmp_path: Path, repl: VirtualR
     broker = installed_broker(root, tmp_path / "b", port)
     out = tmp_path / "node" / "config.json"
     result: dict[str, Any] = {}
-    args = ["provision", "--root", str(root), "--table", "t1", "--device", "p3", "--pockets", "3",
-            "--wifi-ssid", "Club", "--wifi-password", "secret", "--broker-host", "127.0.0.1",
-            "--broker-port", str(port), "--port", repl.port, "--no-copy", "--out", str(out), "--timeout", "30"]
+    args = [
+        "provision",
+        "--root",
+        str(root),
+        "--table",
+        "t1",
+        "--device",
+        "p3",
+        "--pockets",
+        "3",
+        "--wifi-ssid",
+        "Club",
+        "--wifi-password",
+        "secret",
+        "--broker-host",
+        "127.0.0.1",
+        "--broker-port",
+        str(port),
+        "--port",
+        repl.port,
+        "--no-copy",
+        "--out",
+        str(out),
+        "--timeout",
+        "30",
+    ]
     runner = threading.Thread(target=lambda: result.setdefault("code", main(args)))
     try:
         runner.start()
         passwd = root / "etc/mosquitto/luza/passwd"
-        assert _wait(lambda: out.exists() and "t1.p3:" in passwd.read_text()), "provision did not register the node"
+        assert _wait(lambda: out.exists() and "t1.p3:" in passwd.read_text()), (
+            "provision did not register the node"
+        )
         assert broker.proc is not None
         broker.proc.send_signal(signal.SIGHUP)  # what `systemctl reload mosquitto` does on the Pi
         cfg = configfile.load(root / "etc/luza/luza.toml")

@@ -76,7 +76,8 @@ def test_rotate_the_hubs_telemetry_account(tmp_path: Path, capsys: pytest.Captur
         assert "restart the hub" in capsys.readouterr().out
         new = json.loads(cpath.read_text())
         assert new["tele"] != old["tele"] and {k: v for k, v in new.items() if k != "tele"} == {
-            k: v for k, v in old.items() if k != "tele"}
+            k: v for k, v in old.items() if k != "tele"
+        }
         broker_section = tomllib.loads(toml.read_text())["broker"]
         assert broker_section["tele_password"] == new["tele"] and broker_section["password"] == old["hub"]
         assert broker.proc is not None
@@ -93,7 +94,10 @@ def test_rotate_the_hubs_telemetry_account(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_set_hub_password_is_a_targeted_edit() -> None:
-    text = '[club]\nname = "x"\n\n[broker]  # the broker\nurl = "mqtt://127.0.0.1:1883"\npassword = "old"\n[store]\n'
+    text = (
+        '[club]\nname = "x"\n\n[broker]  # the broker\nurl = '
+        '"mqtt://127.0.0.1:1883"\npassword = "old"\n[store]\n'
+    )
     assert set_hub_password(text, "new") == text.replace('password = "old"', 'password = "new"')
     added = set_hub_password('[broker]\nurl = "mqtt://h:1"\n', "pw")
     assert tomllib.loads(added)["broker"] == {"url": "mqtt://h:1", "password": "pw"}

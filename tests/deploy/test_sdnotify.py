@@ -35,8 +35,12 @@ def test_luza_serve_tells_systemd_ready_watchdog_and_stopping(tmp_path: Path) ->
     tables = "\n".join(f'[[tables]]\nid = "{t["id"]}"\n' for t in TABLES)
     toml.write_text(f'[broker]\nurl = "{broker.hub_url}"\n[store]\npath = "luza.db"\n{tables}')
     env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "300000"}
-    proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(toml)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hub.cli", "serve", "--config", str(toml)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         got = [sock.recv(100).decode()]
         assert got == ["READY=1"], proc.stderr.read().decode() if proc.poll() is not None else got
@@ -57,7 +61,9 @@ def test_luza_serve_tells_systemd_ready_watchdog_and_stopping(tmp_path: Path) ->
 
 def test_no_pings_from_a_dead_worker_and_nothing_without_systemd(tmp_path: Path) -> None:
     stats = {"batches": 3}
-    dead = SimpleNamespace(_worker=threading.Thread(target=lambda: None), stats=stats, wait_idle=lambda t: True)
+    dead = SimpleNamespace(
+        _worker=threading.Thread(target=lambda: None), stats=stats, wait_idle=lambda t: True
+    )
     assert healthy(dead, -1)[0] is False  # a thread never started (or finished) is not alive
     stuck_worker = threading.Event()
     alive = threading.Thread(target=stuck_worker.wait)

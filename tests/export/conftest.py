@@ -1,4 +1,5 @@
-"""Fixtures: a Classic and a 100 points match played through a real Hub into a real SQLite store (once per run)."""
+"""Fixtures: a Classic and a 100 points match played through a real Hub into a real
+SQLite store (once per run)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import pytest
 
 from tests.export.matchkit import Clock, Table, open_hub, play_classic, play_free_race, play_hundred
 
-SCRIPTS: dict[str, Callable[[Table], None]] = {"classic": play_classic, "hundred": play_hundred,
-                                               "race": play_free_race}
+SCRIPTS: dict[str, Callable[[Table], None]] = {
+    "classic": play_classic,
+    "hundred": play_hundred,
+    "race": play_free_race,
+}
 
 
 def played_db(path: Path, variants: tuple[str, ...], settle: dict[str, int] | None = None) -> Path:

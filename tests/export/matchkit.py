@@ -1,5 +1,6 @@
-"""Matches played through a real Hub (no broker: payloads are fed as MQTT would deliver them) on a fixed clock,
-into a real SQLite store: the source of the golden exports, the export tests and the export benchmark."""
+"""Matches played through a real Hub (no broker: payloads are fed as MQTT would deliver them) on a fixed
+clock, into a real SQLite store: the source of the golden exports,
+the export tests and the export benchmark."""
 
 from __future__ import annotations
 
@@ -14,14 +15,21 @@ from luza_wire import protocol
 
 START_MS = 1_794_668_400_000  # 2026-11-14 15:00 UTC (18:00 in Moscow): goldens do not depend on today
 PLAYERS = ("Иван Петров", "Сергей Кузнецов")
-TABLE = {"id": "t1", "name": "Стол 1", "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
-         "cues": {"cue-a": 0, "cue-b": 1}}
+TABLE = {
+    "id": "t1",
+    "name": "Стол 1",
+    "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
+    "cues": {"cue-a": 0, "cue-b": 1},
+}
 POCKET_NODE = {1: "pk-12", 2: "pk-12", 3: "pk-34", 4: "pk-34", 5: "pk-56", 6: "pk-56"}
 
 
 def hub_config(db: Path, settle: dict[str, Any] | None = None) -> config.Config:
-    raw: dict[str, Any] = {"club": {"name": "Luza Billiard Club", "name_ru": "Бильярдный клуб «Луза»"},
-                           "store": {"path": str(db)}, "tables": [TABLE]}
+    raw: dict[str, Any] = {
+        "club": {"name": "Luza Billiard Club", "name_ru": "Бильярдный клуб «Луза»"},
+        "store": {"path": str(db)},
+        "tables": [TABLE],
+    }
     if settle:
         raw["settle"] = settle
     return configfile.parse(raw)
@@ -38,7 +46,7 @@ class Clock:
 
 
 class Table:
-    """Plays one table of a Hub: node births, strikes and pocket drops (synced node clocks), referee actions."""
+    """Plays one table of a Hub: node births, strikes and pocket drops (synced node clocks), referee actions."""  # noqa: E501
 
     def __init__(self, hub: Hub, clock: Clock) -> None:
         self.hub, self.clock = hub, clock
@@ -67,9 +75,15 @@ class Table:
     def ref(self, kind: str, **args: object) -> dict[str, Any]:
         return self.hub.submit("t1", {"kind": kind, **args})
 
-    def shot(self, seat: int, pots: list[int] | None = None, call: tuple[int, int] | None = None,
-             colour: str | None = "ivory") -> None:
-        """The referee's call (if any), the stroke, the balls falling 0.8 s apart, then 15 s until the next."""
+    def shot(
+        self,
+        seat: int,
+        pots: list[int] | None = None,
+        call: tuple[int, int] | None = None,
+        colour: str | None = "ivory",
+    ) -> None:
+        """The referee's call (if any), the stroke, the balls falling 0.8 s apart,
+        then 15 s until the next."""
         if call is not None:
             self.ref("declare", ball=call[0], pocket=call[1])
             self.wait(1000)
@@ -129,12 +143,17 @@ def play_hundred(t: Table, finish: bool = True) -> None:
 
 
 def play_free_race(t: Table, finish: bool = True, player_ids: list[int | None] | None = None) -> None:
-    """Free, a race to 2 frames with a balls handicap (2 balls on Сергей's shelf every frame, general A-G5): Иван
-    wins frame 1 (Сергей concedes after Иван's pots), Сергей breaks frame 2 (general 11) and wins it 8:1 with six
-    pots, Иван breaks frame 3 and concedes it: Сергей wins the match 2:1."""
+    """Free, a race to 2 frames with a balls handicap (2 balls on Сергей's shelf every frame, general A-G5):
+    Иван wins frame 1 (Сергей concedes after Иван's pots), Сергей breaks frame 2 (general 11) and wins it 8:1
+    with six pots, Иван breaks frame 3 and concedes it: Сергей wins the match 2:1."""
     hub = t.hub
-    hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2, "seat": 1}},
-                  player_ids=player_ids)
+    hub.new_match(
+        "t1",
+        "free",
+        PLAYERS,
+        race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2, "seat": 1}},
+        player_ids=player_ids,
+    )
     t.ref("lag", winner=0)
     t.wait(5000)
     t.shot(0, [5])

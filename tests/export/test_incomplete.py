@@ -24,13 +24,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def export(db: Path, match_id: int, fmt: str, out: Path, lang: str = "en") -> Path:
-    assert main(["export", "--db", str(db), "--match", str(match_id), "--format", fmt, "--lang", lang,
-                 "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "--db",
+                str(db),
+                "--match",
+                str(match_id),
+                "--format",
+                fmt,
+                "--lang",
+                lang,
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return out
 
 
 def test_exports_of_a_match_with_a_hole_say_the_evidence_is_incomplete(
-        mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "luza.db"
     clock = Clock(T0)
     hub = Hub(make_config(mosquitto, db), clock=clock).start(connect_timeout=5)
@@ -49,11 +66,19 @@ def test_exports_of_a_match_with_a_hole_say_the_evidence_is_incomplete(
         assert ev_json["complete"] is False and ev_json["missing_events"] == 1
         assert ev_json["missing"] == [{"device": "p-head", "boot": 1, "first": 3, "last": 3}]
         assert "p-head boot 1 seq 3" in ev_json["en"] and "неполные" in ev_json["ru"]
-        rows = list(csv.DictReader(io.StringIO(export(db, match_id, "csv", tmp_path / "m.csv").read_bytes()
-                                               .decode("utf-8-sig"), newline="")))[:-1]  # signature
+        rows = list(
+            csv.DictReader(
+                io.StringIO(
+                    export(db, match_id, "csv", tmp_path / "m.csv").read_bytes().decode("utf-8-sig"),
+                    newline="",
+                )
+            )
+        )[:-1]  # signature
         assert rows and all(r["evidence"].startswith("evidence incomplete: 1 event(s)") for r in rows)
         page = export(db, match_id, "html", tmp_path / "m.html").read_text()
-        assert "Evidence incomplete" in page and "p-head boot 1 seq 3" in page and "Replay-verified" not in page
+        assert (
+            "Evidence incomplete" in page and "p-head boot 1 seq 3" in page and "Replay-verified" not in page
+        )
         page_ru = export(db, match_id, "html", tmp_path / "m-ru.html", "ru").read_text()
         assert "Доказательства неполные" in page_ru and "Проверено повторным расчётом" not in page_ru
         assert export(db, match_id, "pdf", tmp_path / "m.pdf").read_bytes().startswith(b"%PDF")
@@ -67,8 +92,14 @@ def test_exports_of_a_match_with_a_hole_say_the_evidence_is_incomplete(
         assert hub.wait_idle(5)
         doc = json.loads(export(db, match_id, "json", tmp_path / "m2.json").read_text())
         assert doc["verification"]["evidence"] == {"complete": True, "missing_events": 0, "missing": []}
-        rows = list(csv.DictReader(io.StringIO(export(db, match_id, "csv", tmp_path / "m2.csv").read_bytes()
-                                               .decode("utf-8-sig"), newline="")))[:-1]  # signature
+        rows = list(
+            csv.DictReader(
+                io.StringIO(
+                    export(db, match_id, "csv", tmp_path / "m2.csv").read_bytes().decode("utf-8-sig"),
+                    newline="",
+                )
+            )
+        )[:-1]  # signature
         assert {r["evidence"] for r in rows} == {"complete"}
         assert "Replay-verified" in export(db, match_id, "html", tmp_path / "m2.html").read_text()
         capsys.readouterr()

@@ -52,7 +52,10 @@ def test_the_export_is_valid_under_the_schema_and_says_what_happened(variant: st
     assert foul["reasons"] and all(r["ru"] and r["en"] for r in foul["reasons"])
     assert any(e["kind"] == "score" and e["amount"] < 0 for e in foul["effects"])
     called = next(s for s in doc["shots"] if s["call"] and s["balls"])
-    assert called["balls"][0]["ball"] == called["call"][0]["ball"] and called["balls"][0]["seen_colour"] == "ivory"
+    assert (
+        called["balls"][0]["ball"] == called["call"][0]["ball"]
+        and called["balls"][0]["seen_colour"] == "ivory"
+    )
     refs = [i for i in doc["inputs"] if i["origin"]["type"] == "referee"]
     sensors = [i for i in doc["inputs"] if i["origin"]["type"] == "sensor"]
     assert refs and sensors and all(i["applied"] for i in doc["inputs"])
@@ -64,7 +67,9 @@ def test_the_referee_naming_a_ball_is_recorded_as_the_correction_of_its_shot(mat
     named = next(i for i in doc["inputs"] if i["origin"].get("action") == "identify")
     assert named["corrects"]["shot"] == 1 and named["origin"]["entered_by"] == "referee"
     assert doc["shots"][0]["balls"][0] | {} == doc["shots"][0]["balls"][0]
-    assert doc["shots"][0]["balls"][0]["ball"] == 4 and doc["shots"][0]["balls"][0]["ball_source"] == "referee"
+    assert (
+        doc["shots"][0]["balls"][0]["ball"] == 4 and doc["shots"][0]["balls"][0]["ball_source"] == "referee"
+    )
 
 
 def write(tmp: Path, doc: dict[str, Any], name: str = "m.json") -> Path:
@@ -73,8 +78,9 @@ def write(tmp: Path, doc: dict[str, Any], name: str = "m.json") -> Path:
     return p
 
 
-def test_luza_verify_passes_on_an_export_without_the_database(match_db: Path, tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_luza_verify_passes_on_an_export_without_the_database(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "m.json"
     assert main(["export", "--db", str(match_db), "--match", "2", "--format", "json", "-o", str(out)]) == 0
     copy = tmp_path / "elsewhere.json"
@@ -84,16 +90,28 @@ def test_luza_verify_passes_on_an_export_without_the_database(match_db: Path, tm
     assert "verified: match 2 replays to the same result" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("where", "tamper", "expect"), [
-    ("a shot's score", lambda d: d["shots"][1]["score_after"].__setitem__(0, 99), "shots[1].score_after[0]: 99"),
-    ("the winner", lambda d: d["result"].update(winner=1), "result.winner: 1"),
-    ("a named ball", lambda d: next(i for i in d["inputs"] if i["origin"].get("action") == "identify")["record"]
-     ["args"].update(ball=9), "shots[0].balls[0].ball: 4, the replay gives 9"),
-    ("a reason", lambda d: d["shots"][0]["reasons"][0].update(ru="подделка"), "shots[0].reasons[0].ru"),
-])
+@pytest.mark.parametrize(
+    ("where", "tamper", "expect"),
+    [
+        (
+            "a shot's score",
+            lambda d: d["shots"][1]["score_after"].__setitem__(0, 99),
+            "shots[1].score_after[0]: 99",
+        ),
+        ("the winner", lambda d: d["result"].update(winner=1), "result.winner: 1"),
+        (
+            "a named ball",
+            lambda d: next(i for i in d["inputs"] if i["origin"].get("action") == "identify")["record"][
+                "args"
+            ].update(ball=9),
+            "shots[0].balls[0].ball: 4, the replay gives 9",
+        ),
+        ("a reason", lambda d: d["shots"][0]["reasons"][0].update(ru="подделка"), "shots[0].reasons[0].ru"),
+    ],
+)
 def test_luza_verify_fails_on_a_tampered_export_and_says_where(
-        where: str, tamper: Any, expect: str, match_db: Path, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    where: str, tamper: Any, expect: str, match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = export(match_db, 1)
     tamper(doc)
     assert main(["verify", str(write(tmp_path, doc))]) == 1, where
@@ -128,7 +146,8 @@ def test_verify_never_crashes_on_a_mangled_file(junk: object, match_db: Path) ->
             assert exc.en and "\n" not in exc.en, place
             continue
         derived = place[0] in ("engine_log", "shots", "actions", "result") or (
-            place[0] == "inputs" and place[-1] in ("origin", "corrects", "applied", "refused"))
+            place[0] == "inputs" and place[-1] in ("origin", "corrects", "applied", "refused")
+        )
         assert not (derived and doc != base and v.ok), place  # a derived part replaced by junk never passes
 
 

@@ -46,9 +46,14 @@ def test_race_scoresheet_has_a_section_per_frame(race_db: Path, lang: str) -> No
     doc = export(race_db, 1)
     page = html.render(doc, lang)
     if lang == "ru":
-        assert "Протокол встречи" in page and "до 2 побед" in page and "Сергей Кузнецов: 2 шар(а) на полке" in page
+        assert (
+            "Протокол встречи" in page
+            and "до 2 побед" in page
+            and "Сергей Кузнецов: 2 шар(а) на полке" in page
+        )
         assert page.count('<h2 class="frame">') == 3 and "Партия 2 — разбивает Сергей Кузнецов — 1:8" in page
-        assert page.count("Фора: Сергей Кузнецов: 2 шар(а) на полке в каждой партии</td>") == 3  # a row per frame
+        # a row per frame
+        assert page.count("Фора: Сергей Кузнецов: 2 шар(а) на полке в каждой партии</td>") == 3
         assert "general A-G5: фора: шар с начала партии на полке игрока" in page
     else:
         assert "race to 2 frames, the break alternates" in page and "Frame 3 — Иван Петров breaks" in page
@@ -58,14 +63,20 @@ def test_race_scoresheet_has_a_section_per_frame(race_db: Path, lang: str) -> No
 
 
 def test_verify_passes_on_a_race_and_fails_on_a_tampered_frame_score(
-        race_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    race_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A changed frame score or frame winner is found by the replay and by the engine log alone."""
     doc = export(race_db, 1)
     assert main(["verify", str(write(tmp_path, doc))]) == 3  # replays; 3: nobody signed this test's file
-    assert "replays to the same result (13 shots, race to 2, frames 1:2, last frame 0:2)" in capsys.readouterr().out
-    for tamper in (lambda d: d["race"].__setitem__("score", [2, 1]),
-                   lambda d: d["result"].__setitem__("frames", [2, 1]),
-                   lambda d: d["frames"][0]["result"].__setitem__("winner", 1)):
+    assert (
+        "replays to the same result (13 shots, race to 2, frames 1:2, last frame 0:2)"
+        in capsys.readouterr().out
+    )
+    for tamper in (
+        lambda d: d["race"].__setitem__("score", [2, 1]),
+        lambda d: d["result"].__setitem__("frames", [2, 1]),
+        lambda d: d["frames"][0]["result"].__setitem__("winner", 1),
+    ):
         bad = json.loads(json.dumps(doc))
         tamper(bad)
         assert main(["verify", str(write(tmp_path, bad, "bad.json"))]) == 1

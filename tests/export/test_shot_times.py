@@ -1,6 +1,6 @@
-"""Shot times in the exports (issue 22, item 3; hub/reconcile/shotclock.py): JSON `shot_ms` and `shot_clock`, the
-CSV's `shot_time_s`; `luza verify` re-derives them (a tampered time fails) and still passes a file exported before
-shot times existed."""
+"""Shot times in the exports (issue 22, item 3; hub/reconcile/shotclock.py): JSON `shot_ms` and `shot_clock`,
+the CSV's `shot_time_s`; `luza verify` re-derives them (a tampered time fails) and still passes a file
+exported before shot times existed."""
 
 from __future__ import annotations
 
@@ -32,17 +32,20 @@ def test_every_shot_has_its_time_from_the_previous_settle_to_its_strike(match_db
         if shot["strike"] is None:
             continue
         balls = [b["at_ms"] for b in before["balls"] if b["source"] == "sensor"]
-        settled = max([before["opened_ms"] + settle["min_shot_ms"],
-                       *(t + settle["pocket_settle_ms"] for t in balls)])
+        settled = max(
+            [before["opened_ms"] + settle["min_shot_ms"], *(t + settle["pocket_settle_ms"] for t in balls)]
+        )
         assert shot["shot_ms"] == max(0, shot["strike"]["at_ms"] - settled), shot["number"]
-    assert doc["settings"]["shot_clock"] is None and all(s["shot_clock"] is None for s in shots)  # no clock set
+    # no clock set
+    assert doc["settings"]["shot_clock"] is None and all(s["shot_clock"] is None for s in shots)
 
 
 def test_the_csv_gives_the_shot_time_in_seconds(match_db: Path) -> None:
     doc = export(match_db)
     rows = csvfile.rows(doc)
     assert [r["shot_time_s"] for r in rows] == [
-        "" if s["shot_ms"] is None else f"{s['shot_ms'] / 1000:.1f}" for s in doc["shots"]]
+        "" if s["shot_ms"] is None else f"{s['shot_ms'] / 1000:.1f}" for s in doc["shots"]
+    ]
     assert rows[1]["shot_time_s"] == "14.8" and csvfile.COLUMNS[-1] == "evidence"
 
 

@@ -43,16 +43,18 @@ def verify(capsys: pytest.CaptureFixture[str], path: Path, *key: str) -> tuple[i
     return code, capsys.readouterr().out
 
 
-def test_the_key_is_made_once_0600_beside_the_database(match_db: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_key_is_made_once_0600_beside_the_database(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     path = signing.key_path(match_db)
     assert path.parent == match_db.parent and stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert club_key(match_db, tmp_path, capsys)[0] == fp  # the same key every time
 
 
-def test_a_signed_export_verifies_as_the_clubs(match_db: Path, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_signed_export_verifies_as_the_clubs(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, public = club_key(match_db, tmp_path, capsys)
     out = exported(match_db, tmp_path)
     assert json.loads(out.read_text())["signature"]["fingerprint"] == fp
@@ -63,7 +65,9 @@ def test_a_signed_export_verifies_as_the_clubs(match_db: Path, tmp_path: Path,
     assert code == OK and "not compared: give --key or --fingerprint" in text
 
 
-def test_an_edited_score_is_forged(match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_edited_score_is_forged(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     doc = json.loads(exported(match_db, tmp_path).read_text())
     doc["shots"][1]["score_after"][0] = 99
@@ -73,7 +77,8 @@ def test_an_edited_score_is_forged(match_db: Path, tmp_path: Path, capsys: pytes
 
 
 def test_an_edited_evidence_block_is_forged_and_the_evidence_is_rederived(
-        match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     doc = json.loads(exported(match_db, tmp_path).read_text())
     doc["verification"]["evidence"] = {"complete": False, "missing_events": 3, "missing": []}
@@ -82,8 +87,13 @@ def test_an_edited_evidence_block_is_forged_and_the_evidence_is_rederived(
     assert code == FORGED and "does not match the content" in text
     # unsigned, a block that says "complete" over inputs with a hole is not believed
     del doc["signature"]
-    doc["inputs"] = [i for i in doc["inputs"] if not (i["origin"]["type"] == "sensor" and i["origin"]["seq"] == 2
-                                                      and i["origin"]["device"] == "cue-a")]
+    doc["inputs"] = [
+        i
+        for i in doc["inputs"]
+        if not (
+            i["origin"]["type"] == "sensor" and i["origin"]["seq"] == 2 and i["origin"]["device"] == "cue-a"
+        )
+    ]
     doc["verification"]["evidence"] = {"complete": True, "missing_events": 0, "missing": []}
     (tmp_path / "holed.json").write_text(json.dumps(doc, ensure_ascii=False))
     code, text = verify(capsys, tmp_path / "holed.json")
@@ -98,13 +108,14 @@ def rederived(db: Path, drop: int, signer: signing.Signer | None) -> dict[str, A
     finally:
         store.close()
     sensors = [i for i, e in enumerate(src.inputs) if e["record"].get("type") == "sensor"]
-    gone = set(sensors[len(sensors) // 2:len(sensors) // 2 + drop])
+    gone = set(sensors[len(sensors) // 2 : len(sensors) // 2 + drop])
     doc = build(Source(src.match, src.settings, [e for i, e in enumerate(src.inputs) if i not in gone]))
     return json.loads(render(doc, "json", signer=signer)) if signer else json.loads(json.dumps(doc))
 
 
 def test_a_match_rederived_after_removing_events_does_not_verify_as_the_clubs(
-        match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     mallory = signing.Signer(Ed25519PrivateKey.generate())
     signed = tmp_path / "rederived.json"
@@ -118,8 +129,9 @@ def test_a_match_rederived_after_removing_events_does_not_verify_as_the_clubs(
     assert "INCOMPLETE" in text  # three events taken from the middle leave a hole in the seqs it re-derives
 
 
-def test_a_file_resigned_by_another_key_is_forged(match_db: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_resigned_by_another_key_is_forged(
+    match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     doc = json.loads(exported(match_db, tmp_path).read_text())
     other = signing.Signer(Ed25519PrivateKey.generate())
@@ -132,8 +144,9 @@ def test_a_file_resigned_by_another_key_is_forged(match_db: Path, tmp_path: Path
 
 
 @pytest.mark.parametrize("fmt", ["csv", "html", "pdf"])
-def test_csv_html_and_pdf_carry_a_signature_line(fmt: str, match_db: Path, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_csv_html_and_pdf_carry_a_signature_line(
+    fmt: str, match_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fp, _ = club_key(match_db, tmp_path, capsys)
     out = exported(match_db, tmp_path, fmt)
     code, text = verify(capsys, out, "--fingerprint", fp)
@@ -142,7 +155,7 @@ def test_csv_html_and_pdf_carry_a_signature_line(fmt: str, match_db: Path, tmp_p
     if fmt == "html":
         assert f"Подписано ключом клуба {fp}" in data.decode()  # the scoresheet prints the fingerprint
     at = data.index(b"1") if fmt != "pdf" else len(data) // 2
-    (tmp_path / f"edited.{fmt}").write_bytes(data[:at] + b"7" + data[at + 1:])
+    (tmp_path / f"edited.{fmt}").write_bytes(data[:at] + b"7" + data[at + 1 :])
     assert verify(capsys, tmp_path / f"edited.{fmt}", "--fingerprint", fp)[0] == FORGED
-    (tmp_path / f"bare.{fmt}").write_bytes(data[:data.rstrip().rfind(b"\n") + 1])
+    (tmp_path / f"bare.{fmt}").write_bytes(data[: data.rstrip().rfind(b"\n") + 1])
     assert verify(capsys, tmp_path / f"bare.{fmt}", "--fingerprint", fp)[0] == UNSIGNED

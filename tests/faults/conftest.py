@@ -31,7 +31,8 @@ def wait_stored(hub: Hub, n: int, timeout: float = 20.0) -> None:
 
 
 def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
-    """The script of `seed` through a fresh broker and hub, no fault: the final score every fault run must match."""
+    """The script of `seed` through a fresh broker and hub, no fault:
+    the final score every fault run must match."""
     broker = Mosquitto(workdir / "broker").start()
     try:
         with hub_starter() as start:
@@ -43,7 +44,8 @@ def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
             assert engine_part(board) == engine_score(steps), (  # what the hub saw, to tell a timing cause
                 "the faultless run disagrees with the rules engine: "
                 f"stats {dict(sc.hub.stats)}, alerts {[a.get('kind') for a in board.get('alerts', [])]}, "
-                f"shots {board.get('shot_count')} of {len(steps)}, history {board.get('history')}")
+                f"shots {board.get('shot_count')} of {len(steps)}, history {board.get('history')}"
+            )
             return json.loads(json.dumps(score(board)))
     finally:
         broker.stop()
@@ -51,7 +53,8 @@ def play_baseline(workdir: Path, seed: int, shots: int) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
-    """`baseline(seed, shots=10)`: the final score of `script(seed, shots)` played without a fault (cached)."""
+    """`baseline(seed, shots=10)`: the final score of `script(seed,
+    shots)` played without a fault (cached)."""
     cache: dict[tuple[int, int], dict[str, Any]] = {}
 
     def get(seed: int, shots: int = 10) -> dict[str, Any]:

@@ -1,15 +1,15 @@
 """The hub in a child process that a test can SIGKILL, on the virtual table's clock.
 
-    proc = HubProcess(toml, table.vt)      # starts `python -m tests.faults.hubproc ...`, waits until connected
-    proc.kill()                            # SIGKILL: no goodbye, nothing flushed
+    proc = HubProcess(toml, table.vt)      # starts `python -m tests.faults.hubproc ...`, waits until
+    connected proc.kill()                            # SIGKILL: no goodbye, nothing flushed
     proc = HubProcess(toml, table.vt)      # the next hub rebuilds from the log
     proc = HubProcess(toml, table.vt, clock_ms=-15_000)   # ... with its clock 15 s behind (a Pi without RTC)
     proc.stop()                            # SIGTERM: the hub stops as `luza serve` does
 
 The child runs the same `Hub` that `luza serve` runs (store, one-hub-per-database lock, MQTT ingest with its
 persistent session, worker), with one difference: its clock is the virtual table's (`VirtualTime.hub_ms`, the
-same monotonic origin and speed), so a minute of play takes seconds and the hub's time agrees with the nodes' —
-unless `clock_ms` sets it that far off (a hub booted without a real-time clock, or with a wrong NTP answer).
+same monotonic origin and speed), so a minute of play takes seconds and the hub's time agrees with the nodes'
+— unless `clock_ms` sets it that far off (a hub booted without a real-time clock, or with a wrong NTP answer).
 `luza serve` itself is killed in tests/hub/service/test_faults.py on real time.
 """
 
@@ -35,10 +35,24 @@ class HubProcess:
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.refused = False
-        args = [sys.executable, "-m", "tests.faults.hubproc", str(toml), repr(vt.ms()), repr(time.monotonic()),
-                repr(vt.speed), str(int(clock_ms))]
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+        args = [
+            sys.executable,
+            "-m",
+            "tests.faults.hubproc",
+            str(toml),
+            repr(vt.ms()),
+            repr(time.monotonic()),
+            repr(vt.speed),
+            str(int(clock_ms)),
+        ]
+        self.proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         threading.Thread(target=self._read, daemon=True).start()
         if not self._ready.wait(timeout) or (self.proc.poll() is not None and not self.refused):
             self.kill()

@@ -1,8 +1,10 @@
-"""The match every fault scenario plays: a seeded Free match on a virtual table (the real firmware on CPython).
+"""The match every fault scenario plays: a seeded Free match on a virtual table
+(the real firmware on CPython).
 
-`script(seed)` draws the shots: who strikes (the turn as the rules engine keeps it: a player who pots plays on)
-and which balls drop into which pockets. `Player.play(table, steps, fault)` plays them through a real broker,
-each shot in two phases (the strike, then its balls a moment later), and calls `fault(k, phase)` between
+`script(seed)` draws the shots: who strikes (the turn as the rules engine keeps it: a player who pots plays
+on) and which balls drop into which pockets. `Player.play(table, steps, fault)` plays them through a real
+broker, each shot in two phases (the strike, then its balls a moment later),
+and calls `fault(k, phase)` between
 them, so a scenario injects its fault mid-shot while the script stays the same one the baseline plays.
 `score(board)` is what "the same final score" compares: the scoreboard's scores, turn, balls and shot count.
 """
@@ -31,8 +33,9 @@ from tests.support.config import SPARE_T2, VIRTUAL_T1, luza_config, write_luza_t
 PLAYERS = ("Ivan", "Petr")
 SPEED = 10.0  # virtual ms per wall ms: a minute of play takes six seconds
 SHOT_MS = 4000.0  # a shot every 4 s of virtual time
-# The first ball drops this long after the strike phase ended (~1.7 s after the strike, the next at ~2.1 s): node
-# clocks may trail one another by the time exchange's transit x SPEED on a busy machine; this leaves room both ways.
+# The first ball drops this long after the strike phase ended (~1.7 s after the strike, the next at ~2.1 s):
+# node clocks may trail one another by the time exchange's transit x SPEED on a busy machine;
+# this leaves room both ways.
 BALL_MS = 1100.0
 SCORE_KEYS = ("scores", "to_play", "on_table", "winner", "over", "shelves", "shot_count")
 
@@ -48,7 +51,8 @@ class Step:
 
 
 def script(seed: int, shots: int = 10, max_pots: int = 6) -> list[Step]:
-    """A Free match of `shots` shots: at most `max_pots` balls in all (the match stays open), turns by the engine."""
+    """A Free match of `shots` shots: at most `max_pots` balls in all
+    (the match stays open), turns by the engine."""
     rng = random.Random(seed)
     m = Match.new("free", players=PLAYERS)
     m.play(Lag(0))
@@ -66,7 +70,9 @@ def script(seed: int, shots: int = 10, max_pots: int = 6) -> list[Step]:
 
 
 def report(seat: int, balls: Sequence[tuple[int, str]]) -> ShotReport:
-    return ShotReport(shooter=seat, pocketed=tuple(PocketedBall(Pocket(p), colour=Colour(c)) for p, c in balls))
+    return ShotReport(
+        shooter=seat, pocketed=tuple(PocketedBall(Pocket(p), colour=Colour(c)) for p, c in balls)
+    )
 
 
 def engine_score(steps: Sequence[Step]) -> dict[str, Any]:
@@ -89,7 +95,8 @@ def engine_part(board: dict[str, Any]) -> dict[str, Any]:
 
 
 def events_made(table: VirtualTable, earlier_boots: int = 0) -> int:
-    """How many events the table's nodes numbered in their current boots (+ those of boots before a reboot)."""
+    """How many events the table's nodes numbered in their current boots
+    (+ those of boots before a reboot)."""
     return earlier_boots + sum(n.node.seq for n in table.nodes if n.node is not None)
 
 
@@ -131,11 +138,19 @@ class Scenario:
         return Hub(self.cfg, clock=self.table.vt.hub_ms, mqtt=False)
 
 
-def prepare(broker: Mosquitto, workdir: Path, seed: int, start: Callable[..., Hub], t2: bool = False,
-            begin: bool = True, client_id: str = "luza-hub-faults") -> Scenario:
-    """Every scenario's preamble: the hub's config (in `workdir`, with the spare table t2 if asked), the virtual
-    table of `seed` on `broker`, a hub started by `start` (the `hubs` fixture) on the table's clock, and, unless
-    `begin` is false, the referee's start of the Free match (`begin_match`). The nodes are not started yet."""
+def prepare(
+    broker: Mosquitto,
+    workdir: Path,
+    seed: int,
+    start: Callable[..., Hub],
+    t2: bool = False,
+    begin: bool = True,
+    client_id: str = "luza-hub-faults",
+) -> Scenario:
+    """Every scenario's preamble: the hub's config (in `workdir`, with the spare table t2 if asked), the
+    virtual table of `seed` on `broker`, a hub started by `start` (the `hubs` fixture) on the table's clock,
+    and, unless `begin` is false, the referee's start of the Free match (`begin_match`).
+    The nodes are not started yet."""
     db, tables = workdir / "luza.db", (VIRTUAL_T1, SPARE_T2) if t2 else (VIRTUAL_T1,)
     toml = write_luza_toml(workdir / "luza.toml", broker.url, db, tables, client_id)
     table = VirtualTable(("127.0.0.1", broker.port), workdir / "nodes", table="t1", speed=SPEED, seed=seed)
@@ -163,14 +178,21 @@ class Player:
             await t.play([Shot(0, st.player)])
             await fault(k, "strike")
             if st.balls:
-                await t.play([traces.Ball(BALL_MS + 400 * i, pocket=p, colour=c) for i, (p, c) in enumerate(st.balls)])
+                await t.play(
+                    [traces.Ball(BALL_MS + 400 * i, pocket=p, colour=c) for i, (p, c) in enumerate(st.balls)]
+                )
             await fault(k, "balls")
             await t.vt.until(max(start + SHOT_MS, t.vt.ms()))
 
 
-def run_table(table: VirtualTable, steps: Sequence[Step], fault: Fault = no_fault,
-              after: Callable[[], Awaitable[None]] | None = None) -> Player:
-    """Start the nodes, wait for the hub's time, play the script, then `after()` (e.g. wait for drains), stop."""
+def run_table(
+    table: VirtualTable,
+    steps: Sequence[Step],
+    fault: Fault = no_fault,
+    after: Callable[[], Awaitable[None]] | None = None,
+) -> Player:
+    """Start the nodes, wait for the hub's time, play the script,
+    then `after()` (e.g. wait for drains), stop."""
     player = Player(table)
 
     async def main() -> None:

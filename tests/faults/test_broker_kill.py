@@ -45,8 +45,9 @@ def saved(broker: Mosquitto, t: float) -> bool:
     return db.exists() and db.stat().st_mtime > t
 
 
-def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline,
-                                                   hubs: Callable[..., Hub]) -> None:
+def test_the_broker_killed_mid_match_loses_nothing(
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     steps = script(SEED)
     kill_live = next(i for i, st in enumerate(steps) if i >= 2 and st.balls)  # dies after this shot's strike
     sc = prepare(mosquitto, tmp_path, SEED, hubs)
@@ -61,7 +62,8 @@ def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_pat
             figures["before_kill"] = events_made(table)
             mosquitto.kill()  # the shot is open; its balls drop into the outboxes
         elif (k, phase) == (kill_live, "balls"):
-            figures["buffered"] = events_made(table) - figures["before_kill"]  # numbered while the broker was dead
+            # numbered while the broker was dead
+            figures["buffered"] = events_made(table) - figures["before_kill"]
             await asyncio.to_thread(mosquitto.start)
         elif (k, phase) == (HUB_AWAY, "balls"):
             await until(lambda: hub[0].stats["accepted"] >= events_made(table), 15, "the hub to catch up")
@@ -78,8 +80,11 @@ def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_pat
             hub.pop(0)
 
     async def drained() -> None:
-        await until(lambda: hub[0].stats["accepted"] >= events_made(table) - figures["before_away"], 20,
-                    "the outboxes to drain into the hub")
+        await until(
+            lambda: hub[0].stats["accepted"] >= events_made(table) - figures["before_away"],
+            20,
+            "the outboxes to drain into the hub",
+        )
 
     run_table(table, steps, fault, drained)
     wait_stored(hub[0], events_made(table) - figures["before_away"])
@@ -90,5 +95,8 @@ def test_the_broker_killed_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_pat
     state = hub[0].state("t1")
     assert score(state["match"]) == baseline(SEED)
     assert [a["kind"] for a in state["alerts"]] == []  # no missing_events
-    print(f"\nbroker SIGKILLed twice: {figures['buffered']} events waited in the outboxes, {figures['queued']} "
-          f"waited in the killed broker's persistence for the hub; {stored} of {events_made(table)} stored, 0 lost")
+    print(
+        f"\nbroker SIGKILLed twice: {figures['buffered']} events waited in the outboxes, {figures['queued']} "
+        "waited in the killed broker's persistence for the hub; "
+        f"{stored} of {events_made(table)} stored, 0 lost"
+    )

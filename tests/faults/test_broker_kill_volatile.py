@@ -1,13 +1,14 @@
-"""Fault: a broker with persistence OFF is SIGKILLed mid-match, twice; only hub-confirmed delivery saves the events.
+"""Fault: a broker with persistence OFF is SIGKILLed mid-match, twice;
+only hub-confirmed delivery saves the events.
 
-A broker that forgets everything on a crash is the worst case for "the broker's PUBACK means delivered": whatever
-it acknowledged and had not yet handed to the hub is gone with it. The nodes keep each event until the hub's
-`stored` mark covers it (firmware/delivery.py, hub/ingest/delivery.py), so:
+A broker that forgets everything on a crash is the worst case for "the broker's PUBACK means delivered":
+whatever it acknowledged and had not yet handed to the hub is gone with it. The nodes keep each event until
+the hub's `stored` mark covers it (firmware/delivery.py, hub/ingest/delivery.py), so:
 
 1. Live: the broker dies with a shot open; the shot's balls drop while it is dead; it starts again, empty.
-2. Hub away: the hub is stopped while two shots are played; the broker acknowledges their events and queues them
-   for the hub's session, in memory only; it is SIGKILLed (the queue is lost), started again empty, and a new hub
-   comes back on the same database. The nodes had PUBACKs for all of it but no mark: they re-send.
+2. Hub away: the hub is stopped while two shots are played; the broker acknowledges their events and queues
+   them for the hub's session, in memory only; it is SIGKILLed (the queue is lost), started again empty, and a
+   new hub comes back on the same database. The nodes had PUBACKs for all of it but no mark: they re-send.
 
 Promise: 0 events lost of N, none stored twice, no `missing_events` alert, and the final score equals the same
 match played without a fault. Before hub-confirmed delivery, case 2 lost every event of the two shots.
@@ -42,8 +43,9 @@ def unconfirmed(table: VirtualTable) -> int:
     return sum(n.node.outbox.depth for n in table.nodes if n.node is not None)
 
 
-def test_a_broker_without_persistence_killed_mid_match_loses_nothing(tmp_path: Path, baseline: Baseline,
-                                                                      hubs: Callable[..., Hub]) -> None:
+def test_a_broker_without_persistence_killed_mid_match_loses_nothing(
+    tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     broker = Mosquitto(tmp_path / "broker", persistence=False).start()
     try:
         _play(broker, tmp_path, baseline, hubs)
@@ -66,12 +68,16 @@ def _play(broker: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[
             figures["buffered"] = unconfirmed(table)
             await asyncio.to_thread(broker.start)
         elif (k, phase) == (HUB_AWAY, "balls"):
-            await until(lambda: hub[0].stats["accepted"] >= events_made(table) and unconfirmed(table) == 0, 15,
-                        "the hub to catch up and confirm")
+            await until(
+                lambda: hub[0].stats["accepted"] >= events_made(table) and unconfirmed(table) == 0,
+                15,
+                "the hub to catch up and confirm",
+            )
             await asyncio.to_thread(hub[0].stop)
             figures["before_away"] = events_made(table)
         elif (k, phase) == (HUB_AWAY + 2, "balls"):
-            await until(lambda: pubacked(table), 10, "the broker's PUBACKs")  # the broker says it has them all
+            # the broker says it has them all
+            await until(lambda: pubacked(table), 10, "the broker's PUBACKs")
             figures["acked_then_lost"] = unconfirmed(table)
             broker.kill()  # ... and forgets them: no persistence
             await asyncio.to_thread(broker.start)
@@ -91,6 +97,9 @@ def _play(broker: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[
     state = hub[0].state("t1")
     assert score(state["match"]) == baseline(SEED)
     assert [a["kind"] for a in state["alerts"]] == []  # no missing_events
-    print(f"\nbroker (no persistence) SIGKILLed twice: {figures['buffered']} events waited for the dead broker, "
-          f"{figures['acked_then_lost']} acknowledged by it and lost with it were re-sent; {stored} of {made} "
-          f"stored, 0 lost; resent by the nodes: {sum(n.node.link.delivery.resent for n in table.nodes if n.node)}")
+    print(
+        f"\nbroker (no persistence) SIGKILLed twice: {figures['buffered']} events waited for the dead "
+        f"broker, {figures['acked_then_lost']} acknowledged by it and lost with it were re-sent; {stored} of "
+        f"{made} stored, 0 lost; resent by the nodes: "
+        f"{sum(n.node.link.delivery.resent for n in table.nodes if n.node)}"
+    )

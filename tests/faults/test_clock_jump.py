@@ -1,10 +1,10 @@
 """Fault: a pocket node's clock jumps an hour ahead mid-match (after a strike, before the shot's balls drop),
-before that node has reported anything — a node on firmware older than the uptime stamp (`up`), whose events carry
-its clock alone. (Current firmware stamps the uptime, which no clock step moves, and the hub places its events by
-that: the same jump changes nothing, tests/faults/test_node_clock_step.py.)
+before that node has reported anything — a node on firmware older than the uptime stamp (`up`), whose events
+carry its clock alone. (Current firmware stamps the uptime, which no clock step moves, and the hub places its
+events by that: the same jump changes nothing, tests/faults/test_node_clock_step.py.)
 
-Its events are dated impossibly (`future`: the node's clock ran an hour ahead of the hub's within one boot), so
-the hub stores them flagged and folds none into play (hub.ingest.timecheck). Each of its balls raises a
+Its events are dated impossibly (`future`: the node's clock ran an hour ahead of the hub's within one boot),
+so the hub stores them flagged and folds none into play (hub.ingest.timecheck). Each of its balls raises a
 question on the shot being played (hub.ingest.suspects: `suspect:<item>`, add the ball or say none fell); the
 referee answers as the panel would, adding the ball. Promise: the score the referee confirms equals the same
 match played without the fault; every flagged event is kept in the log and shown in the table's alert.
@@ -57,13 +57,17 @@ def seen_before(steps: list[Step], k: int, groups: list[tuple[int, ...]]) -> boo
 
 
 def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_score(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     steps = script(SEED)
     sc = prepare(mosquitto, tmp_path, SEED, hubs)
     table, hub = sc.table, sc.hub
-    k0 = next(k for k, st in enumerate(steps) if k >= 2 and st.balls and not seen_before(steps, k, table.groups))
-    node, group = next((n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True)
-                       if steps[k0].balls[0][0] in g)
+    k0 = next(
+        k for k, st in enumerate(steps) if k >= 2 and st.balls and not seen_before(steps, k, table.groups)
+    )
+    node, group = next(
+        (n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True) if steps[k0].balls[0][0] in g
+    )
     asked: list[dict[str, Any]] = []
 
     async def jump(k: int, phase: str) -> None:
@@ -74,7 +78,7 @@ def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_s
             node.node.clock.offset += JUMP_MS  # the node's clock steps an hour ahead
         if k < k0 or phase != "balls":
             return
-        mine = sum(1 for st in steps[k0:k + 1] for p, _ in st.balls if p in group)
+        mine = sum(1 for st in steps[k0 : k + 1] for p, _ in st.balls if p in group)
         await until(lambda: len(asked) + len(suspect_questions(hub)) >= mine, 10, "the referee's questions")
         for q in suspect_questions(hub):  # the referee adds each ball the node saw
             assert q["shot"] == hub.state("t1")["match"]["shot_count"] and q["action"] == "add_ball"
@@ -95,4 +99,6 @@ def test_a_node_clock_jump_asks_the_referee_and_the_answers_give_the_faultless_s
     hub.stop()
     again = hubs(sc.cfg, clock=table.vt.hub_ms)  # rebuilt from the log
     assert score(again.state("t1")["match"]) == baseline(SEED) and suspect_questions(again) == []
-    print(f"\nnode clock +1 h: {flagged} balls flagged `future`, {len(asked)} questions answered by the referee")
+    print(
+        f"\nnode clock +1 h: {flagged} balls flagged `future`, {len(asked)} questions answered by the referee"
+    )

@@ -3,8 +3,8 @@
 
 Promise: the first stored event stays the one in play (the final score equals the same match played without
 the fault); the other content is kept once in `conflicts`, counted each time, and the table shows a
-`conflicting_event` alert naming the key. tests/hub/ingest/test_conflicts.py checks the same with scripted nodes,
-including the alert after a restart and its end with a new match.
+`conflicting_event` alert naming the key. tests/hub/ingest/test_conflicts.py checks the same with scripted
+nodes, including the alert after a restart and its end with a new match.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def publish_twice(port: int, topic: str, payload: bytes) -> None:
 
 
 def test_a_conflicting_duplicate_is_kept_apart_and_the_first_counts(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     steps = script(SEED)
     k0 = next(i for i, st in enumerate(steps) if i >= 1 and st.balls)
     sc = prepare(mosquitto, tmp_path, SEED, hubs)
@@ -51,7 +52,8 @@ def test_a_conflicting_duplicate_is_kept_apart_and_the_first_counts(
         assert hub.store is not None
         device, boot, seq, t, pocket = hub.store.conn.execute(
             "SELECT device, boot, seq, json_extract(record, '$.t'), json_extract(record, '$.fields.pocket') "
-            "FROM inputs WHERE json_extract(record, '$.kind') = 'pocket' ORDER BY id DESC LIMIT 1").fetchone()
+            "FROM inputs WHERE json_extract(record, '$.kind') = 'pocket' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
         keys.append((device, boot, seq))
         forged = protocol.encode_event("pocket", device, boot, seq, t + 50, True, p=1 + pocket % 6, c="ivory")
         await asyncio.to_thread(publish_twice, mosquitto.port, protocol.topic("t1", device, "evt"), forged)

@@ -29,7 +29,8 @@ AT = 4  # the hub goes down after this shot's balls
 
 
 def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     sc = m.prepare(mosquitto, tmp_path, SEED, hubs, t2=True)
     db, table = sc.db, sc.table
     other = int(sc.hub.new_match("t2", "free", m.PLAYERS)["match_id"])
@@ -41,8 +42,12 @@ def test_a_corrupt_row_of_one_table_leaves_the_other_tables_match_whole(
             return
         await m.until(lambda: m.stored_events(db) >= m.events_made(table), 10, "the hub to catch up")
         assert await asyncio.to_thread(procs[-1].stop) == 0
-        damage(db, "UPDATE inputs SET record = '{\"type\": \"referee\", \"ki' WHERE id = "
-                   "(SELECT max(id) FROM inputs WHERE match_id = ?)", other)
+        damage(
+            db,
+            'UPDATE inputs SET record = \'{"type": "referee", "ki\' WHERE id = '
+            "(SELECT max(id) FROM inputs WHERE match_id = ?)",
+            other,
+        )
         procs.append(await asyncio.to_thread(HubProcess, sc.toml, table.vt))
 
     async def settle() -> None:

@@ -3,8 +3,9 @@ process with prlimit) stands in for the full disk, so SQLite's next write past i
 
 While full, the hub commits nothing and acknowledges nothing (the broker keeps the events for its session),
 and every table's state carries a hub alert: SQLite reports a write refused past the limit as a disk I/O error
-(EFBIG), not as SQLITE_FULL, so the alert is `disk_error` (hub.errors.disk_full_alert), as for a failing SD card. When the limit is lifted, scoring resumes by
-itself. Promise: nothing lost, the alert goes, the final score equals the same match played without the
+(EFBIG), not as SQLITE_FULL, so the alert is `disk_error` (hub.errors.disk_full_alert), as for a failing SD
+card. When the limit is lifted, scoring resumes by itself. Promise: nothing lost, the alert goes, the final
+score equals the same match played without the
 fault. (tests/hub/service/test_disk_full.py does the same in-process with SQLite's max_page_count.)
 """
 
@@ -64,7 +65,8 @@ def db_size(db: Path) -> int:
 
 
 def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     sc = m.prepare(mosquitto, tmp_path, SEED, hubs)
     db, table = sc.db, sc.table
     proc = sc.hand_over()
@@ -80,7 +82,9 @@ def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
             await m.until(lambda: watch.seen("disk_error"), 10, "the disk_error alert on the table's state")
             figures["held"] = m.events_made(table) - m.stored_events(db)
             figures["stored_while_full"] = m.stored_events(db) - figures["stored"]
-            resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+            resource.prlimit(
+                proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+            )
 
     async def drained() -> None:
         await m.until(lambda: m.stored_events(db) >= m.events_made(table), 20, "every event stored")
@@ -98,5 +102,7 @@ def test_a_disk_that_fills_and_frees_pauses_scoring_and_loses_nothing(
         assert m.score(state["match"]) == baseline(SEED)
         assert [a["kind"] for a in state["alerts"] if a["kind"] != "node_offline"] == []
     failures = sum("commit failed" in ln for ln in proc.lines)
-    print(f"\ndisk full (RLIMIT_FSIZE {figures['limit']} B) for 3 shots: {figures['held']} events held back, "
-          f"{failures} failed commits retried, 0 lost")
+    print(
+        f"\ndisk full (RLIMIT_FSIZE {figures['limit']} B) for 3 shots: {figures['held']} events held back, "
+        f"{failures} failed commits retried, 0 lost"
+    )

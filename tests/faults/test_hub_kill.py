@@ -30,9 +30,13 @@ KILLS = ((2, "strike"), (4, "balls"), (6, "strike"), (8, "balls"))  # (shot, aft
 SECOND = 5  # after this shot's balls a second hub tries the same database
 
 
-def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto, tmp_path: Path,
-                                                           baseline: Baseline, hubs: Callable[..., Hub],
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_hub_killed_four_times_mid_match_loses_nothing(
+    mosquitto: Mosquitto,
+    tmp_path: Path,
+    baseline: Baseline,
+    hubs: Callable[..., Hub],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     sc = m.prepare(mosquitto, tmp_path, SEED, hubs)  # the referee's part, then the hub process runs the match
     db, toml, table = sc.db, sc.toml, sc.table
     procs = [sc.hand_over()]
@@ -66,7 +70,9 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
             procs.append(await restarts.pop())
         deadline = asyncio.get_running_loop().time() + 20
         while m.stored_events(db) < m.events_made(table):
-            assert asyncio.get_running_loop().time() < deadline, f"{m.stored_events(db)} of {m.events_made(table)} stored"
+            assert asyncio.get_running_loop().time() < deadline, (
+                f"{m.stored_events(db)} of {m.events_made(table)} stored"
+            )
             await asyncio.sleep(0.05)
 
     steps = m.script(SEED)
@@ -86,5 +92,7 @@ def test_the_hub_killed_four_times_mid_match_loses_nothing(mosquitto: Mosquitto,
     capsys.readouterr()
     assert main(["replay", str(db), "--match", str(sc.match_id)]) == 0
     assert "verified" in capsys.readouterr().out
-    print(f"\nhub SIGKILLed {len(KILLS)} times: down {min(down_s):.1f}-{max(down_s):.1f} s wall each "
-          f"(x{m.SPEED:.0f} virtual), {m.events_made(table)} events, all stored once")
+    print(
+        f"\nhub SIGKILLed {len(KILLS)} times: down {min(down_s):.1f}-{max(down_s):.1f} s wall each "
+        f"(x{m.SPEED:.0f} virtual), {m.events_made(table)} events, all stored once"
+    )

@@ -1,4 +1,5 @@
-"""Fault: the network between one pocket node and the broker is cut for a minute (virtual time) while balls drop.
+"""Fault: the network between one pocket node and the broker is cut for a minute
+(virtual time) while balls drop.
 
 The node reaches the broker through a TCP proxy (tests/support/proxy.py); the cut drops its connection and
 refuses new ones, so the broker sends the node's Last Will and the node buffers its events in its outbox and
@@ -26,13 +27,15 @@ CUT_MS = 60_000.0
 
 
 def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     steps = script(SEED, SHOTS)  # 64 s of play: the cut spans most of it
     sc = prepare(mosquitto, tmp_path, SEED, hubs)
     table, hub = sc.table, sc.hub
     first = next(i for i, st in enumerate(steps) if i >= 1 and st.balls)
-    node, group = next((n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True)
-                       if steps[first].balls[0][0] in g)
+    node, group = next(
+        (n, g) for n, g in zip(table.pocket_nodes, table.groups, strict=True) if steps[first].balls[0][0] in g
+    )
     proxy = TcpProxy(("127.0.0.1", mosquitto.port)).start()
     node.transport.port = proxy.port  # this node (only) reaches the broker through the proxy
     cut_at: list[float] = []
@@ -63,7 +66,9 @@ def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
         if proxy.is_cut:  # the script was shorter than the cut: wait out the minute, then restore
             await table.vt.until(cut_at[0] + CUT_MS)
             await restore()
-        await until(lambda: hub.stats["accepted"] >= events_made(table), 20, "the outbox to drain into the hub")
+        await until(
+            lambda: hub.stats["accepted"] >= events_made(table), 20, "the outbox to drain into the hub"
+        )
 
     try:
         run_table(table, steps, cut, drained)
@@ -78,9 +83,11 @@ def test_a_node_cut_off_for_a_minute_while_balls_drop_changes_nothing(
     session = hub.session("t1")
     assert session is not None
     shots = {s.number: s for s in (*session.shots, session.assembler.open) if s is not None}
-    assert [len(shots[n].pockets) for n in sorted(shots)] == [len(st.balls) for st in steps]  # late balls in place
-    print(f"\nlink cut {CUT_MS / 1000:.0f} s (virtual): {buffered} events waited in the outbox, "
-          f"{proxy.refused} reconnects refused, each late ball placed in its own shot")
+    # late balls in place
+    assert [len(shots[n].pockets) for n in sorted(shots)] == [len(st.balls) for st in steps]
+    print(
+        f"\nlink cut {CUT_MS / 1000:.0f} s (virtual): {buffered} events waited in the outbox, "
+        f"{proxy.refused} reconnects refused, each late ball placed in its own shot"
+    )
     assert score(state["match"]) == baseline(SEED, SHOTS)
     assert [a["kind"] for a in state["alerts"]] == []
-

@@ -21,8 +21,9 @@ pytestmark = pytest.mark.mosquitto
 SEED = 7
 
 
-def test_a_node_rebooted_mid_shot_changes_nothing(mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline,
-                                                  hubs: Callable[..., Hub]) -> None:
+def test_a_node_rebooted_mid_shot_changes_nothing(
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     steps = script(SEED)
     k = next(i for i, st in enumerate(steps) if i >= 2 and st.balls)  # a shot with balls, past the break
     sc = prepare(mosquitto, tmp_path, SEED, hubs)
@@ -39,8 +40,11 @@ def test_a_node_rebooted_mid_shot_changes_nothing(mosquitto: Mosquitto, tmp_path
         await node.power_cut()
         old.append(node.node.seq)  # what the lost boot numbered (its unacknowledged ones stay on flash)
         node.boot_again()
-        await until(lambda: node.node is not None and node.node.link.up and node.node.clock.synced, 15,
-                    "the rebooted node's link and time")
+        await until(
+            lambda: node.node is not None and node.node.link.up and node.node.clock.synced,
+            15,
+            "the rebooted node's link and time",
+        )
 
     run_table(table, steps, reboot)
     assert node.node is not None and node.node.boot == old[0] + 1
@@ -50,5 +54,7 @@ def test_a_node_rebooted_mid_shot_changes_nothing(mosquitto: Mosquitto, tmp_path
     assert [a["kind"] for a in state["alerts"]] == []
     assert hub.stats["rejected"] == 0
     assert hub.store is not None
-    boots = hub.store.conn.execute("SELECT DISTINCT boot FROM inputs WHERE device = ?", (node.device,)).fetchall()
+    boots = hub.store.conn.execute(
+        "SELECT DISTINCT boot FROM inputs WHERE device = ?", (node.device,)
+    ).fetchall()
     assert sorted(b for (b,) in boots) == [old[0], old[0] + 1]  # the shot's balls came from the new boot

@@ -3,8 +3,8 @@ match is played, through the hub process (tests/faults/hubproc.py).
 
 Promise: every one is rejected as `oversized` and counted, only a bounded sample is kept, the hub's memory and
 the database stay within a fixed budget, and the final score equals the same match played without the flood.
-(tests/hub/service/test_fault_floods.py floods `luza serve` with 20,000 invalid 5 KB payloads, idle control-socket
-connections and a second hub; this adds the oversized ones.)
+(tests/hub/service/test_fault_floods.py floods `luza serve` with 20,000 invalid 5 KB payloads, idle
+control-socket connections and a second hub; this adds the oversized ones.)
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ def db_bytes(db: Path) -> int:
 def oversized_counted(db: Path) -> int:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
     try:
-        row = conn.execute("SELECT coalesce(sum(count), 0) FROM rejected_counts WHERE code = 'oversized'").fetchone()
+        row = conn.execute(
+            "SELECT coalesce(sum(count), 0) FROM rejected_counts WHERE code = 'oversized'"
+        ).fetchone()
         return int(row[0])
     finally:
         conn.close()
@@ -64,7 +66,8 @@ def flood(port: int, sent: list[int]) -> None:
 
 
 def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     sc = m.prepare(mosquitto, tmp_path, SEED, hubs)
     db, table = sc.db, sc.table
     proc = sc.hand_over()
@@ -87,11 +90,15 @@ def test_a_flood_of_oversized_messages_costs_bounded_memory_and_changes_no_score
     finally:
         assert proc.stop() == 0
     assert sent[0] == COUNT and oversized_counted(db) == COUNT  # QoS 0 on loopback: none lost, all counted
-    print(f"\n{COUNT} oversized messages ({SIZE // 1024} KB, QoS 0) during the match: hub peak RSS "
-          f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB")
+    print(
+        f"\n{COUNT} oversized messages ({SIZE // 1024} KB, QoS 0) during the match: hub peak RSS "
+        f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB"
+    )
     with sc.rebuilt() as after:
         assert m.score(after.state("t1")["match"]) == baseline(SEED)
         assert after.store is not None
-        kept = after.store.conn.execute("SELECT count(*) FROM rejected WHERE code = 'oversized'").fetchone()[0]
+        kept = after.store.conn.execute("SELECT count(*) FROM rejected WHERE code = 'oversized'").fetchone()[
+            0
+        ]
     assert 1 <= kept <= 10  # a bounded sample
     assert rss < MAX_RSS_MB and grown < MAX_DB_GROWTH

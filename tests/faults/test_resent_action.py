@@ -2,8 +2,8 @@
 panel that never saw the first answer), and again at once.
 
 Promise: the re-send is answered with the first result (`replayed`, the first cursor and match) and applied
-once; the final score equals the same match played without the fault. tests/hub/service/test_idempotent.py covers the
-other cases (five in one batch, after a refusal, `luza referee` against a held commit).
+once; the final score equals the same match played without the fault. tests/hub/service/test_idempotent.py
+covers the other cases (five in one batch, after a refusal, `luza referee` against a held commit).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ LAG = {"kind": "lag", "winner": 0, "uid": "panel-lag-1"}
 
 
 def test_a_resent_referee_action_is_answered_with_the_first_result_and_applied_once(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     sc = prepare(mosquitto, tmp_path, SEED, hubs, begin=False)  # the panel sends the lag itself, with a uid
     cfg, table, hub = sc.cfg, sc.table, [sc.hub]
     hub[0].new_match("t1", "free", PLAYERS)
@@ -51,6 +52,8 @@ def test_a_resent_referee_action_is_answered_with_the_first_result_and_applied_o
     assert {(a["cursor"], a["match_id"]) for a in answers} == {(first["cursor"], first["match_id"])}
     assert hub[0].stats["referee_resent"] == 2
     assert hub[0].store is not None
-    lags = hub[0].store.conn.execute("SELECT count(*) FROM inputs WHERE json_extract(record, '$.kind') = 'lag'")
+    lags = hub[0].store.conn.execute(
+        "SELECT count(*) FROM inputs WHERE json_extract(record, '$.kind') = 'lag'"
+    )
     assert lags.fetchone()[0] == 1  # stored once
     assert score(hub[0].state("t1")["match"]) == baseline(SEED)

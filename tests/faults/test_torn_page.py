@@ -1,11 +1,11 @@
-"""Fault: one 4 KiB page of the hub's database is torn (a power cut mid-write, a failing SD card) while the hub is
-down mid-match, and the hub starts again.
+"""Fault: one 4 KiB page of the hub's database is torn (a power cut mid-write, a failing SD card) while the
+hub is down mid-match, and the hub starts again.
 
-The page is the root of `conflicts_by_match`, the index of a table that is empty in this match, so nothing of the
-match is lost: a `VACUUM INTO` gives a whole copy. Today's main refused to start ("restore a backup") and the
-rest of the match was never stored. Promise: the start-up check (hub.store.integrity) rebuilds the file, keeps
-the damaged one beside it, says so on every table (`store_repaired`), and the final score equals the same match
-played without the fault.
+The page is the root of `conflicts_by_match`, the index of a table that is empty in this match, so nothing of
+the match is lost: a `VACUUM INTO` gives a whole copy. Today's main refused to start ("restore a backup") and
+the rest of the match was never stored. Promise: the start-up check (hub.store.integrity) rebuilds the file,
+keeps the damaged one beside it, says so on every table (`store_repaired`), and the final score equals the
+same match played without the fault.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ AT = 4  # the hub goes down after this shot's balls
 
 
 def test_a_torn_index_page_is_rebuilt_at_start_and_the_match_ends_as_without_it(
-        mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, baseline: Baseline, hubs: Callable[..., Hub]
+) -> None:
     sc = m.prepare(mosquitto, tmp_path, SEED, hubs)
     db, table = sc.db, sc.table
     procs = [sc.hand_over()]
@@ -61,5 +62,6 @@ def test_a_torn_index_page_is_rebuilt_at_start_and_the_match_ends_as_without_it(
         assert [a["kind"] for a in t1["alerts"] if a["kind"] != "node_offline"] == []  # whole again: no alert
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT count(*) FROM conflicts").fetchone() == (0,)
-        assert conn.execute("SELECT count(*) FROM inputs WHERE device IS NOT NULL").fetchone()[0] == \
-            m.events_made(table)
+        assert conn.execute("SELECT count(*) FROM inputs WHERE device IS NOT NULL").fetchone()[
+            0
+        ] == m.events_made(table)

@@ -32,7 +32,8 @@ class Marks:
         self.marks: dict[tuple[str, int], int] = {}
 
     def observe(self, topic: str, payload: bytes) -> tuple[str, bytes] | None:
-        """For an `evt` message: the `stored` command (topic, payload) to send back; None for anything else."""
+        """For an `evt` message: the `stored` command (topic,
+        payload) to send back; None for anything else."""
         t = protocol.parse_topic(topic)
         if not isinstance(t, Topic) or t.channel != "evt":
             return None
@@ -46,12 +47,20 @@ class Marks:
         while mark + 1 in seen:
             mark += 1
         self.marks[k] = mark
-        return protocol.topic(t.table, t.device, "cmd"), protocol.encode_command("stored", 0, b=key[0], s=mark)
+        return protocol.topic(t.table, t.device, "cmd"), protocol.encode_command(
+            "stored", 0, b=key[0], s=mark
+        )
 
 
 class Collector:
-    def __init__(self, port: int, topic: str = "luza/#", client_id: str = "collector", max_delay: float = 0.5,
-                 confirm: bool = True) -> None:
+    def __init__(
+        self,
+        port: int,
+        topic: str = "luza/#",
+        client_id: str = "collector",
+        max_delay: float = 0.5,
+        confirm: bool = True,
+    ) -> None:
         self.port = port
         self.marks = Marks() if confirm else None
         self.topic = topic
@@ -67,7 +76,9 @@ class Collector:
         self.client.on_message = self._on_message
         self.client.on_socket_open = _nodelay  # else Nagle holds commands sent from here for tens of ms
 
-    def _on_connect(self, client: mqtt.Client, _u: object, _f: object, rc: mqtt.ReasonCode, _p: object) -> None:
+    def _on_connect(
+        self, client: mqtt.Client, _u: object, _f: object, rc: mqtt.ReasonCode, _p: object
+    ) -> None:
         if not rc.is_failure:
             client.subscribe(self.topic, qos=1)
             self.connected.set()

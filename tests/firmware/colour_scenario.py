@@ -1,8 +1,8 @@
 """The pocket role's colour timing, run the same under CPython and the real MicroPython.
 
 The colour sensor is read by its own timer into a `ColourLog`; the detector loop may come round late (a busy
-node, a Wi-Fi stall). Each case feeds the beam ring and the log exactly as the IRQ and the timer would, at their
-own times, then lets the detector loop run once, late, and reports what the node published.
+node, a Wi-Fi stall). Each case feeds the beam ring and the log exactly as the IRQ and the timer would, at
+their own times, then lets the detector loop run once, late, and reports what the node published.
 Kept free of CPython-only syntax: it is copied into MicroPython's file system as it is.
 """
 
@@ -46,8 +46,9 @@ class Node:
     """What PocketRole uses of firmware.node.Node: config, board, clock, emit."""
 
     def __init__(self, board):
-        self.cfg = config.merge(config.DEFAULTS, {"pockets": [{"pocket": 3, "upper": 32, "lower": 33,
-                                                                "colour": True}]})
+        self.cfg = config.merge(
+            config.DEFAULTS, {"pockets": [{"pocket": 3, "upper": 32, "lower": 33, "colour": True}]}
+        )
         self.board = board
         self.clock = Clock()
         self.stopping = False
@@ -65,7 +66,8 @@ class Node:
 
 def ball(board, log, t0, speed_mm_per_ms=2.0, reading=BLUE, sampler=True, after_ms=72):
     """One ball through slot 0 from `t0` (ticks_us): edges into the ring, and the sampler's ticks every
-    PERIOD_MS from 48 ms before to `after_ms` after it left (the sensor sees the ball while it is in the throat)."""
+    PERIOD_MS from 48 ms before to `after_ms` after it left
+    (the sensor sees the ball while it is in the throat)."""
     upper_us = int(68 / speed_mm_per_ms * 1000)  # the ball's diameter through the upper beam
     gap_us = int(30 / speed_mm_per_ms * 1000)  # upper to lower beam (config beam.spacing_mm)
     edges = ((0, 1, 0), (1, 1, gap_us), (0, 0, upper_us), (1, 0, upper_us + gap_us))
@@ -95,7 +97,8 @@ def run_case(t0, late_ms, speed=2.0, sampler=True, steps=1):
 
 
 def held_case():
-    """The loop comes round before the sampler has read past the ball's exit: the ball waits for its colour."""
+    """The loop comes round before the sampler has read past the ball's exit:
+    the ball waits for its colour."""
     board = Board(0)
     node = Node(board)
     role = PocketRole(node)

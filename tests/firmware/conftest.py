@@ -11,6 +11,7 @@ from tests.firmware import mp
 
 @pytest.fixture
 def micropython() -> ModuleType:
-    """The MicroPython harness module (tests/firmware/mp.py); skips the test if Node or the runtime is missing."""
+    """The MicroPython harness module (tests/firmware/mp.py);
+    skips the test if Node or the runtime is missing."""
     mp.require()
     return mp

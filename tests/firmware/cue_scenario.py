@@ -1,5 +1,6 @@
-"""The cue role's node scenario, run unchanged on CPython and under the real MicroPython (like node_scenario.py
-for the pocket role): the node app, CueRole, StrikeDetector, link, outbox and clock on the device's runtime.
+"""The cue role's node scenario, run unchanged on CPython and under the real MicroPython (like
+node_scenario.py for the pocket role): the node app, CueRole, StrikeDetector, link,
+outbox and clock on the device's runtime.
 
 `await scenario(root)` boots a cue node over the loopback transport, plays a clean strike, a double hit and a
 knock on the cue (accelerometer samples at 1600 Hz written from first principles: gravity on z, a 1.5 ms
@@ -30,7 +31,8 @@ PERIOD_US = 625  # 1600 Hz
 
 
 class FakeAccel:
-    """The accelerometer's FIFO: samples (t, x, y, z) in mg, drained into the detector like the driver does."""
+    """The accelerometer's FIFO: samples (t, x, y, z) in mg,
+    drained into the detector like the driver does."""
 
     def __init__(self):
         self.fifo = []
@@ -90,12 +92,25 @@ class CueBoard(FakeBoard):
 
 
 async def scenario(root):
-    cfg = {"role": "cue", "table": "t1", "device": "cue-a", "wifi": {"ssid": "club"},
-           "cue": {"sleep_after_s": 1}}
+    cfg = {
+        "role": "cue",
+        "table": "t1",
+        "device": "cue-a",
+        "wifi": {"ssid": "club"},
+        "cue": {"sleep_after_s": 1},
+    }
     board = CueBoard()
     tr = LoopTransport()
-    node = Node(board, tr, StaticNet(), DirStore(root + "/ob"), Clock(speed=20), cfg=cfg,
-                cfg_path=root + "/config.json", log=lambda m: None)
+    node = Node(
+        board,
+        tr,
+        StaticNet(),
+        DirStore(root + "/ob"),
+        Clock(speed=20),
+        cfg=cfg,
+        cfg_path=root + "/config.json",
+        log=lambda m: None,
+    )
     task = asyncio.create_task(node.run())
     await _until(lambda: node.link.up, 2000)
 
@@ -128,7 +143,18 @@ async def scenario(root):
         e = protocol.parse("evt", payload)
         events.append([e.kind, e.seq, e.get("double"), e.get("gap") is not None, e.get("peak") >= 7])
     d = node.role.detector
-    return {"events": events, "strikes": d.strikes, "doubles": d.doubles, "knocks": d.knocks,
-            "slept": board.slept >= 1, "downs": node.link.downs,
-            "tele": [tele.get("strikes"), tele.get("doubles"), tele.get("knocks"), tele.get("bat"),
-                     tele.get("sleeps", 0) >= 1]}
+    return {
+        "events": events,
+        "strikes": d.strikes,
+        "doubles": d.doubles,
+        "knocks": d.knocks,
+        "slept": board.slept >= 1,
+        "downs": node.link.downs,
+        "tele": [
+            tele.get("strikes"),
+            tele.get("doubles"),
+            tele.get("knocks"),
+            tele.get("bat"),
+            tele.get("sleeps", 0) >= 1,
+        ],
+    }

@@ -1,5 +1,5 @@
-"""End-to-end delivery on the node (firmware/delivery.py with the real outbox): scripted cases whose results must
-be identical on CPython and MicroPython. Portable code; `run_all(root)` returns a JSON-able dict.
+"""End-to-end delivery on the node (firmware/delivery.py with the real outbox): scripted cases whose results
+must be identical on CPython and MicroPython. Portable code; `run_all(root)` returns a JSON-able dict.
 """
 
 import json
@@ -54,8 +54,15 @@ def released_on_mark_not_on_send(root):
     again = r.send(16)  # nothing new to send: the unconfirmed ones wait for the mark or a failure
     n10 = r.d.stored(1, 10)
     stale = r.d.stored(1, 3)  # an old mark arriving late changes nothing
-    return {"first": first, "depth_after_send": depth_after_send, "released": [n6, n10, stale], "again": again,
-            "depth": r.ob.depth, "unconfirmed": r.d.unconfirmed, "writes": r.store.writes}
+    return {
+        "first": first,
+        "depth_after_send": depth_after_send,
+        "released": [n6, n10, stale],
+        "again": again,
+        "depth": r.ob.depth,
+        "unconfirmed": r.d.unconfirmed,
+        "writes": r.store.writes,
+    }
 
 
 def reconnect_resends_unconfirmed_in_order(root):
@@ -81,8 +88,13 @@ def timeout_with_backoff(root):
             r.send()
     r.d.stored(1, 3)
     r.advance(100000)
-    return {"fired": fired, "timeouts": r.d.timeouts, "resent": r.d.resent, "quiet": r.d.check_timeout(),
-            "wait_reset": r.d._wait}
+    return {
+        "fired": fired,
+        "timeouts": r.d.timeouts,
+        "resent": r.d.resent,
+        "quiet": r.d.check_timeout(),
+        "wait_reset": r.d._wait,
+    }
 
 
 def resend_answers_gone(root):
@@ -99,8 +111,14 @@ def resend_answers_gone(root):
     for payload in r.answers:
         a = resend.parse_answer(payload)
         answers.append([a.cid, a.boot, a.lo, a.hi, [list(g) for g in a.gone], a.sent])
-    return {"gone": [list(g) for g in gone], "again": again, "future": future, "other": [list(g) for g in other],
-            "answers": answers, "counted": r.d.gone}
+    return {
+        "gone": [list(g) for g in gone],
+        "again": again,
+        "future": future,
+        "other": [list(g) for g in other],
+        "answers": answers,
+        "counted": r.d.gone,
+    }
 
 
 def window_of_unconfirmed_is_bounded(root):
@@ -129,12 +147,19 @@ def across_flash_segments(root):
     r.d.reconnected()
     resent = r.send(100)
     r.d.stored(1, 30)
-    return {"in_flash": in_flash, "sent": sent, "mid": mid, "resent": resent, "depth": r.ob.depth,
-            "left": [n for n in r.store.names() if n.endswith(".ob")]}
+    return {
+        "in_flash": in_flash,
+        "sent": sent,
+        "mid": mid,
+        "resent": resent,
+        "depth": r.ob.depth,
+        "left": [n for n in r.store.names() if n.endswith(".ob")],
+    }
 
 
 def old_boot_from_flash(root):
-    """After a reboot the outbox reloads boot 1's unconfirmed events; the hub's mark for boot 1 releases them."""
+    """After a reboot the outbox reloads boot 1's unconfirmed events;
+    the hub's mark for boot 1 releases them."""
     r = Rig(root, "reboot", ram_max=3, seg_entries=4, seg_max=10)
     r.put(range(1, 9))
     r.ob.flush()
@@ -161,16 +186,26 @@ def restamp_pinned_to_the_first_send(root):
     r.d.reconnected()
     again = [e for _, e in r.d.next(10)]
     t = [json.loads(e)["t"] for e in first]
-    return {"unsynced_u": json.loads(unsynced[0]).get("u"), "first_t": t, "same_bytes": again == unsynced + first,
-            "resent": r.d.resent}
+    return {
+        "unsynced_u": json.loads(unsynced[0]).get("u"),
+        "first_t": t,
+        "same_bytes": again == unsynced + first,
+        "resent": r.d.resent,
+    }
 
 
 def run_all(root):
     out = {}
-    for name, case in (("mark", released_on_mark_not_on_send), ("reconnect", reconnect_resends_unconfirmed_in_order),
-                       ("timeout", timeout_with_backoff), ("resend", resend_answers_gone),
-                       ("bounded", window_of_unconfirmed_is_bounded),
-                       ("presorted", confirmed_before_sending_is_released_unsent), ("flash", across_flash_segments),
-                       ("reboot", old_boot_from_flash), ("restamp", restamp_pinned_to_the_first_send)):
+    for name, case in (
+        ("mark", released_on_mark_not_on_send),
+        ("reconnect", reconnect_resends_unconfirmed_in_order),
+        ("timeout", timeout_with_backoff),
+        ("resend", resend_answers_gone),
+        ("bounded", window_of_unconfirmed_is_bounded),
+        ("presorted", confirmed_before_sending_is_released_unsent),
+        ("flash", across_flash_segments),
+        ("reboot", old_boot_from_flash),
+        ("restamp", restamp_pinned_to_the_first_send),
+    ):
         out[name] = case(root)
     return json.loads(json.dumps(out))

@@ -1,16 +1,22 @@
 """Runs test vectors through the firmware logic; imported by the CPython tests and copied into MicroPython.
 
-Must stay MicroPython-compatible (no typing, dataclasses, f-strings with '=' ...). Every function takes a plain
-JSON-able vector and returns a plain JSON-able result, so the two runtimes' results compare with ==.
+Must stay MicroPython-compatible (no typing, dataclasses, f-strings with '=' ...). Every function takes a
+plain JSON-able vector and returns a plain JSON-able result, so the two runtimes' results compare with ==.
 """
 
 from firmware import colour, edges, pocket, strike
 
 
 def run_pocket(vec):
-    """vec: {"debounce_ms", "jam_ms", "edges": [[beam, level, t], ...], "end": t} -> detections and counters."""
-    b = pocket.PocketBeam(vec.get("pocket", 1), vec.get("debounce_ms", 2), vec.get("jam_ms", 1000), 16,
-                          vec.get("spacing_mm", 30))
+    """vec: {"debounce_ms", "jam_ms", "edges": [[beam, level, t], ...], "end":
+    t} -> detections and counters."""
+    b = pocket.PocketBeam(
+        vec.get("pocket", 1),
+        vec.get("debounce_ms", 2),
+        vec.get("jam_ms", 1000),
+        16,
+        vec.get("spacing_mm", 30),
+    )
     out = []
     if "start" in vec:  # the levels read from the pins at boot
         b.start(vec["start"][0], vec["start"][1], vec.get("t0", 0))
@@ -44,7 +50,8 @@ def _drain(b, out):
 
 
 def run_ring(vec):
-    """vec: {"size", "pockets", "edges": [[code, t], ...], "end"} through an EdgeRing into the pockets' beams."""
+    """vec: {"size", "pockets", "edges": [[code, t], ...],
+    "end"} through an EdgeRing into the pockets' beams."""
     ring = edges.EdgeRing(vec["size"])
     beams = [pocket.PocketBeam(n) for n in vec.get("pockets", [1, 2])]
     drained = 0
@@ -68,8 +75,14 @@ def run_ring(vec):
 def run_strike(vec):
     """vec: {"cfg": {...}, "samples": [[t, x, y, z], ...], "end": t} -> strikes and counters."""
     c = vec.get("cfg", {})
-    d = strike.StrikeDetector(c.get("strike_g", 3.0), c.get("release_g", 1.5), c.get("max_contact_ms", 8),
-                              c.get("double_min_ms", 5), c.get("double_max_ms", 40), c.get("refractory_ms", 300))
+    d = strike.StrikeDetector(
+        c.get("strike_g", 3.0),
+        c.get("release_g", 1.5),
+        c.get("max_contact_ms", 8),
+        c.get("double_min_ms", 5),
+        c.get("double_max_ms", 40),
+        c.get("refractory_ms", 300),
+    )
     out = []
     for s in vec["samples"]:
         d.sample(s[0], s[1], s[2], s[3])

@@ -1,5 +1,6 @@
 """The detector loop's longest gap while the broker stalls and while the Wi-Fi is gone, with the device's own
-MQTT client (firmware/mqtt.py) over a scripted broker socket; runs unchanged on CPython and the real MicroPython.
+MQTT client (firmware/mqtt.py) over a scripted broker socket;
+runs unchanged on CPython and the real MicroPython.
 
 `FakeBroker` answers like Mosquitto (CONNACK, SUBACK, PUBACK, PINGRESP) while `mode` is "up"; "stall" takes
 bytes and answers nothing (a stopped broker: TCP still accepted); "wifi" takes nothing and answers nothing
@@ -78,8 +79,8 @@ class _Conn:
                 shift += 7
             if len(self.tx) < i + size:
                 return
-            first, body = self.tx[0], bytes(self.tx[i:i + size])
-            self.tx = self.tx[i + size:]
+            first, body = self.tx[0], bytes(self.tx[i : i + size])
+            self.tx = self.tx[i + size :]
             kind = first & 0xF0
             if kind == 0x10:
                 self.rx += b"\x20\x02\x00\x00"
@@ -87,9 +88,11 @@ class _Conn:
                 self.rx += b"\x90\x03" + body[:2] + b"\x01"
             elif kind == 0x30:
                 n = body[0] << 8 | body[1]
-                self.broker.published.append((body[2:2 + n].decode(), body[2 + n + (2 if first & 6 else 0):]))
+                self.broker.published.append(
+                    (body[2 : 2 + n].decode(), body[2 + n + (2 if first & 6 else 0) :])
+                )
                 if first & 6:
-                    self.rx += b"\x40\x02" + body[2 + n:4 + n]
+                    self.rx += b"\x40\x02" + body[2 + n : 4 + n]
             elif kind == 0xC0:
                 self.rx += b"\xd0\x00"
 
@@ -119,16 +122,30 @@ class GapBoard(FakeBoard):
 
 
 async def scenario(root):
-    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
-           "broker": {"keepalive": 5}, "beam": {"poll_ms": 2},
-           "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    cfg = {
+        "role": "pocket",
+        "table": "t1",
+        "device": "pocket-4",
+        "wifi": {"ssid": "club"},
+        "broker": {"keepalive": 5},
+        "beam": {"poll_ms": 2},
+        "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}],
+    }
     broker = FakeBroker()
     board = GapBoard()
     net = StaticNet()
     # Deadlines of 1 s: a client that waited for a CONNACK or a PUBACK would stall the loop for a second.
     tr = MqttTransport("10.0.0.1", opener=broker.sock, connack_ms=1000, ack_ms=1000, write_ms=1000)
-    node = Node(board, tr, net, DirStore(root + "/ob"), Clock(speed=20), cfg=cfg, cfg_path=root + "/config.json",
-                log=lambda m: None)
+    node = Node(
+        board,
+        tr,
+        net,
+        DirStore(root + "/ob"),
+        Clock(speed=20),
+        cfg=cfg,
+        cfg_path=root + "/config.json",
+        log=lambda m: None,
+    )
     node.link.backoff_min = 100
     node.link.backoff_max = 200
     task = asyncio.create_task(node.run())
@@ -164,5 +181,12 @@ async def scenario(root):
         s = protocol.parse("evt", p).seq
         if s not in seqs:
             seqs.append(s)
-    return {"stall_ms": stall[0], "stall_turns": stall[1] > 50, "wifi_ms": wifi[0], "wifi_turns": wifi[1] > 50,
-            "seqs": seqs, "downs": node.link.downs, "connects": broker.conns >= 3}
+    return {
+        "stall_ms": stall[0],
+        "stall_turns": stall[1] > 50,
+        "wifi_ms": wifi[0],
+        "wifi_turns": wifi[1] > 50,
+        "seqs": seqs,
+        "downs": node.link.downs,
+        "connects": broker.conns >= 3,
+    }

@@ -1,6 +1,6 @@
-"""The link with hub-confirmed delivery on a loopback transport whose broker PUBACKs but whose "hub" speaks only
-when told: runs unchanged on CPython and the real MicroPython (asyncio, no sockets). `await scenario(root)`
-returns a JSON-able dict of what the broker saw and what the outbox kept.
+"""The link with hub-confirmed delivery on a loopback transport whose broker PUBACKs but whose "hub" speaks
+only when told: runs unchanged on CPython and the real MicroPython (asyncio, no sockets). `await
+scenario(root)` returns a JSON-able dict of what the broker saw and what the outbox kept.
 """
 
 import asyncio
@@ -59,6 +59,14 @@ async def scenario(root):
     link.stop()
     await task
     ans = next(resend.parse_answer(p) for t, p, _r in tr.sent if t.endswith("/ans"))
-    return {"kept": kept, "after_mark": after_mark, "evts": evt_seqs(tr)[:7], "depth": ob.depth,
-            "gone": [list(g) for g in ans.gone], "held": ans.sent, "rejected": link.rejected,
-            "released": link.delivery.released, "downs": link.downs}
+    return {
+        "kept": kept,
+        "after_mark": after_mark,
+        "evts": evt_seqs(tr)[:7],
+        "depth": ob.depth,
+        "gone": [list(g) for g in ans.gone],
+        "held": ans.sent,
+        "rejected": link.rejected,
+        "released": link.delivery.released,
+        "downs": link.downs,
+    }

@@ -16,8 +16,8 @@ in ``/lib``, which is on ``sys.path``) and drive coroutines yourself (or pass ``
 
 ``mp.run`` raises ``MicroPythonError`` (with MicroPython's own traceback) if the snippet raised;
 ``mp.run_batch`` returns a ``Result`` per snippet and raises only if the process itself failed or timed out.
-Tests call ``mp.require()`` (or use the ``micropython`` fixture) to skip, with the reason, when Node or the npm
-package is missing; ``scripts/setup --dev`` installs both.
+Tests call ``mp.require()`` (or use the ``micropython`` fixture) to skip, with the reason, when Node or the
+npm package is missing; ``scripts/setup --dev`` installs both.
 """
 
 from __future__ import annotations
@@ -118,7 +118,10 @@ def missing() -> str | None:
     if shutil.which("node") is None:
         return "node is not installed (scripts/setup --dev installs it)"
     if not PACKAGE.is_file():
-        return "npm package @micropython/micropython-webassembly-pyscript is missing (scripts/setup --dev runs npm install)"
+        return (
+            "npm package @micropython/micropython-webassembly-pyscript is missing "
+            "(scripts/setup --dev runs npm install)"
+        )
     return None
 
 
@@ -182,7 +185,9 @@ def run_batch(
             cwd=ROOT,
         )
     except subprocess.TimeoutExpired as exc:
-        raise HarnessError(f"MicroPython batch of {len(snippets)} snippet(s) exceeded {timeout:.0f} s") from exc
+        raise HarnessError(
+            f"MicroPython batch of {len(snippets)} snippet(s) exceeded {timeout:.0f} s"
+        ) from exc
     lines = proc.stdout.decode("utf-8", "replace").strip().splitlines()
     if proc.returncode != 0 or not lines:
         raise HarnessError(

@@ -240,6 +240,14 @@ def case_byte_by_byte():
 
 
 def run():
-    return {"session": case_session(), "silent": case_silent_broker(), "lost_puback": case_lost_puback(),
-            "refused": case_refused(), "cut": case_cut_mid_packet(), "half_open": case_half_open(),
-            "stalled": case_stalled_socket(), "window": case_window_and_pids(), "bytes": case_byte_by_byte()}
+    return {
+        "session": case_session(),
+        "silent": case_silent_broker(),
+        "lost_puback": case_lost_puback(),
+        "refused": case_refused(),
+        "cut": case_cut_mid_packet(),
+        "half_open": case_half_open(),
+        "stalled": case_stalled_socket(),
+        "window": case_window_and_pids(),
+        "bytes": case_byte_by_byte(),
+    }

@@ -25,8 +25,9 @@ except ImportError:
 class LoopTransport:
     """The transport interface with the broker replaced by lists; `up = False` is an outage.
 
-    With `confirm` (the default) it also plays the hub's part of end-to-end delivery: each event it takes moves
-    a contiguous per-boot mark, answered with a `stored` command on the node's `cmd` topic at the next poll.
+    With `confirm` (the default) it also plays the hub's part of end-to-end delivery: each event it takes
+    moves a contiguous per-boot mark, answered with a `stored` command on the node's
+    `cmd` topic at the next poll.
     """
 
     def __init__(self, confirm=True):
@@ -151,13 +152,26 @@ async def _until(pred, ms):
 
 
 async def scenario(root):
-    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
-           "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    cfg = {
+        "role": "pocket",
+        "table": "t1",
+        "device": "pocket-4",
+        "wifi": {"ssid": "club"},
+        "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}],
+    }
     board = FakeBoard()
     tr = LoopTransport()
     clock = Clock(speed=20)  # backoff waits 20x shorter
-    node = Node(board, tr, StaticNet(), DirStore(root + "/ob"), clock, cfg=cfg, cfg_path=root + "/config.json",
-                log=lambda m: None)
+    node = Node(
+        board,
+        tr,
+        StaticNet(),
+        DirStore(root + "/ob"),
+        clock,
+        cfg=cfg,
+        cfg_path=root + "/config.json",
+        log=lambda m: None,
+    )
     task = asyncio.create_task(node.run())
     await _until(lambda: node.link.up, 2000)
     cmd = protocol.topic("t1", "pocket-4", "cmd")
@@ -169,7 +183,8 @@ async def scenario(root):
     tr.inbox.append(("msg", cmd, b"{not json"))
     tr.inbox.append(("msg", cmd, b'{"v": 1, "c": "calibrate", "p": 4}'))
     await _until(lambda: clock.synced and node.link.rejected == 2, 2000)
-    answered = len([s for s in tr.sent if s[0].endswith("/tele")]) > teles  # the time is answered with telemetry
+    # the time is answered with telemetry
+    answered = len([s for s in tr.sent if s[0].endswith("/tele")]) > teles
     tr.up = False  # outage: the next two balls stay in the outbox
     await _until(lambda: not node.link.up, 2000)
     board.ball(0)
@@ -188,27 +203,67 @@ async def scenario(root):
         ch = protocol.parse_topic(topic).channel
         msg = protocol.parse(ch, payload)
         if ch == "evt":
-            events.append([msg.kind, msg.seq, msg.get("pocket"), msg.synced, abs(msg.t - 1700000000000) < 10000,
-                           msg.t - msg.up == (clock.offset if msg.synced else 0)])  # its uptime, whatever `t` is
+            events.append(
+                [
+                    msg.kind,
+                    msg.seq,
+                    msg.get("pocket"),
+                    msg.synced,
+                    abs(msg.t - 1700000000000) < 10000,
+                    # its uptime, whatever `t` is
+                    msg.t - msg.up == (clock.offset if msg.synced else 0),
+                ]
+            )
         elif ch == "status":
             statuses.append([msg.state, retain])
-    return {"events": events, "statuses": statuses, "rejected": node.link.rejected, "depth_in_outage": depth_in_outage,
-            "ups": node.link.ups, "downs": node.link.downs, "connects": tr.connects, "will": json.loads(tr.will[1])["st"],
-            "feeds": board.feeds > 0, "boot": node.boot, "time_ok": time.time() > 0, "time_answered": answered,
-            "tele": [tele.get("bu4"), tele.get("bl4"), tele.get("edrop"), tele.get("rej"), tele.get("flags"),
-                     tele.get("rsd"), tele.get("gone")]}
+    return {
+        "events": events,
+        "statuses": statuses,
+        "rejected": node.link.rejected,
+        "depth_in_outage": depth_in_outage,
+        "ups": node.link.ups,
+        "downs": node.link.downs,
+        "connects": tr.connects,
+        "will": json.loads(tr.will[1])["st"],
+        "feeds": board.feeds > 0,
+        "boot": node.boot,
+        "time_ok": time.time() > 0,
+        "time_answered": answered,
+        "tele": [
+            tele.get("bu4"),
+            tele.get("bl4"),
+            tele.get("edrop"),
+            tele.get("rej"),
+            tele.get("flags"),
+            tele.get("rsd"),
+            tele.get("gone"),
+        ],
+    }
 
 
 async def dead_lower_beam(root):
-    """Issue 19, item 2: pocket 4's lower receiver is dead; six upper-only passages as short as a fall (1 s apart,
-    in the past). Returns the events as [kind, why, bm]: four asked (`single`), the fifth declares the lower beam
-    `dead` and is counted on the upper beam alone, the sixth too (`pocket` events with `bm` 1)."""
-    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
-           "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    """Issue 19, item 2: pocket 4's lower receiver is dead; six upper-only passages as short as a fall (1 s
+    apart, in the past). Returns the events as [kind, why, bm]: four asked (`single`), the fifth declares the
+    lower beam `dead` and is counted on the upper beam alone, the sixth too (`pocket` events with `bm` 1)."""
+    cfg = {
+        "role": "pocket",
+        "table": "t1",
+        "device": "pocket-4",
+        "wifi": {"ssid": "club"},
+        "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}],
+    }
     board = FakeBoard()
     tr = LoopTransport()
-    node = Node(board, tr, StaticNet(), DirStore(root + "/ob"), Clock(speed=20), cfg=cfg,
-                cfg_path=root + "/config.json", log=lambda m: None)
+    node = Node(
+        board,
+        tr,
+        StaticNet(),
+        DirStore(root + "/ob"),
+        Clock(speed=20),
+        cfg=cfg,
+        cfg_path=root + "/config.json",
+        log=lambda m: None,
+    )
     task = asyncio.create_task(node.run())
     await _until(lambda: node.link.up, 2000)
     t0 = ticks_add(ticks_us(), -7000000)

@@ -1,5 +1,6 @@
-"""Over-the-air update scenarios through firmware/ota.py on a real file system; imported by the CPython test and
-copied into MicroPython (tests/firmware/test_ota.py), so both runtimes must give the same plain-JSON results.
+"""Over-the-air update scenarios through firmware/ota.py on a real file system; imported by the CPython test
+and copied into MicroPython (tests/firmware/test_ota.py),
+so both runtimes must give the same plain-JSON results.
 
 Each step is what the node or its loader does; the files are small builds made here, signed like the hub signs
 (HMAC-SHA256 under the node's key: hub/ota/manifest.py does the same with Python's hmac module).
@@ -34,8 +35,11 @@ def manifest(release, version, files, kind="fw", dev=DEVICE):
     return {"v": 1, "dev": dev, "r": release, "kind": kind, "fw": version, "files": build(version, files)}
 
 
-FILES = {"firmware/__init__.py": b"VERSION = '0.2.0'\n", "firmware/node.py": b"x = 1\n" * 300,
-         "luza_wire/protocol.py": b"# wire\n"}
+FILES = {
+    "firmware/__init__.py": b"VERSION = '0.2.0'\n",
+    "firmware/node.py": b"x = 1\n" * 300,
+    "luza_wire/protocol.py": b"# wire\n",
+}
 
 
 def stage(flash, st, m, files, slot=None, corrupt=None, extra=b""):
@@ -51,7 +55,7 @@ def stage(flash, st, m, files, slot=None, corrupt=None, extra=b""):
             data = data[:-1] + bytes([data[-1] ^ 1])
         data = data + (extra if path == corrupt else b"")
         for k in range(0, len(data), 100):
-            if not s.write(data[k:k + 100]):
+            if not s.write(data[k : k + 100]):
                 break
         why = s.close()
         if why:
@@ -63,29 +67,42 @@ def stage(flash, st, m, files, slot=None, corrupt=None, extra=b""):
 
 
 def signatures():
-    out = {"rfc4231_1": ota.hexd(ota.hmac_sha256(b"\x0b" * 20, b"Hi There")),
-           "rfc4231_2": ota.hexd(ota.hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
-           "long_key": ota.hexd(ota.hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")),
-           "key": ota.hexd(KEY), "auth": ota.auth(KEY, "/ota/p3/r1/manifest"),
-           "same": [ota.same("ab", "ab"), ota.same("ab", "ac"), ota.same("ab", "abc")]}
+    out = {
+        "rfc4231_1": ota.hexd(ota.hmac_sha256(b"\x0b" * 20, b"Hi There")),
+        "rfc4231_2": ota.hexd(ota.hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+        "long_key": ota.hexd(
+            ota.hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")
+        ),
+        "key": ota.hexd(KEY),
+        "auth": ota.auth(KEY, "/ota/p3/r1/manifest"),
+        "same": [ota.same("ab", "ab"), ota.same("ab", "ac"), ota.same("ab", "abc")],
+    }
     return out
 
 
 def manifests():
     m = manifest("0.2.0-aa", "0.2.0", FILES)
     good = body(m)
-    res = {"good": ota.parse_manifest(good, KEY, DEVICE, "0.2.0-aa")[1],
-           "kept": ota.parse_manifest(bytearray(good), KEY, DEVICE, "0.2.0-aa")[0]["fw"],
-           "tampered": ota.parse_manifest(good.replace(b"0.2.0", b"0.2.1"), KEY, DEVICE, "0.2.0-aa")[1],
-           "other_key": ota.parse_manifest(body(m, ota.node_key("other")), KEY, DEVICE, "0.2.0-aa")[1],
-           "other_node": ota.parse_manifest(body(manifest("0.2.0-aa", "0.2.0", FILES, dev="p4")), KEY, DEVICE,
-                                            "0.2.0-aa")[1],
-           "other_release": ota.parse_manifest(good, KEY, DEVICE, "0.2.0-bb")[1],
-           "no_sig": ota.parse_manifest(b"{}", KEY, DEVICE, "0.2.0-aa")[1],
-           "not_hex": ota.parse_manifest(b"\xff" * 64 + b"\n{}", KEY, DEVICE, "0.2.0-aa")[1],
-           "huge": ota.parse_manifest(b"0" * 64 + b"\n" + b" " * ota.MAX_MANIFEST, KEY, DEVICE, "0.2.0-aa")[1]}
-    for name, path in (("dotdot", "firmware/../main.py"), ("abs", "/firmware/x.py"), ("hidden", "firmware/.x"),
-                       ("outside", "lib/x.py"), ("space", "firmware/a b.py")):
+    res = {
+        "good": ota.parse_manifest(good, KEY, DEVICE, "0.2.0-aa")[1],
+        "kept": ota.parse_manifest(bytearray(good), KEY, DEVICE, "0.2.0-aa")[0]["fw"],
+        "tampered": ota.parse_manifest(good.replace(b"0.2.0", b"0.2.1"), KEY, DEVICE, "0.2.0-aa")[1],
+        "other_key": ota.parse_manifest(body(m, ota.node_key("other")), KEY, DEVICE, "0.2.0-aa")[1],
+        "other_node": ota.parse_manifest(
+            body(manifest("0.2.0-aa", "0.2.0", FILES, dev="p4")), KEY, DEVICE, "0.2.0-aa"
+        )[1],
+        "other_release": ota.parse_manifest(good, KEY, DEVICE, "0.2.0-bb")[1],
+        "no_sig": ota.parse_manifest(b"{}", KEY, DEVICE, "0.2.0-aa")[1],
+        "not_hex": ota.parse_manifest(b"\xff" * 64 + b"\n{}", KEY, DEVICE, "0.2.0-aa")[1],
+        "huge": ota.parse_manifest(b"0" * 64 + b"\n" + b" " * ota.MAX_MANIFEST, KEY, DEVICE, "0.2.0-aa")[1],
+    }
+    for name, path in (
+        ("dotdot", "firmware/../main.py"),
+        ("abs", "/firmware/x.py"),
+        ("hidden", "firmware/.x"),
+        ("outside", "lib/x.py"),
+        ("space", "firmware/a b.py"),
+    ):
         bad = manifest("r", "1", {path: b"x"})
         res[name] = ota.parse_manifest(body(bad), KEY, DEVICE, "r")[1]
     two = manifest("c", "config", {"config.json": b"{}", "other.json": b"{}"}, kind="cfg")
@@ -182,8 +199,13 @@ def no_room(root):
 
 
 def run(root):
-    return {"signatures": signatures(), "manifests": manifests(), "lifecycle": lifecycle(root + "/a"),
-            "config": config_change(root + "/b"), "no_room": no_room(root + "/c")}
+    return {
+        "signatures": signatures(),
+        "manifests": manifests(),
+        "lifecycle": lifecycle(root + "/a"),
+        "config": config_change(root + "/b"),
+        "no_room": no_room(root + "/c"),
+    }
 
 
 def _mkdirs(root):

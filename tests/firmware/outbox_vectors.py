@@ -66,9 +66,17 @@ def long_outage(root):
     depth = ob.depth
     files = len([n for n in store.names() if n.endswith(".ob")])
     out = drain(ob)
-    return {"depth": depth, "files": files, "dropped": ob.dropped, "writes": store.writes,
-            "first": out[:3], "last": out[-3:], "count": len(out), "ordered": out == sorted(out),
-            "left": len(store.names())}
+    return {
+        "depth": depth,
+        "files": files,
+        "dropped": ob.dropped,
+        "writes": store.writes,
+        "first": out[:3],
+        "last": out[-3:],
+        "count": len(out),
+        "ordered": out == sorted(out),
+        "left": len(store.names()),
+    }
 
 
 def reboot(root):
@@ -117,14 +125,19 @@ def aged_spill(root):
         marks.append(store.writes)
         t.advance(1000)
     survivor = Outbox(DirStore(root + "/aged"), ram_max=100, seg_entries=50, seg_max=4)
-    return {"writes": store.writes, "spills": ob.spills, "marks": marks[::10], "in_flash": survivor.depth,
-            "in_ram": ob.depth - survivor.depth}
+    return {
+        "writes": store.writes,
+        "spills": ob.spills,
+        "marks": marks[::10],
+        "in_flash": survivor.depth,
+        "in_ram": ob.depth - survivor.depth,
+    }
 
 
 def torn_segment(root):
     """A power cut mid-append leaves a partial last line: it is skipped, the rest reloads."""
     store = DirStore(root + "/torn")
-    store.append("seg00000001.ob", b"1 " + ev(0) + b"\n2 " + ev(1) + b"\n3 {\"v\": 1, \"k\"")
+    store.append("seg00000001.ob", b"1 " + ev(0) + b"\n2 " + ev(1) + b'\n3 {"v": 1, "k"')
     ob = Outbox(store)
     items = ob.window(10)
     return {"oids": [o for o, _ in items], "seqs": [seq_of(e) for o, e in items[:2]]}
@@ -145,9 +158,17 @@ def clock_vectors():
     other_boot = clock.restamp(early.replace(b'"b": 1', b'"b": 0'), 1) == early.replace(b'"b": 1', b'"b": 0')
     t.advance(1000)
     adj1 = clock.sync(1700000001300)  # hub says 50 ms later than our count: drift
-    return {"before": list(before), "up_after_wrap": up_after_wrap, "adj0": adj0, "stamped": list(stamped),
-            "restamped_t": restamped["t"], "restamped_u": restamped.get("u"), "other_boot_kept": other_boot,
-            "adj1": adj1, "syncs": clock.syncs}
+    return {
+        "before": list(before),
+        "up_after_wrap": up_after_wrap,
+        "adj0": adj0,
+        "stamped": list(stamped),
+        "restamped_t": restamped["t"],
+        "restamped_u": restamped.get("u"),
+        "other_boot_kept": other_boot,
+        "adj1": adj1,
+        "syncs": clock.syncs,
+    }
 
 
 def run_all(root):

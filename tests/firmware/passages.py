@@ -1,20 +1,22 @@
 """Random physical passages through a pocket throat, judged against the truth (issue 19, item 3).
 
 Each passage is drawn from the first-principles throat model (tests/firmware/throat.py): one to three balls at
-0.2-5 m/s, anywhere across the throat, alone, touching or a few mm apart, a fast one catching a slow one; a net
-that is empty, full (the balls rest in the throat), soft (it brakes them), springy (they bounce, some back out),
-or that gives way; a hand lifting a resting ball out; jitter and contact chatter, a flickering lamp on a beam, a
-dead or stuck receiver, and a node that reboots during the passage. The node's detector
-(firmware/pocket.py, through tests/firmware/fw_runner.py) reports balls in, balls out and flags; the hub un-counts
-a ball for each `out` (hub/reconcile/throat.py), so the node's count is ins - outs. Each run is one of:
+0.2-5 m/s, anywhere across the throat, alone, touching or a few mm apart, a fast one catching a slow one; a
+net that is empty, full (the balls rest in the throat), soft (it brakes them), springy (they bounce, some back
+out), or that gives way; a hand lifting a resting ball out; jitter and contact chatter, a flickering lamp on a
+beam, a dead or stuck receiver, and a node that reboots during the passage. The node's detector
+(firmware/pocket.py, through tests/firmware/fw_runner.py) reports balls in, balls out and flags; the hub
+un-counts a ball for each `out` (hub/reconcile/throat.py),
+so the node's count is ins - outs. Each run is one of:
 
 * `right`: that count is the truth (flags or not);
 * `flagged`: the count is wrong, but a flag (or a jam) says the referee must look (the hub asks or alerts,
   docs/firmware.md);
 * `silent`: the count is wrong and nothing says so — the one outcome the detector must never give.
 
-`python -m tests.firmware.passages [N] [SEED] [restarts]` runs N passages (default 10,000; `restarts`: the node
-restarts during every one) and prints the rate of each outcome and of each flag; tests/firmware/test_passages.py runs a seeded few hundred and requires 0 `silent`.
+`python -m tests.firmware.passages [N] [SEED] [restarts]` runs N passages (default 10,000; `restarts`: the
+node restarts during every one) and prints the rate of each outcome and of each flag;
+tests/firmware/test_passages.py runs a seeded few hundred and requires 0 `silent`.
 """
 
 from __future__ import annotations
@@ -54,7 +56,9 @@ def draw(rng: random.Random) -> Passage:
             lead = balls[i - 1].t_ms  # it starts with its leader, touching-plus-gap behind it
             balls.append(th.Fall(lead, v0, offset, behind=i - 1, gap=rng.choice((0.0, rng.uniform(0, 40)))))
         else:
-            balls.append(th.Fall(100 + rng.uniform(0, 200) * i + 300 * i, v0, offset, after=i - 1 if i else None))
+            balls.append(
+                th.Fall(100 + rng.uniform(0, 200) * i + 300 * i, v0, offset, after=i - 1 if i else None)
+            )
     kw: dict[str, Any] = {"end_ms": 2500.0}
     net = rng.random()
     if net < 0.25:  # a full net: the pile's top in or under the beams
@@ -64,7 +68,11 @@ def draw(rng: random.Random) -> Passage:
         if rng.random() < 0.2:
             kw["lift"], kw["end_ms"] = th.Lift(rng.uniform(1600, 2200), rng.uniform(0.2, 0.5)), 4000.0
     elif net < 0.4:  # springy: balls bounce off the pile, some back out of the pocket
-        kw["floor"], kw["bounce"], kw["leaves"] = rng.uniform(90, 160), rng.uniform(0.3, 0.9), rng.random() < 0.5
+        kw["floor"], kw["bounce"], kw["leaves"] = (
+            rng.uniform(90, 160),
+            rng.uniform(0.3, 0.9),
+            rng.random() < 0.5,
+        )
     elif net < 0.5:  # soft: the net brakes them
         kw["floor"], kw["brake"] = rng.uniform(60, 140), rng.uniform(0.005, 0.05)
     fault = rng.random()
@@ -80,8 +88,8 @@ def draw(rng: random.Random) -> Passage:
 
 
 def vectors(p: Passage) -> tuple[dict[str, Any] | None, dict[str, Any], int]:
-    """The passage simulated: (the vector of the node's life before a restart, or None; the vector the detector
-    runs on; the true count). Vectors are `fw_runner.run_pocket`'s, the same under MicroPython."""
+    """The passage simulated: (the vector of the node's life before a restart, or None; the vector the
+    detector runs on; the true count). Vectors are `fw_runner.run_pocket`'s, the same under MicroPython."""
     kw = dict(p.kw)
     sim = th.simulate(list(p.balls), **kw)
     trace = sim.edges
@@ -111,8 +119,8 @@ def judge(p: Passage) -> tuple[str, int, int, list[str]]:
     count = before + kinds.count("pocket") - kinds.count("out")
     if count == truth:
         return "right", truth, count, flags
-    # a jam is an alert on the hub too (hub/ingest/health.py), as loud as a flag; so is a ball counted on one beam
-    # alone (single-beam evidence, after `dead`)
+    # a jam is an alert on the hub too (hub/ingest/health.py), as loud as a flag; so is a ball counted on one
+    # beam alone (single-beam evidence, after `dead`)
     loud = said or flags or "jam" in kinds or _alone(result) or result["counters"]["dropped"]
     return ("flagged" if loud else "silent"), truth, count, flags
 
@@ -124,13 +132,14 @@ def _net(result: dict[str, Any]) -> tuple[int, bool]:
 
 
 def _alone(result: dict[str, Any]) -> bool:
-    """A ball counted on one beam alone (its detection's beam ONE_BEAM + the dead one): the hub alerts on it."""
+    """A ball counted on one beam alone (its detection's beam ONE_BEAM + the dead
+    one): the hub alerts on it."""
     return any(d[0] == "pocket" and d[4] >= doubt.ONE_BEAM for d in result["det"])
 
 
 def survey(n: int, seed: int, restarts: bool = False) -> tuple[Counter[str], Counter[str], list[str]]:
-    """Outcomes and flags over `n` passages drawn with `seed`; the first few `silent` ones described. `restarts`:
-    the node restarts during every passage (50-700 ms in), not one in twenty."""
+    """Outcomes and flags over `n` passages drawn with `seed`; the first few `silent` ones described.
+    `restarts`: the node restarts during every passage (50-700 ms in), not one in twenty."""
     rng = random.Random(seed)
     when = random.Random(seed + 1)
     outcomes: Counter[str] = Counter()
@@ -159,7 +168,10 @@ def main() -> None:
     print(f"pocket detector over {n:,} random physical passages (seed {seed}{each}, {took:.0f} s):")
     for k in ("right", "flagged", "silent"):
         print(f"  {k:8s} {outcomes[k]:6d}  {100 * outcomes[k] / n:6.2f} %")
-    print("  runs with each flag: " + ", ".join(f"{k} {v} ({100 * v / n:.1f} %)" for k, v in flags.most_common()))
+    print(
+        "  runs with each flag: "
+        + ", ".join(f"{k} {v} ({100 * v / n:.1f} %)" for k, v in flags.most_common())
+    )
     for s in silent:
         print("  SILENT: " + s)
 

@@ -74,6 +74,9 @@ def test_sleep_runs_faster_on_a_virtual_clock() -> None:
 def test_clock_vectors_identical_under_real_micropython() -> None:
     mp.require()
     src = (mp.ROOT / "tests" / "firmware" / "outbox_vectors.py").read_text()
-    got = mp.run_json("import outbox_vectors, json\nprint(json.dumps(outbox_vectors.clock_vectors()))",
-                      mp.FIRMWARE, extra={"outbox_vectors.py": src})
+    got = mp.run_json(
+        "import outbox_vectors, json\nprint(json.dumps(outbox_vectors.clock_vectors()))",
+        mp.FIRMWARE,
+        extra={"outbox_vectors.py": src},
+    )
     assert got == {k: (list(v) if isinstance(v, tuple) else v) for k, v in clock_vectors().items()}

@@ -20,7 +20,10 @@ SCENARIO_SRC = (Path(__file__).parent / "colour_scenario.py").read_text()
 def colour_vector(bias=WARM, calibrate=True, seed=0):
     cal = {}
     if calibrate:
-        cal = {c: [list(r) for r in tr.colour_readings(c, 5, seed=seed + i, bias=bias)] for i, c in enumerate(STAR)}
+        cal = {
+            c: [list(r) for r in tr.colour_readings(c, 5, seed=seed + i, bias=bias)]
+            for i, c in enumerate(STAR)
+        }
     readings, truth = [], []
     for i, c in enumerate(STAR):
         for r in tr.colour_readings(c, 10, seed=100 + seed + i, bias=bias):

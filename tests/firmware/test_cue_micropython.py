@@ -14,8 +14,12 @@ HERE = Path(__file__).parent
 
 EXPECTED = {
     # kind, seq, double, gap given, peak >= 7 g
-    "events": [["strike", 1, False, False, True], ["strike", 2, True, True, True], ["strike", 3, False, False, True],
-               ["strike", 4, False, False, True]],
+    "events": [
+        ["strike", 1, False, False, True],
+        ["strike", 2, True, True, True],
+        ["strike", 3, False, False, True],
+        ["strike", 4, False, False, True],
+    ],
     "strikes": 4,
     "doubles": 1,
     "knocks": 1,
@@ -33,7 +37,9 @@ def test_cue_scenario_on_cpython(tmp_path: Path) -> None:
 def test_cue_scenario_identical_under_real_micropython() -> None:
     mp.require()
     code = "import json, cue_scenario\nr = await cue_scenario.scenario('/n')\nprint(json.dumps(r))"
-    extra = {"cue_scenario.py": (HERE / "cue_scenario.py").read_text(),
-             "node_scenario.py": (HERE / "node_scenario.py").read_text()}
+    extra = {
+        "cue_scenario.py": (HERE / "cue_scenario.py").read_text(),
+        "node_scenario.py": (HERE / "node_scenario.py").read_text(),
+    }
     got = mp.run_json(code, mp.FIRMWARE, extra=extra, async_=True)
     assert got == json.loads(json.dumps(EXPECTED))

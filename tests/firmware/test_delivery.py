@@ -1,6 +1,7 @@
-"""End-to-end delivery on the node: events leave the outbox on the hub's `stored` mark, not on the broker's PUBACK;
-re-sent after a reconnect or a timeout; `resend` answered with the gone seqs. The same vectors on CPython and the
-real MicroPython; the link with a loopback transport that acknowledges (PUBACK) but whose "hub" is silent."""
+"""End-to-end delivery on the node: events leave the outbox on the hub's `stored` mark, not on the broker's
+PUBACK; re-sent after a reconnect or a timeout; `resend` answered with the gone seqs. The same vectors on
+CPython and the real MicroPython; the link with a loopback transport that acknowledges
+(PUBACK) but whose "hub" is silent."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def test_a_silent_hub_gets_copies_after_a_timeout_that_doubles(results: dict[str
     r = results["timeout"]
     assert r["fired"] == [False, True, False, True, False, True, True]  # 10 s, then 20 s, then 40 s (the cap)
     assert r["timeouts"] == 4 and r["resent"] == 12
-    assert r["quiet"] is False and r["wait_reset"] == 10000  # confirmed: nothing waits, the timeout starts over
+    # confirmed: nothing waits, the timeout starts over
+    assert r["quiet"] is False and r["wait_reset"] == 10000
 
 
 def test_resend_sends_what_is_held_and_answers_what_is_gone(results: dict[str, Any]) -> None:
@@ -65,7 +67,9 @@ def test_unconfirmed_events_in_flash_segments_are_sent_and_released_in_order(res
     assert r["depth"] == 0 and r["left"] == []  # every segment deleted once its entries were confirmed
 
 
-def test_an_earlier_boots_events_reloaded_from_flash_are_released_by_that_boots_mark(results: dict[str, Any]) -> None:
+def test_an_earlier_boots_events_reloaded_from_flash_are_released_by_that_boots_mark(
+    results: dict[str, Any],
+) -> None:
     r = results["reboot"]
     assert r["sent"] == [[1, s] for s in range(1, 9)] + [[2, 1], [2, 2]]
     assert r["after_old"] == 2 and r["depth"] == 0 and r["mark1"] == 8
@@ -73,7 +77,8 @@ def test_an_earlier_boots_events_reloaded_from_flash_are_released_by_that_boots_
 
 def test_a_resent_event_carries_the_bytes_of_its_first_send(results: dict[str, Any]) -> None:
     r = results["restamp"]
-    assert r["unsynced_u"] == 1 and r["first_t"] == [1_700_000_000_300]  # recorded at uptime 300, synced at uptime 0
+    # recorded at uptime 300, synced at uptime 0
+    assert r["unsynced_u"] == 1 and r["first_t"] == [1_700_000_000_300]
     assert r["same_bytes"] is True and r["resent"] == 2
 
 
@@ -87,8 +92,17 @@ def test_delivery_vectors_identical_under_real_micropython(results: dict[str, An
 
 # ------------------------------------------------------------------ the link, on a loopback transport
 
-LINK_EXPECTED = {"kept": 5, "after_mark": 2, "evts": [1, 2, 3, 4, 5, 4, 5], "depth": 0, "gone": [[1, 3]], "held": 2,
-                 "rejected": 0, "released": 5, "downs": 1}
+LINK_EXPECTED = {
+    "kept": 5,
+    "after_mark": 2,
+    "evts": [1, 2, 3, 4, 5, 4, 5],
+    "depth": 0,
+    "gone": [[1, 3]],
+    "held": 2,
+    "rejected": 0,
+    "released": 5,
+    "downs": 1,
+}
 
 
 def test_link_keeps_pubacked_events_until_stored_and_resends_them_after_a_reconnect(tmp_path: Path) -> None:
@@ -98,7 +112,14 @@ def test_link_keeps_pubacked_events_until_stored_and_resends_them_after_a_reconn
 @pytest.mark.micropython
 def test_link_delivery_identical_under_real_micropython() -> None:
     mp.require()
-    code = "import json, link_delivery_scenario\nr = await link_delivery_scenario.scenario('/ld')\nprint(json.dumps(r))"
-    got = mp.run_json(code, mp.FIRMWARE, extra={"link_delivery_scenario.py": LINK_SRC, "node_scenario.py": NODE_SRC},
-                      async_=True)
+    code = (
+        "import json, link_delivery_scenario\nr = await "
+        "link_delivery_scenario.scenario('/ld')\nprint(json.dumps(r))"
+    )
+    got = mp.run_json(
+        code,
+        mp.FIRMWARE,
+        extra={"link_delivery_scenario.py": LINK_SRC, "node_scenario.py": NODE_SRC},
+        async_=True,
+    )
     assert got == LINK_EXPECTED

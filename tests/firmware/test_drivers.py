@@ -1,8 +1,8 @@
 """The device drivers under the real MicroPython with a fake `machine` (pins, ADC, I2C register devices).
 
-The drivers import `machine` and MicroPython's `time.ticks_us`, so they run only there; the fakes implement the
-same small surface (tests/firmware/fake_machine.py). Register values come from the datasheets cited in each
-driver's docstring.
+The drivers import `machine` and MicroPython's `time.ticks_us`, so they run only there; the fakes implement
+the same small surface (tests/firmware/fake_machine.py). Register values come from the datasheets cited in
+each driver's docstring.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ print(d[0], d[1], beams[0].take())
 print(bp.levels())
 bp.detach()
 print(Pin.pins[25].handler, bp.pins)
-""",
+""",  # noqa: E501
     "tcs34725": """
 from machine import RegisterDevice, le16
 from firmware.drivers.tcs34725 import TCS34725
@@ -145,8 +145,10 @@ def test_tcs34725_configures_and_decodes(outputs):
 
 def test_adxl345_fifo_samples_in_mg_with_reconstructed_times(outputs):
     out = lines(outputs, "adxl345")
-    assert out[0] == ("[(45, b'\\x00'), (49, b'\\x0b'), (44, b'\\x0e'), (56, b'\\x90'), (47, b'\\x00'), "
-                      "(46, b'\\x02'), (45, b'\\x08')]")
+    assert out[0] == (
+        "[(45, b'\\x00'), (49, b'\\x0b'), (44, b'\\x0e'), (56, b'\\x90'), (47, b'\\x00'), "
+        "(46, b'\\x02'), (45, b'\\x08')]"
+    )
     assert out[1] == "3 [(390, -780, 998), (-4, 0, 15974), (7800, 11, -15975)]"  # 3.9 mg/LSB, floor division
     assert out[2] == "[625, 625] 625"
     assert out[3] == "0 []"

@@ -1,6 +1,7 @@
 """The detector loop keeps turning while the broker stalls and while the Wi-Fi is gone (gap_scenario.py), with
 the device's MQTT client, on CPython and the real MicroPython. The wall-clock gaps are printed: on a quiet
-machine they are a few ms; the assertion only proves no turn waited for the network (its deadlines are 1 s)."""
+machine they are a few ms; the assertion only proves no turn waited for the
+network (its deadlines are 1 s)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def test_loop_gap_on_cpython(tmp_path: Path) -> None:
 @pytest.mark.micropython
 def test_loop_gap_under_real_micropython() -> None:
     mp.require()
-    extra = {"gap_scenario.py": (HERE / "gap_scenario.py").read_text(),
-             "node_scenario.py": (HERE / "node_scenario.py").read_text()}
+    extra = {
+        "gap_scenario.py": (HERE / "gap_scenario.py").read_text(),
+        "node_scenario.py": (HERE / "node_scenario.py").read_text(),
+    }
     code = "import json, gap_scenario\nr = await gap_scenario.scenario('/n')\nprint(json.dumps(r))"
     check(mp.run_json(code, mp.FIRMWARE, extra=extra, async_=True))  # type: ignore[arg-type]

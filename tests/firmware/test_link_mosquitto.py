@@ -25,8 +25,12 @@ from tests.support.broker import Mosquitto
 pytestmark = pytest.mark.mosquitto
 
 POCKET_CFG: dict[str, Any] = {
-    "role": "pocket", "table": "t1", "device": "pocket-1", "wifi": {"ssid": "club"},
-    "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}], "tele_s": 5,
+    "role": "pocket",
+    "table": "t1",
+    "device": "pocket-1",
+    "wifi": {"ssid": "club"},
+    "pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}],
+    "tele_s": 5,
 }
 
 
@@ -58,8 +62,9 @@ def retained_status(port: int, device: str = "pocket-1") -> Status | None:
     return st
 
 
-def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(mosquitto: Mosquitto,
-                                                                              tmp_path: Path) -> None:
+def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     # A SIGKILLed Mosquitto forgets sessions it had not saved yet, so the collector (standing in for the hub)
     # must be back before the node republishes: it retries every 0.1 s, the node's first retry waits >= 1.1 s.
     with Collector(mosquitto.port, max_delay=0.1) as col:
@@ -67,8 +72,19 @@ def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(mos
         boot = next_boot(store)
         clock = Clock()
         ob = Outbox(store, ram_max=500, now=clock.uptime)
-        link = Link(PahoTransport(port=mosquitto.port), StaticNet(), ob, clock, "t1", "n1", boot,
-                    role="pocket", fw="test", log=lambda _m: None, backoff_min=1500)
+        link = Link(
+            PahoTransport(port=mosquitto.port),
+            StaticNet(),
+            ob,
+            clock,
+            "t1",
+            "n1",
+            boot,
+            role="pocket",
+            fw="test",
+            log=lambda _m: None,
+            backoff_min=1500,
+        )
 
         async def scenario() -> None:
             task = asyncio.create_task(link.run())
@@ -98,11 +114,13 @@ def test_broker_killed_and_restarted_mid_stream_loses_and_duplicates_nothing(mos
     assert {e.boot for e in unique} == {boot}
 
 
-def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_times(mosquitto: Mosquitto,
-                                                                                     tmp_path: Path) -> None:
+def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_times(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     vt = VirtualTime(speed=30)  # 60 virtual seconds in 2 wall seconds
     with Collector(mosquitto.port) as col:
-        # Polling every 2 ms: a command waits at most that long (x30 in virtual time) before the node reads it.
+        # Polling every 2 ms: a command waits at most that long
+        # (x30 in virtual time) before the node reads it.
         node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt, poll_ms=2)
         balls = [tr.Ball(5000.0 * i, pocket=1, speed=2.0) for i in range(12)]
         edges = tr.beam_edges(balls, pockets=(1,), noise=tr.Noise(jitter_us=100, chatter=0.3), seed=3)
@@ -113,12 +131,15 @@ def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_ti
             node.start()
             assert await _until(lambda: node.node is not None and node.node.link.up, 3)
             # The hub stamps the exchange as it sends it (a connected client: no connect time in between).
-            col.client.publish(protocol.topic("t1", "pocket-1", "cmd"), protocol.encode_command("time", 1, hub=vt.hub_ms()),
-                               qos=1)
+            col.client.publish(
+                protocol.topic("t1", "pocket-1", "cmd"),
+                protocol.encode_command("time", 1, hub=vt.hub_ms()),
+                qos=1,
+            )
             assert await _until(lambda: node.node is not None and node.node.clock.synced, 3)
             # A one-way exchange: the node's clock trails the hub by the command's transit, which virtual time
-            # multiplies by 30 (5 ms of a busy machine's wall time is 150 virtual ms). Measure it, so the times
-            # below check the buffering, not the load on this machine.
+            # multiplies by 30 (5 ms of a busy machine's wall time is 150 virtual ms). Measure it, so the
+            # times below check the buffering, not the load on this machine.
             skew.append(node.node.clock.now()[0] - vt.hub_ms())
             mosquitto.stop()
             at = vt.ms() + 500
@@ -126,7 +147,8 @@ def test_sixty_second_outage_is_buffered_and_delivered_in_order_with_true_hub_ti
             await node.board.idle()  # the whole minute of play happens with the broker down
             n = node.node
             assert n is not None
-            await _until(lambda: n.outbox.depth == 12, 2)  # the last ball settles a few ms after its last edge
+            # the last ball settles a few ms after its last edge
+            await _until(lambda: n.outbox.depth == 12, 2)
             buffered = n.outbox.depth
             flash_writes = n.outbox.writes
             mosquitto.start()
@@ -179,8 +201,9 @@ MALFORMED = [
 ]
 
 
-def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(mosquitto: Mosquitto,
-                                                                               tmp_path: Path) -> None:
+def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     vt = VirtualTime()
     node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
     cmd_topic = protocol.topic("t1", "pocket-1", "cmd")
@@ -193,12 +216,16 @@ def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(
         assert n is not None
         assert await _until(lambda: n.link.rejected == len(MALFORMED), 3), n.link.rejected
         # valid commands still work afterwards
-        publish(mosquitto.port, cmd_topic, [
-            protocol.encode_command("time", 2, hub=vt.hub_ms()),
-            protocol.encode_command("identify", 3, s=0.5),
-            protocol.encode_command("config", 4, set={"tele_s": -5}),  # valid shape, invalid value
-            protocol.encode_command("config", 5, set={"tele_s": 7}),
-        ])
+        publish(
+            mosquitto.port,
+            cmd_topic,
+            [
+                protocol.encode_command("time", 2, hub=vt.hub_ms()),
+                protocol.encode_command("identify", 3, s=0.5),
+                protocol.encode_command("config", 4, set={"tele_s": -5}),  # valid shape, invalid value
+                protocol.encode_command("config", 5, set={"tele_s": 7}),
+            ],
+        )
         assert await _until(lambda: n.clock.synced and n.board.blinks >= 1 and n.cfg["tele_s"] == 7, 3)
         assert n.config_rejected == 1
         assert n.link.up and not n.stopping
@@ -209,7 +236,9 @@ def test_malformed_commands_are_rejected_and_counted_and_the_node_keeps_running(
     assert saved["tele_s"] == 7
 
 
-def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mosquitto, tmp_path: Path) -> None:
+def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     vt = VirtualTime()
     node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
     with Collector(mosquitto.port) as col:
@@ -219,8 +248,14 @@ def test_reboot_command_starts_a_new_boot_and_keeps_unsent_events(mosquitto: Mos
             assert await _until(lambda: node.node is not None and node.node.link.up, 3)
             first = node.node
             assert first is not None
-            first.outbox.put(protocol.encode_event("pocket", "pocket-1", first.boot, 99, 5, synced=False, p=1))
-            publish(mosquitto.port, protocol.topic("t1", "pocket-1", "cmd"), [protocol.encode_command("reboot", 1)])
+            first.outbox.put(
+                protocol.encode_event("pocket", "pocket-1", first.boot, 99, 5, synced=False, p=1)
+            )
+            publish(
+                mosquitto.port,
+                protocol.topic("t1", "pocket-1", "cmd"),
+                [protocol.encode_command("reboot", 1)],
+            )
             assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
             assert node.board.resets == 1
             await node.stop()
@@ -243,8 +278,9 @@ async def _until(pred: Any, timeout: float) -> bool:
     return bool(pred())
 
 
-def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_role(mosquitto: Mosquitto,
-                                                                                   tmp_path: Path) -> None:
+def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_role(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     bad = {**POCKET_CFG, "pockets": [{"pocket": 1, "upper": 32, "lower": 32, "colour": False}]}
     node = VirtualNode(bad, ("127.0.0.1", mosquitto.port), tmp_path, VirtualTime())
 
@@ -253,8 +289,15 @@ def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_r
         assert await _until(lambda: node.node is not None and node.node.link.up, 3)
         assert node.node is not None and node.node.role is None  # detectors off, node reachable
         broken = retained_status(mosquitto.port)
-        publish(mosquitto.port, protocol.topic("t1", "pocket-1", "cmd"), [protocol.encode_command(
-            "config", 1, set={"pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}]})])
+        publish(
+            mosquitto.port,
+            protocol.topic("t1", "pocket-1", "cmd"),
+            [
+                protocol.encode_command(
+                    "config", 1, set={"pockets": [{"pocket": 1, "upper": 32, "lower": 33, "colour": False}]}
+                )
+            ],
+        )
         assert await _until(lambda: node.boots == 2 and node.node is not None and node.node.link.up, 5)
         assert node.node is not None and node.node.role is not None
         fixed = retained_status(mosquitto.port)
@@ -267,7 +310,9 @@ def test_invalid_config_reports_error_status_and_a_config_fix_reboots_into_the_r
     assert fixed is not None and (fixed.state, fixed.boot) == ("online", 2)
 
 
-def test_power_cut_during_outage_keeps_spilled_events_for_the_next_boot(mosquitto: Mosquitto, tmp_path: Path) -> None:
+def test_power_cut_during_outage_keeps_spilled_events_for_the_next_boot(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     vt = VirtualTime(speed=30)
     with Collector(mosquitto.port) as col:
         node = VirtualNode(POCKET_CFG, ("127.0.0.1", mosquitto.port), tmp_path, vt)
@@ -288,8 +333,9 @@ def test_power_cut_during_outage_keeps_spilled_events_for_the_next_boot(mosquitt
             await node.power_cut()
             mosquitto.start()
             node.boot_again()
-            assert await _until(lambda: node.node is not None and node.node.link.up
-                                and node.node.outbox.depth == 0, 5)
+            assert await _until(
+                lambda: node.node is not None and node.node.link.up and node.node.outbox.depth == 0, 5
+            )
             await node.stop()
 
         asyncio.run(scenario())

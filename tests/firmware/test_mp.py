@@ -27,7 +27,7 @@ def test_error_carries_micropython_traceback(micropython):
         micropython.run("def f():\n    raise ValueError('boom')\nf()")
     assert info.value.type == "ValueError"
     assert "ValueError: boom" in str(info.value)
-    assert 'line 2, in f' in str(info.value)
+    assert "line 2, in f" in str(info.value)
 
 
 def test_repo_files_keep_package_layout_and_fakes_land_in_lib(micropython):
@@ -61,6 +61,7 @@ def test_parity_check_fails_when_the_runtimes_disagree(micropython, monkeypatch)
     named = v.pocket_vectors()[:2]
     v.mp_identical(micropython, named)  # agree
     real = fw_runner.run_all
-    monkeypatch.setattr(fw_runner, "run_all", lambda vecs: [{**r, "det": []} for r in real(vecs)])  # CPython only
+    # CPython only
+    monkeypatch.setattr(fw_runner, "run_all", lambda vecs: [{**r, "det": []} for r in real(vecs)])
     with pytest.raises(AssertionError, match="MicroPython disagrees with CPython on: \\['single_ball'"):
         v.mp_identical(micropython, named)

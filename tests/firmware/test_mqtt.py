@@ -26,12 +26,24 @@ def s(text: str) -> bytes:
     return len(b).to_bytes(2, "big") + b
 
 
-CONNECT = h(b"\x10\x2a", s("MQTT"), b"\x04",
-            bytes([0x80 | 0x40 | 0x20 | 0x08 | 0x04 | 0x02]),  # user, password, will retain, will QoS 1, will, clean
-            b"\x00\x1e", s("pocket-4"), s("t/s"), s("L"), s("pocket-4"), s("pw"))
+CONNECT = h(
+    b"\x10\x2a",
+    s("MQTT"),
+    b"\x04",
+    # user, password, will retain, will QoS 1, will, clean
+    bytes([0x80 | 0x40 | 0x20 | 0x08 | 0x04 | 0x02]),
+    b"\x00\x1e",
+    s("pocket-4"),
+    s("t/s"),
+    s("L"),
+    s("pocket-4"),
+    s("pw"),
+)
 SUBSCRIBE = h(b"\x82\x0a\x00\x01", s("t/cmd"), b"\x01")  # pid 1, QoS 1
 BIRTH = h(b"\x33\x09", s("t/s"), b"\x00\x02", b"on")  # QoS 1 + retain, pid 2
-NOT_CONNECTED = "OSError: mqtt: not connected (mqtt: nothing from the broker for 30000 ms (half-open connection))"
+NOT_CONNECTED = (
+    "OSError: mqtt: not connected (mqtt: nothing from the broker for 30000 ms (half-open connection))"
+)
 
 EXPECTED = {
     "session": {
@@ -40,7 +52,9 @@ EXPECTED = {
         "before_connack": [False, SUBSCRIBE + BIRTH],  # sent before the CONNACK, as 3.1.1 allows
         "connack": [[], True],
         "pids": [3, 4, 5],
-        "publishes": h(*(b"\x32\x08" + s("t/e") + bytes([0, pid]) + p for pid, p in ((3, b"a"), (4, b"b"), (5, b"c")))),
+        "publishes": h(
+            *(b"\x32\x08" + s("t/e") + bytes([0, pid]) + p for pid, p in ((3, b"a"), (4, b"b"), (5, b"c")))
+        ),
         "acks_1": [["ack", 4], ["ack", 2]],  # out of order, matched by id; the stray id 9 is ignored
         "acks_2": [["ack", 3]],
         "acks_3": [[["ack", 5]], 1],  # a PUBACK split across two reads
@@ -57,16 +71,38 @@ EXPECTED = {
         "after": ["OSError: mqtt: no CONNACK within 3000 ms", True, True],
         "publish_after": "OSError: mqtt: not connected (mqtt: no CONNACK within 3000 ms)",
     },
-    "lost_puback": {"pids": [1, 2], "partial": [["ack", 2]],
-                    "timeout": ["OSError: mqtt: no PUBACK for packet 1 within 2000 ms", True]},
+    "lost_puback": {
+        "pids": [1, 2],
+        "partial": [["ack", 2]],
+        "timeout": ["OSError: mqtt: no PUBACK for packet 1 within 2000 ms", True],
+    },
     "refused": {"refused": ["OSError: mqtt: broker refused the connection: not authorised", False]},
-    "cut": {"last_acks": [[["ack", 1]], False], "then": ["OSError: mqtt: connection closed by the broker", True]},
-    "half_open": {"steps": [[[], "c000"], [[], ""], [[], ""],
-                            ["OSError: mqtt: nothing from the broker for 30000 ms (half-open connection)", ""],
-                            [NOT_CONNECTED, ""], [NOT_CONNECTED, ""]]},
-    "stalled": {"waiting": [], "trickle": [[], h(b"\x32\x06", s("t"), b"\x00\x01", b"1")],
-                "stalled": "OSError: mqtt: the socket took no byte for 2000 ms"},
-    "window": {"pids": [1, 2], "third": "RuntimeError", "next": 3, "wrap": [65535, None], "skips_in_flight": 4},
+    "cut": {
+        "last_acks": [[["ack", 1]], False],
+        "then": ["OSError: mqtt: connection closed by the broker", True],
+    },
+    "half_open": {
+        "steps": [
+            [[], "c000"],
+            [[], ""],
+            [[], ""],
+            ["OSError: mqtt: nothing from the broker for 30000 ms (half-open connection)", ""],
+            [NOT_CONNECTED, ""],
+            [NOT_CONNECTED, ""],
+        ]
+    },
+    "stalled": {
+        "waiting": [],
+        "trickle": [[], h(b"\x32\x06", s("t"), b"\x00\x01", b"1")],
+        "stalled": "OSError: mqtt: the socket took no byte for 2000 ms",
+    },
+    "window": {
+        "pids": [1, 2],
+        "third": "RuntimeError",
+        "next": 3,
+        "wrap": [65535, None],
+        "skips_in_flight": 4,
+    },
     "bytes": {"states": [[[], False]] * 3 + [[[], True]] * 7 + [[[["msg", "t", "6f6b"]], True]]},
 }
 

@@ -86,7 +86,7 @@ def test_publish_subscribe_acks_and_last_will_on_mosquitto(mosquitto: Mosquitto)
         pump(tr, lambda: any(e[0] == "msg" for e in events), events)
         assert [e for e in events if e[0] == "msg"] == [("msg", "t/cmd", b'{"c":"time"}')]
         tr.abort()  # a power cut: the broker publishes the Last Will, retained
-        wait(lambda: (("t/status", b'{"st":"lost"}', False) in w.got))
+        wait(lambda: ("t/status", b'{"st":"lost"}', False) in w.got)
     finally:
         w.close()
 
@@ -102,7 +102,8 @@ def test_wrong_port_and_refused_login_are_oserrors(mosquitto: Mosquitto, tmp_pat
 
 
 class TimedTransport(MqttTransport):
-    """The device transport, with the CPU time of every call recorded (the part of a loop gap that is ours)."""
+    """The device transport, with the CPU time of every call recorded
+    (the part of a loop gap that is ours)."""
 
     calls: list[float]
 
@@ -131,11 +132,18 @@ gaps_cpu: list[list[float]] = []
 
 
 def _pocket_node(root: Path, port: int, ack_ms: int) -> tuple[Node, FakeBoard, StaticNet, list[float]]:
-    cfg = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
-           "broker": {"host": "127.0.0.1", "port": port, "keepalive": 5},
-           "beam": {"poll_ms": 2}, "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+    cfg = {
+        "role": "pocket",
+        "table": "t1",
+        "device": "pocket-4",
+        "wifi": {"ssid": "club"},
+        "broker": {"host": "127.0.0.1", "port": port, "keepalive": 5},
+        "beam": {"poll_ms": 2},
+        "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}],
+    }
     gaps: list[float] = []  # wall ms between detector-loop turns (preemption by other processes included)
-    cpu: list[float] = []  # CPU ms this thread spent between turns: the part of a gap the node's own code makes
+    # CPU ms this thread spent between turns: the part of a gap the node's own code makes
+    cpu: list[float] = []
     last = [0.0, 0.0]
 
     class Board(FakeBoard):
@@ -153,8 +161,16 @@ def _pocket_node(root: Path, port: int, ack_ms: int) -> tuple[Node, FakeBoard, S
     net = StaticNet()
     tr = TimedTransport("127.0.0.1", port, connack_ms=1500, ack_ms=ack_ms, write_ms=1500)
     tr.calls = []
-    node = Node(board, tr, net, DirStore(str(root / "ob")), Clock(), cfg=cfg, cfg_path=str(root / "config.json"),
-                log=lambda m: None)
+    node = Node(
+        board,
+        tr,
+        net,
+        DirStore(str(root / "ob")),
+        Clock(),
+        cfg=cfg,
+        cfg_path=str(root / "config.json"),
+        log=lambda m: None,
+    )
     return node, board, net, gaps
 
 
@@ -165,7 +181,9 @@ async def _until(pred: Callable[[], bool], timeout: float) -> None:
         await asyncio.sleep(0.01)
 
 
-def test_loop_never_stalls_during_a_broker_stall_or_a_wifi_outage(mosquitto: Mosquitto, tmp_path: Path) -> None:
+def test_loop_never_stalls_during_a_broker_stall_or_a_wifi_outage(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     assert mosquitto.proc is not None
     pid = mosquitto.proc.pid
     w = Watcher(mosquitto.port, "luza/v1/t1/pocket-4/evt")
@@ -222,13 +240,14 @@ def test_loop_never_stalls_during_a_broker_stall_or_a_wifi_outage(mosquitto: Mos
     finally:
         w.close()
     seqs = [json.loads(g[1])["s"] for g in w.got]
-    assert sorted(set(seqs)) == [1, 2, 3, 4]  # every ball arrived (a re-send may repeat one; the hub de-duplicates)
+    # every ball arrived (a re-send may repeat one; the hub de-duplicates)
+    assert sorted(set(seqs)) == [1, 2, 3, 4]
     for topic, payload, _ in w.got:
         assert protocol.parse("evt", payload).kind == "pocket", topic
     print("loop gap ms:", json.dumps({k: round(v, 2) for k, v in report.items()}))
-    # What the node's own code spends between two detector turns (CPU time: every transport call, the link, the
-    # outbox) stays far below the goal whatever the machine's load; the wall-clock gaps are printed (on a quiet
-    # machine their max is 6-15 ms) but not asserted, as a busy neighbour can preempt the whole process.
+    # What the node's own code spends between two detector turns (CPU time: every transport call, the link,
+    # the outbox) stays far below the goal whatever the machine's load; the wall-clock gaps are printed (on a
+    # quiet machine their max is 6-15 ms) but not asserted, as a busy neighbour can preempt the whole process.
     assert report["transport_call_max"] < GAP_LIMIT_MS, report
     assert report["broker_stall_cpu_max"] < GAP_LIMIT_MS, report
     assert report["wifi_outage_cpu_max"] < GAP_LIMIT_MS, report

@@ -13,8 +13,12 @@ from tests.firmware import mp, node_scenario
 SRC = (Path(__file__).parent / "node_scenario.py").read_text()
 
 EXPECTED = {
-    "events": [["pocket", 1, 4, False, False, True], ["pocket", 2, 4, True, True, True],
-               ["pocket", 3, 4, True, True, True]],  # each with its uptime (`up`): t - up is the clock's offset
+    "events": [
+        ["pocket", 1, 4, False, False, True],
+        ["pocket", 2, 4, True, True, True],
+        # each with its uptime (`up`): t - up is the clock's offset
+        ["pocket", 3, 4, True, True, True],
+    ],
     "statuses": [["online", True], ["online", True], ["offline", True]],
     "rejected": 2,
     "depth_in_outage": 2,
@@ -26,8 +30,10 @@ EXPECTED = {
     "boot": 1,
     "time_ok": True,
     "time_answered": True,  # a `time` is answered with telemetry at once: a fresh sample of the node's clock
-    "tele": [3, 3, 0, 2, 0, 0, 0],  # per-beam block counts of pocket 4, edges dropped, rejected commands, flags,
-    # events re-sent and seqs answered gone (hub-confirmed delivery: the loop "hub" confirmed event 1 before the outage)
+    # per-beam block counts of pocket 4, edges dropped, rejected commands, flags,
+    "tele": [3, 3, 0, 2, 0, 0, 0],
+    # events re-sent and seqs answered gone (hub-confirmed delivery:
+    # the loop "hub" confirmed event 1 before the outage)
 }
 
 

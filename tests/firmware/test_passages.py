@@ -1,7 +1,7 @@
-"""The detector over random physical passages (issue 19, item 3; tests/firmware/passages.py): each run's count is
-right, or a flag says the referee must look — never a wrong count without one. The full survey (10,000 passages,
-`python -m tests.firmware.passages`) is in docs/firmware.md; here a seeded 400, 120 more drawn by hypothesis
-(derandomized: the same ones on every run), and a sample of them under the real MicroPython."""
+"""The detector over random physical passages (issue 19, item 3; tests/firmware/passages.py): each run's count
+is right, or a flag says the referee must look — never a wrong count without one. The full survey (10,000
+passages, `python -m tests.firmware.passages`) is in docs/firmware.md; here a seeded 400, 120 more drawn by
+hypothesis (derandomized: the same ones on every run), and a sample of them under the real MicroPython."""
 
 from __future__ import annotations
 
@@ -32,12 +32,17 @@ def test_random_passages_are_counted_right_or_flagged() -> None:
     assert outcomes["flagged"] >= RUNS // 20 and outcomes["right"] >= RUNS * 3 // 4, outcomes
 
 
-@settings(max_examples=120, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=120,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(rng=st.randoms(use_true_random=False))
 def test_passages_hypothesis_draws_are_right_or_flagged(rng: random.Random) -> None:
-    """The same generator driven by hypothesis (which varies and shrinks each choice): a silent miscount would be
-    reported as its smallest passage."""
+    """The same generator driven by hypothesis (which varies and shrinks each choice): a silent miscount would
+    be reported as its smallest passage."""
     p = ps.draw(rng)
     outcome, truth, count, flags = ps.judge(p)
     assert outcome != "silent", f"truth {truth}, counted {count}, flags {flags}: {p.describe()}"
@@ -45,7 +50,8 @@ def test_passages_hypothesis_draws_are_right_or_flagged(rng: random.Random) -> N
 
 @pytest.mark.micropython
 def test_random_passages_identical_under_micropython(micropython: ModuleType) -> None:
-    """The detector decides the same on the real MicroPython (integer arithmetic only: firmware/passage.py)."""
+    """The detector decides the same on the real MicroPython
+    (integer arithmetic only: firmware/passage.py)."""
     from tests.firmware import vectors as v
 
     rng = random.Random(SEED + 1)
@@ -66,6 +72,7 @@ def test_the_judge_tells_the_three_outcomes_apart(monkeypatch: pytest.MonkeyPatc
     counters = {"dropped": 0}
     monkeypatch.setattr(ps.fw_runner, "run_pocket", lambda vec: {"det": [], "counters": counters})
     assert ps.judge(p)[:3] == ("silent", 1, 0)
-    monkeypatch.setattr(ps.fw_runner, "run_pocket",
-                        lambda vec: {"det": [["flag", 1, 0, 5, 1]], "counters": counters})
+    monkeypatch.setattr(
+        ps.fw_runner, "run_pocket", lambda vec: {"det": [["flag", 1, 0, 5, 1]], "counters": counters}
+    )
     assert ps.judge(p)[0] == "flagged"

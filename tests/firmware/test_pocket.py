@@ -1,4 +1,5 @@
-"""The pocket detector on generated beam traces, including the nasty cases; the same vectors under MicroPython."""
+"""The pocket detector on generated beam traces, including the nasty cases;
+the same vectors under MicroPython."""
 
 from __future__ import annotations
 
@@ -48,8 +49,9 @@ def test_hard_throat_cases_are_counted_right_or_flagged(name):
 
 @pytest.mark.parametrize("name", sorted(v.dead_beam_cases()))
 def test_a_dead_beam_is_named_then_balls_count_on_the_other_alone(name):
-    """Issue 19, item 2: after `dead`, a one-beam passage as short as a fall is a ball counted on the working beam
-    alone, its detection marked (beam ONE_BEAM + the dead beam: the wire's `bm` on the `pocket` event)."""
+    """Issue 19, item 2: after `dead`, a one-beam passage as short as a fall is a ball counted on the working
+    beam alone, its detection marked (beam ONE_BEAM + the dead beam:
+    the wire's `bm` on the `pocket` event)."""
     vec, both, alone, flags = v.dead_beam_cases()[name]
     result = fw_runner.run_pocket(vec[1])
     balls = ins(result)
@@ -64,13 +66,18 @@ def test_a_dead_beam_is_named_then_balls_count_on_the_other_alone(name):
 def counted(result):
     """(balls in, outs, flag names) of a run."""
     kinds = [d[0] for d in result["det"]]
-    return kinds.count("pocket"), kinds.count("out"), [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
+    return (
+        kinds.count("pocket"),
+        kinds.count("out"),
+        [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"],
+    )
 
 
 @pytest.mark.parametrize("name", sorted(v.resting_cases()))
 def test_a_ball_at_rest_in_the_throat_counts_once(name):
     """Issue 19: a ball that stops in the throat (slow, a full net) is one ball whatever its rest; two resting
-    one on the other count two where the beams can tell, else one and a flag (never two with "one or two?")."""
+    one on the other count two where the beams can tell,
+    else one and a flag (never two with "one or two?")."""
     vec, balls, outs, flags = v.resting_cases()[name]
     assert counted(fw_runner.run_pocket(vec[1])) == (balls, outs, flags)
 
@@ -85,8 +92,8 @@ def test_a_ball_at_rest_in_the_throat_counts_once_under_micropython(micropython)
 
 @pytest.mark.micropython
 def test_dead_beam_and_restart_cases_under_micropython(micropython):
-    """Issue 19 on the real MicroPython: balls counted on one beam after `dead`, marked; the restart inside the
-    debounce flagged `boot` by the new life."""
+    """Issue 19 on the real MicroPython: balls counted on one beam after `dead`, marked; the restart inside
+    the debounce flagged `boot` by the new life."""
     dead = v.dead_beam_cases()
     restart = {k: c for k, c in v.random_regressions().items() if k.startswith("random_restart")}
     got = v.mp_results(micropython, [c[0] for c in [*dead.values(), *restart.values()]])
@@ -94,7 +101,7 @@ def test_dead_beam_and_restart_cases_under_micropython(micropython):
         marked = [d for d in ins(result) if d[4] >= doubt.ONE_BEAM]
         assert (len(ins(result)) - len(marked), len(marked)) == (both, alone), (name, result)
         assert counted(result)[2] == flags, (name, result)
-    for (name, (_vec, balls, outs, flags)), result in zip(restart.items(), got[len(dead):], strict=True):
+    for (name, (_vec, balls, outs, flags)), result in zip(restart.items(), got[len(dead) :], strict=True):
         assert counted(result) == (balls, outs, flags), (name, result)
 
 
@@ -166,8 +173,8 @@ def test_jam_reported_once_then_clear_with_blocked_time():
 
 
 def test_block_just_under_jam_time_is_not_a_jam():
-    """Once a ball has shown both receivers working; before that, a one-beam block is asked about (issue 19: it
-    is what a ball resting on a full net gives when the other receiver is dead)."""
+    """Once a ball has shown both receivers working; before that, a one-beam block is asked about (issue 19:
+    it is what a ball resting on a full net gives when the other receiver is dead)."""
     result = run([tr.Ball(100), tr.Jam(1000, hold_ms=990)])
     assert [d[0] for d in result["det"]] == ["pocket"]
     result = run([tr.Jam(100, hold_ms=990)])
@@ -250,17 +257,31 @@ def test_edge_ring_rejects_bad_size():
 def test_beams_from_config():
     from firmware import config
 
-    cfg = config.merge(config.DEFAULTS, {"pockets": [{"pocket": 2, "upper": 25, "lower": 26, "colour": False},
-                                                     {"pocket": 5, "upper": 27, "lower": 14, "colour": False}]})
+    cfg = config.merge(
+        config.DEFAULTS,
+        {
+            "pockets": [
+                {"pocket": 2, "upper": 25, "lower": 26, "colour": False},
+                {"pocket": 5, "upper": 27, "lower": 14, "colour": False},
+            ]
+        },
+    )
     beams = pocket.beams_from_config(cfg)
     assert [b.pocket for b in beams] == [2, 5] and beams[0].jam_us == 1_000_000
 
 
 @pytest.mark.micropython
 def test_same_vectors_identical_under_micropython(micropython):
-    edges = tr.beam_edges([tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY)
+    edges = tr.beam_edges(
+        [tr.Ball(100, pocket=1), tr.Ball(130, pocket=2, speed=3.0)], pockets=(1, 2), noise=v.NOISY
+    )
     ring = ["ring", {"size": 8, "edges": [[e.code, e.t_us] for e in edges], "end": 9_000_000}]
-    named = [*v.pocket_vectors(), ("ring", ring), ("jam20", long_jam_vector(20)), ("jam40", long_jam_vector(40))]
+    named = [
+        *v.pocket_vectors(),
+        ("ring", ring),
+        ("jam20", long_jam_vector(20)),
+        ("jam40", long_jam_vector(40)),
+    ]
     v.mp_identical(micropython, named)
 
 
@@ -284,9 +305,10 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
     outs = len([h for h in script if isinstance(h, tr.Out)])
     assert [d[0] for d in result["det"] if d[0] not in ("pocket", "flag")] == ["out"] * outs, (script, result)
     flags = [doubt.FLAG_NAMES[d[3]] for d in result["det"] if d[0] == "flag"]
-    # a ball creeping through slower than it could fall looks like one that stopped in the throat: `full`; a ball
-    # bouncing between the beams (the lower beam sees a gap the upper does not) looks like two touching balls
-    # whose gap the upper beam missed, or one that stopped there: `two` or `full`, one counted (issue 19)
+    # a ball creeping through slower than it could fall looks like one that stopped in the throat: `full`; a
+    # ball bouncing between the beams (the lower beam sees a gap the upper does not) looks like two touching
+    # balls whose gap the upper beam missed, or one that stopped there:
+    # `two` or `full`, one counted (issue 19)
     creeping = len([h for h in script if isinstance(h, tr.Ball) and h.speed < CREEP_MS])
     bouncing = len([h for h in script if isinstance(h, tr.Bounce)])
     assert flags.count("full") + flags.count("two") <= creeping + bouncing, (script, result)
@@ -300,12 +322,13 @@ def test_property_random_sequences_count_exactly_the_balls(kinds, seed, wrap):
 
 def expected_flags(script):
     """The `single` and `bounce` flags a run of happenings 1.2 s apart raises (issue 19):
-    - a shallow rattle blocks the upper beam alone as briefly as a falling ball: what a ball gives when the lower
-      receiver is dead, so the node asks (`single`) each time, and counts nothing;
+    - a shallow rattle blocks the upper beam alone as briefly as a falling ball: what a ball gives when the
+      lower receiver is dead, so the node asks (`single`) each time, and counts nothing;
     - a net bounce with no ball gone in just before is a ball the upper beam missed (`single`);
-    - before any passage has blocked both beams (neither receiver shown to work), a shallow hand too (`single`);
-    - a deep rattle just after a ball went in turned back in the throat: off that ball, which may have come back
-      up hidden behind it (`bounce`)."""
+    - before any passage has blocked both beams (neither receiver shown to work),
+      a shallow hand too (`single`);
+    - a deep rattle just after a ball went in turned back in the throat: off that ball, which may have come
+      back up hidden behind it (`bounce`)."""
     out = []
     proven = False
     for i, h in enumerate(script):
@@ -347,7 +370,8 @@ def test_property_two_balls_with_a_gap_count_as_two(speed, gap_ms, seed):
 @settings(max_examples=12, deadline=None)
 @given(v0=st.floats(0.2, 5.0), offset=st.floats(0, 20), pair=st.booleans(), gap=st.floats(0, 2))
 def test_property_falling_balls_from_first_principles(v0, offset, pair, gap):
-    """One ball anywhere in the throat counts one; two touching (or within 2 mm) count two, never silently one."""
+    """One ball anywhere in the throat counts one; two touching
+    (or within 2 mm) count two, never silently one."""
     balls = [th.Fall(100, v0, offset)]
     if pair:
         balls.append(th.Fall(100, v0, offset, behind=0, gap=gap))

@@ -14,8 +14,13 @@ from luza_wire import protocol
 from luza_wire.messages import Event
 from tests.firmware.node_scenario import FakeBoard, LoopTransport
 
-CFG = {"role": "pocket", "table": "t1", "device": "pocket-4", "wifi": {"ssid": "club"},
-       "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}]}
+CFG = {
+    "role": "pocket",
+    "table": "t1",
+    "device": "pocket-4",
+    "wifi": {"ssid": "club"},
+    "pockets": [{"pocket": 4, "upper": 32, "lower": 33, "colour": False}],
+}
 
 
 async def _until(pred, s: float = 3.0) -> None:  # type: ignore[no-untyped-def]
@@ -37,8 +42,16 @@ def test_a_reboot_with_a_ball_between_the_beams_still_counts_it_and_says_so(tmp_
         board = FakeBoard()
         board.beam_levels = lambda slot: (1, 1)  # type: ignore[attr-defined]  # both beams blocked at boot
         tr = LoopTransport()
-        node = Node(board, tr, StaticNet(), DirStore(str(tmp_path / "ob")), Clock(speed=20), cfg=CFG,
-                    cfg_path=str(tmp_path / "config.json"), log=lambda m: None)
+        node = Node(
+            board,
+            tr,
+            StaticNet(),
+            DirStore(str(tmp_path / "ob")),
+            Clock(speed=20),
+            cfg=CFG,
+            cfg_path=str(tmp_path / "config.json"),
+            log=lambda m: None,
+        )
         task = asyncio.create_task(node.run())
         await _until(lambda: node.link.up)
         now = ticks_us()
@@ -50,20 +63,32 @@ def test_a_reboot_with_a_ball_between_the_beams_still_counts_it_and_says_so(tmp_
         return events(tr)
 
     got = asyncio.run(run())
-    assert [(e.kind, e.get("why"), e.get("beam")) for e in got] == [("flag", "boot", 0), ("flag", "boot", 1),
-                                                                    ("pocket", None, None)]
+    assert [(e.kind, e.get("why"), e.get("beam")) for e in got] == [
+        ("flag", "boot", 0),
+        ("flag", "boot", 1),
+        ("pocket", None, None),
+    ]
 
 
 def test_an_upward_passage_is_an_out_event(tmp_path: Path) -> None:
     async def run() -> list[Event]:
         board = FakeBoard()
         tr = LoopTransport()
-        node = Node(board, tr, StaticNet(), DirStore(str(tmp_path / "ob")), Clock(speed=20), cfg=CFG,
-                    cfg_path=str(tmp_path / "config.json"), log=lambda m: None)
+        node = Node(
+            board,
+            tr,
+            StaticNet(),
+            DirStore(str(tmp_path / "ob")),
+            Clock(speed=20),
+            cfg=CFG,
+            cfg_path=str(tmp_path / "config.json"),
+            log=lambda m: None,
+        )
         task = asyncio.create_task(node.run())
         await _until(lambda: node.link.up)
         t0 = ticks_add(ticks_us(), -100000)
-        for beam, level, dt in ((1, 1, 0), (0, 1, 15000), (1, 0, 34000), (0, 0, 49000)):  # lower first: rising
+        # lower first: rising
+        for beam, level, dt in ((1, 1, 0), (0, 1, 15000), (1, 0, 34000), (0, 0, 49000)):
             board.ring.put(beam << 1 | level, ticks_add(t0, dt))
         await _until(lambda: len(events(tr)) == 1)
         node.stop()
@@ -76,12 +101,22 @@ def test_an_upward_passage_is_an_out_event(tmp_path: Path) -> None:
 
 def test_after_dead_a_ball_on_the_working_beam_is_a_pocket_event_marked_single_beam(tmp_path: Path) -> None:
     """Issue 19, item 2: the lower receiver is dead; five upper-only passages as short as a fall: four asked
-    (`single`), the fifth declares the lower beam `dead` and is counted, its `pocket` event carrying `bm` 1."""
+    (`single`), the fifth declares the lower beam `dead` and is counted,
+    its `pocket` event carrying `bm` 1."""
+
     async def run() -> list[Event]:
         board = FakeBoard()
         tr = LoopTransport()
-        node = Node(board, tr, StaticNet(), DirStore(str(tmp_path / "ob")), Clock(speed=20), cfg=CFG,
-                    cfg_path=str(tmp_path / "config.json"), log=lambda m: None)
+        node = Node(
+            board,
+            tr,
+            StaticNet(),
+            DirStore(str(tmp_path / "ob")),
+            Clock(speed=20),
+            cfg=CFG,
+            cfg_path=str(tmp_path / "config.json"),
+            log=lambda m: None,
+        )
         task = asyncio.create_task(node.run())
         await _until(lambda: node.link.up)
         t0 = ticks_add(ticks_us(), -6_000_000)
@@ -95,5 +130,8 @@ def test_after_dead_a_ball_on_the_working_beam_is_a_pocket_event_marked_single_b
 
     got = asyncio.run(run())
     assert [(e.kind, e.get("why"), e.get("beam")) for e in got] == [
-        *[("flag", "single", 1)] * 4, ("flag", "dead", 1), ("pocket", None, 1)]
+        *[("flag", "single", 1)] * 4,
+        ("flag", "dead", 1),
+        ("pocket", None, 1),
+    ]
     assert got[-1].get("dur") == 40 and got[-1].get("pocket") == 4

@@ -13,7 +13,11 @@ from tests.firmware import vectors as v
 def test_ball_geometry_upper_then_lower():
     edges = tr.beam_edges([tr.Ball(100, speed=2.0)], pockets=(1,))
     assert [(e.t_us, e.beam, e.level) for e in edges] == [
-        (100_000, tr.UPPER, 1), (115_000, tr.LOWER, 1), (134_000, tr.UPPER, 0), (149_000, tr.LOWER, 0)]
+        (100_000, tr.UPPER, 1),
+        (115_000, tr.LOWER, 1),
+        (134_000, tr.UPPER, 0),
+        (149_000, tr.LOWER, 0),
+    ]
 
 
 def test_out_is_lower_first():
@@ -64,8 +68,14 @@ def test_times_wrap_like_ticks_us():
 
 
 def test_expected_counts():
-    script = [tr.Ball(0), tr.Bounce(1, pocket=2), tr.Rattle(2), tr.Hand(3), tr.Jam(4, hold_ms=1500),
-              tr.Jam(5, hold_ms=500)]
+    script = [
+        tr.Ball(0),
+        tr.Bounce(1, pocket=2),
+        tr.Rattle(2),
+        tr.Hand(3),
+        tr.Jam(4, hold_ms=1500),
+        tr.Jam(5, hold_ms=500),
+    ]
     assert tr.expected_ins(script) == {1: 1, 2: 1}
     assert tr.jams(script) == 1
 
@@ -79,7 +89,9 @@ def test_strike_samples_rate_gravity_and_clipping():
 
 def test_expected_strikes():
     assert tr.expected_strikes([tr.Strike(1), tr.Touch(2), tr.Knock(3), tr.Strike(4, double_gap_ms=9)]) == [
-        (1, False), (4, True)]
+        (1, False),
+        (4, True),
+    ]
 
 
 def test_colour_readings_bias_and_determinism():

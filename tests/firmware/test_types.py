@@ -19,7 +19,11 @@ def mypy(root: Path, cache: Path) -> subprocess.CompletedProcess[str]:
         pytest.skip("ESP32 stubs missing: scripts/setup --dev installs micropython-esp32-stubs into .stubs/")
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(CONFIG), "--cache-dir", str(cache), "firmware"],
-        cwd=root, capture_output=True, text=True, timeout=300, env={"MYPYPATH": str(STUBS), "PATH": "/usr/bin:/bin"},
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"MYPYPATH": str(STUBS), "PATH": "/usr/bin:/bin"},
     )
 
 
@@ -41,4 +45,7 @@ def test_planted_errors_are_caught(tmp_path):
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 2, result.stdout
     assert errors[1].startswith("firmware/pocket.py:") and "ticks_diff" in errors[1], result.stdout
-    assert 'firmware/drivers/beams.py' in result.stdout and '"Pin" has no attribute "no_such_method"' in result.stdout
+    assert (
+        "firmware/drivers/beams.py" in result.stdout
+        and '"Pin" has no attribute "no_such_method"' in result.stdout
+    )

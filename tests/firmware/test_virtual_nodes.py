@@ -1,4 +1,5 @@
-"""Virtual pocket and cue nodes (the real firmware on CPython) publish valid events through a real Mosquitto."""
+"""Virtual pocket and cue nodes (the real firmware on CPython) publish valid events
+through a real Mosquitto."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from luza_wire.messages import Event, Status, Telemetry, Topic
 from tests.firmware.collect import Collector
 from tests.support.broker import Mosquitto
 
-# A ball within this of a node's start is flagged `boot` (firmware/doubt.py RESTART_US: it may be the rest of a
-# passage a previous life saw in part); the scenarios here roll theirs later
+# A ball within this of a node's start is flagged `boot` (firmware/doubt.py RESTART_US: it may be the rest of
+# a passage a previous life saw in part); the scenarios here roll theirs later
 RESTART_MS = doubt.RESTART_US // 1000
 
 pytestmark = pytest.mark.mosquitto
@@ -40,11 +41,19 @@ SCRIPT = [
 ]
 
 
-def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: Mosquitto, tmp_path: Path) -> None:
+def test_virtual_table_publishes_events_wire_accepts_with_true_times(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     speed = 4.0
     with Collector(mosquitto.port) as col:
-        table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path, table="t1", speed=speed,
-                             cue_settings={"sleep_after_s": 2}, tele_s=1)
+        table = VirtualTable(
+            ("127.0.0.1", mosquitto.port),
+            tmp_path,
+            table="t1",
+            speed=speed,
+            cue_settings={"sleep_after_s": 2},
+            tele_s=1,
+        )
 
         async def scenario() -> float:
             await table.start()
@@ -58,6 +67,7 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
             return at
 
         at = asyncio.run(scenario())
+
         def said_goodbye() -> bool:  # every node's `offline` status has reached the collector
             return sum(b'"offline"' in p for _t, p, _r in col.channel("status")) >= len(table.nodes)
 
@@ -71,7 +81,12 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
     strikes = [(e.device, e.get("double")) for e in events if e.kind == "strike"]
     assert strikes == [("cue-a", False), ("cue-b", True), ("cue-a", False), ("cue-b", False)]
     assert len(events) == 8
-    truth = {(3, "pocket"): 800 + 40, (1, "pocket"): 3700 + 34, (6, "pocket"): 4400 + 34, (4, "pocket"): 8600 + 34}
+    truth = {
+        (3, "pocket"): 800 + 40,
+        (1, "pocket"): 3700 + 34,
+        (6, "pocket"): 4400 + 34,
+        (4, "pocket"): 8600 + 34,
+    }
     for e in events:
         assert e.synced
         rel = e.t - HUB_EPOCH_MS - at
@@ -89,8 +104,15 @@ def test_virtual_table_publishes_events_wire_accepts_with_true_times(mosquitto: 
 
 def test_six_single_pocket_nodes_layout(mosquitto: Mosquitto, tmp_path: Path) -> None:
     with Collector(mosquitto.port) as col:
-        table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path, table="t2", speed=4.0,
-                             pockets=[(p,) for p in range(1, 7)], players=("a",), colour=False)
+        table = VirtualTable(
+            ("127.0.0.1", mosquitto.port),
+            tmp_path,
+            table="t2",
+            speed=4.0,
+            pockets=[(p,) for p in range(1, 7)],
+            players=("a",),
+            colour=False,
+        )
 
         async def scenario() -> None:
             await table.start()
@@ -101,7 +123,8 @@ def test_six_single_pocket_nodes_layout(mosquitto: Mosquitto, tmp_path: Path) ->
         assert col.wait_for(lambda: len(col.events()) >= 7, 3)
         events = col.unique_events()
     assert sorted((e.device, e.get("pocket")) for e in events if e.kind == "pocket") == [
-        (f"pockets-{p}", p) for p in range(1, 7)]
+        (f"pockets-{p}", p) for p in range(1, 7)
+    ]
     assert all(not e.synced for e in events)  # no time exchange: uptime stamps, flagged u=1
 
 
@@ -109,23 +132,33 @@ def test_serial_mode_writes_the_same_payloads_as_json_lines(tmp_path: Path) -> N
     out = io.StringIO()
     inbox: list[str] = []
     transport = SerialTransport(write=out.write, read_line=lambda: inbox.pop(0) if inbox else None)
-    cfg = {"role": "pocket", "table": "t1", "device": "pocket-usb", "wifi": {"ssid": ""},
-           "serial": {"enabled": True, "baud": 115200},
-           "pockets": [{"pocket": 2, "upper": 32, "lower": 33, "colour": False}]}
+    cfg = {
+        "role": "pocket",
+        "table": "t1",
+        "device": "pocket-usb",
+        "wifi": {"ssid": ""},
+        "serial": {"enabled": True, "baud": 115200},
+        "pockets": [{"pocket": 2, "upper": 32, "lower": 33, "colour": False}],
+    }
     vt = VirtualTime(speed=2.0)
     node = VirtualNode(cfg, ("unused", 0), tmp_path, vt, transport=transport)
     cmd_topic = protocol.topic("t1", "pocket-usb", "cmd")
 
     async def scenario() -> None:
         node.start()
-        inbox.append(json.dumps({"topic": cmd_topic, "payload": {"v": 1, "c": "time", "hub": vt.hub_ms()}}) + "\n")
+        inbox.append(
+            json.dumps({"topic": cmd_topic, "payload": {"v": 1, "c": "time", "hub": vt.hub_ms()}}) + "\n"
+        )
         inbox.append("garbage that is not json\n")
         deadline = time.monotonic() + 3
         while not (node.node and node.node.clock.synced) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
-        # past the restart window: a ball within RESTART_US of a node's start is flagged `boot` (docs/firmware.md)
-        node.board.play_edges(tr.beam_edges([tr.Ball(0, pocket=2), tr.Ball(500, pocket=2)], pockets=(2,)),
-                              vt.ms() + 50 + RESTART_MS)
+        # past the restart window: a ball within RESTART_US of a node's start is flagged
+        # `boot` (docs/firmware.md)
+        node.board.play_edges(
+            tr.beam_edges([tr.Ball(0, pocket=2), tr.Ball(500, pocket=2)], pockets=(2,)),
+            vt.ms() + 50 + RESTART_MS,
+        )
         await node.board.idle()
         await asyncio.sleep(0.1)
         assert node.node is not None and node.node.link.rejected == 1
@@ -154,15 +187,23 @@ def test_calibrate_command_learns_a_colour_and_saves_it(mosquitto: Mosquitto, tm
             await table.send("pockets-123", "calibrate", p=2, col="green", n=2)
             await asyncio.sleep(0.1)
             at = RESTART_MS  # past the restart window, as in the serial test above
-            await table.play([tr.Ball(at, pocket=2, colour="green"), tr.Ball(at + 400, pocket=2, colour="green"),
-                              tr.Ball(at + 800, pocket=2, colour="green")])  # the third is a normal pot again
+            await table.play(
+                [
+                    tr.Ball(at, pocket=2, colour="green"),
+                    tr.Ball(at + 400, pocket=2, colour="green"),
+                    tr.Ball(at + 800, pocket=2, colour="green"),
+                ]
+            )  # the third is a normal pot again
             await table.stop()
 
         asyncio.run(scenario())
         assert col.wait_for(lambda: len(col.events()) >= 3, 3)
         events = col.unique_events()
     assert [(e.kind, e.get("pocket"), e.get("colour")) for e in events] == [
-        ("calib", 2, "green"), ("calib", 2, "green"), ("pocket", 2, "green")]
+        ("calib", 2, "green"),
+        ("calib", 2, "green"),
+        ("pocket", 2, "green"),
+    ]
     assert all(len(e.get("rgb")) == 4 for e in events[:2])
     saved = json.loads((tmp_path / "pockets-123" / "config.json").read_text())
     rn, gn, bright, spread = saved["colour"]["calibration"]["2"]["green"]

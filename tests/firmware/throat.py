@@ -36,7 +36,8 @@ class Fall:
     offset: float = 0.0
     behind: int | None = None  # index of the ball it follows (it cannot pass it)
     gap: float = 0.0  # mm between the two when this one starts
-    after: int | None = None  # index of an earlier ball it cannot pass (it starts at the upper beam on its own)
+    # index of an earlier ball it cannot pass (it starts at the upper beam on its own)
+    after: int | None = None
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,9 @@ class Sim:
     balls: list[_State | None] = field(default_factory=list)
 
     def balls_in(self) -> int:
-        """Balls that went into the pocket: reached the lower beam from above, or came to rest in the throat (on a
-        full net), and did not jump back out by themselves (a ball a hand lifts out after it came to rest was
-        pocketed)."""
+        """Balls that went into the pocket: reached the lower beam from above, or came to rest in the throat
+        (on a full net), and did not jump back out by themselves (a ball a hand lifts out after it came to
+        rest was pocketed)."""
         return sum(1 for st in self.balls if st is not None and (st.low or st.rested) and not st.left)
 
 
@@ -147,16 +148,27 @@ def _highest_resting(states: list[_State | None]) -> int | None:
     return best
 
 
-def simulate(balls: list[Fall], spacing: float = 30.0, floor: float | None = None, bounce: float = 0.0,
-             end_ms: float = 1500.0, dead: int | None = None, stuck: int | None = None,
-             flicker: Flicker | None = None, leaves: bool = False, brake: float = 0.0,
-             drop_ms: float | None = None, floor_to: float | None = None, lift: Lift | None = None) -> Sim:
+def simulate(
+    balls: list[Fall],
+    spacing: float = 30.0,
+    floor: float | None = None,
+    bounce: float = 0.0,
+    end_ms: float = 1500.0,
+    dead: int | None = None,
+    stuck: int | None = None,
+    flicker: Flicker | None = None,
+    leaves: bool = False,
+    brake: float = 0.0,
+    drop_ms: float | None = None,
+    floor_to: float | None = None,
+    lift: Lift | None = None,
+) -> Sim:
     """The trace of `balls` (a ball with `behind` set starts touching-plus-gap behind its leader). `floor`:
     depth (mm below the upper beam) of the top of the net's pile; `dead`/`stuck`: a beam whose receiver never
-    blocks / is always blocked; `leaves`: a ball rising 40 mm above the upper beam has jumped out of the pocket
-    (onto the table) and is gone; `brake`: the pile is soft (a sagging net) and stops a ball over a distance;
-    `drop_ms`: the pile gives way then (settling to `floor_to` mm, or falling away); `lift`: a hand takes a
-    resting ball out."""
+    blocks / is always blocked; `leaves`: a ball rising 40 mm above the upper beam has jumped out of the
+    pocket (onto the table) and is gone; `brake`: the pile is soft (a sagging net) and stops a ball over a
+    distance; `drop_ms`: the pile gives way then (settling to `floor_to` mm, or falling away); `lift`: a hand
+    takes a resting ball out."""
     states: list[_State | None] = [None] * len(balls)
     levels = [1 if stuck == b else 0 for b in (0, 1)]
     out: list[list[int]] = [[b, 1, 0] for b in (0, 1) if levels[b]]
@@ -169,7 +181,12 @@ def simulate(balls: list[Fall], spacing: float = 30.0, floor: float | None = Non
         if drop_ms is not None and floor is not None and t >= drop_ms:
             floor, floor_to, drop_ms = floor_to, None, None
             for st in states:
-                if st is not None and st.resting and GONE < st.y < DEEP and not (hand and hand.holding is not None):
+                if (
+                    st is not None
+                    and st.resting
+                    and GONE < st.y < DEEP
+                    and not (hand and hand.holding is not None)
+                ):
                     st.resting = False
         for i, ball in enumerate(balls):
             st = states[i]
@@ -238,8 +255,17 @@ def edges(balls: list[Fall], spacing: float = 30.0, **kw: Any) -> list[list[int]
     return simulate(balls, spacing=spacing, **kw).edges
 
 
-def _coast(t: float, balls: list[Fall], states: list[_State | None], chords: list[float], beams_y: tuple[float, float],
-           hand: _Hand | None, drop_ms: float | None, floor: float | None, leaves: bool) -> int:
+def _coast(
+    t: float,
+    balls: list[Fall],
+    states: list[_State | None],
+    chords: list[float],
+    beams_y: tuple[float, float],
+    hand: _Hand | None,
+    drop_ms: float | None,
+    floor: float | None,
+    leaves: bool,
+) -> int:
     """How many steps every moving ball can fly freely with no beam edge, landing, catching up, leaving or
     scheduled event on the way (the same arithmetic as stepping them one by one, only without the checks)."""
     soon = [b.t_ms for b, st in zip(balls, states, strict=True) if st is None]
@@ -277,9 +303,16 @@ def _coast(t: float, balls: list[Fall], states: list[_State | None], chords: lis
     return max(0, int(dt / STEP_MS) - 1)
 
 
-def _next_t(t: float, balls: list[Fall], states: list[_State | None], hand: _Hand | None, drop_ms: float | None,
-            floor: float | None) -> float:
-    """The next step; while every ball in play rests and no hand moves, straight to the next scheduled thing."""
+def _next_t(
+    t: float,
+    balls: list[Fall],
+    states: list[_State | None],
+    hand: _Hand | None,
+    drop_ms: float | None,
+    floor: float | None,
+) -> float:
+    """The next step; while every ball in play rests and no hand moves,
+    straight to the next scheduled thing."""
     nxt = round(t + STEP_MS, 5)
     if _moving(states, hand, t + STEP_MS):
         return nxt
@@ -349,14 +382,21 @@ def _flicker(f: Flicker, real: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def noisy(trace: list[list[int]], rng: random.Random, jitter_us: int = 200, chatter: float = 0.5,
-          pulses: int = 3, chatter_us: int = 400) -> list[list[int]]:
-    """The trace with each edge moved by up to `jitter_us` (never past the beam's neighbouring edges) and, with
-    probability `chatter`, 1..`pulses` reverting pulses just before it (all shorter than the 2 ms debounce)."""
+def noisy(
+    trace: list[list[int]],
+    rng: random.Random,
+    jitter_us: int = 200,
+    chatter: float = 0.5,
+    pulses: int = 3,
+    chatter_us: int = 400,
+) -> list[list[int]]:
+    """The trace with each edge moved by up to `jitter_us` (never past the beam's neighbouring edges) and,
+    with probability `chatter`, 1..`pulses` reverting pulses just before it
+    (all shorter than the 2 ms debounce)."""
     out: list[list[int]] = []
-    last = {0: -10**9, 1: -10**9}
+    last = {0: -(10**9), 1: -(10**9)}
     for i, (beam, level, t) in enumerate(trace):
-        nxt = next((e[2] for e in trace[i + 1:] if e[0] == beam), 10**12)
+        nxt = next((e[2] for e in trace[i + 1 :] if e[0] == beam), 10**12)
         lo, hi = max(last[beam] + 1, t - jitter_us), min(nxt - 1, t + jitter_us)
         at = rng.randint(lo, hi) if t > 0 and lo <= hi else t
         if t > 0 and rng.random() < chatter:
@@ -374,7 +414,8 @@ def noisy(trace: list[list[int]], rng: random.Random, jitter_us: int = 200, chat
 
 
 def vector(balls: list[Fall], spacing: float = 30.0, start: list[int] | None = None, **kw: Any) -> list[Any]:
-    """A `fw_runner.run_pocket` vector; `start`: the levels the node reads at boot (then the trace runs on)."""
+    """A `fw_runner.run_pocket` vector; `start`: the levels the node reads at boot
+    (then the trace runs on)."""
     e = edges(balls, spacing=spacing, **kw)
     end_ms = kw.get("end_ms", 1500.0)
     vec: dict[str, Any] = {"edges": e, "end": round((end_ms + 2000) * 1000), "spacing_mm": spacing}
@@ -391,6 +432,10 @@ def after_boot(balls: list[Fall], boot_ms: float, **kw: Any) -> list[Any]:
         if t <= boot_ms * 1000:
             levels[beam] = level
     later = [x for x in e if x[2] > boot_ms * 1000]
-    vec = {"edges": later, "end": round((kw.get("end_ms", 1500.0) + 2000) * 1000), "start": levels,
-           "t0": round(boot_ms * 1000)}
+    vec = {
+        "edges": later,
+        "end": round((kw.get("end_ms", 1500.0) + 2000) * 1000),
+        "start": levels,
+        "t0": round(boot_ms * 1000),
+    }
     return ["pocket", vec]

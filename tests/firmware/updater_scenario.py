@@ -1,10 +1,10 @@
 # ruff: noqa: UP031  (MicroPython code: %-formatting)
-"""The node's update job (firmware/updater.py over firmware/http.py) and the loader (firmware/loader.py), driven
-with a fake hub behind a fake non-blocking socket; imported by the CPython test and copied into MicroPython
-(tests/firmware/test_updater.py), so both runtimes must give the same plain-JSON results.
+"""The node's update job (firmware/updater.py over firmware/http.py) and the loader (firmware/loader.py),
+driven with a fake hub behind a fake non-blocking socket; imported by the CPython test and copied into
+MicroPython (tests/firmware/test_updater.py), so both runtimes must give the same plain-JSON results.
 
-The fake socket answers like the hub's HTTP (a status line, Content-Length, the body in uneven pieces, "not yet"
-now and then, a cut connection when asked). The fake node has just what the updater touches.
+The fake socket answers like the hub's HTTP (a status line, Content-Length, the body in uneven pieces, "not
+yet" now and then, a cut connection when asked). The fake node has just what the updater touches.
 """
 
 import asyncio
@@ -27,7 +27,9 @@ def sha(data):
 
 def _answer(body, status=200):
     head = "HTTP/1.1 %d X\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
-        status, len(body))
+        status,
+        len(body),
+    )
     return head.encode() + body
 
 
@@ -47,14 +49,19 @@ class Server:
 
     def release(self, rid, version, files, kind="fw", tamper=None):
         entries = [[p, len(files[p]), sha(files[p])] for p in sorted(files)]
-        data = json.dumps({"v": 1, "dev": DEVICE, "r": rid, "kind": kind, "fw": version, "files": entries}).encode()
+        data = json.dumps(
+            {"v": 1, "dev": DEVICE, "r": rid, "kind": kind, "fw": version, "files": entries}
+        ).encode()
         base = "/ota/%s/%s/" % (DEVICE, rid)
-        self.routes[base + "manifest"] = _answer(ota.hexd(ota.hmac_sha256(self.key, data)).encode() + b"\n" + data)
+        self.routes[base + "manifest"] = _answer(
+            ota.hexd(ota.hmac_sha256(self.key, data)).encode() + b"\n" + data
+        )
         for p in files:
             body = files[p]
             if p == tamper:
                 body = body[:-1] + b"?"
-            self.routes[base + "f/" + p] = _answer(body)  # made once: the node's allocations are what is measured
+            # made once: the node's allocations are what is measured
+            self.routes[base + "f/" + p] = _answer(body)
 
     def answer(self, request):
         line = request.split(b"\r\n")[0].decode()
@@ -89,7 +96,7 @@ class FakeSocket:
             self.out, self.cut = self.server.answer(self.inbox)
             if self.cut:
                 head = self.out.find(b"\r\n\r\n") + 4
-                self.out = self.out[:head + (len(self.out) - head) // 2]
+                self.out = self.out[: head + (len(self.out) - head) // 2]
         return len(data)
 
     def readinto(self, buf):
@@ -104,7 +111,8 @@ class FakeSocket:
             piece = len(self.out) - self.pos
         if not piece and self.cut:
             raise OSError(104)  # ECONNRESET
-        buf[:piece] = memoryview(self.out)[self.pos:self.pos + piece]  # no copy of the rest (the node's figures)
+        # no copy of the rest (the node's figures)
+        buf[:piece] = memoryview(self.out)[self.pos : self.pos + piece]
         self.pos += piece
         return piece
 
@@ -166,10 +174,18 @@ class Cmd:
         self.args = args
 
 
-FILES = {"firmware/__init__.py": b"VERSION = '0.2.0'\n", "firmware/node.py": b"# node\n" * 400,
-         "luza_wire/protocol.py": b"# wire\n" * 50}
-CFG = {"device": DEVICE, "broker": {"host": "10.0.0.2", "password": PASSWORD}, "tele_s": 30,
-       "wifi": {"ssid": "club", "password": "x"}, "table": "t1"}
+FILES = {
+    "firmware/__init__.py": b"VERSION = '0.2.0'\n",
+    "firmware/node.py": b"# node\n" * 400,
+    "luza_wire/protocol.py": b"# wire\n" * 50,
+}
+CFG = {
+    "device": DEVICE,
+    "broker": {"host": "10.0.0.2", "password": PASSWORD},
+    "tele_s": 30,
+    "wifi": {"ssid": "club", "password": "x"},
+    "table": "t1",
+}
 
 
 def _updater(root, server):
@@ -228,9 +244,10 @@ async def updates(root):
 
 
 async def repeats(root):
-    """A second fetch while a download is under way (the same release, another one), then the staged one again:
-    ignored, the download goes on and its state in flash still says `fetch` (a power cut is still reported).
-    The repeats are sent from inside the download (the fake hub's hook), so both runtimes see the same order."""
+    """A second fetch while a download is under way (the same release, another one), then the staged one
+    again: ignored, the download goes on and its state in flash still says `fetch` (a power cut is still
+    reported). The repeats are sent from inside the download (the fake hub's hook),
+    so both runtimes see the same order."""
     server = Server(ota.node_key(PASSWORD))
     server.release("0.2.0-aa", "0.2.0", FILES)
     server.release("0.2.0-bb", "0.2.0", FILES)
@@ -269,8 +286,13 @@ async def config_change(root):
     node, up = _updater(root, server)
     up.hub_reached()
     await up.check_task
-    out["kept"] = [slot, cfg_path, up.report()["st"], json.loads(Flash(root).read("/config.json"))["tele_s"],
-                   node.cfg_path == root + "/config.json"]
+    out["kept"] = [
+        slot,
+        cfg_path,
+        up.report()["st"],
+        json.loads(Flash(root).read("/config.json"))["tele_s"],
+        node.cfg_path == root + "/config.json",
+    ]
     return out
 
 
@@ -355,5 +377,9 @@ def _mkdir(path):
 async def main(root, run):
     for d in (root, root + "/u", root + "/c", root + "/r"):
         _mkdir(d)
-    return {"updates": await updates(root + "/u"), "config": await config_change(root + "/c"),
-            "repeats": await repeats(root + "/r"), "loader": loader(root, run)}
+    return {
+        "updates": await updates(root + "/u"),
+        "config": await config_change(root + "/c"),
+        "repeats": await repeats(root + "/r"),
+        "loader": loader(root, run),
+    }

@@ -1,7 +1,7 @@
 """Runs wire-protocol vectors; imported by the CPython tests and copied into MicroPython (keep it portable).
 
-A vector is ["parse", channel, payload(str), device-or-None], ["topic", name], or ["encode", fn, args, kwargs];
-the result is a plain JSON-able description, so the two runtimes compare with ==.
+A vector is ["parse", channel, payload(str), device-or-None], ["topic", name], or ["encode", fn, args,
+kwargs]; the result is a plain JSON-able description, so the two runtimes compare with ==.
 """
 
 from luza_wire import envelope, protocol, resend

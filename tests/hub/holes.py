@@ -1,6 +1,7 @@
-"""A hole in a node's sequence, the scenario tests/hub/ingest/test_gaps.py and tests/hub/ingest/test_delivery.py share: a hub on
-a test clock with a Free match begun, and the head-pocket node p-head with five balls numbered, of which only
-those named were sent (the others were "lost on the way"; the test sends them late, or never)."""
+"""A hole in a node's sequence, the scenario tests/hub/ingest/test_gaps.py and
+tests/hub/ingest/test_delivery.py share: a hub on a test clock with a Free match begun, and the head-pocket
+node p-head with five balls numbered, of which only those named were sent (the others were "lost on the
+way"; the test sends them late, or never)."""
 
 from __future__ import annotations
 
@@ -36,8 +37,13 @@ class Hole:
 
 
 @contextmanager
-def hole_in_sequence(cfg: config.Config, broker: Mosquitto, start: Callable[..., Hub], sent: Sequence[int],
-                     pockets: Sequence[int] = (1,)) -> Iterator[Hole]:
+def hole_in_sequence(
+    cfg: config.Config,
+    broker: Mosquitto,
+    start: Callable[..., Hub],
+    sent: Sequence[int],
+    pockets: Sequence[int] = (1,),
+) -> Iterator[Hole]:
     """Start a hub with `start` (the `hubs` fixture), begin the match, number five balls of p-head (into
     `pockets` in turn) and send those whose index is in `sent`; the node is closed at the end."""
     clock = Clock(T0)
@@ -45,7 +51,10 @@ def hole_in_sequence(cfg: config.Config, broker: Mosquitto, start: Callable[...,
     match_id, _ = start_free_match(hub, clock)
     node = Node(broker.port, "t1", "p-head", "pocket")
     try:
-        events = [node.event("pocket", T0 + 1000 + 1000 * i, p=pockets[i % len(pockets)], c="ivory") for i in range(5)]
+        events = [
+            node.event("pocket", T0 + 1000 + 1000 * i, p=pockets[i % len(pockets)], c="ivory")
+            for i in range(5)
+        ]
         for i in sent:
             node.send(events[i])
         yield Hole(hub, clock, match_id, node, events)

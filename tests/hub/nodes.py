@@ -25,15 +25,27 @@ from luza_wire.messages import Event
 
 
 class Node:
-    def __init__(self, port: int, table: str, device: str, role: str, boot: int = 1, fw: str = "test-1",
-                 login: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        port: int,
+        table: str,
+        device: str,
+        role: str,
+        boot: int = 1,
+        fw: str = "test-1",
+        login: tuple[str, str] | None = None,
+    ) -> None:
         self.table, self.device, self.role, self.boot, self.fw = table, device, role, boot, fw
         self.seq = 0
         self.sent: list[bytes] = []
         self.commands: list[dict[str, Any]] = []
         self._got_cmd = threading.Condition()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"node-{device}",
-                                  protocol=mqtt.MQTTv311, clean_session=False)
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=f"node-{device}",
+            protocol=mqtt.MQTTv311,
+            clean_session=False,
+        )
         self.client.max_inflight_messages_set(1000)
         if login is not None:  # its own (user, password) on the locked broker (Mosquitto.locked(...).login)
             self.client.username_pw_set(*login)
@@ -49,8 +61,12 @@ class Node:
 
     def _connected(self, client: mqtt.Client, *args: object) -> None:
         client.subscribe(self.topic("cmd"), qos=1)
-        client.publish(self.topic("status"), protocol.encode_status("online", self.boot, fw=self.fw, role=self.role),
-                       qos=1, retain=True)
+        client.publish(
+            self.topic("status"),
+            protocol.encode_status("online", self.boot, fw=self.fw, role=self.role),
+            qos=1,
+            retain=True,
+        )
 
     def _message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         with self._got_cmd:
@@ -81,8 +97,9 @@ class Node:
 
     def close(self, graceful: bool = True) -> None:
         if graceful:
-            self.client.publish(self.topic("status"), protocol.encode_status("offline", self.boot), qos=1,
-                                retain=True).wait_for_publish(5)
+            self.client.publish(
+                self.topic("status"), protocol.encode_status("offline", self.boot), qos=1, retain=True
+            ).wait_for_publish(5)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -107,9 +124,16 @@ class Clock:
         return self.now
 
 
-def expected_board(variant: str, players: tuple[str, str], options: dict[str, object], match_id: int,
-                   table: str, inputs: Iterable[SensorInput | RefereeAction]) -> dict[str, Any]:
-    """The scoreboard of a TableSession fed these facts directly (no broker, no store): what the hub must show."""
+def expected_board(
+    variant: str,
+    players: tuple[str, str],
+    options: dict[str, object],
+    match_id: int,
+    table: str,
+    inputs: Iterable[SensorInput | RefereeAction],
+) -> dict[str, Any]:
+    """The scoreboard of a TableSession fed these facts directly (no broker,
+    no store): what the hub must show."""
     s = TableSession(table, variant, players, options, match_id=match_id)
     for inp in inputs:
         with contextlib.suppress(RefereeInputError):  # the hub refused it too, and stored nothing

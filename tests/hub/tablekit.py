@@ -19,25 +19,41 @@ class Kit:
         self.boot = boot
         self.seq: dict[str, int] = defaultdict(int)
 
-    def _event(self, kind: str, device: str, t: int, role: str, seat: int | None, delay: int = 0,
-               **fields: object) -> SensorInput:
+    def _event(
+        self, kind: str, device: str, t: int, role: str, seat: int | None, delay: int = 0, **fields: object
+    ) -> SensorInput:
         self.seq[device] += 1
-        ev = protocol.parse_event(protocol.encode_event(kind, device, self.boot, self.seq[device], t, **fields))
+        ev = protocol.parse_event(
+            protocol.encode_event(kind, device, self.boot, self.seq[device], t, **fields)
+        )
         assert isinstance(ev, Event), ev
         return SensorInput(ev, role, seat, t, t + delay)
 
-    def strike(self, t: int, seat: int | None = 0, double: bool = False, device: str | None = None,
-               delay: int = 0) -> SensorInput:
+    def strike(
+        self, t: int, seat: int | None = 0, double: bool = False, device: str | None = None, delay: int = 0
+    ) -> SensorInput:
         dev = device or ("cue-a" if seat in (0, None) else "cue-b")
-        return self._event("strike", dev, t, "cue", seat, delay, pk=2.5, dbl=double, gap=4 if double else None)
+        return self._event(
+            "strike", dev, t, "cue", seat, delay, pk=2.5, dbl=double, gap=4 if double else None
+        )
 
-    def pocket(self, t: int, pocket: int, colour: str | None = None, conf: float | None = None,
-               device: str | None = None, delay: int = 0) -> SensorInput:
-        return self._event("pocket", device or f"pk-{pocket}", t, "pocket", None, delay, p=pocket, c=colour,
-                           cf=conf, dur=40)
+    def pocket(
+        self,
+        t: int,
+        pocket: int,
+        colour: str | None = None,
+        conf: float | None = None,
+        device: str | None = None,
+        delay: int = 0,
+    ) -> SensorInput:
+        return self._event(
+            "pocket", device or f"pk-{pocket}", t, "pocket", None, delay, p=pocket, c=colour, cf=conf, dur=40
+        )
 
     def jam(self, t: int, pocket: int, clear: bool = False) -> SensorInput:
-        return self._event("clear" if clear else "jam", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, dur=3000)
+        return self._event(
+            "clear" if clear else "jam", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, dur=3000
+        )
 
     @staticmethod
     def ref(kind: str, t: int, uid: str | None = None, **args: object) -> RefereeAction:

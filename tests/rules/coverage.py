@@ -45,7 +45,9 @@ def test_functions(folder: Path = TESTS) -> list[tuple[str, str, str]]:
     return found
 
 
-def citations(paragraphs: dict[str, dict[str, str]], tests: list[tuple[str, str, str]]) -> dict[tuple[str, str], list[str]]:
+def citations(
+    paragraphs: dict[str, dict[str, str]], tests: list[tuple[str, str, str]]
+) -> dict[tuple[str, str], list[str]]:
     """(variant, paragraph) -> ["file::test", ...]."""
     cited: dict[tuple[str, str], list[str]] = {(v, p): [] for v, ps in paragraphs.items() for p in ps}
     for file, name, doc in tests:

@@ -1,5 +1,5 @@
-"""Builders shared by the Star pyramid tests (test_star*.py): colours, balls as the sensor reports them, a match
-after the break, and the check that a refused input changes nothing."""
+"""Builders shared by the Star pyramid tests (test_star*.py): colours, balls as the sensor reports them, a
+match after the break, and the check that a refused input changes nothing."""
 
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ def pot(m: Match, player: int, *colours: Colour, **kw: object) -> None:
     m.play(ShotReport(player, pocketed=tuple(col(c) for c in colours), **kw))  # type: ignore[arg-type]
 
 
-def unchanged(m: Match, inp: object, error: type[RulesError] = IllegalInputError, match: str | None = None) -> RulesError:
+def unchanged(
+    m: Match, inp: object, error: type[RulesError] = IllegalInputError, match: str | None = None
+) -> RulesError:
     before, history = m.state, m.history
     with pytest.raises(error, match=match) as e:
         m.play(inp)  # type: ignore[arg-type]

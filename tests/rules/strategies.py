@@ -98,8 +98,15 @@ def invariant(name: str) -> Callable[[Invariant], Invariant]:
 
 
 GENERAL_FOULS = (
-    Foul.MISS, Foul.EARLY_START, Foul.BAD_CUE_STRIKE, Foul.BOTH_FEET_OFF, Foul.TOUCH, Foul.DOUBLE_HIT,
-    Foul.PUSH, Foul.SLOW_PLAY, Foul.INTERFERENCE,
+    Foul.MISS,
+    Foul.EARLY_START,
+    Foul.BAD_CUE_STRIKE,
+    Foul.BOTH_FEET_OFF,
+    Foul.TOUCH,
+    Foul.DOUBLE_HIT,
+    Foul.PUSH,
+    Foul.SLOW_PLAY,
+    Foul.INTERFERENCE,
 )
 
 
@@ -123,8 +130,11 @@ def generic_shot(m: Match, r: Rnd) -> ShotReport:
         b = pool.pop(r.randint(0, len(pool) - 1))
         named = r.random() < 0.6
         pocketed.append(
-            PocketedBall(Pocket(r.randint(1, 6)), ball=b if named else None,
-                         colour=m.variant.colour_of(b) if not named else None)
+            PocketedBall(
+                Pocket(r.randint(1, 6)),
+                ball=b if named else None,
+                colour=m.variant.colour_of(b) if not named else None,
+            )
         )
     jumped = ()
     if pool and r.random() < 0.03:
@@ -138,8 +148,14 @@ def generic_shot(m: Match, r: Rnd) -> ShotReport:
             offender = 1 - s.to_play
     cushions = r.randint(0, 3) if r.random() < 0.5 else None
     return ShotReport(
-        shooter=s.to_play, cue_ball=cue, pocketed=tuple(pocketed), jumped=jumped, fouls=fouls, offender=offender,
-        cushions=cushions, centre_crossing=r.random() < 0.5 if cushions == 1 else None,
+        shooter=s.to_play,
+        cue_ball=cue,
+        pocketed=tuple(pocketed),
+        jumped=jumped,
+        fouls=fouls,
+        offender=offender,
+        cushions=cushions,
+        centre_crossing=r.random() < 0.5 if cushions == 1 else None,
         break_balls_to_cushion=r.randint(0, 5) if s.is_break and r.random() < 0.5 else None,
     )
 
@@ -228,9 +244,7 @@ for _name in ("free", "combined", "dynamic"):
 
 def rnds() -> st.SearchStrategy[PrefixRandom]:
     """A shrinkable source of randomness for `play_random`."""
-    return st.builds(
-        PrefixRandom, st.lists(st.integers(0, 2**16), max_size=60), st.integers(0, 2**32 - 1)
-    )
+    return st.builds(PrefixRandom, st.lists(st.integers(0, 2**16), max_size=60), st.integers(0, 2**32 - 1))
 
 
 def variant_names() -> st.SearchStrategy[str]:

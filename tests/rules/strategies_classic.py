@@ -20,8 +20,8 @@ def _ball(m: Match, r: Rnd, b: int, pocket: Pocket) -> PocketedBall:
 
 @shot_builder("classic")
 def classic_shot(m: Match, r: Rnd) -> ShotReport:
-    """A plausible Classic shot: a call (not on the break; sometimes none), often the called ball into the called
-    pocket."""
+    """A plausible Classic shot: a call (not on the break; sometimes none), often the called ball into the
+    called pocket."""
     s = m.state
     objects = [b for b in s.on_table if b != 0]
     calls: tuple[Declaration, ...] = ()
@@ -56,19 +56,30 @@ def classic_shot(m: Match, r: Rnd) -> ShotReport:
             offender = 1 - s.to_play
     cushions = r.randint(0, 3) if r.random() < 0.4 else None
     return ShotReport(
-        shooter=s.to_play, declarations=calls, pocketed=tuple(pocketed), jumped=jumped, fouls=fouls,
-        offender=offender, cushions=cushions, centre_crossing=r.random() < 0.5 if cushions == 1 else None,
+        shooter=s.to_play,
+        declarations=calls,
+        pocketed=tuple(pocketed),
+        jumped=jumped,
+        fouls=fouls,
+        offender=offender,
+        cushions=cushions,
+        centre_crossing=r.random() < 0.5 if cushions == 1 else None,
         break_balls_to_cushion=r.randint(0, 5) if s.is_break and r.random() < 0.5 else None,
     )
 
 
 @invariant("classic")
 def classic_points_add_up(m: Match) -> None:
-    """Σ scores = Σ values on the shelves (+10 once the table was emptied, + the decider ball's kept points)."""
+    """Σ scores = Σ values on the shelves (+10 once the table was emptied, + the
+    decider ball's kept points)."""
     s = m.state
     shelved = sum(value(b) for shelf in s.shelves for b in shelf)
     decider = s.get(DECIDER)
-    expected = shelved + (LAST_BALL_BONUS if s.get(BONUS) else 0) + (value(decider) if isinstance(decider, int) else 0)
+    expected = (
+        shelved
+        + (LAST_BALL_BONUS if s.get(BONUS) else 0)
+        + (value(decider) if isinstance(decider, int) else 0)
+    )
     assert sum(s.scores) == expected, f"scores {s.scores} but shelves {s.shelves}, extra {s.extra}"
     objects = [b for b in s.on_table if b != 0]
     if not objects:

@@ -1,8 +1,8 @@
 """Star pyramid's random legal shots and invariant for tests/rules/strategies.py (imported at its end).
 
 Star shots are reported by colour, as the table's colour sensors report them: the struck ball by `cue_colour`
-(or id), the first ball it touched by `first_contact_colour` (or id), pocketed balls by colour (sometimes by id).
-The builder leans toward the shooter's own playing balls so random matches progress to a result.
+(or id), the first ball it touched by `first_contact_colour` (or id), pocketed balls by colour (sometimes by
+id). The builder leans toward the shooter's own playing balls so random matches progress to a result.
 """
 
 from __future__ import annotations
@@ -46,7 +46,11 @@ def _pocketed(m: Match, r: Rnd, balls: list[int]) -> tuple[list[PocketedBall], l
         b = r.choice(own) if own and r.random() < 0.6 else r.choice(pool)
         pool.remove(b)
         named = r.random() < 0.25
-        out.append(PocketedBall(Pocket(r.randint(1, 6)), ball=b if named else None, colour=None if named else COLOURS[b]))
+        out.append(
+            PocketedBall(
+                Pocket(r.randint(1, 6)), ball=b if named else None, colour=None if named else COLOURS[b]
+            )
+        )
     return out, [b for b in balls if b not in pool]
 
 
@@ -81,9 +85,18 @@ def star_shot(m: Match, r: Rnd) -> ShotReport:
             offender = 1 - s.to_play
     cushions = r.randint(0, 3) if r.random() < 0.5 else None
     return ShotReport(
-        shooter=s.to_play, cue_ball=cue_ball, cue_colour=cue_colour, pocketed=tuple(pocketed), jumped=jumped,
-        first_contact=fc, first_contact_colour=fc_colour, fouls=fouls, offender=offender, cushions=cushions,
-        centre_crossing=r.random() < 0.5 if cushions == 1 else None, snookered=r.random() < 0.05,
+        shooter=s.to_play,
+        cue_ball=cue_ball,
+        cue_colour=cue_colour,
+        pocketed=tuple(pocketed),
+        jumped=jumped,
+        first_contact=fc,
+        first_contact_colour=fc_colour,
+        fouls=fouls,
+        offender=offender,
+        cushions=cushions,
+        centre_crossing=r.random() < 0.5 if cushions == 1 else None,
+        snookered=r.random() < 0.05,
         break_balls_to_cushion=r.randint(0, 5) if s.is_break and r.random() < 0.5 else None,
     )
 

@@ -45,7 +45,9 @@ def call(ball: int, pocket: Pocket = P5) -> tuple[Declaration, ...]:
 
 def hit(shooter: int, ball: int, *others: int, pocket: Pocket = P5) -> ShotReport:
     """The called `ball` into the called pocket, `others` into pocket 3."""
-    return ShotReport(shooter, declarations=call(ball, pocket), pocketed=(pot(ball, pocket), *(pot(b, P3) for b in others)))
+    return ShotReport(
+        shooter, declarations=call(ball, pocket), pocketed=(pot(ball, pocket), *(pot(b, P3) for b in others))
+    )
 
 
 def classic(**options: object) -> Match:
@@ -139,10 +141,18 @@ def test_classic_5_4_uncalled_ball_spotted_turn_passes_no_foul() -> None:
 
 def test_classic_5_5_cue_ball_pocketed_or_jumped_opponent_from_the_house() -> None:
     m = classic()
-    out = m.play(ShotReport(1, declarations=call(7), pocketed=(pot(7), PocketedBall(P3, colour=Colour.YELLOW))))
+    out = m.play(
+        ShotReport(1, declarations=call(7), pocketed=(pot(7), PocketedBall(P3, colour=Colour.YELLOW)))
+    )
     assert [e.detail for e in out.of_kind(EffectKind.FOUL)] == [Foul.CUE_BALL_POCKETED.value]
     s = m.state
-    assert s.scores == (5, -5) and 7 in s.on_table and s.hand == 0 and s.in_hand is InHand.HOUSE and s.to_play == 0
+    assert (
+        s.scores == (5, -5)
+        and 7 in s.on_table
+        and s.hand == 0
+        and s.in_hand is InHand.HOUSE
+        and s.to_play == 0
+    )
     assert cites(out, "classic 5.5")
     m.play(ShotReport(0, declarations=call(3), jumped=(JumpedBall(0),)))
     assert m.state.in_hand is InHand.HOUSE and m.state.to_play == 1 and m.state.scores == (0, 0)
@@ -175,9 +185,12 @@ def test_classic_a_c4_break_balls_count_option() -> None:
 
 
 def test_classic_a_c7_several_spotted_in_pocketing_order() -> None:
-    """classic 6 and classic A-C7: balls pocketed on a foul are spotted (general 25), in the order they fell."""
+    """classic 6 and classic A-C7: balls pocketed on a foul are spotted
+    (general 25), in the order they fell."""
     m = classic()
-    out = m.play(ShotReport(1, declarations=call(5), pocketed=(pot(9), pot(3)), fouls=frozenset({Foul.TOUCH})))
+    out = m.play(
+        ShotReport(1, declarations=call(5), pocketed=(pot(9), pot(3)), fouls=frozenset({Foul.TOUCH}))
+    )
     assert [e.ball for e in out.of_kind(EffectKind.SPOT)] == [9, 3]
     assert any(e.reason.ambiguity == "A-C7" for e in out.effects) and m.state.scores == (5, -5)
 
@@ -215,11 +228,16 @@ def test_classic_a_c2_decider_foul_loses() -> None:
     assert m.state.mode == LAG and not m.state.is_break
     m.play(Lag(0))
     out = m.play(ShotReport(0, declarations=call(1), fouls=frozenset({Foul.MISS})))
-    assert m.state.winner == 1 and m.state.scores == (65, 75) and any(e.reason.ambiguity == "A-C2" for e in out.effects)
+    assert (
+        m.state.winner == 1
+        and m.state.scores == (65, 75)
+        and any(e.reason.ambiguity == "A-C2" for e in out.effects)
+    )
 
 
 def test_classic_5_1_unnamed_ball_certain_or_held() -> None:
-    """classic 5.1, classic 5.2: the single ball in the called pocket is the called one; otherwise the shot waits."""
+    """classic 5.1, classic 5.2: the single ball in the called pocket is the called one;
+    otherwise the shot waits."""
     m = classic()
     m.play(ShotReport(1, declarations=call(9), pocketed=(pot(None, P5),)))
     assert m.state.scores == (0, 9)
@@ -227,7 +245,9 @@ def test_classic_5_1_unnamed_ball_certain_or_held() -> None:
     out = m.play(ShotReport(1, declarations=call(8), pocketed=(pot(None, P5), pot(None, P3))))
     assert m.state.mode == HELD and m.state.on_table == before.on_table and cites(out, "classic 5.1")
     need = m.needs()[0]
-    assert need.kind is NeedKind.BALL_NUMBER and need.blocking and not need.before_shot and "pocket 3" in need.en
+    assert (
+        need.kind is NeedKind.BALL_NUMBER and need.blocking and not need.before_shot and "pocket 3" in need.en
+    )
     assert need.slot == 1 and need.pocket == 3 and "8" not in need.options and "0" not in need.options
     with pytest.raises(IllegalInputError):
         m.play(ShotReport(1, declarations=call(8)))
@@ -247,7 +267,11 @@ def test_classic_5_1_unnamed_ball_certain_or_held() -> None:
 
 def test_classic_unnamed_on_a_foul_needs_no_number() -> None:
     m = classic()
-    m.play(ShotReport(1, declarations=call(8), pocketed=(pot(None, P5), pot(None, P3)), fouls=frozenset({Foul.TOUCH})))
+    m.play(
+        ShotReport(
+            1, declarations=call(8), pocketed=(pot(None, P5), pot(None, P3)), fouls=frozenset({Foul.TOUCH})
+        )
+    )
     assert m.state.mode == "play" and len(m.state.on_table) == 16 and m.state.scores == (5, -5)
 
 
@@ -282,11 +306,13 @@ def test_classic_full_match_through_the_api_every_effect_explained() -> None:
 
 def test_classic_5_4_a_shot_without_a_call_is_recorded_and_nothing_scores() -> None:
     """classic 5.4, classic 5.2: a safety or a miss is played with no call. It is a shot without a call, not
-    refused: a ball that falls is uncalled and spotted (6), nothing scores, the turn passes; fouls still apply."""
+    refused: a ball that falls is uncalled and spotted (6), nothing scores,
+    the turn passes; fouls still apply."""
     m = classic()
     out = m.play(ShotReport(1, cushions=2))  # a safety, no call
     assert m.state.to_play == 0 and m.state.scores == (0, 0) and m.state.shots == 2
-    out = m.play(ShotReport(0, pocketed=(pot(None, P3),), cushions=2))  # a ball falls with no call: no number asked
+    # a ball falls with no call: no number asked
+    out = m.play(ShotReport(0, pocketed=(pot(None, P3),), cushions=2))
     assert m.state.mode == "play" and len(m.state.on_table) == 16 and m.state.scores == (0, 0)
     assert m.state.to_play == 1 and cites(out, "classic 5.4") and out.of_kind(EffectKind.SPOT)
     out = m.play(ShotReport(1, fouls=frozenset({Foul.MISS})))  # a miss with no call: the 5.6 penalty as ever

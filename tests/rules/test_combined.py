@@ -69,7 +69,12 @@ def test_combined_5_2_pocketed_cue_ball_earns_a_ball_and_a_premium_shot_from_the
     s = m.state
     assert s.hand == 0 and s.in_hand is InHand.HOUSE and s.to_play == 1 and s.scores == (0, 0)
     need = m.needs()[0]
-    assert need.kind == "choice" and need.player == 1 and 0 not in need.balls and need.balls == tuple(range(1, 16))
+    assert (
+        need.kind == "choice"
+        and need.player == 1
+        and 0 not in need.balls
+        and need.balls == tuple(range(1, 16))
+    )
     with pytest.raises(IllegalInputError, match="may not be taken"):
         m.play(Choose(1, "take_ball", 0))
     m.play(Choose(1, "take_ball", 11))
@@ -120,8 +125,11 @@ def test_combined_7_penalty_ball_then_play_on_from_the_position() -> None:
 @pytest.mark.parametrize("how", ["pocketed", "jumped"])
 def test_combined_7_cue_ball_off_the_table_on_a_foul_gives_a_penalty_shot_from_the_house(how: str) -> None:
     m = combined()
-    shot = (ShotReport(1, pocketed=(pot(0), pot(4)), fouls=frozenset({Foul.PUSH})) if how == "pocketed"
-            else ShotReport(1, jumped=(JumpedBall(0),)))
+    shot = (
+        ShotReport(1, pocketed=(pot(0), pot(4)), fouls=frozenset({Foul.PUSH}))
+        if how == "pocketed"
+        else ShotReport(1, jumped=(JumpedBall(0),))
+    )
     out = m.play(shot)
     assert cites(out, "combined 7") and 0 not in [e.ball for e in out.of_kind(EffectKind.SPOT)]
     m.play(Choose(0, "take_ball"))
@@ -132,7 +140,10 @@ def test_combined_7_cue_ball_off_the_table_on_a_foul_gives_a_penalty_shot_from_t
 def test_combined_8_object_balls_are_spotted_per_25() -> None:
     m = combined()
     out = m.play(ShotReport(1, pocketed=(pot(3),), jumped=(JumpedBall(9),), fouls=frozenset({Foul.TOUCH})))
-    assert [(e.ball, e.spot) for e in out.of_kind(EffectKind.SPOT)] == [(3, Spot.FOOT.value), (9, Spot.SPOTTING_LINE.value)]
+    assert [(e.ball, e.spot) for e in out.of_kind(EffectKind.SPOT)] == [
+        (3, Spot.FOOT.value),
+        (9, Spot.SPOTTING_LINE.value),
+    ]
     assert all(e.reason.cite() == "combined 8" for e in out.of_kind(EffectKind.SPOT))
 
 

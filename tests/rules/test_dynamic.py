@@ -120,7 +120,9 @@ def test_dynamic_7_option_2_penalty_shot_in_hand_anywhere_objects_only() -> None
     m.play(ShotReport(1, fouls=frozenset({Foul.TOUCH})))
     m.play(Choose(0, "penalty_shot"))
     s = m.state
-    assert s.hand == 0 and 0 not in s.on_table and s.in_hand is InHand.ANYWHERE and s.hand_rule == OBJECTS_ONLY
+    assert (
+        s.hand == 0 and 0 not in s.on_table and s.in_hand is InHand.ANYWHERE and s.hand_rule == OBJECTS_ONLY
+    )
     assert s.scores == (0, 0) and s.to_play == 0
     m.play(ShotReport(0, pocketed=(pot(0), pot(3))))  # A-D3 on the penalty shot
     assert m.state.scores == (1, 0) and m.state.to_play == 1 and m.state.in_hand is InHand.ANYWHERE
@@ -136,7 +138,9 @@ def test_dynamic_7_unknown_option_is_refused() -> None:
 def test_dynamic_8_object_balls_spotted_per_25() -> None:
     m = dynamic()
     out = m.play(ShotReport(1, pocketed=(pot(2),), fouls=frozenset({Foul.TOUCH})))
-    assert [(e.ball, e.spot, e.reason.cite()) for e in out.of_kind(EffectKind.SPOT)] == [(2, Spot.FOOT.value, "dynamic 8")]
+    assert [(e.ball, e.spot, e.reason.cite()) for e in out.of_kind(EffectKind.SPOT)] == [
+        (2, Spot.FOOT.value, "dynamic 8")
+    ]
 
 
 def test_dynamic_a_d1_penalty_shot_adds_no_point_unless_configured() -> None:

@@ -125,7 +125,9 @@ def test_free_7_penalty_ball_of_the_opponents_choice_after_spotting() -> None:
     kinds = [e.kind for e in out.effects]
     assert kinds.index(EffectKind.SPOT) < kinds.index(EffectKind.CHOICE)  # spotted first
     need = m.needs()[0]
-    assert need.kind == "choice" and need.player == 0 and need.blocking and 5 in need.balls and 0 in need.balls
+    assert (
+        need.kind == "choice" and need.player == 0 and need.blocking and 5 in need.balls and 0 in need.balls
+    )
     with pytest.raises(IllegalInputError, match="choose"):
         m.play(ShotReport(0))
     with pytest.raises(IllegalInputError, match="player 0"):

@@ -24,8 +24,18 @@ from shared_rules.state import LAG
 from tests.rules.helpers import after_break, cites, kinds, pot, started
 
 GENERAL_12 = [
-    Foul.MISS, Foul.BAD_BREAK, Foul.EARLY_START, Foul.BAD_CUE_STRIKE, Foul.BOTH_FEET_OFF, Foul.TOUCH,
-    Foul.DOUBLE_HIT, Foul.PUSH, Foul.NOT_COMPLETED, Foul.JUMPED, Foul.SLOW_PLAY, Foul.INTERFERENCE,
+    Foul.MISS,
+    Foul.BAD_BREAK,
+    Foul.EARLY_START,
+    Foul.BAD_CUE_STRIKE,
+    Foul.BOTH_FEET_OFF,
+    Foul.TOUCH,
+    Foul.DOUBLE_HIT,
+    Foul.PUSH,
+    Foul.NOT_COMPLETED,
+    Foul.JUMPED,
+    Foul.SLOW_PLAY,
+    Foul.INTERFERENCE,
 ]
 
 
@@ -45,7 +55,7 @@ def _assert_penalised(m: Match, foul: Foul, paragraph: str) -> None:
     assert m.state.pending is not None and m.state.pending.player == 1 - offender  # free 7 penalty ball
 
 
-# -- 5.3, 8, 10, 11, 12 ---------------------------------------------------------------------------------------
+# -- 5.3, 8, 10, 11, 12 --------------------------------------------------------------------------------------
 
 
 def test_general_5_3_miss_is_a_foul() -> None:
@@ -118,7 +128,7 @@ def test_general_12_1_rebreak_option_racks_again_for_the_opponent() -> None:
     assert s.is_break and s.to_play == 1 and s.hand == 0 and s.in_hand is InHand.HOUSE
 
 
-# -- the fouls of 29.1, each by its own paragraph ---------------------------------------------------------------
+# -- the fouls of 29.1, each by its own paragraph ------------------------------------------------------------
 
 
 def test_general_14_2_starting_before_the_previous_shot_ended() -> None:
@@ -190,7 +200,9 @@ def test_general_29_1_each_of_the_twelve_fouls_is_penalised(foul: Foul) -> None:
 
 def test_general_29_2_several_breaches_are_penalised_once() -> None:
     m = after_break()
-    out = m.play(ShotReport(1, cushions=0, fouls=frozenset({Foul.TOUCH, Foul.DOUBLE_HIT}), jumped=(JumpedBall(3),)))
+    out = m.play(
+        ShotReport(1, cushions=0, fouls=frozenset({Foul.TOUCH, Foul.DOUBLE_HIT}), jumped=(JumpedBall(3),))
+    )
     assert len(out.of_kind(EffectKind.FOUL)) == 4  # touch, double hit, not completed, jumped
     assert cites(out, "general 29.2")
     assert len(out.of_kind(EffectKind.CHOICE)) == 1
@@ -198,13 +210,20 @@ def test_general_29_2_several_breaches_are_penalised_once() -> None:
     assert m.state.scores == (1, 0)
 
 
-# -- 20 -------------------------------------------------------------------------------------------------------
+# -- 20 ------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("cushions", "crossing", "foul"),
-    [(0, None, True), (0, True, True), (1, False, True), (1, True, False), (1, None, False), (2, None, False),
-     (None, None, False)],
+    [
+        (0, None, True),
+        (0, True, True),
+        (1, False, True),
+        (1, True, False),
+        (1, None, False),
+        (2, None, False),
+        (None, None, False),
+    ],
 )
 def test_general_20_correct_completion(cushions: int | None, crossing: bool | None, foul: bool) -> None:
     m = after_break()
@@ -224,7 +243,7 @@ def test_general_20_can_be_waived() -> None:
     assert not m.play(ShotReport(1, cushions=0)).of_kind(EffectKind.FOUL)
 
 
-# -- 21: from hand from the house -----------------------------------------------------------------------------
+# -- 21: from hand from the house ----------------------------------------------------------------------------
 
 
 def test_general_21_1_placement_in_the_house_is_prompted() -> None:
@@ -259,7 +278,7 @@ def test_general_21_5_temporary_house_is_named_in_the_prompt() -> None:
     assert "general 21.5" in m.needs()[0].en and "временный дом" in m.needs()[0].ru
 
 
-# -- 22 -------------------------------------------------------------------------------------------------------
+# -- 22 ------------------------------------------------------------------------------------------------------
 
 
 def test_general_22_1_and_22_2_correctly_pocketed_ball_goes_to_the_shooters_shelf() -> None:
@@ -290,7 +309,7 @@ def test_general_22_5_a_rim_out_is_not_pocketed() -> None:
     assert m.state.scores == (0, 0) and m.state.to_play == 0 and len(m.state.on_table) == 16
 
 
-# -- 24.3, 25 -------------------------------------------------------------------------------------------------
+# -- 24.3, 25 ------------------------------------------------------------------------------------------------
 
 
 def test_general_24_3_a_jumped_ball_is_a_foul_and_is_spotted() -> None:
@@ -317,7 +336,7 @@ def test_general_25_spotting_order_foot_spot_line_then_toward_centre() -> None:
     assert [e.ball for e in out.of_kind(EffectKind.SPOT)] == list(range(1, 15))  # in pocketing order
 
 
-# -- 27 -------------------------------------------------------------------------------------------------------
+# -- 27 ------------------------------------------------------------------------------------------------------
 
 
 def test_general_27_restore_is_an_audit_entry_only() -> None:

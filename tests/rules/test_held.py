@@ -1,4 +1,5 @@
-"""The one protocol for a missing fact (shared_rules/held.py) and the variants' profiles (shared_rules/profile.py).
+"""The one protocol for a missing fact (shared_rules/held.py) and the variants' profiles
+(shared_rules/profile.py).
 
 Every variant holds a shot the same way: mode `held`, one blocking typed need naming the ball, answered by
 `Identify`; the hub reads each variant's profile instead of its name.
@@ -55,7 +56,8 @@ def test_general_22_nothing_is_held_identify_is_refused() -> None:
 
 
 def test_general_22_a_held_shot_refuses_everything_but_its_answer_and_a_concession() -> None:
-    """general 22 (which ball was pocketed decides the result): until the referee names it, nothing else is played."""
+    """general 22 (which ball was pocketed decides the result):
+    until the referee names it, nothing else is played."""
     m = held_classic()
     before = m.state
     for inp in (ShotReport(1, cushions=2), Lag(0), Choose(1, "take_ball"), Interference(restore=True)):
@@ -69,7 +71,12 @@ def test_general_22_a_held_shot_refuses_everything_but_its_answer_and_a_concessi
 def test_general_22_the_held_shot_and_its_answer_are_in_the_log() -> None:
     m = held_classic()
     need = m.needs()[0]
-    assert need.kind is NeedKind.BALL_NUMBER and need.kind.answer == "Identify" and need.slot == 1 and need.pocket == 3
+    assert (
+        need.kind is NeedKind.BALL_NUMBER
+        and need.kind.answer == "Identify"
+        and need.slot == 1
+        and need.pocket == 3
+    )
     m.play(Identify(ball=int(need.options[0])))
     assert input_from_dict(input_to_dict(Identify(ball=9))) == Identify(ball=9)
     assert input_to_dict(Identify(colour=Colour.RED)) == {"type": "identify", "colour": "red"}
@@ -80,21 +87,25 @@ def test_general_22_the_held_shot_and_its_answer_are_in_the_log() -> None:
 
 
 def test_hundred_3_a_jumped_ball_without_its_number_is_asked_off_the_table() -> None:
-    """hundred 3: a jumped white ball's number decides where it goes (#10 to the centre spot): held, slot after the
-    pocketed balls, no pocket."""
+    """hundred 3: a jumped white ball's number decides where it goes (#10 to the centre spot): held, slot
+    after the pocketed balls, no pocket."""
     m = Match.new("hundred")
     m.play(Lag(0))
     m.play(ShotReport(0, cushions=2))
     m.play(ShotReport(1, pocketed=(PocketedBall(P1, ball=5, direct=True),), jumped=(JumpedBall(),)))
     need = m.needs()[0]
-    assert m.state.mode is Mode.HELD and need.slot == 1 and need.pocket is None and "left the table" in need.en
+    assert (
+        m.state.mode is Mode.HELD and need.slot == 1 and need.pocket is None and "left the table" in need.en
+    )
     m.play(Identify(ball=10))
     assert m.state.mode is Mode.PLAY and 10 in m.state.on_table
 
 
 def test_need_kinds_say_what_answers_them() -> None:
-    assert {k: k.answer for k in NeedKind if k.held} == {NeedKind.BALL_NUMBER: "Identify",
-                                                           NeedKind.BALL_COLOUR: "Identify"}
+    assert {k: k.answer for k in NeedKind if k.held} == {
+        NeedKind.BALL_NUMBER: "Identify",
+        NeedKind.BALL_COLOUR: "Identify",
+    }
     assert NeedKind.CUE_BALL.fact == "cue_ball" and NeedKind.CUE_COLOUR.fact == "cue_colour"
     assert NeedKind.DECLARATION.fact == "declarations" and NeedKind.LAG.fact is None
     assert all(k.fact is None or k.fact in ShotReport.__dataclass_fields__ for k in NeedKind)

@@ -54,7 +54,8 @@ def test_hundred_1_twelve_balls_and_only_the_yellow_is_struck() -> None:
 
 
 def test_hundred_2_rack_ten_on_the_centre_spot_yellow_in_the_house() -> None:
-    """hundred A-100-12: the pyramid's order is not modelled; only #10's place and the yellow in hand matter."""
+    """hundred A-100-12: the pyramid's order is not modelled;
+    only #10's place and the yellow in hand matter."""
     s = Match.new("hundred").state
     assert s.on_table == tuple(range(5, 16)) and s.placed == ((TEN, Spot.CENTRE.value),)
     assert s.hand == 0 and s.in_hand is InHand.HOUSE and s.mode == LAG and s.scores == (0, 0)
@@ -66,7 +67,10 @@ def test_hundred_2_break_needs_only_the_safety_rule() -> None:
     assert not out.of_kind(EffectKind.FOUL) and cites(out, "hundred 2") and not cites(out, "general 12")
     m = started()
     out = m.play(ShotReport(0, cushions=1, centre_crossing=False))
-    assert foul_reasons(out) == ["hundred 19"] and out.of_kind(EffectKind.FOUL)[0].detail == Foul.NOT_COMPLETED.value
+    assert (
+        foul_reasons(out) == ["hundred 19"]
+        and out.of_kind(EffectKind.FOUL)[0].detail == Foul.NOT_COMPLETED.value
+    )
     assert m.state.debts == (1, 0)  # §18 with an empty shelf
 
 
@@ -107,7 +111,7 @@ def test_hundred_3_target_option_is_checked() -> None:
         Match.new("hundred", options={"hundred_debt_counter": 1})
 
 
-# -- §4-§7: calls ---------------------------------------------------------------------------------------------
+# -- §4-§7: calls --------------------------------------------------------------------------------------------
 
 
 def test_hundred_4_called_ball_in_the_called_pocket_counts_its_number() -> None:
@@ -125,7 +129,11 @@ def test_hundred_4_wrong_pocket_does_not_count() -> None:
 
 def test_hundred_a_100_10_the_referees_verdict_decides_the_method() -> None:
     m = broken()
-    m.play(ShotReport(1, declarations=(Declaration(12, R, method="bank"),), pocketed=(pot(12, R),), as_called=False))
+    m.play(
+        ShotReport(
+            1, declarations=(Declaration(12, R, method="bank"),), pocketed=(pot(12, R),), as_called=False
+        )
+    )
     assert m.state.scores == (0, 0) and 12 in m.state.on_table and m.state.to_play == 0
     with pytest.raises(IllegalInputError, match="no call"):
         m.play(ShotReport(0, as_called=True, cushions=2))
@@ -166,7 +174,9 @@ def test_hundred_5_direct_cue_ball_against_the_call_no_penalty() -> None:
     run(m, 1, [5])
     out = m.play(ShotReport(1, declarations=(call(12, R),), pocketed=(pot(12, R), pot(0, L, direct=True))))
     s = m.state
-    assert s.scores == (0, 5) and s.shelves[1] == (5,) and 12 in s.on_table and not out.of_kind(EffectKind.FOUL)
+    assert (
+        s.scores == (0, 5) and s.shelves[1] == (5,) and 12 in s.on_table and not out.of_kind(EffectKind.FOUL)
+    )
     assert s.to_play == 0 and s.hand == 0 and s.in_hand is InHand.ANYWHERE and s.hand_rule == ""  # §16
     assert cites(out, "hundred 5") and cites(out, "hundred 16")
 
@@ -185,7 +195,13 @@ def test_hundred_6_double_call_must_be_fully_made() -> None:
 def test_hundred_17_double_call_failed_with_the_cue_ball_in_opponent_in_hand_restricted() -> None:
     """hundred 6: only the cue ball of a double call fell: the opponent puts it in play from hand."""
     m = broken()
-    out = m.play(ShotReport(1, declarations=(call(12, R), call(0, L, CUE_CALL)), pocketed=(pot(None, L, colour=Colour.YELLOW),)))
+    out = m.play(
+        ShotReport(
+            1,
+            declarations=(call(12, R), call(0, L, CUE_CALL)),
+            pocketed=(pot(None, L, colour=Colour.YELLOW),),
+        )
+    )
     s = m.state
     assert s.to_play == 0 and s.hand == 0 and s.in_hand is InHand.ANYWHERE and s.hand_rule == RESTRICTED
     assert cites(out, "hundred 17") and not out.of_kind(EffectKind.FOUL)
@@ -199,7 +215,7 @@ def test_hundred_7_series_rule() -> None:
     assert m.state.to_play == 0 and cites(m.outcomes[-1], "hundred 7")
 
 
-# -- §8-§10: the cue ball pocketed -------------------------------------------------------------------------------
+# -- §8-§10: the cue ball pocketed ---------------------------------------------------------------------------
 
 
 def test_hundred_8_cue_ball_in_off_a_cushion_not_as_called_nothing_counts_no_penalty() -> None:
@@ -214,7 +230,9 @@ def test_hundred_8_cue_ball_in_off_a_cushion_not_as_called_nothing_counts_no_pen
 def test_hundred_8_jumped_cue_ball_no_foul() -> None:
     """hundred A-100-9: a jumped cue ball is no foul; the opponent has it in hand anywhere (hundred 16)."""
     m = broken()
-    out = m.play(ShotReport(1, declarations=(call(12, R),), pocketed=(pot(12, R),), jumped=(JumpedBall(ball=0),)))
+    out = m.play(
+        ShotReport(1, declarations=(call(12, R),), pocketed=(pot(12, R),), jumped=(JumpedBall(ball=0),))
+    )
     s = m.state
     assert not out.of_kind(EffectKind.FOUL) and s.scores == (0, 0) and s.debts == (0, 0)
     assert s.to_play == 0 and s.hand == 0 and s.in_hand is InHand.ANYWHERE and s.hand_rule == ""
@@ -222,7 +240,9 @@ def test_hundred_8_jumped_cue_ball_no_foul() -> None:
 
 def test_hundred_9_cue_ball_in_as_called_bonus_lowest_ball() -> None:
     m = broken()
-    out = m.play(ShotReport(1, declarations=(call(0, L, CUE_CALL),), pocketed=(pot(None, L, colour=Colour.YELLOW),)))
+    out = m.play(
+        ShotReport(1, declarations=(call(0, L, CUE_CALL),), pocketed=(pot(None, L, colour=Colour.YELLOW),))
+    )
     s = m.state
     assert s.shelves[1] == (5,) and s.scores == (0, 5) and s.to_play == 1 and cites(out, "hundred 9")
     assert s.in_hand is InHand.ANYWHERE and s.hand_rule == RESTRICTED  # hundred 15
@@ -243,13 +263,18 @@ def test_hundred_10_direct_cue_ball_with_no_call_productive_no_bonus() -> None:
     assert s.scores == (0, 0) and s.to_play == 1 and s.hand_rule == RESTRICTED and cites(out, "hundred 10")
 
 
-# -- §15-§17: the cue ball back into play ------------------------------------------------------------------------
+# -- §15-§17: the cue ball back into play --------------------------------------------------------------------
 
 
 def test_hundred_15_single_direct_ball_from_hand_does_not_count() -> None:
     m = restricted()
     out = m.play(ShotReport(1, declarations=(call(12, R),), pocketed=(pot(None, R, direct=True),)))
-    assert m.state.scores == (0, 0) and 12 in m.state.on_table and m.state.to_play == 0 and cites(out, "hundred 15")
+    assert (
+        m.state.scores == (0, 0)
+        and 12 in m.state.on_table
+        and m.state.to_play == 0
+        and cites(out, "hundred 15")
+    )
 
 
 def test_hundred_15_bank_from_hand_counts_but_not_the_carom() -> None:
@@ -273,7 +298,7 @@ def test_hundred_16_free_hand_after_an_accidental_in_off() -> None:
     assert m.state.to_play == 0 and m.state.get("privilege") is True
 
 
-# -- bad input ----------------------------------------------------------------------------------------------------
+# -- bad input -----------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -299,34 +324,44 @@ def test_hundred_bad_input_is_refused_and_changes_nothing(shot: ShotReport, erro
 
 def test_hundred_3_ball_number_resolved_only_where_certain() -> None:
     m = broken()
-    m.play(ShotReport(1, declarations=(call(9, R),), pocketed=(pot(None, R), pot(11, L))))  # 9: alone in pocket R
+    # 9: alone in pocket R
+    m.play(ShotReport(1, declarations=(call(9, R),), pocketed=(pot(None, R), pot(11, L))))
     assert m.state.shelves[1] == (9,)
-    m.play(ShotReport(1, pocketed=(pot(None, L, colour=Colour.YELLOW, direct=True),)))  # yellow = the cue ball
+    # yellow = the cue ball
+    m.play(ShotReport(1, pocketed=(pot(None, L, colour=Colour.YELLOW, direct=True),)))
     assert m.state.hand == 0
 
 
 @pytest.mark.parametrize("cue_first", [False, True])
 def test_hundred_6_pocket_called_for_two_balls_names_its_ball_only_where_certain(cue_first: bool) -> None:
-    """hundred 4, 6 (and 3: never guessed): a ball and the cue ball called into one pocket, one white-looking ball
-    falls there. It is the called ball only once the cue ball is accounted for; the order of the calls is no clue.
-    (Regression: the later call used to win, so the same shot was #14 one way round and the yellow the other.)"""
+    """hundred 4, 6 (and 3: never guessed): a ball and the cue ball called into one pocket, one white-looking
+    ball falls there. It is the called ball only once the cue ball is accounted for; the order of the calls is
+    no clue. (Regression: the later call used to win, so the same shot was #14 one way round
+    and the yellow the other.)"""
     calls = (call(14), call(0, L, CUE_CALL))
     calls = calls[::-1] if cue_first else calls
     m = broken()
     before = m.state
     m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),)))
-    assert m.state.mode == HELD and m.needs()[0].kind is NeedKind.BALL_NUMBER and "pocket 5" in m.needs()[0].en
+    assert (
+        m.state.mode == HELD and m.needs()[0].kind is NeedKind.BALL_NUMBER and "pocket 5" in m.needs()[0].en
+    )
     assert {"0", "14"} <= set(m.needs()[0].options)
     m.undo()
     assert m.state == before
     m.play(ShotReport(1, declarations=calls, pocketed=(pot(None),), jumped=(JumpedBall(0),)))
-    assert m.state.in_hand is InHand.ANYWHERE and m.state.to_play == 0  # §8: the yellow jumped, the turn passes
-    assert 14 in m.state.on_table and m.state.shelves == ((), ())  # #14 fell but does not count (§6, §8): spotted
+    # §8: the yellow jumped, the turn passes
+    assert m.state.in_hand is InHand.ANYWHERE and m.state.to_play == 0
+    # #14 fell but does not count (§6, §8): spotted
+    assert 14 in m.state.on_table and m.state.shelves == ((), ())
 
 
 @pytest.mark.parametrize(
     "shot",
-    [ShotReport(1, pocketed=(pot(None), pot(None, R))), ShotReport(1, declarations=(call(5),), pocketed=(pot(None), pot(None)))],
+    [
+        ShotReport(1, pocketed=(pot(None), pot(None, R))),
+        ShotReport(1, declarations=(call(5),), pocketed=(pot(None), pot(None))),
+    ],
 )
 def test_hundred_3_a_number_that_decides_is_never_guessed_the_shot_is_held(shot: ShotReport) -> None:
     """hundred 3: the balls look alike, so a number that decides the score is asked: the shot is held (one

@@ -11,7 +11,7 @@ from shared_rules.state import PLAY
 from tests.rules.helpers import cites
 from tests.rules.helpers_hundred import R, broken, call, foul_reasons, last_ball_match, pot, run
 
-# -- §18, §19: fouls and the penalty -----------------------------------------------------------------------------
+# -- §18, §19: fouls and the penalty -------------------------------------------------------------------------
 
 
 def test_hundred_18_lowest_shelf_ball_back_to_the_foot_rail() -> None:
@@ -31,7 +31,12 @@ def test_hundred_a_100_7_debts_paid_by_the_next_correct_balls() -> None:
     assert m.state.debts == (0, 2)
     m.play(ShotReport(0, cushions=2))
     out = m.play(ShotReport(1, declarations=(call(12),), pocketed=(pot(None),)))
-    assert m.state.debts == (0, 1) and 12 in m.state.on_table and m.state.to_play == 1 and cites(out, "hundred 18")
+    assert (
+        m.state.debts == (0, 1)
+        and 12 in m.state.on_table
+        and m.state.to_play == 1
+        and cites(out, "hundred 18")
+    )
     run(m, 1, [13, 14])
     assert m.state.debts == (0, 0) and m.state.shelves[1] == (14,)
 
@@ -76,7 +81,7 @@ def test_hundred_a_100_6_turn_after_a_foul_opponent_from_the_position() -> None:
     assert any(r.ambiguity == "A-100-6" for r in out.reasons)
 
 
-# -- §20: last-ball mode --------------------------------------------------------------------------------------------
+# -- §20: last-ball mode -------------------------------------------------------------------------------------
 
 
 def test_hundred_20_fifty_all_starts_last_ball_mode() -> None:

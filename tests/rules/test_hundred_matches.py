@@ -18,25 +18,30 @@ from shared_rules.state import LAG
 from tests.rules.helpers_hundred import CUE_CALL, L, R, call, last_ball_match, pot
 from tests.rules.strategies import INVARIANTS, PrefixRandom, play_random, rnds
 
-# -- a whole match --------------------------------------------------------------------------------------------------
+# -- a whole match -------------------------------------------------------------------------------------------
 
 
 def test_hundred_full_match_from_the_rack_to_a_result() -> None:
-    """hundred 3: a match played through the API; every effect carries a hundred or general reason in en and ru."""
+    """hundred 3: a match played through the API; every effect carries a hundred or
+    general reason in en and ru."""
     m = Match.new("hundred", ("Ivan", "Petr"))
     inputs: list[Input] = [
         Lag(1),
         ShotReport(1, cushions=2),  # the break: the safety rule
         ShotReport(0, declarations=(call(15, R),), pocketed=(pot(None, R),)),  # 15
         ShotReport(0, pocketed=(pot(14, L, direct=True),)),  # gentleman: 29
-        ShotReport(0, declarations=(call(0, L, CUE_CALL),), pocketed=(pot(0, L),)),  # §9: bonus 5 -> 34, in hand
-        ShotReport(0, declarations=(call(13, R),), pocketed=(pot(13, R, direct=True),)),  # §15: no count, turn passes
+        # §9: bonus 5 -> 34, in hand
+        ShotReport(0, declarations=(call(0, L, CUE_CALL),), pocketed=(pot(0, L),)),
+        # §15: no count, turn passes
+        ShotReport(0, declarations=(call(13, R),), pocketed=(pot(13, R, direct=True),)),
         ShotReport(1, first_contact=TEN, cushions=2),  # §12 foul on an empty shelf: a debt
-        ShotReport(0, declarations=(call(6, R),), pocketed=(pot(None, R),), fouls=frozenset({Foul.PUSH})),  # 34-5
+        # 34-5
+        ShotReport(0, declarations=(call(6, R),), pocketed=(pot(None, R),), fouls=frozenset({Foul.PUSH})),
         ShotReport(1, declarations=(call(12, R),), pocketed=(pot(None, R),)),  # pays the debt
         ShotReport(1, declarations=(call(TEN, L),), pocketed=(pot(None, L),)),  # §13: 10
         ShotReport(1, cushions=2),
-        ShotReport(0, declarations=(call(13, R), call(11, L)), pocketed=(pot(13, R), pot(11, L))),  # 29+24 = 53
+        # 29+24 = 53
+        ShotReport(0, declarations=(call(13, R), call(11, L)), pocketed=(pot(13, R), pot(11, L))),
     ]
     for inp in inputs:
         out = m.play(inp)
@@ -52,7 +57,8 @@ def test_hundred_full_match_from_the_rack_to_a_result() -> None:
 
 
 def test_hundred_interference_rerack_keeps_ten_on_the_centre_spot() -> None:
-    """hundred 2: after a re-rack (general 27) #10 goes on the centre spot; last-ball mode resumes after the lag."""
+    """hundred 2: after a re-rack (general 27) #10 goes on the centre spot;
+    last-ball mode resumes after the lag."""
     m = last_ball_match()
     m.play(Interference(restore=False))
     assert m.state.mode == LAG and (TEN, Spot.CENTRE.value) in m.state.placed
@@ -74,8 +80,11 @@ OPTION_SETS = [
 @pytest.mark.parametrize("options", OPTION_SETS)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(r=rnds())
-def test_hundred_a_100_7_random_matches_with_options_end_and_keep_110(options: dict[str, object], r: PrefixRandom) -> None:
-    """hundred A-100-5, hundred A-100-9: with each club option, random legal matches end; 110 points always."""
+def test_hundred_a_100_7_random_matches_with_options_end_and_keep_110(
+    options: dict[str, object], r: PrefixRandom
+) -> None:
+    """hundred A-100-5, hundred A-100-9: with each club option,
+    random legal matches end; 110 points always."""
     m = play_random("hundred", r, 3000, options=options, check=True)
     assert m.state.over
     assert Match.from_log(json.loads(json.dumps(m.to_log()))).state == m.state

@@ -74,8 +74,8 @@ def test_undo_pops_and_equals_replay() -> None:
 
 
 def test_a_long_match_keeps_few_states_and_undoes_to_each_of_them() -> None:
-    """A state is kept for good only at every CHECKPOINT-th input and for the latest RECENT ones (memory of a long
-    match); an undo past them replays from the checkpoint and gives the very state a replay gives."""
+    """A state is kept for good only at every CHECKPOINT-th input and for the latest RECENT ones (memory of a
+    long match); an undo past them replays from the checkpoint and gives the very state a replay gives."""
     m = after_break()
     while len(m.history) < 5 * CHECKPOINT:  # misses: nothing falls, the turn passes
         m.play(ShotReport(m.state.to_play))
@@ -95,7 +95,11 @@ def test_a_long_match_keeps_few_states_and_undoes_to_each_of_them() -> None:
 BAD_INPUTS: list[tuple[Any, type[RulesError], str]] = [
     (ShotReport(0), IllegalInputError, "player 1's shot"),
     (ShotReport(2), MalformedInputError, "shooter: 2 is not a seat"),
-    (ShotReport(1, pocketed=(PocketedBall(7),)), MalformedInputError, r"pocketed\[0\].pocket: 7 is not a pocket"),  # type: ignore[arg-type]
+    (
+        ShotReport(1, pocketed=(PocketedBall(7),)),
+        MalformedInputError,
+        r"pocketed\[0\].pocket: 7 is not a pocket",
+    ),  # type: ignore[arg-type]
     (ShotReport(1, pocketed=(pot(3), pot(3))), IllegalInputError, r"pocketed\[1\]: ball 3 is reported twice"),
     (ShotReport(1, pocketed=(pot(16),)), IllegalInputError, r"pocketed\[0\]: ball 16 is not on the table"),
     (ShotReport(1, pocketed=(pot(3, colour=Colour.YELLOW),)), IllegalInputError, "is not yellow"),
@@ -111,7 +115,9 @@ BAD_INPUTS: list[tuple[Any, type[RulesError], str]] = [
 
 
 @pytest.mark.parametrize(("inp", "error", "message"), BAD_INPUTS)
-def test_bad_input_raises_a_clear_error_and_changes_nothing(inp: Any, error: type[RulesError], message: str) -> None:
+def test_bad_input_raises_a_clear_error_and_changes_nothing(
+    inp: Any, error: type[RulesError], message: str
+) -> None:
     m = after_break()
     before, history = m.state, m.history
     with pytest.raises(error, match=message) as info:
@@ -139,9 +145,19 @@ def test_concede_ends_the_match() -> None:
 
 def _sample_match() -> Match:
     m = after_break()
-    m.play(ShotReport(1, cue_ball=4, pocketed=(PocketedBall(Pocket.MIDDLE_LEFT, ball=5, colour=Colour.IVORY),),
-                      cushions=1, centre_crossing=True, declarations=(Declaration(5, Pocket.MIDDLE_LEFT),)))
-    m.play(ShotReport(1, jumped=(JumpedBall(colour=Colour.YELLOW),), fouls=frozenset({Foul.TOUCH, Foul.PUSH})))
+    m.play(
+        ShotReport(
+            1,
+            cue_ball=4,
+            pocketed=(PocketedBall(Pocket.MIDDLE_LEFT, ball=5, colour=Colour.IVORY),),
+            cushions=1,
+            centre_crossing=True,
+            declarations=(Declaration(5, Pocket.MIDDLE_LEFT),),
+        )
+    )
+    m.play(
+        ShotReport(1, jumped=(JumpedBall(colour=Colour.YELLOW),), fouls=frozenset({Foul.TOUCH, Foul.PUSH}))
+    )
     m.play(Choose(0, "take_ball", 9))
     m.play(Interference(restore=True))
     return m
@@ -162,8 +178,15 @@ def test_log_round_trip_through_json() -> None:
         ({"version": 2}, "unknown version 2"),
         ({"format": "pgn"}, "log.format"),
         ({"variant": "snooker"}, "unknown variant"),
-        ({"inputs": [{"type": "lag", "winner": 0}, {"type": "shot", "shooter": 0, "pocketed": [{"pocket": 7}]}]},
-         r"log.inputs\[1\]: pocketed\[0\].pocket: 7 is not a Pocket"),
+        (
+            {
+                "inputs": [
+                    {"type": "lag", "winner": 0},
+                    {"type": "shot", "shooter": 0, "pocketed": [{"pocket": 7}]},
+                ]
+            },
+            r"log.inputs\[1\]: pocketed\[0\].pocket: 7 is not a Pocket",
+        ),
         ({"inputs": [{"type": "shot", "shooter": 0}]}, r"log.inputs\[0\]: enter the lag"),
         ({"options": {"target": "x"}}, "option 'target'"),
     ],
@@ -175,16 +198,31 @@ def test_bad_logs_are_refused_with_the_place(patch: dict[str, Any], message: str
 
 
 def test_codec_round_trips_every_input_type() -> None:
-    for inp in [*_sample_match().history, Concede(1), RefereeDecision("award", 0), Interference(False),
-                Choose(0, "take_ball", None, Colour.RED)]:
+    for inp in [
+        *_sample_match().history,
+        Concede(1),
+        RefereeDecision("award", 0),
+        Interference(False),
+        Choose(0, "take_ball", None, Colour.RED),
+    ]:
         d = input_to_dict(inp)
         assert input_from_dict(json.loads(json.dumps(d))) == inp
 
 
 def test_codec_omits_defaults_and_writes_enums_by_value() -> None:
-    d = input_to_dict(ShotReport(1, pocketed=(PocketedBall(Pocket.FOOT_RIGHT, colour=Colour.YELLOW),),
-                                 fouls=frozenset({Foul.TOUCH, Foul.MISS})))
-    assert d == {"type": "shot", "shooter": 1, "pocketed": [{"pocket": 6, "colour": "yellow"}], "fouls": ["17", "5.3"]}
+    d = input_to_dict(
+        ShotReport(
+            1,
+            pocketed=(PocketedBall(Pocket.FOOT_RIGHT, colour=Colour.YELLOW),),
+            fouls=frozenset({Foul.TOUCH, Foul.MISS}),
+        )
+    )
+    assert d == {
+        "type": "shot",
+        "shooter": 1,
+        "pocketed": [{"pocket": 6, "colour": "yellow"}],
+        "fouls": ["17", "5.3"],
+    }
 
 
 @pytest.mark.parametrize(
@@ -194,8 +232,14 @@ def test_codec_omits_defaults_and_writes_enums_by_value() -> None:
         ({"type": "shot", "shooter": 0, "spin": 1}, "spin: unknown field of ShotReport"),
         ({"type": "shot", "shooter": "0"}, "shooter: expected an integer"),
         ({"type": "shot", "shooter": True}, "shooter: expected an integer"),
-        ({"type": "shot", "shooter": 0, "pocketed": [{"pocket": 7}]}, r"pocketed\[0\].pocket: 7 is not a Pocket"),
-        ({"type": "shot", "shooter": 0, "pocketed": [{"pocket": 1, "x": 1}]}, r"pocketed\[0\].x: unknown field"),
+        (
+            {"type": "shot", "shooter": 0, "pocketed": [{"pocket": 7}]},
+            r"pocketed\[0\].pocket: 7 is not a Pocket",
+        ),
+        (
+            {"type": "shot", "shooter": 0, "pocketed": [{"pocket": 1, "x": 1}]},
+            r"pocketed\[0\].x: unknown field",
+        ),
         ({"type": "shot", "shooter": 0, "pocketed": {"pocket": 1}}, "pocketed: expected a list"),
         ({"type": "shot", "shooter": 0, "fouls": ["99"]}, r"fouls\[0\]: '99' is not a Foul"),
         ({"type": "shot", "shooter": 0, "carom_on_ten": 1}, "carom_on_ten: expected true/false"),
@@ -215,17 +259,27 @@ def test_summary_is_json_and_bilingual() -> None:
     assert s["variant"] == "free" and s["players"] == ["Ivan", "Petr"] and s["scores"] == [1, 1]
     assert s["to_play"] == 0 and s["in_hand"] == "none" and s["mode"] == "play" and not s["over"]
     assert s["needs"][0]["kind"] == "cue_ball" and s["needs"][0]["ru"]
-    assert s["last_reasons"] == [{"en": "general 27: outside interference: the balls are put back where they were; "
-                                        "no penalty", "ru": "general 27: вмешательство постороннего: шары возвращены "
-                                        "на места, штрафа нет"}]
-    assert s["series"]["shots"] == 3 and len(s["on_table"]) + len(s["shelves"][0]) + len(s["shelves"][1]) == 16
+    assert s["last_reasons"] == [
+        {
+            "en": "general 27: outside interference: the balls are put back where they were; no penalty",
+            "ru": "general 27: вмешательство постороннего: шары возвращены на места, штрафа нет",
+        }
+    ]
+    assert (
+        s["series"]["shots"] == 3 and len(s["on_table"]) + len(s["shelves"][0]) + len(s["shelves"][1]) == 16
+    )
 
 
 def test_state_knows_where_every_ball_is() -> None:
     m = after_break("combined")
     m.play(ShotReport(1, pocketed=(pot(0), pot(3))))
     s = m.state
-    assert s.place_of(0) == "hand" and s.place_of(3) == "shelf1" and s.place_of(4) == "table" and s.place_of(99) == ""
+    assert (
+        s.place_of(0) == "hand"
+        and s.place_of(3) == "shelf1"
+        and s.place_of(4) == "table"
+        and s.place_of(99) == ""
+    )
     assert sorted(s.all_placed_balls()) == list(range(16))
     assert s.get("nothing", 7) == 7
 

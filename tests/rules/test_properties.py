@@ -30,7 +30,8 @@ def _replay(variant: str, history: tuple, options: dict | None = None) -> Match:
 @SETTINGS
 @given(r=rnds())
 def test_random_legal_matches_end_and_keep_every_invariant(variant: str, r: PrefixRandom) -> None:
-    """Every ball in exactly one place after every input, plus the variant's own invariants; the match ends."""
+    """Every ball in exactly one place after every input,
+    plus the variant's own invariants; the match ends."""
     m = play_random(variant, r, MAX_INPUTS, check=True)
     assert m.state.over, f"{variant}: not over after {MAX_INPUTS} inputs: {m.state}"
     assert m.needs() == ()
@@ -73,7 +74,7 @@ def test_any_walk_of_undo_and_play_keeps_the_states_of_a_replay(variant: str, r:
             m.undo()
             assert m.state == _replay(variant, m.history).state
         forward = r.randint(0, len(played) - len(m.history))
-        for inp in played[len(m.history):len(m.history) + forward]:
+        for inp in played[len(m.history) : len(m.history) + forward]:
             m.play(inp)
         assert m.state == _replay(variant, m.history).state
 
@@ -91,7 +92,8 @@ def test_log_round_trip(variant: str, r: PrefixRandom) -> None:
 @SETTINGS
 @given(r=rnds())
 def test_refused_input_changes_nothing(variant: str, r: PrefixRandom) -> None:
-    """Midway through a random match, a shot by the wrong player (or any refused input) leaves it as it was."""
+    """Midway through a random match, a shot by the wrong player
+    (or any refused input) leaves it as it was."""
     m = Match.new(variant, ("A", "B"))
     steps = r.randint(0, 30)
     for _ in range(steps):

@@ -30,8 +30,13 @@ from tests.rules.helpers import cites, pot
 from tests.rules.strategies import PrefixRandom, random_input, rnds
 
 
-def race(variant: str = "free", race_to: int = 3, rule: BreakRule = BreakRule.ALTERNATE,
-         handicap: str | None = None, **options: object) -> Race:
+def race(
+    variant: str = "free",
+    race_to: int = 3,
+    rule: BreakRule = BreakRule.ALTERNATE,
+    handicap: str | None = None,
+    **options: object,
+) -> Race:
     h = Handicap.parse(handicap) if handicap else None
     return Race(variant, ("Ivan", "Petr"), options, RaceRules(race_to, rule, h))
 
@@ -123,7 +128,8 @@ def test_general_a_g4_abandoned_match_has_no_winner_and_keeps_its_reason() -> No
 
 
 def test_general_a_g4_drawn_frame_counts_for_nobody_and_the_break_alternates() -> None:
-    """general A-G4: a drawn frame (Free A-F1 decision) scores nobody; with the loser rule the break alternates."""
+    """general A-G4: a drawn frame (Free A-F1 decision) scores nobody;
+    with the loser rule the break alternates."""
     r = race(race_to=2, rule=BreakRule.LOSER, target=9)
     m = r.frame
     m.play(Lag(winner=0))
@@ -146,7 +152,8 @@ def test_general_a_g4_drawn_frame_counts_for_nobody_and_the_break_alternates() -
 
 
 def test_general_a_g5_balls_on_the_shelf_score_for_the_player_and_are_cited() -> None:
-    """general A-G5: balls handicap — the highest object balls go to the player's shelf, each scored and cited."""
+    """general A-G5: balls handicap — the highest object balls go to the player's
+    shelf, each scored and cited."""
     r = race("combined", race_to=2, handicap="balls:2:1")
     s = r.frame.state
     assert s.shelves == ((), (15, 14)) and s.scores == (0, 2)
@@ -182,9 +189,17 @@ def test_general_a_g5_points_head_start_and_frames_head_start() -> None:
     assert f.winner == 1 and f.score == (0, 3)
 
 
-@pytest.mark.parametrize(("variant", "handicap"), [("star", "points:2"), ("star", "balls:1"), ("classic", "balls:2"),
-                                                   ("hundred", "balls:1"), ("free", "balls:8"),
-                                                   ("free", "points:8")])
+@pytest.mark.parametrize(
+    ("variant", "handicap"),
+    [
+        ("star", "points:2"),
+        ("star", "balls:1"),
+        ("classic", "balls:2"),
+        ("hundred", "balls:1"),
+        ("free", "balls:8"),
+        ("free", "points:8"),
+    ],
+)
 def test_general_a_g5_a_handicap_the_variant_cannot_give_is_refused(variant: str, handicap: str) -> None:
     """general A-G5: no balls where balls have values or a fixed rack; nothing that reaches the target."""
     with pytest.raises(MalformedInputError) as e:
@@ -203,7 +218,8 @@ def test_general_a_g5_frames_handicap_cannot_decide_the_race() -> None:
 
 
 def test_free_a_f1_replayed_frame_gets_its_handicap_again() -> None:
-    """free A-F1 with general A-G5: the frame replayed from a new rack gives the handicap again, with a new lag."""
+    """free A-F1 with general A-G5: the frame replayed from a new rack gives the
+    handicap again, with a new lag."""
     m = Match.new("free", ("A", "B"), {"target": 9}, Opening(balls=(1, 0)))
     assert m.state.shelves == ((15,), ())
     m.play(Lag(winner=0))
@@ -213,7 +229,9 @@ def test_free_a_f1_replayed_frame_gets_its_handicap_again() -> None:
             m.play(ShotReport(shooter=shooter, cushions=2))
             continue
         ball = min(b for b in m.state.on_table if b != 0)
-        m.play(ShotReport(shooter=shooter, cue_ball=0 if m.state.hand is None else None, pocketed=(pot(ball),)))
+        m.play(
+            ShotReport(shooter=shooter, cue_ball=0 if m.state.hand is None else None, pocketed=(pot(ball),))
+        )
     assert m.state.mode == "referee"
     m.play(RefereeDecision("replay_frame"))
     assert m.state.mode == "lag" and m.state.shelves == ((15,), ()) and m.state.scores == (1, 0)
@@ -236,7 +254,8 @@ def test_race_log_round_trips_and_refuses_damage() -> None:
 
 
 def test_next_breaker_with_no_breaker_yet_is_the_lag() -> None:
-    """general 11: a frame conceded before the lag leaves nobody to alternate from: the next frame has a lag."""
+    """general 11: a frame conceded before the lag leaves nobody to alternate from:
+    the next frame has a lag."""
     r = race(race_to=3)
     r.play(Concede(player=0))
     r.next_frame()
@@ -250,7 +269,8 @@ PROPS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCh
 @PROPS
 @given(rnd=rnds())
 def test_random_race_replays_to_the_same_result_from_its_log(variant: str, rnd: PrefixRandom) -> None:
-    """general 11, A-G4: a random race to 2 or 3 (random break rule) replays from its log to the same match."""
+    """general 11, A-G4: a random race to 2 or 3 (random break rule) replays from
+    its log to the same match."""
     rule = rnd.choice(list(BreakRule))
     r = race(variant, race_to=rnd.randint(2, 3), rule=rule)
     for _ in range(4000):
@@ -267,6 +287,9 @@ def test_random_race_replays_to_the_same_result_from_its_log(variant: str, rnd: 
     for k in range(1, len(r.frames)):  # every later frame was broken by the rule's player
         prev, this = result_of(r.frames[k - 1]), r.frames[k]
         if prev.breaker is not None and this.opening.breaker is not None and prev.winner is not None:
-            want = {BreakRule.ALTERNATE: 1 - prev.breaker, BreakRule.LOSER: 1 - prev.winner,
-                    BreakRule.WINNER: prev.winner}[rule]
+            want = {
+                BreakRule.ALTERNATE: 1 - prev.breaker,
+                BreakRule.LOSER: 1 - prev.winner,
+                BreakRule.WINNER: prev.winner,
+            }[rule]
             assert this.opening.breaker == want

@@ -1,6 +1,6 @@
 """«Звездная пирамида» (Star pyramid), docs/rules/star.md: the goal, balls and rack (1-3), the sequence
-(4.1), the break (4.2), bad input, held shots and whole matches, with A-S1, A-S8. Who may strike what, counting,
-snookers, the penalty and spotting (4.3-6.1) are in test_star_shots.py.
+(4.1), the break (4.2), bad input, held shots and whole matches, with A-S1, A-S8. Who may strike what,
+counting, snookers, the penalty and spotting (4.3-6.1) are in test_star_shots.py.
 
 Ball colours (star 3.1, A-S1): blue 2, 4, 10 · yellow 1, 6, 13 · black 9, 12, 15 · green 5, 11, 14 ·
 red 3, 7, 8 · ball 0 the ivory joker.
@@ -71,21 +71,30 @@ def test_star_2_1_sixteen_balls_three_of_each_olympic_colour_and_one_ivory() -> 
 def test_star_2_2_any_ball_may_be_the_cue_ball_and_an_own_cue_ball_off_a_ball_counts() -> None:
     """star 2.2: player 1 needs blue; the blue cue ball (ball 4) goes in off a red ball: it counts."""
     m = broken()
-    out = m.play(ShotReport(1, cue_ball=4, first_contact=7, pocketed=(PocketedBall(Pocket.HEAD_LEFT, ball=4),)))
+    out = m.play(
+        ShotReport(1, cue_ball=4, first_contact=7, pocketed=(PocketedBall(Pocket.HEAD_LEFT, ball=4),))
+    )
     assert not out.of_kind(EffectKind.FOUL)
     assert m.state.shelves[1] == (4,) and m.state.scores == (0, 1) and m.state.to_play == 1
 
 
 def test_star_3_1_rack_colours_by_classic_positions_ivory_in_the_house() -> None:
     s = Match.new("star").state
-    assert [[COLOURS[b] for b in row] for row in RACK] == [[B], [G, Y], [R, K, R], [K, G, Y, B], [B, Y, K, G, R]]
+    assert [[COLOURS[b] for b in row] for row in RACK] == [
+        [B],
+        [G, Y],
+        [R, K, R],
+        [K, G, Y, B],
+        [B, Y, K, G, R],
+    ]
     assert sorted(b for row in RACK for b in row) == list(range(1, 16)) == list(s.on_table)
     assert s.placed == ((4, Spot.FOOT.value),)  # the apex (Classic position 4, blue) on the foot spot
     assert s.hand == 0 and s.in_hand is InHand.HOUSE and s.mode == LAG
 
 
 def test_star_a_s1_numbers_are_rack_positions_colours_decide() -> None:
-    """star A-S1: a ball reported by colour only becomes the lowest-numbered ball of that colour on the table."""
+    """star A-S1: a ball reported by colour only becomes the lowest-numbered ball of
+    that colour on the table."""
     m = broken()
     pot(m, 1, B)
     assert m.state.shelves[1] == (2,)  # blue 2, 4, 10: the lowest is taken
@@ -102,7 +111,7 @@ def test_star_a_s1_colour_not_on_the_table_is_refused_naming_it() -> None:
     unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.FOOT_LEFT, colour="red"),)), MalformedInputError)  # type: ignore[arg-type]
 
 
-# -- 4.1 the sequence and 4.2 the break ------------------------------------------------------------------------
+# -- 4.1 the sequence and 4.2 the break ----------------------------------------------------------------------
 
 
 def test_star_4_1_each_player_plays_blue_yellow_black_green_red_in_order() -> None:
@@ -170,7 +179,7 @@ def test_star_4_2_1_playing_balls_on_the_break_count_others_spotted_turn_kept() 
     assert cites(out, "star 4.2.1") and any(e.kind is EffectKind.TURN_KEPT for e in out.effects)
 
 
-# -- bad input ------------------------------------------------------------------------------------------------
+# -- bad input -----------------------------------------------------------------------------------------------
 
 
 def test_star_a_s1_bad_reports_change_nothing() -> None:
@@ -182,7 +191,11 @@ def test_star_a_s1_bad_reports_change_nothing() -> None:
     unchanged(m, ShotReport(1, cue_ball=99))
     unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.FOOT_LEFT, ball=2, colour=R),)), match="not red")
     m.play(ShotReport(1, pocketed=(col(IV),)))
-    unchanged(m, ShotReport(1, pocketed=(PocketedBall(Pocket.HEAD_LEFT, ball=0),)), match="ball 0 is not on the table")
+    unchanged(
+        m,
+        ShotReport(1, pocketed=(PocketedBall(Pocket.HEAD_LEFT, ball=0),)),
+        match="ball 0 is not on the table",
+    )
     unchanged(m, ShotReport(1, cue_ball=0), match="not on the table")
     e = unchanged(m, ShotReport(1, cue_colour=IV), match="no ivory ball")
     assert "слоновой кости" in e.ru
@@ -191,7 +204,8 @@ def test_star_a_s1_bad_reports_change_nothing() -> None:
 
 
 def test_star_4_2_rerack_without_the_joker_breaks_with_the_lowest_ball() -> None:
-    """general 27 in Star (A-G3 reading): the joker out of play, the lowest-numbered table ball is the break ball."""
+    """general 27 in Star (A-G3 reading): the joker out of play,
+    the lowest-numbered table ball is the break ball."""
     m = broken()
     m.play(ShotReport(1, pocketed=(col(IV),)))
     out = m.play(Interference(restore=False))
@@ -213,7 +227,8 @@ def _explained(m: Match) -> None:
 
 
 def test_star_full_match_from_the_rack_to_a_result() -> None:
-    """star 1, 4.1, 4.2.1, 4.3, 4.4, 5.1: a scripted match, every effect with a reason in English and Russian."""
+    """star 1, 4.1, 4.2.1, 4.3, 4.4, 5.1: a scripted match,
+    every effect with a reason in English and Russian."""
     m = Match.new("star", ("Ivan", "Petr"))
     script: list[tuple[object, tuple[int, int], int]] = [
         (Lag(1), (0, 0), 1),
@@ -224,7 +239,8 @@ def test_star_full_match_from_the_rack_to_a_result() -> None:
         (ShotReport(0, pocketed=(col(Y), col(K))), (3, 2), 0),
         (ShotReport(0, cushions=2), (3, 2), 1),
         (ShotReport(1, pocketed=(col(K), col(G), col(R))), (3, 5), 1),  # Petr completes five first
-        (ShotReport(1, pocketed=(col(B),), fouls=frozenset({Foul.PUSH})), (3, 5), 0),  # a foul: nothing counts
+        # a foul: nothing counts
+        (ShotReport(1, pocketed=(col(B),), fouls=frozenset({Foul.PUSH})), (3, 5), 0),
         (Choose(0, "give_back"), (3, 5), 1),
         (ShotReport(1, pocketed=(col(B),)), (3, 6), 1),
         (ShotReport(1, pocketed=(col(Y),)), (3, 7), 1),
@@ -265,8 +281,9 @@ def test_star_random_matches_keep_the_sequence_invariant(options: dict[str, obje
 
 
 def test_star_4_1_a_ball_without_its_colour_holds_the_shot() -> None:
-    """star 4.1, star A-S1: a ball counts by its colour, so a report without it is held (the one protocol for a
-    missing fact): a blocking BALL_COLOUR need, answered by `Identify(colour=...)`; then the shot is folded."""
+    """star 4.1, star A-S1: a ball counts by its colour, so a report without it is held (the one protocol for
+    a missing fact): a blocking BALL_COLOUR need, answered by
+    `Identify(colour=...)`; then the shot is folded."""
     m = broken()
     before = m.state
     out = m.play(ShotReport(1, cue_colour=R, pocketed=(PocketedBall(Pocket.FOOT_LEFT),)))

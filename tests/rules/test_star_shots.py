@@ -11,7 +11,7 @@ from shared_rules.star_view import COLOURS
 from tests.rules.helpers import cites
 from tests.rules.helpers_star import IV, B, G, K, R, Y, broken, col, pot, unchanged
 
-# -- 4.3 who may strike what -----------------------------------------------------------------------------------
+# -- 4.3 who may strike what ---------------------------------------------------------------------------------
 
 
 def test_star_4_3_other_cue_ball_must_hit_an_own_playing_ball_first() -> None:
@@ -27,7 +27,8 @@ def test_star_4_3_other_cue_ball_on_an_own_playing_ball_is_legal() -> None:
     m = broken()
     out = m.play(ShotReport(1, cue_colour=R, first_contact_colour=B, pocketed=(col(B),)))
     assert not out.of_kind(EffectKind.FOUL) and m.state.scores == (0, 1)
-    out = m.play(ShotReport(1, cue_ball=7, first_contact_colour=IV, cushions=2))  # the joker is own too (A-S2)
+    # the joker is own too (A-S2)
+    out = m.play(ShotReport(1, cue_ball=7, first_contact_colour=IV, cushions=2))
     assert not out.of_kind(EffectKind.FOUL)
 
 
@@ -35,14 +36,20 @@ def test_star_4_3_own_cue_ball_may_hit_any_ball() -> None:
     m = broken()
     out = m.play(ShotReport(1, cue_colour=B, first_contact_colour=R, cushions=2))
     assert not out.of_kind(EffectKind.FOUL)
-    out = m.play(ShotReport(0, cue_colour=IV, first_contact_colour=K, cushions=2))  # the joker as the cue ball
+    # the joker as the cue ball
+    out = m.play(ShotReport(0, cue_colour=IV, first_contact_colour=K, cushions=2))
     assert not out.of_kind(EffectKind.FOUL)
 
 
 def test_star_4_3_unknown_contact_is_read_as_legal_and_needs_ask_for_the_cue_ball() -> None:
     m = broken()
     need = m.needs()[0]
-    assert need.kind is NeedKind.CUE_COLOUR and need.player == 1 and not need.blocking and need.kind.fact == "cue_colour"
+    assert (
+        need.kind is NeedKind.CUE_COLOUR
+        and need.player == 1
+        and not need.blocking
+        and need.kind.fact == "cue_colour"
+    )
     assert "star 4.3" in need.en and "blue or the joker" in need.en and "синий" in need.ru
     assert need.options == ("ivory", "blue", "yellow", "black", "green", "red")
     out = m.play(ShotReport(1, cue_colour=R, cushions=2))

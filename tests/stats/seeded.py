@@ -1,6 +1,7 @@
-"""Seeded matches for the statistics, played through a real Hub into a real SQLite store (tests/export/matchkit.py):
-three registered players, a duplicate of one of them, a guest typed in by name. Each stroke waits its own time
-after the balls stop, so the shot times differ; the hand count of every figure is in tests/stats/test_figures.py.
+"""Seeded matches for the statistics, played through a real Hub into a real SQLite store
+(tests/export/matchkit.py): three registered players, a duplicate of one of them, a guest typed in by name.
+Each stroke waits its own time after the balls stop, so the shot times differ; the hand count of every figure
+is in tests/stats/test_figures.py.
 
     A  classic  Иван Петров (1) v Сергей Кузнецов (2)   71:8, Иван wins (the Classic script of the goldens)
     B  hundred  Anna Kozlova (3) v Иван Петров (1)      52:0, Anna wins (a referee-called foul by Иван)
@@ -19,8 +20,14 @@ from tests.export.matchkit import Clock, Table, open_hub
 ROLL_MS = 12_000  # the hub's default: balls are taken to have stopped 12 s after the last strike or ball
 
 
-def stroke(t: Table, seat: int, pots: tuple[int, ...] = (), call: tuple[int, int] | None = None,
-           colour: str = "ivory", after_ms: int = 15_000) -> None:
+def stroke(
+    t: Table,
+    seat: int,
+    pots: tuple[int, ...] = (),
+    call: tuple[int, int] | None = None,
+    colour: str = "ivory",
+    after_ms: int = 15_000,
+) -> None:
     """The referee's call (1 s before the stroke), the stroke, the balls 0.8 s apart, then `after_ms`."""
     if call is not None:
         t.ref("declare", ball=call[0], pocket=call[1])

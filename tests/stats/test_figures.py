@@ -1,6 +1,7 @@
-"""The statistics of seeded matches (tests/stats/seeded.py) against a hand count from their scripts and logs: every
-figure of every player, the head-to-head records, the rating by Elo's formula written out here; the same figures
-when the whole history is recomputed again, with or without the cache; a merge moves matches and figures."""
+"""The statistics of seeded matches (tests/stats/seeded.py) against a hand count from their scripts and logs:
+every figure of every player, the head-to-head records, the rating by Elo's formula written out here; the same
+figures when the whole history is recomputed again, with or without the cache;
+a merge moves matches and figures."""
 
 from __future__ import annotations
 
@@ -48,8 +49,11 @@ def strike_times(db: Path, match_id: int) -> list[tuple[str, int]]:
     """The cue strikes of a match straight from its stored log: (device, hub time)."""
     s = Store(db, readonly=True)
     try:
-        return [(r.device or "", r.at_ms) for r in s.inputs(match_id=match_id)
-                if r.record.get("type") == "sensor" and r.record.get("kind") == "strike"]
+        return [
+            (r.device or "", r.at_ms)
+            for r in s.inputs(match_id=match_id)
+            if r.record.get("type") == "sensor" and r.record.get("kind") == "strike"
+        ]
     finally:
         s.close()
 
@@ -59,12 +63,17 @@ def test_every_figure_matches_the_hand_count(db: Path, seeded: tuple[Path, dict[
     fig, run = compute(db)
     assert run.folded == 4 and fig.counted == 4 and fig.left_out == []
     ivan, sergei, anna, dup = (fig.players[ids[k]] for k in ("ivan", "sergei", "anna", "dup"))
-    # Иван: A (7 shots: break pots ball 4 in pocket 5; 15 in 3; miss; then 14/2, 12/6, 11/3, 10/5) and B (13 in 4,
-    # then a touch called: hundred 19)
+    # Иван: A (7 shots: break pots ball 4 in pocket 5; 15 in 3; miss; then 14/2, 12/6, 11/3, 10/5) and B (13
+    # in 4, then a touch called: hundred 19)
     assert ivan["matches"] == {"played": 2, "won": 1, "lost": 1, "drawn": 0, "unfinished": 0}
     assert ivan["frames"] == {"played": 2, "won": 1, "lost": 1}
     assert ivan["points"] == {"for": 71 + 0, "against": 8 + 52}
-    assert (ivan["shots"], ivan["visits"], ivan["balls"], ivan["potting_shots"]) == (7 + 2, 2 + 1, 6 + 1, 6 + 1)
+    assert (ivan["shots"], ivan["visits"], ivan["balls"], ivan["potting_shots"]) == (
+        7 + 2,
+        2 + 1,
+        6 + 1,
+        6 + 1,
+    )
     assert ivan["balls_per_visit"] == round(7 / 3, 2) and ivan["pot_rate"] == round(7 / 9, 3)
     # the best series: A's second visit, 14 + 12 + 11 + 10, from the strike of its first shot
     a_strikes = strike_times(db, 1)
@@ -87,8 +96,14 @@ def test_every_figure_matches_the_hand_count(db: Path, seeded: tuple[Path, dict[
     # Anna: B (15 in 3, miss; 14/2, 12/6, 11/3): shot times 4, 4.6 (after the touch), 4, 4 s
     assert anna["matches"]["won"] == 1 and anna["points"] == {"for": 52, "against": 0}
     assert (anna["shots"], anna["visits"], anna["balls"], anna["pot_rate"]) == (5, 2, 4, 0.8)
-    assert anna["best_run"]["balls"] == 3 and anna["best_run"]["points"] == 37 and anna["best_run"]["match"] == 2
-    assert anna["shot_time"] == {"count": 4, "average_ms": (4000 + 4600 + 4000 + 4000) // 4, "longest_ms": 4600}
+    assert (
+        anna["best_run"]["balls"] == 3 and anna["best_run"]["points"] == 37 and anna["best_run"]["match"] == 2
+    )
+    assert anna["shot_time"] == {
+        "count": 4,
+        "average_ms": (4000 + 4600 + 4000 + 4000) // 4,
+        "longest_ms": 4600,
+    }
     assert anna["pockets"] == {"1": 0, "2": 1, "3": 2, "4": 0, "5": 0, "6": 1}
     assert dup["matches"]["won"] == 1 and dup["best_run"]["match"] == 4
     # the rating: A (Иван beats Сергей), B (Anna beats Иван), D (the duplicate beats Сергей); C is not rated
@@ -96,7 +111,8 @@ def test_every_figure_matches_the_hand_count(db: Path, seeded: tuple[Path, dict[
     r_a, r_i = elo(1500, r_i, 1)
     r_d, r_s = elo(1500, r_s, 1)
     assert (ivan["rating"], sergei["rating"], anna["rating"], dup["rating"]) == tuple(
-        round(x, 1) for x in (r_i, r_s, r_a, r_d))
+        round(x, 1) for x in (r_i, r_s, r_a, r_d)
+    )
     assert (ivan["rated"], sergei["rated"], anna["rated"]) == (2, 2, 1)
     assert [p["id"] for p in leaderboard(fig)] == [ids["anna"], ids["dup"], ids["ivan"], ids["sergei"]]
 
@@ -107,15 +123,24 @@ def test_head_to_head_and_the_handicap_it_suggests(db: Path, seeded: tuple[Path,
     rows = {r["opponent"]["id"]: r for r in head_to_head(fig, ids["ivan"])}
     assert set(rows) == {ids["sergei"], ids["anna"]}
     v_sergei = rows[ids["sergei"]]
-    assert (v_sergei["matches"], v_sergei["won"], v_sergei["lost"], v_sergei["points_for"],
-            v_sergei["points_against"]) == (1, 1, 0, 71, 8)
+    assert (
+        v_sergei["matches"],
+        v_sergei["won"],
+        v_sergei["lost"],
+        v_sergei["points_for"],
+        v_sergei["points_against"],
+    ) == (1, 1, 0, 71, 8)
     assert rows[ids["anna"]]["lost"] == 1 and rows[ids["anna"]]["points_against"] == 52
     diff = fig.players[ids["ivan"]]["rating"] - fig.players[ids["sergei"]]["rating"]
     e = 1 / (1 + 10 ** (-diff / 400))
-    assert v_sergei["handicap"]["to"] == "opponent" and v_sergei["handicap"]["points"] == int(71 * (e - 0.5) + 0.5)
+    assert v_sergei["handicap"]["to"] == "opponent" and v_sergei["handicap"]["points"] == int(
+        71 * (e - 0.5) + 0.5
+    )
     assert rows[ids["anna"]]["handicap"]["to"] is None  # 17 rating points apart: no handicap below 25
     # the guest typed in by name (match C) is nobody's opponent in a head-to-head record
-    assert sorted(r["opponent"]["id"] for r in head_to_head(fig, ids["sergei"])) == sorted([ids["ivan"], ids["dup"]])
+    assert sorted(r["opponent"]["id"] for r in head_to_head(fig, ids["sergei"])) == sorted(
+        [ids["ivan"], ids["dup"]]
+    )
 
 
 def test_recomputing_the_whole_history_gives_identical_figures(db: Path) -> None:
@@ -123,7 +148,10 @@ def test_recomputing_the_whole_history_gives_identical_figures(db: Path) -> None
     again, run2 = compute(db)
     cold, run3 = compute(db, use_cache=False)
     assert (run1.folded, run2.folded, run2.cached, run3.folded) == (4, 0, 4, 4)
-    dump = [json.dumps(dict(sorted(f.players.items())), ensure_ascii=False, sort_keys=True) for f in (first, again, cold)]
+    dump = [
+        json.dumps(dict(sorted(f.players.items())), ensure_ascii=False, sort_keys=True)
+        for f in (first, again, cold)
+    ]
     assert dump[0] == dump[1] == dump[2]
     assert first.pairs == again.pairs == cold.pairs
 
@@ -153,7 +181,9 @@ def test_merging_moves_matches_and_figures(db: Path, seeded: tuple[Path, dict[st
     s = Store(db, readonly=True)
     try:
         m = s.match(4)
-        assert m is not None and m.player_ids == (ids["ivan"], ids["sergei"]) and m.players[0] == "Ivan Petrov"
+        assert (
+            m is not None and m.player_ids == (ids["ivan"], ids["sergei"]) and m.players[0] == "Ivan Petrov"
+        )
     finally:
         s.close()
     reg = Players(db)
@@ -162,13 +192,17 @@ def test_merging_moves_matches_and_figures(db: Path, seeded: tuple[Path, dict[st
     assert [p.id for p in reg.search("ivan petrov")] == [ids["ivan"]]  # the duplicate no longer found
 
 
-@pytest.mark.parametrize("dup,into,field,words", [
-    ("sergei", "sergei", "into", "cannot be merged into themself"),
-    ("ivan", "sergei", "into", "played each other (match 1)"),
-    ("ivan", 99, "player", "no player 99"),
-])
-def test_a_merge_that_cannot_be(db: Path, seeded: tuple[Path, dict[str, int]], dup: Any, into: Any, field: str,
-                                words: str) -> None:
+@pytest.mark.parametrize(
+    "dup,into,field,words",
+    [
+        ("sergei", "sergei", "into", "cannot be merged into themself"),
+        ("ivan", "sergei", "into", "played each other (match 1)"),
+        ("ivan", 99, "player", "no player 99"),
+    ],
+)
+def test_a_merge_that_cannot_be(
+    db: Path, seeded: tuple[Path, dict[str, int]], dup: Any, into: Any, field: str, words: str
+) -> None:
     ids = seeded[1]
     with pytest.raises(PlayerError) as exc:
         merge(db, ids[dup], ids.get(into, into) if isinstance(into, str) else into, A_START)

@@ -1,7 +1,7 @@
-"""The statistics of a race (general 11, A-G4): the match is the race's, each frame counts as a frame, a seat's
-points are its frames' scores, and every frame has its break. The race of the export tests (tests/export/
-matchkit.py `play_free_race`: Free to 2 frames, 2 balls of handicap to Сергей; Иван wins frame 1, Сергей frames
-2 and 3) played through a real Hub by registered players."""
+"""The statistics of a race (general 11, A-G4): the match is the race's, each frame counts as a frame, a
+seat's points are its frames' scores, and every frame has its break. The race of the export tests
+(tests/export/ matchkit.py `play_free_race`: Free to 2 frames, 2 balls of handicap to Сергей; Иван wins
+frame 1, Сергей frames 2 and 3) played through a real Hub by registered players."""
 
 from __future__ import annotations
 
@@ -41,7 +41,11 @@ def test_a_race_counts_for_its_winner_with_every_frame(tmp_path: Path) -> None:
     # the match is the race's: Сергей won it 2:1, though Иван won the first frame
     assert i["matches"] == {"played": 1, "won": 0, "lost": 1, "drawn": 0, "unfinished": 0}
     assert g["matches"]["won"] == 1 and g["matches"]["lost"] == 0
-    assert i["frames"] == {"played": 3, "won": 1, "lost": 2} and g["frames"] == {"played": 3, "won": 2, "lost": 1}
+    assert i["frames"] == {"played": 3, "won": 1, "lost": 2} and g["frames"] == {
+        "played": 3,
+        "won": 2,
+        "lost": 1,
+    }
     # points: the sum of each frame's final scores, not the last frame's alone
     for_i = sum(f["scores"][0] for f in frames)
     for_g = sum(f["scores"][1] for f in frames)
@@ -52,7 +56,8 @@ def test_a_race_counts_for_its_winner_with_every_frame(tmp_path: Path) -> None:
     assert (i["balls"], g["balls"]) == (4, 6) and (i["visits"], g["visits"]) == (3, 2)
     assert g["best_run"] is not None and g["best_run"]["balls"] == 4
     assert g["pockets"] == {"1": 1, "2": 1, "3": 0, "4": 1, "5": 2, "6": 1}
-    # a break per frame: Иван broke frames 1 (a pot) and 3 (nothing; general 11: the break alternates), Сергей 2
+    # a break per frame: Иван broke frames 1 (a pot) and 3 (nothing; general 11:
+    # the break alternates), Сергей 2
     assert i["breaks"] == {"count": 2, "pot": 1, "foul": 0, "none": 1, "balls": 1}
     assert g["breaks"] == {"count": 1, "pot": 1, "foul": 0, "none": 0, "balls": 1}
     assert g["rating"] > i["rating"]

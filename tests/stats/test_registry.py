@@ -1,6 +1,6 @@
-"""The player registry: a search in either alphabet, what a new player may be, a match that names its players by
-id (refused for an id the registry does not hold, a merged id standing for the player it became), exports that
-carry both the id and the name."""
+"""The player registry: a search in either alphabet, what a new player may be, a match that names its players
+by id (refused for an id the registry does not hold, a merged id standing for the player it became), exports
+that carry both the id and the name."""
 
 from __future__ import annotations
 
@@ -34,13 +34,19 @@ def names(found: list) -> list[str]:  # type: ignore[type-arg]
 
 
 def test_search_finds_a_name_in_either_alphabet(db: Path) -> None:
-    for name, extra in (("Иван Петров", {}), ("Ivan Sidorov", {}), ("Пётр Иванов", {"nickname": "Петруха"}),
-                        ("Anna Kozlova", {"name_en": "Anna Kozlova"}), ("Сергей Кузнецов", {})):
+    for name, extra in (
+        ("Иван Петров", {}),
+        ("Ivan Sidorov", {}),
+        ("Пётр Иванов", {"nickname": "Петруха"}),
+        ("Anna Kozlova", {"name_en": "Anna Kozlova"}),
+        ("Сергей Кузнецов", {}),
+    ):
         registry.add(db, {"name": name, **extra}, 1)
     reg = Players(db)
     assert names(reg.search("Петров")) == ["Иван Петров"]
     assert "Иван Петров" in names(reg.search("ivan"))
-    assert names(reg.search("ivan")) == ["Ivan Sidorov", "Иван Петров", "Пётр Иванов"]  # whole-word starts first
+    # whole-word starts first
+    assert names(reg.search("ivan")) == ["Ivan Sidorov", "Иван Петров", "Пётр Иванов"]
     assert names(reg.search("petrov ivan")) == ["Иван Петров"]  # every word, in any order
     assert names(reg.search("Анна")) == ["Anna Kozlova"]  # and back: a Latin name by Cyrillic
     assert names(reg.search("petruha")) == ["Пётр Иванов"]  # by the nickname
@@ -53,10 +59,15 @@ def test_a_new_player_is_checked_and_romanised(db: Path) -> None:
     assert (p.name, p.name_en, p.club, p.created_ms) == ("Пётр Ильич", "Petr Ilich", "Луза", 5)
     assert registry.public(p)["photo"] is True and "photo_url" not in registry.public(p)
     assert registry.public(p, photo=True)["photo_url"] == PNG
-    for fields, field in (({"name": " "}, "name"), ({"name": "x" * 61}, "name"), ({"name": 5}, "name"),
-                          ({"name": "A", "photo": "data:image/gif;base64,R0lG"}, "photo"),
-                          ({"name": "A", "photo": "data:image/png;base64,/9j/4AAQ"}, "photo"),  # a JPEG called PNG
-                          ({"name": "A", "photo": "data:image/png;base64," + "A" * 300_000}, "photo")):
+    for fields, field in (
+        ({"name": " "}, "name"),
+        ({"name": "x" * 61}, "name"),
+        ({"name": 5}, "name"),
+        ({"name": "A", "photo": "data:image/gif;base64,R0lG"}, "photo"),
+        # a JPEG called PNG
+        ({"name": "A", "photo": "data:image/png;base64,/9j/4AAQ"}, "photo"),
+        ({"name": "A", "photo": "data:image/png;base64," + "A" * 300_000}, "photo"),
+    ):
         with pytest.raises(PlayerError) as exc:
             registry.check(fields)
         assert exc.value.field == field and exc.value.en and exc.value.ru
@@ -86,9 +97,12 @@ def test_a_match_names_its_players_by_id(db: Path) -> None:
         t.births()
         with pytest.raises(RefereeInputError) as exc:
             t.ref("new_match", variant="classic", players=["A", "B"], player_ids=[ivan, 77])
-        assert exc.value.field == "player_ids" and "no player 77" in exc.value.en and "игрока 77" in exc.value.ru
+        assert (
+            exc.value.field == "player_ids" and "no player 77" in exc.value.en and "игрока 77" in exc.value.ru
+        )
         with pytest.raises(RefereeInputError) as exc:
-            t.ref("new_match", variant="classic", players=["A", "B"], player_ids=[ivan, dup])  # the same person
+            # the same person
+            t.ref("new_match", variant="classic", players=["A", "B"], player_ids=[ivan, dup])
         assert "against themself" in exc.value.en
         with pytest.raises(RefereeInputError):
             t.ref("new_match", variant="classic", players=["A", "B"], player_ids=[0, None])

@@ -1,12 +1,13 @@
-"""The tests' luza.toml: one description of a hub's settings, parsed in process (`luza_config`) or written as the
-file a hub process reads (`write_luza_toml`), so the two never drift apart.
+"""The tests' luza.toml: one description of a hub's settings, parsed in process (`luza_config`) or written as
+the file a hub process reads (`write_luza_toml`), so the two never drift apart.
 
     cfg = luza_config(broker.url, db, client_id="luza-hub-faults")
     toml = write_luza_toml(tmp_path / "luza.toml", broker.url, db, client_id="luza-hub-faults")
 
-The differences between the tests' configs are the arguments: which tables (`VIRTUAL_T1` is the virtual table's
-nodes, hub.virtual.table; `SCRIPTED_T1` the scripted nodes of tests/hub/nodes.py; `SPARE_T2` a table without
-nodes), the broker client id, and whether the hub reconnects after a second (`reconnect_s`, None: the defaults).
+The differences between the tests' configs are the arguments: which tables (`VIRTUAL_T1` is the virtual
+table's nodes, hub.virtual.table; `SCRIPTED_T1` the scripted nodes of tests/hub/nodes.py; `SPARE_T2` a table
+without nodes), the broker client id, and whether the hub reconnects after a second
+(`reconnect_s`, None: the defaults).
 """
 
 from __future__ import annotations
@@ -19,16 +20,27 @@ from typing import Any
 from hub import config, configfile
 
 Table = Mapping[str, Any]
-VIRTUAL_T1: Table = {"id": "t1", "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
-                     "cues": {"cue-a": 0, "cue-b": 1}}
-SCRIPTED_T1: Table = {"id": "t1", "pockets": {"p-head": [1, 2], "p-mid": [3, 4], "p-foot": [5, 6]},
-                      "cues": {"cue-a": 0, "cue-b": 1}}
+VIRTUAL_T1: Table = {
+    "id": "t1",
+    "pockets": {"pockets-123": [1, 2, 3], "pockets-456": [4, 5, 6]},
+    "cues": {"cue-a": 0, "cue-b": 1},
+}
+SCRIPTED_T1: Table = {
+    "id": "t1",
+    "pockets": {"p-head": [1, 2], "p-mid": [3, 4], "p-foot": [5, 6]},
+    "cues": {"cue-a": 0, "cue-b": 1},
+}
 SPARE_T2: Table = {"id": "t2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}}
 
 
-def luza_settings(broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_T1,),
-                  client_id: str = "luza-hub-test", reconnect_s: float | None = 1,
-                  **sections: Any) -> dict[str, Any]:
+def luza_settings(
+    broker_url: str,
+    db: Path,
+    tables: Sequence[Table] = (VIRTUAL_T1,),
+    client_id: str = "luza-hub-test",
+    reconnect_s: float | None = 1,
+    **sections: Any,
+) -> dict[str, Any]:
     """The raw settings (what tomllib would read from the file); `sections` add or replace whole sections."""
     broker: dict[str, Any] = {"url": broker_url, "client_id": client_id}
     if reconnect_s is not None:
@@ -36,17 +48,31 @@ def luza_settings(broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_
     return {"broker": broker, "store": {"path": str(db)}, "tables": [dict(t) for t in tables], **sections}
 
 
-def luza_config(broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_T1,),
-                client_id: str = "luza-hub-test", reconnect_s: float | None = 1, **sections: Any) -> config.Config:
+def luza_config(
+    broker_url: str,
+    db: Path,
+    tables: Sequence[Table] = (VIRTUAL_T1,),
+    client_id: str = "luza-hub-test",
+    reconnect_s: float | None = 1,
+    **sections: Any,
+) -> config.Config:
     """The settings parsed as the hub parses luza.toml."""
     return configfile.parse(luza_settings(broker_url, db, tables, client_id, reconnect_s, **sections))
 
 
-def write_luza_toml(path: Path, broker_url: str, db: Path, tables: Sequence[Table] = (VIRTUAL_T1,),
-                    client_id: str = "luza-hub-test", reconnect_s: float | None = 1, **sections: Any) -> Path:
+def write_luza_toml(
+    path: Path,
+    broker_url: str,
+    db: Path,
+    tables: Sequence[Table] = (VIRTUAL_T1,),
+    client_id: str = "luza-hub-test",
+    reconnect_s: float | None = 1,
+    **sections: Any,
+) -> Path:
     """The settings written as a luza.toml at `path` (returned), for `luza serve` or a hub process."""
-    path.write_text(toml_text(luza_settings(broker_url, db, tables, client_id, reconnect_s, **sections)),
-                    encoding="utf-8")
+    path.write_text(
+        toml_text(luza_settings(broker_url, db, tables, client_id, reconnect_s, **sections)), encoding="utf-8"
+    )
     return path
 
 

@@ -1,5 +1,5 @@
-"""In-process hubs a test starts one after another (a restart is a second start on the same database); whichever
-are still running at the end are stopped."""
+"""In-process hubs a test starts one after another (a restart is a second start on the same database);
+whichever are still running at the end are stopped."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from hub.service.hub import Hub
 
 @contextmanager
 def hub_starter(**defaults: Any) -> Iterator[Callable[..., Hub]]:
-    """Yields `start(cfg, **kw)`: a started Hub (`connect_timeout` and `defaults` merged into Hub's arguments)."""
+    """Yields `start(cfg, **kw)`: a started Hub (`connect_timeout` and `defaults`
+    merged into Hub's arguments)."""
     started: list[Hub] = []
 
     def start(cfg: config.Config, connect_timeout: float = 5, **kw: Any) -> Hub:

@@ -1,9 +1,9 @@
 """Tearing real pages of a real SQLite file, as a power cut mid-write or a failing SD card does.
 
-`root_page(db, name)` is where an index or table starts (sqlite_master's rootpage); `leaf_pages(db, name)` lists
-a b-tree's leaf pages (the `dbstat` table); `tear(db, page)` writes garbage over one page, `miscount(db, page)`
-only its header's count of fragmented bytes (a torn write of the page's first bytes). The database must be
-closed (no hub on it): the file itself is written.
+`root_page(db, name)` is where an index or table starts (sqlite_master's rootpage); `leaf_pages(db, name)`
+lists a b-tree's leaf pages (the `dbstat` table); `tear(db, page)` writes garbage over one page, `miscount(db,
+page)` only its header's count of fragmented bytes (a torn write of the page's first bytes). The database must
+be closed (no hub on it): the file itself is written.
 """
 
 from __future__ import annotations
@@ -37,8 +37,12 @@ def root_page(db: Path, name: str) -> int:
 def leaf_pages(db: Path, name: str) -> list[int]:
     conn = _conn(db)
     try:
-        return [int(p) for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' "
-                                                "ORDER BY pageno", (name,))]
+        return [
+            int(p)
+            for (p,) in conn.execute(
+                "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", (name,)
+            )
+        ]
     finally:
         conn.close()
 

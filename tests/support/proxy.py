@@ -1,5 +1,5 @@
-"""A TCP proxy on 127.0.0.1 that a test can cut: the network between one client (a node, a browser) and a server
-(the broker, the web app).
+"""A TCP proxy on 127.0.0.1 that a test can cut: the network between one client (a node, a browser) and a
+server (the broker, the web app).
 
     proxy = TcpProxy(("127.0.0.1", broker.port)).start()
     node.transport.port = proxy.port          # the node now reaches the broker through the proxy
@@ -16,11 +16,11 @@ While cut, a connection attempt is accepted and closed at once (as a router with
 reset), so the client sees the link down and backs off on its own schedule; nothing is buffered by the proxy.
 `connections` counts the connections forwarded, `refused` those closed while cut.
 
-While silent, the link is half-open, as when a Wi-Fi access point dies or a cable is pulled: no close, no reset,
-no byte either way. Open connections stay open with what each side sent left unread; a new connection is
-accepted (the kernel completes the handshake) and held without a byte forwarded. Only the peers' own timeouts
-can notice. `restore()` forwards again: the held connections are connected to the target then, and what was
-sent meanwhile is delivered (unless its sender closed the connection first).
+While silent, the link is half-open, as when a Wi-Fi access point dies or a cable is pulled: no close, no
+reset, no byte either way. Open connections stay open with what each side sent left unread; a new connection
+is accepted (the kernel completes the handshake) and held without a byte forwarded. Only the peers' own
+timeouts can notice. `restore()` forwards again: the held connections are connected to the target then, and
+what was sent meanwhile is delivered (unless its sender closed the connection first).
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ class TcpProxy:
         self._is_cut = False
         self._cut_request = False
         self._silent = False
-        self._silence_request: bool | None = None  # the loop applies a silence() / restore() it has not yet seen
+        # the loop applies a silence() / restore() it has not yet seen
+        self._silence_request: bool | None = None
         self._held: list[socket.socket] = []  # clients accepted while silent, not yet connected to the target
         self._running = False
         self._thread: threading.Thread | None = None

@@ -1,5 +1,5 @@
-"""Fixtures of the web layer's tests: a real Hub (no broker: payloads fed as MQTT delivers them) on a temp SQLite
-store and a script clock, one table played through tests.export.matchkit's Table."""
+"""Fixtures of the web layer's tests: a real Hub (no broker: payloads fed as MQTT delivers them) on a temp
+SQLite store and a script clock, one table played through tests.export.matchkit's Table."""
 
 from __future__ import annotations
 
@@ -18,15 +18,22 @@ from tests.export.matchkit import Clock, Table
 from tests.support.hubs import hub_starter
 
 TABLES = [
-    {"id": "t1", "name": "Стол 1", "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
-     "cues": {"cue-a": 0, "cue-b": 1}},
+    {
+        "id": "t1",
+        "name": "Стол 1",
+        "pockets": {"pk-12": [1, 2], "pk-34": [3, 4], "pk-56": [5, 6]},
+        "cues": {"cue-a": 0, "cue-b": 1},
+    },
     {"id": "t2", "name": "Стол 2", "pockets": {"t2-p": [1, 2, 3, 4, 5, 6]}},
 ]
 
 
 def web_config(db: Path, **sections: Any) -> config.Config:
-    raw: dict[str, Any] = {"club": {"name": "Luza Club", "name_ru": "Клуб «Луза»"}, "store": {"path": str(db)},
-                           "tables": TABLES}
+    raw: dict[str, Any] = {
+        "club": {"name": "Luza Club", "name_ru": "Клуб «Луза»"},
+        "store": {"path": str(db)},
+        "tables": TABLES,
+    }
     raw.update(sections)
     return configfile.parse(raw)
 

@@ -1,5 +1,5 @@
-"""hub.vocab.actions is the one definition of the referee actions: each kind's model checks its own fields, has a
-category and says how it applies; and an unexpected error in a route is a bilingual 503, never a 500."""
+"""hub.vocab.actions is the one definition of the referee actions: each kind's model checks its own fields,
+has a category and says how it applies; and an unexpected error in a route is a bilingual 503, never a 500."""
 
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ def test_a_field_outside_the_model_is_refused(kind: str) -> None:
     with pytest.raises(RefereeInputError) as exc:
         validate(kind, {"elbow": 1})
     assert exc.value.code == "malformed" and exc.value.field == "elbow"
-    assert f"'{kind}' has no field 'elbow'" in exc.value.en and f"у действия '{kind}' нет поля 'elbow'" in exc.value.ru
+    assert (
+        f"'{kind}' has no field 'elbow'" in exc.value.en
+        and f"у действия '{kind}' нет поля 'elbow'" in exc.value.ru
+    )
 
 
 def test_an_unexpected_error_is_a_bilingual_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,6 +50,11 @@ def test_an_unexpected_error_is_a_bilingual_503(client: TestClient, monkeypatch:
     monkeypatch.setattr(hub, "devices", broken)
     r = client.get("/api/devices")
     assert r.status_code == 503
-    assert r.json() == {"error": {"code": "internal", "field": None,
-                                  "en": "internal error of the hub (see its log); nothing was confirmed",
-                                  "ru": "внутренняя ошибка хаба (см. журнал); ничего не подтверждено"}}
+    assert r.json() == {
+        "error": {
+            "code": "internal",
+            "field": None,
+            "en": "internal error of the hub (see its log); nothing was confirmed",
+            "ru": "внутренняя ошибка хаба (см. журнал); ничего не подтверждено",
+        }
+    }

@@ -1,4 +1,5 @@
-"""hub.view.screen: the scoreboard a screen shows without knowing the rules, checked against the engine's facts."""
+"""hub.view.screen: the scoreboard a screen shows without knowing the rules,
+checked against the engine's facts."""
 
 from __future__ import annotations
 
@@ -49,8 +50,15 @@ def test_hundred_control_ball(hub: Hub, table: Table) -> None:
 
 def test_star_next_colour_and_sequences() -> None:
     k = Kit()
-    s = session("star", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1, "blue", 0.9),
-                         k.ref("close_shot", 9000)])
+    s = session(
+        "star",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 1, "blue", 0.9),
+            k.ref("close_shot", 9000),
+        ],
+    )
     board = match_view(s).model_dump(mode="json")
     star = board["star"]
     assert star["sequences"][0][:5] == ["blue", "yellow", "black", "green", "red"]  # star 4.1
@@ -67,15 +75,23 @@ def test_plain_gives_back_the_stored_scoreboard(hub: Hub, table: Table) -> None:
 
 def test_a_choice_question_names_the_balls_it_may_take() -> None:
     k = Kit()
-    s = session("star", [
-        k.ref("lag", 500, winner=0),
-        k.strike(1000), k.pocket(2000, 1, "blue", 0.9), k.pocket(2200, 2, "red", 0.9),
-        k.ref("fact", 10000, name="cue_colour", value="yellow", shot="next"),
-        k.strike(20000), k.pocket(21000, 3, "yellow", 0.9),
-        k.ref("fact", 30000, name="cue_colour", value="green", shot="next"),
-        k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
-        k.strike(40000),  # a green cue ball that hit a red first: foul (star 4.3), the opponent chooses (5.1)
-    ])
+    s = session(
+        "star",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 1, "blue", 0.9),
+            k.pocket(2200, 2, "red", 0.9),
+            k.ref("fact", 10000, name="cue_colour", value="yellow", shot="next"),
+            k.strike(20000),
+            k.pocket(21000, 3, "yellow", 0.9),
+            k.ref("fact", 30000, name="cue_colour", value="green", shot="next"),
+            k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
+            k.strike(
+                40000
+            ),  # a green cue ball that hit a red first: foul (star 4.3), the opponent chooses (5.1)
+        ],
+    )
     board = match_view(s).model_dump(mode="json")
     q = next(q for q in board["questions"] if q["kind"] == "choice")
     need = next(n for n in board["needs"] if n["kind"] == "choice")
@@ -95,5 +111,10 @@ def test_banners_read_the_engines_own_state_keys() -> None:
     hundred = Match.new("hundred").state
     assert TEN in hundred.on_table and _hundred(hundred)["ten"] == "table"
     moved = hundred._replace(extra=((OFF_SPOT, True), (PRIVILEGE, True)), to_play=1, mode=LAST_BALL)
-    assert _hundred(moved) == {"ten": "off_spot", "privilege": True, "control_ball": 1, "last_ball": True,
-                               "restricted": False}  # 100 points §11, §14, §20
+    assert _hundred(moved) == {
+        "ten": "off_spot",
+        "privilege": True,
+        "control_ball": 1,
+        "last_ball": True,
+        "restricted": False,
+    }  # 100 points §11, §14, §20

@@ -1,6 +1,6 @@
 """One refusal, one body, in every channel: REST, the WebSocket, the control socket and the CLI give the same
-{"code", "en", "ru", "field"} (hub.errors.ErrorBody) for the same refusal, each in its own envelope, against one
-real hub served over real HTTP, a real WebSocket and a real Unix socket."""
+{"code", "en", "ru", "field"} (hub.errors.ErrorBody) for the same refusal, each in its own envelope, against
+one real hub served over real HTTP, a real WebSocket and a real Unix socket."""
 
 from __future__ import annotations
 
@@ -26,8 +26,12 @@ from hub.web.server import WebServer, serve_in_thread
 from tests.export.matchkit import PLAYERS
 from tests.web.conftest import PIN
 
-UNKNOWN_T9 = {"code": "unknown_table", "en": "no table 't9'; the hub serves t1, t2",
-              "ru": "нет стола 't9'; хаб обслуживает t1, t2", "field": "table"}
+UNKNOWN_T9 = {
+    "code": "unknown_table",
+    "en": "no table 't9'; the hub serves t1, t2",
+    "ru": "нет стола 't9'; хаб обслуживает t1, t2",
+    "field": "table",
+}
 
 
 @pytest.fixture
@@ -67,7 +71,9 @@ def socket_answer(control: Path, table: str, action: dict[str, Any]) -> dict[str
     return answer["error"]  # type: ignore[no-any-return]
 
 
-def cli(control: Path, table: str, action: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+def cli(
+    control: Path, table: str, action: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> dict[str, Any]:
     assert main(["referee", "--control", str(control), "--table", table, json.dumps(action)]) == 2
     out = capsys.readouterr()
     printed = json.loads(out.out)
@@ -77,8 +83,9 @@ def cli(control: Path, table: str, action: dict[str, Any], capsys: pytest.Captur
     return body  # type: ignore[no-any-return]
 
 
-def test_an_unknown_table_is_said_alike_in_every_channel(server: WebServer, http: httpx.Client, control: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_table_is_said_alike_in_every_channel(
+    server: WebServer, http: httpx.Client, control: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r = http.get("/api/tables/t9/state")
     assert (r.status_code, r.json()) == (404, {"error": UNKNOWN_T9})
     assert rest(http, "t9", {"kind": "undo"}) == (404, UNKNOWN_T9)
@@ -91,18 +98,30 @@ def test_an_unknown_table_is_said_alike_in_every_channel(server: WebServer, http
     assert cli(control, "t9", {"kind": "undo"}, capsys) == UNKNOWN_T9
 
 
-@pytest.mark.parametrize(("action", "status", "code", "field"), [
-    ({"kind": "lag", "winner": 0}, 409, "no_match", "table"),  # before any match
-    ({"kind": "undo"}, 409, "refused", None),  # the session: nothing to undo yet
-    ({"kind": "foul", "foul": "elbow"}, 400, "malformed", "foul"),  # the hub's own check (the schema takes it)
-    ({"kind": "fact", "name": "nonsense", "value": 1}, 422, "malformed", "name"),  # refused by the schema first
-    ({"kind": "lag", "winner": 2}, 422, "malformed", "winner"),
-    ({"kind": "lag"}, 422, "malformed", "winner"),
-    ({"winner": 0}, 422, "malformed", "kind"),
-])
+@pytest.mark.parametrize(
+    ("action", "status", "code", "field"),
+    [
+        ({"kind": "lag", "winner": 0}, 409, "no_match", "table"),  # before any match
+        ({"kind": "undo"}, 409, "refused", None),  # the session: nothing to undo yet
+        # the hub's own check (the schema takes it)
+        ({"kind": "foul", "foul": "elbow"}, 400, "malformed", "foul"),
+        # refused by the schema first
+        ({"kind": "fact", "name": "nonsense", "value": 1}, 422, "malformed", "name"),
+        ({"kind": "lag", "winner": 2}, 422, "malformed", "winner"),
+        ({"kind": "lag"}, 422, "malformed", "winner"),
+        ({"winner": 0}, 422, "malformed", "kind"),
+    ],
+)
 def test_a_refused_action_is_said_alike_by_rest_the_control_socket_and_the_cli(
-        hub: Hub, http: httpx.Client, control: Path, capsys: pytest.CaptureFixture[str],
-        action: dict[str, Any], status: int, code: str, field: str | None) -> None:
+    hub: Hub,
+    http: httpx.Client,
+    control: Path,
+    capsys: pytest.CaptureFixture[str],
+    action: dict[str, Any],
+    status: int,
+    code: str,
+    field: str | None,
+) -> None:
     if code != "no_match":
         hub.new_match("t1", "free", PLAYERS)
     got_status, body = rest(http, "t1", action)
@@ -113,12 +132,17 @@ def test_a_refused_action_is_said_alike_by_rest_the_control_socket_and_the_cli(
     assert cli(control, "t1", action, capsys) == body
 
 
-def test_a_history_query_is_refused_alike_by_rest_and_the_cli(hub: Hub, http: httpx.Client,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_history_query_is_refused_alike_by_rest_and_the_cli(
+    hub: Hub, http: httpx.Client, capsys: pytest.CaptureFixture[str]
+) -> None:
     r = http.get("/api/matches", params={"status": "paused"})
     assert r.status_code == 400
     body = r.json()["error"]
-    assert body == {"code": "malformed", "en": "status: one of live, ended, got 'paused'",
-                    "ru": "status: одно из live, ended, получено 'paused'", "field": "status"}
+    assert body == {
+        "code": "malformed",
+        "en": "status: one of live, ended, got 'paused'",
+        "ru": "status: одно из live, ended, получено 'paused'",
+        "field": "status",
+    }
     assert main(["matches", "--db", hub.config.store.path, "--status", "paused"]) == 2
     assert capsys.readouterr().err == f"luza matches: --{refusal_line(ErrorBody(**body))}\n"

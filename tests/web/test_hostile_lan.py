@@ -1,8 +1,8 @@
-"""Attacks from the club LAN on a real `luza serve --http` (a child process with the stock 1,024 descriptors, as
-systemd gives a service without LimitNOFILE): idle WebSockets, half-sent requests, a huge body. The attacker
-binds 127.0.0.x (x >= 2) source addresses, so to the hub it is a LAN client at an address of its own; the wall
-board comes from 127.0.0.1, the Pi's own kiosk. Each test prints its figure (docs/security.md has them, before
-and after)."""
+"""Attacks from the club LAN on a real `luza serve --http` (a child process with the stock 1,024 descriptors,
+as systemd gives a service without LimitNOFILE): idle WebSockets, half-sent requests, a huge body. The
+attacker binds 127.0.0.x (x >= 2) source addresses, so to the hub it is a LAN client at an address of its own;
+the wall board comes from 127.0.0.1, the Pi's own kiosk. Each test prints its figure (docs/security.md has
+them, before and after)."""
 
 from __future__ import annotations
 
@@ -49,12 +49,28 @@ class Serve:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.lines: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(conf), "--http",
-                                      f"127.0.0.1:{self.port}"], cwd=ROOT, stderr=subprocess.PIPE,
-                                     stdout=subprocess.DEVNULL, text=True, preexec_fn=stock_descriptors,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hub.cli",
+                "serve",
+                "--config",
+                str(conf),
+                "--http",
+                f"127.0.0.1:{self.port}",
+            ],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            preexec_fn=stock_descriptors,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         threading.Thread(target=self._read, daemon=True).start()
-        assert wait_for(lambda: any("web app at" in ln for ln in self.lines) or self.proc.poll() is not None, 30)
+        assert wait_for(
+            lambda: any("web app at" in ln for ln in self.lines) or self.proc.poll() is not None, 30
+        )
         assert self.proc.poll() is None, "".join(self.lines)
 
     def _read(self) -> None:
@@ -91,9 +107,14 @@ def wait_for(cond: Callable[[], bool], timeout: float) -> bool:
 @pytest.fixture
 def serve(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[Serve]:
     conf = write_config(tmp_path / "luza.toml", mosquitto, tmp_path / "luza.db")
-    pin = subprocess.run([sys.executable, "-m", "hub.cli", "pin", "set", "--config", str(conf), "--table", "t1",
-                          "--pin", PIN], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pin = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "pin", "set", "--config", str(conf), "--table", "t1", "--pin", PIN],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert pin.returncode == 0, pin.stderr
     s = Serve(conf)
     try:
@@ -113,8 +134,10 @@ def connect_from(source: str, port: int, timeout: float = 5) -> socket.socket:
 def ws_open(source: str, port: int, path: str) -> socket.socket:
     """A WebSocket handshake from `source`; the socket after the 101 answer."""
     sock = connect_from(source, port)
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(1)
@@ -177,9 +200,11 @@ def test_idle_websockets_from_the_lan_leave_the_board_and_the_panel_online(serve
         referee.login()
         token = referee.token
         panel = first_frame(ws_open("127.0.0.201", port, f"/ws/tables/t1?token={token}"))  # a referee's phone
-        print(f"\n200 idle WebSockets from one address: {let_in} let in; {addr - 10} more addresses filled the open "
-              f"slots; then a newcomer: {newcomer[0]} {newcomer[1] if newcomer[0] == 'close' else ''}, "
-              f"the board: {board[0]}, a panel with its token: {panel[0]}")
+        print(
+            f"\n200 idle WebSockets from one address: {let_in} let in; {addr - 10} more addresses filled the "
+            f"open slots; then a newcomer: {newcomer[0]} {newcomer[1] if newcomer[0] == 'close' else ''}, "
+            f"the board: {board[0]}, a panel with its token: {panel[0]}"
+        )
     finally:
         for s in held:
             s.close()
@@ -213,9 +238,11 @@ def test_half_sent_requests_do_not_exhaust_the_hubs_descriptors(serve: Serve) ->
             board, phone = 0, str(exc).encode()
         # and the header timeout (10 s) closes the slow ones that were let in
         closed = wait_for(lambda: serve.fds() <= before + 5, 30)
-        print(f"\n1,100 half-sent requests from one address: the hub's descriptors {before} -> {peak} "
-              f"(limit 1,024), then {serve.fds()} after the header timeout; /healthz from the kiosk {board}, "
-              f"from a phone {phone.decode()}")
+        print(
+            f"\n1,100 half-sent requests from one address: the hub's descriptors {before} -> {peak} "
+            f"(limit 1,024), then {serve.fds()} after the header timeout; /healthz from the kiosk {board}, "
+            f"from a phone {phone.decode()}"
+        )
     finally:
         for s in held:
             s.close()
@@ -227,8 +254,10 @@ def test_a_300_mb_body_is_refused_without_reading_it(serve: Serve) -> None:
     base_rss = serve.rss_mb()
     sock = connect_from("127.0.0.2", serve.port, timeout=10)
     size = 300 * 1024 * 1024
-    sock.sendall(f"POST /api/tables/t1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                 f"Content-Length: {size}\r\n\r\n".encode())
+    sock.sendall(
+        f"POST /api/tables/t1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {size}\r\n\r\n".encode()
+    )
     chunk = b"{" + b" " * (1024 * 1024 - 1)
     sent = 0
     try:
@@ -244,8 +273,10 @@ def test_a_300_mb_body_is_refused_without_reading_it(serve: Serve) -> None:
     sock.close()
     # a chunked body (no length given) is cut once it passes the limit
     chunked = connect_from("127.0.0.3", serve.port, timeout=10)
-    chunked.sendall(b"POST /api/tables/t1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    b"Transfer-Encoding: chunked\r\n\r\n")
+    chunked.sendall(
+        b"POST /api/tables/t1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
     cut = b""
     try:
         for _ in range(64):
@@ -256,9 +287,11 @@ def test_a_300_mb_body_is_refused_without_reading_it(serve: Serve) -> None:
         cut = chunked.recv(4096)
     chunked.close()
     peak = serve.rss_mb("VmHWM")
-    print(f"\na 300 MB body to POST /token: {sent / 1e6:.0f} MB sent before the hub closed; hub memory "
-          f"{base_rss:.0f} MB -> peak {peak:.0f} MB; answer {answer[:12].decode(errors='replace')!r}, "
-          f"chunked: {cut[:12].decode(errors='replace')!r}")
+    print(
+        f"\na 300 MB body to POST /token: {sent / 1e6:.0f} MB sent before the hub closed; hub memory "
+        f"{base_rss:.0f} MB -> peak {peak:.0f} MB; answer {answer[:12].decode(errors='replace')!r}, "
+        f"chunked: {cut[:12].decode(errors='replace')!r}"
+    )
     assert answer.startswith(b"HTTP/1.1 413") and b"too_large" in answer
     assert cut.startswith(b"HTTP/1.1 413")
     assert peak < base_rss + 40

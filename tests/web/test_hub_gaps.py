@@ -20,7 +20,8 @@ from tests.export.matchkit import PLAYERS, Clock, Table, play_classic
 
 
 def _blocked(hub: Hub) -> tuple[threading.Event, threading.Event, Callable[[], None]]:
-    """Make the worker wait inside its next publish (a subscriber runs on the worker) until `release` is set."""
+    """Make the worker wait inside its next publish (a subscriber runs on the
+    worker) until `release` is set."""
     entered, release = threading.Event(), threading.Event()
 
     def hold(change: Change) -> None:
@@ -52,10 +53,13 @@ def test_a_timed_out_caller_does_not_kill_the_worker(hub: Hub) -> None:
     assert hub.worker_alive
 
 
-def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch(hub: Hub, table: Table) -> None:
+def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch(
+    hub: Hub, table: Table
+) -> None:
     hub.new_match("t1", "free", PLAYERS)
     entered, release, unsubscribe = _blocked(hub)
-    hub.submit_async("t1", {"kind": "lag", "winner": 0})  # stored and published: the worker stops in the publish
+    # stored and published: the worker stops in the publish
+    hub.submit_async("t1", {"kind": "lag", "winner": 0})
     assert entered.wait(10)  # the worker is busy: what comes now is one batch
     unsubscribe()
     table.strike(0)
@@ -70,18 +74,22 @@ def test_the_worker_survives_an_item_that_raises_and_keeps_the_rest_of_its_batch
     assert hub.submit("t1", {"kind": "close_shot"})["match"]["scores"] == [1, 0]
 
 
-@pytest.mark.parametrize(("table", "action", "code", "field"), [
-    ("t9", {"kind": "lag", "winner": 0}, "unknown_table", "table"),
-    ("t2", {"kind": "lag", "winner": 0}, "no_match", "table"),
-    ("t1", {"kind": "lag", "winner": 3}, "malformed", "winner"),
-    ("t1", {"kind": "lag", "winner": 0, "loser": 1}, "malformed", "loser"),
-    ("t1", {"kind": "shout"}, "malformed", "kind"),
-    ("t1", {"kind": "undo"}, "refused", None),
-    ("t2", {"kind": "new_match", "variant": "snooker", "players": ["A", "B"]}, "malformed", "variant"),
-    ("t1", {"kind": "new_match", "variant": "free", "players": ["A", "B"]}, "refused", "table"),
-])
-def test_refusals_carry_their_category(hub: Hub, table: str, action: dict[str, Any], code: str,
-                                       field: str | None) -> None:
+@pytest.mark.parametrize(
+    ("table", "action", "code", "field"),
+    [
+        ("t9", {"kind": "lag", "winner": 0}, "unknown_table", "table"),
+        ("t2", {"kind": "lag", "winner": 0}, "no_match", "table"),
+        ("t1", {"kind": "lag", "winner": 3}, "malformed", "winner"),
+        ("t1", {"kind": "lag", "winner": 0, "loser": 1}, "malformed", "loser"),
+        ("t1", {"kind": "shout"}, "malformed", "kind"),
+        ("t1", {"kind": "undo"}, "refused", None),
+        ("t2", {"kind": "new_match", "variant": "snooker", "players": ["A", "B"]}, "malformed", "variant"),
+        ("t1", {"kind": "new_match", "variant": "free", "players": ["A", "B"]}, "refused", "table"),
+    ],
+)
+def test_refusals_carry_their_category(
+    hub: Hub, table: str, action: dict[str, Any], code: str, field: str | None
+) -> None:
     hub.new_match("t1", "free", PLAYERS)
     with pytest.raises(RefereeInputError) as exc:
         hub.submit(table, action)
@@ -97,8 +105,9 @@ def test_an_unknown_field_is_refused_in_both_languages(hub: Hub) -> None:
     assert exc.value.ru == "loser: у действия 'lag' нет поля 'loser'; его поля: winner"
 
 
-def test_rev_strictly_increases_and_the_envelope_carries_boot_and_hub_time(hub: Hub, table: Table,
-                                                                           clock: Clock) -> None:
+def test_rev_strictly_increases_and_the_envelope_carries_boot_and_hub_time(
+    hub: Hub, table: Table, clock: Clock
+) -> None:
     changes: list[Change] = []
     hub.subscribe(changes.append)
     first = hub.state("t1")
@@ -118,8 +127,14 @@ def test_rev_strictly_increases_and_the_envelope_carries_boot_and_hub_time(hub: 
 
 def test_a_device_change_is_pushed_with_its_table(hub: Hub, clock: Clock) -> None:
     before = hub.state("t2")["rev"]
-    hub.feed(RawMessage("mqtt", protocol.topic("t2", "t2-p", "status"),
-                        protocol.encode_status("online", 3, fw="0.4.0", ip="10.0.0.9", role="pocket"), clock.ms))
+    hub.feed(
+        RawMessage(
+            "mqtt",
+            protocol.topic("t2", "t2-p", "status"),
+            protocol.encode_status("online", 3, fw="0.4.0", ip="10.0.0.9", role="pocket"),
+            clock.ms,
+        )
+    )
     assert hub.wait_idle(10)
     state = hub.state("t2")
     assert state["rev"] > before
@@ -128,7 +143,8 @@ def test_a_device_change_is_pushed_with_its_table(hub: Hub, clock: Clock) -> Non
 
 
 def test_last_match_stays_after_end_until_the_next_match_and_across_a_restart(
-        open_hub: Callable[..., Hub], clock: Clock) -> None:
+    open_hub: Callable[..., Hub], clock: Clock
+) -> None:
     hub = open_hub()
     play_classic(Table(hub, clock))
     state = hub.state("t1")
@@ -145,27 +161,34 @@ def test_last_match_stays_after_end_until_the_next_match_and_across_a_restart(
 
 
 def test_cue_nodes_are_paired_per_match(hub: Hub, table: Table) -> None:
-    hub.submit("t1", {"kind": "new_match", "variant": "free", "players": list(PLAYERS),
-                      "cues": {"cue-a": 1, "cue-b": 0}})
+    hub.submit(
+        "t1",
+        {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "cues": {"cue-a": 1, "cue-b": 0}},
+    )
     table.ref("lag", winner=1)
     table.strike(0)  # the matchkit strikes seat 0 with cue-a, which plays for seat 1 in this match
     hub.wait_idle()
     board = hub.state("t1")["match"]
     assert board["shot"]["strike"]["seat"] == 1
-    assert {d["device"]: d["seat"] for d in hub.state("t1")["devices"] if d["role"] == "cue"} == \
-        {"cue-a": 1, "cue-b": 0}
+    assert {d["device"]: d["seat"] for d in hub.state("t1")["devices"] if d["role"] == "cue"} == {
+        "cue-a": 1,
+        "cue-b": 0,
+    }
     assert not [q for q in board["questions"] if q["kind"] == "out_of_turn"]
 
 
 def test_a_cue_pairing_with_a_stranger_is_refused(hub: Hub) -> None:
     with pytest.raises(RefereeInputError) as exc:
-        hub.submit("t1", {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "cues": {"pk-12": 0}})
+        hub.submit(
+            "t1", {"kind": "new_match", "variant": "free", "players": list(PLAYERS), "cues": {"pk-12": 0}}
+        )
     assert exc.value.code == "malformed" and exc.value.field == "cues"
     assert "cue-a, cue-b" in exc.value.en and "датчики кия" in exc.value.ru
 
 
-def test_an_amendment_targets_a_shot_by_number_and_records_who_and_when(hub: Hub, table: Table,
-                                                                         clock: Clock) -> None:
+def test_an_amendment_targets_a_shot_by_number_and_records_who_and_when(
+    hub: Hub, table: Table, clock: Clock
+) -> None:
     hub.new_match("t1", "free", PLAYERS)
     table.ref("lag", winner=0)
     table.wait(5000)

@@ -1,5 +1,5 @@
-"""The app on a real uvicorn server: WebSockets (state on connect, every change, heartbeats, resync by rev, a new
-boot after a restart, the club view) and real HTTP from the demo's panel client."""
+"""The app on a real uvicorn server: WebSockets (state on connect, every change, heartbeats, resync by rev, a
+new boot after a restart, the club view) and real HTTP from the demo's panel client."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def ws_url(server: WebServer, path: str) -> str:
     return server.url.replace("http://", "ws://") + path
 
 
-def receive(ws: ClientConnection, want: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+def receive(
+    ws: ClientConnection, want: Callable[[dict[str, Any]], bool], timeout: float = 5.0
+) -> dict[str, Any]:
     """The first message that `want` accepts (others, such as heartbeats, are skipped)."""
     while True:
         msg = json.loads(ws.recv(timeout=timeout))
@@ -43,7 +45,9 @@ def receive(ws: ClientConnection, want: Callable[[dict[str, Any]], bool], timeou
             return msg  # type: ignore[no-any-return]
 
 
-def test_state_on_connect_then_every_change_then_heartbeats(server: WebServer, hub: Hub, table: Table) -> None:
+def test_state_on_connect_then_every_change_then_heartbeats(
+    server: WebServer, hub: Hub, table: Table
+) -> None:
     with connect(ws_url(server, "/ws/tables/t1")) as ws:
         first = json.loads(ws.recv(timeout=5))
         assert first["type"] == "state" and first["table"] == "t1" and first["boot"] == hub.boot
@@ -59,8 +63,13 @@ def test_state_on_connect_then_every_change_then_heartbeats(server: WebServer, h
         dropped = receive(ws, lambda m: m["type"] == "state" and m["rev"] == latest)
         assert dropped["match"]["shot"]["pocketed"][0]["pocket"] == 5 and dropped["match"]["provisional"]
         beat = receive(ws, lambda m: m["type"] == "heartbeat")
-        assert beat == {"type": "heartbeat", "table": "t1", "rev": latest, "boot": hub.boot,
-                        "hub_ms": beat["hub_ms"]}
+        assert beat == {
+            "type": "heartbeat",
+            "table": "t1",
+            "rev": latest,
+            "boot": hub.boot,
+            "hub_ms": beat["hub_ms"],
+        }
 
 
 def test_resync_by_rev(server: WebServer, hub: Hub) -> None:
@@ -68,8 +77,13 @@ def test_resync_by_rev(server: WebServer, hub: Hub) -> None:
     state = hub.state("t1")
     with connect(ws_url(server, f"/ws/tables/t1?rev={state['rev']}&boot={hub.boot}")) as ws:
         hello = json.loads(ws.recv(timeout=5))
-        assert hello == {"type": "hello", "table": "t1", "rev": state["rev"], "boot": hub.boot,
-                         "hub_ms": hello["hub_ms"]}
+        assert hello == {
+            "type": "hello",
+            "table": "t1",
+            "rev": state["rev"],
+            "boot": hub.boot,
+            "hub_ms": hello["hub_ms"],
+        }
     with connect(ws_url(server, f"/ws/tables/t1?rev={state['rev'] - 1}&boot={hub.boot}")) as ws:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"  # behind: the whole state at once
     with connect(ws_url(server, f"/ws/tables/t1?rev={state['rev']}&boot=an-old-boot")) as ws:
@@ -78,12 +92,22 @@ def test_resync_by_rev(server: WebServer, hub: Hub) -> None:
 
 def test_unknown_table_says_why_and_closes_with_4404(server: WebServer) -> None:
     with connect(ws_url(server, "/ws/tables/t9")) as ws:
-        assert json.loads(ws.recv(timeout=5)) == {"type": "error", "error": {
-            "code": "unknown_table", "en": "no table 't9'; the hub serves t1, t2",
-            "ru": "нет стола 't9'; хаб обслуживает t1, t2", "field": "table"}}
+        assert json.loads(ws.recv(timeout=5)) == {
+            "type": "error",
+            "error": {
+                "code": "unknown_table",
+                "en": "no table 't9'; the hub serves t1, t2",
+                "ru": "нет стола 't9'; хаб обслуживает t1, t2",
+                "field": "table",
+            },
+        }
         with pytest.raises(ConnectionClosed) as exc:
             ws.recv(timeout=5)
-    assert exc.value.rcvd is not None and exc.value.rcvd.code == 4404 and exc.value.rcvd.reason == "unknown_table"
+    assert (
+        exc.value.rcvd is not None
+        and exc.value.rcvd.code == 4404
+        and exc.value.rcvd.reason == "unknown_table"
+    )
 
 
 def test_club_socket(server: WebServer, hub: Hub) -> None:
@@ -98,7 +122,8 @@ def test_club_socket(server: WebServer, hub: Hub) -> None:
 
 
 def test_the_socket_closes_when_the_server_stops_and_a_restart_brings_a_new_boot(
-        open_hub: Callable[..., Hub], web_settings: WebSettings) -> None:
+    open_hub: Callable[..., Hub], web_settings: WebSettings
+) -> None:
     hub = open_hub()
     srv = serve_in_thread(hub, "127.0.0.1", 0, web_settings)
     port, boot = srv.port, hub.boot
@@ -153,8 +178,10 @@ def test_the_hub_pings_every_socket_and_drops_one_gone_silent(open_hub: Callable
     proxy = TcpProxy(("127.0.0.1", srv.port)).start()
     live = srv.app.state.luza.live
     try:
-        with connect(f"ws://127.0.0.1:{proxy.port}/ws/tables/t1", ping_interval=None) as silent, \
-                connect(ws_url(srv, "/ws/tables/t2"), ping_interval=None) as talking:
+        with (
+            connect(f"ws://127.0.0.1:{proxy.port}/ws/tables/t1", ping_interval=None) as silent,
+            connect(ws_url(srv, "/ws/tables/t2"), ping_interval=None) as talking,
+        ):
             silent.recv(timeout=5)
             talking.recv(timeout=5)
             assert live.clients == 2

@@ -1,7 +1,8 @@
 """Locked, not lockable (issue 18, item 5): the PIN check is serialised per table, wrong PINs lock the client
-address that sent them (exponential back-off), the referee's established device still signs in, and every failed
-attempt is counted in /metrics. Bursts of real concurrent requests against a real `luza serve --http`, from several
-loopback addresses (127.0.0.x); the rules themselves on hub.web.pinguard.PinGuard with a real PIN store."""
+address that sent them (exponential back-off), the referee's established device still signs in, and every
+failed attempt is counted in /metrics. Bursts of real concurrent requests against a real `luza serve --http`,
+from several loopback addresses (127.0.0.x); the rules themselves on
+hub.web.pinguard.PinGuard with a real PIN store."""
 
 from __future__ import annotations
 
@@ -22,12 +23,16 @@ from tests.support.config import write_luza_toml
 from tests.web.test_serve_http import ENV, ROOT, ServeHttp, free_port
 
 PIN = "80427"
-TABLES = ({"id": "t1", "pockets": {"p1": [1, 2, 3, 4, 5, 6]}}, {"id": "t2", "pockets": {"p2": [1, 2, 3, 4, 5, 6]}})
+TABLES = (
+    {"id": "t1", "pockets": {"p1": [1, 2, 3, 4, 5, 6]}},
+    {"id": "t2", "pockets": {"p2": [1, 2, 3, 4, 5, 6]}},
+)
 BURST = 200
 
 
 def client(port: int, address: str) -> httpx.AsyncClient:
-    """An HTTP client whose connections come from `address` (any 127.0.0.x reaches the server on 127.0.0.1)."""
+    """An HTTP client whose connections come from `address`
+    (any 127.0.0.x reaches the server on 127.0.0.1)."""
     transport = httpx.AsyncHTTPTransport(local_address=address, limits=httpx.Limits(max_connections=BURST))
     return httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=60)
 
@@ -38,16 +43,24 @@ async def guess(c: httpx.AsyncClient, pin: str, **kw: object) -> httpx.Response:
 
 def pin_metrics(port: int) -> dict[str, float]:
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
-    return {m.group(1): float(m.group(2)) for m in re.finditer(
-        r'^luza_pin_attempts_total\{result="(\w+)",table="t1"\} ([\d.]+)$', text, re.M)}
+    return {
+        m.group(1): float(m.group(2))
+        for m in re.finditer(r'^luza_pin_attempts_total\{result="(\w+)",table="t1"\} ([\d.]+)$', text, re.M)
+    }
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[int]:
     db = tmp_path / "luza.db"
     conf = write_luza_toml(tmp_path / "luza.toml", f"mqtt://127.0.0.1:{free_port()}", db, TABLES)  # no broker
-    done = subprocess.run([sys.executable, "-m", "hub.cli", "pin", "set", "--config", str(conf), "--table", "t1",
-                           "--pin", PIN], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "pin", "set", "--config", str(conf), "--table", "t1", "--pin", PIN],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     port = free_port()
     serve = ServeHttp(conf, port)
@@ -64,15 +77,18 @@ def test_a_burst_of_concurrent_guesses_gets_at_most_the_allowed_evaluations(serv
             wrong = [f"{n:05d}" for n in range(BURST)]
             answers = await asyncio.gather(*(guess(attacker, pin) for pin in wrong))
             codes = [r.status_code for r in answers]
-            # today's main evaluated every guess that passed the check before the first hash (a burst: hundreds)
+            # today's main evaluated every guess that passed the check before the
+            # first hash (a burst: hundreds)
             assert codes.count(401) == 4 and codes.count(429) == BURST - 4, sorted(set(codes))
-            assert (await guess(attacker, PIN)).status_code == 429  # the right PIN waits too, from that address
+            # the right PIN waits too, from that address
+            assert (await guess(attacker, PIN)).status_code == 429
             r = await guess(referee, PIN)  # another address: not locked out
             assert r.status_code == 200 and r.cookies.get("luza_device")
 
     asyncio.run(main())
     counts = pin_metrics(port)
-    assert counts == {"ok": 1, "wrong": 5, "locked": BURST - 5 + 1}  # 5 evaluated wrong, the rest refused unheard
+    # 5 evaluated wrong, the rest refused unheard
+    assert counts == {"ok": 1, "wrong": 5, "locked": BURST - 5 + 1}
 
 
 def test_many_addresses_lock_new_devices_but_not_the_referees_established_one(served: int) -> None:
@@ -80,10 +96,14 @@ def test_many_addresses_lock_new_devices_but_not_the_referees_established_one(se
 
     async def main() -> None:
         async with client(port, "127.0.0.9") as phone:
-            assert (await guess(phone, PIN)).status_code == 200  # the referee's phone: now an established device
+            # the referee's phone: now an established device
+            assert (await guess(phone, PIN)).status_code == 200
             for k in range(5):  # five attacker addresses, five wrong guesses each, all at once: 25 > 20
                 async with client(port, f"127.0.0.{20 + k}") as attacker:
-                    codes = [r.status_code for r in await asyncio.gather(*(guess(attacker, "1111") for _ in range(8)))]
+                    codes = [
+                        r.status_code
+                        for r in await asyncio.gather(*(guess(attacker, "1111") for _ in range(8)))
+                    ]
                     assert codes.count(401) <= 4
             async with client(port, "127.0.0.30") as newcomer:
                 r = await guess(newcomer, PIN)
@@ -91,7 +111,9 @@ def test_many_addresses_lock_new_devices_but_not_the_referees_established_one(se
             # the referee's phone (its device cookie) still signs in, even from an attacker's address (a NAT)
             assert (await guess(phone, PIN)).status_code == 200
             async with client(port, "127.0.0.20") as shared:
-                r = await guess(shared, PIN, headers={"Cookie": f"luza_device={phone.cookies['luza_device']}"})
+                r = await guess(
+                    shared, PIN, headers={"Cookie": f"luza_device={phone.cookies['luza_device']}"}
+                )
                 assert r.status_code == 200
 
     asyncio.run(main())
@@ -145,15 +167,19 @@ def test_many_addresses_together_lock_new_devices_for_the_table(tmp_path: Path) 
     async def main() -> None:
         for k in range(5):
             assert (await guard.attempt("t1", "0000", f"10.0.1.{k}", None, False)).result == WRONG
-        assert (await guard.attempt("t1", PIN, "10.0.1.99", None, False)).result == LOCKED  # a new device waits
+        # a new device waits
+        assert (await guard.attempt("t1", PIN, "10.0.1.99", None, False)).result == LOCKED
         assert (await guard.attempt("t1", PIN, "10.0.1.0", "referee-phone", False)).result == OK
-        assert (await guard.attempt("t1", PIN, "10.0.1.1", None, True)).result == OK  # a valid token: established
+        # a valid token: established
+        assert (await guard.attempt("t1", PIN, "10.0.1.1", None, True)).result == OK
 
     asyncio.run(main())
     assert guard.summary("t1")["new_devices_locked"] is True
 
 
-def test_a_stolen_device_cookie_buys_no_more_guesses_and_a_new_pin_clears_the_lockouts(guard: PinGuard) -> None:
+def test_a_stolen_device_cookie_buys_no_more_guesses_and_a_new_pin_clears_the_lockouts(
+    guard: PinGuard,
+) -> None:
     guard.pins.remember_device("t1", "cookie-1")
     assert guard.pins.is_device("t1", "cookie-1") and not guard.pins.is_device("t1", "cookie-2")
 
@@ -189,13 +215,17 @@ def test_pins_made_outside_the_migrations_by_an_older_hub_are_kept_at_v7(tmp_pat
     old.set("t1", PIN)  # v7 on a fresh file; now rebuild the v6 layout an older hub left behind
     conn = sqlite3.connect(db, isolation_level=None)
     row = conn.execute("SELECT * FROM pins").fetchone()
-    conn.executescript("DROP TABLE referee_devices; DROP TABLE hub_clock; ALTER TABLE clocks DROP COLUMN up_ms; "
-                       "ALTER TABLE devices DROP COLUMN ota; DROP TABLE match_facts; DROP TABLE players; "
-                       "ALTER TABLE matches DROP COLUMN player_ids; PRAGMA user_version = 6;")  # v7..v10 gone
+    conn.executescript(
+        "DROP TABLE referee_devices; DROP TABLE hub_clock; ALTER TABLE clocks DROP COLUMN up_ms; "
+        "ALTER TABLE devices DROP COLUMN ota; DROP TABLE match_facts; DROP TABLE players; "
+        "ALTER TABLE matches DROP COLUMN player_ids; PRAGMA user_version = 6;"
+    )  # v7..v10 gone
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'referee_devices'").fetchone() is None
     conn.close()
     again = PinStore(db)
     assert again.verify("t1", PIN) is True  # migrated on first use: the table made by auth.py stays as it was
     conn = sqlite3.connect(db)
-    assert migrations.version(conn) == migrations.LATEST and conn.execute("SELECT * FROM pins").fetchone() == row
+    assert (
+        migrations.version(conn) == migrations.LATEST and conn.execute("SELECT * FROM pins").fetchone() == row
+    )
     conn.close()

@@ -1,6 +1,6 @@
 """schemathesis (in-process, against the app's OpenAPI document): no generated request to any operation gets a
-500, with a valid referee token on the POSTs (so requests reach the hub's validation and the rules); every error
-body follows the contract."""
+500, with a valid referee token on the POSTs (so requests reach the hub's validation and the rules); every
+error body follows the contract."""
 
 from __future__ import annotations
 
@@ -33,12 +33,18 @@ def test_no_generated_request_gets_a_500(hub: Hub, web_settings: WebSettings) ->
     with TestClient(app):  # the lifespan (live fan-out) runs while the cases are sent
         for result in schema.get_all_operations():
             operation = result.ok()
-            cases = st.one_of(operation.as_strategy(GenerationMode.POSITIVE),
-                              operation.as_strategy(GenerationMode.NEGATIVE))
+            cases = st.one_of(
+                operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
+            )
 
             @given(case=cases, real=st.booleans())
-            @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                      suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=EXAMPLES,
+                deadline=None,
+                derandomize=True,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
             def check(case: schemathesis.Case, real: bool) -> None:
                 if real and case.path_parameters:  # half the cases name a real table / node: deeper paths
                     case.path_parameters.update({k: v for k, v in REAL.items() if k in case.path_parameters})

@@ -1,5 +1,5 @@
-"""`luza serve --http` with a real Mosquitto and real nodes: the web app in the hub's process, a node's pocket drop
-reaching a WebSocket client, node commands over MQTT, and a clean stop."""
+"""`luza serve --http` with a real Mosquitto and real nodes: the web app in the hub's process, a node's pocket
+drop reaching a WebSocket client, node commands over MQTT, and a clean stop."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ from tests.hub.service.test_faults import write_config
 from tests.support.broker import Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
-PUBLIC = "http://192.168.1.10:8000"  # where phones on the club network reach the hub (luza serve --public-url)
+# where phones on the club network reach the hub (luza serve --public-url)
+PUBLIC = "http://192.168.1.10:8000"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -47,9 +48,24 @@ def get(url: str) -> Any:
 class ServeHttp:
     def __init__(self, config: Path, port: int, *extra: str) -> None:
         self.lines: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(config),
-                                      "--http", f"127.0.0.1:{port}", *extra], cwd=ROOT, stderr=subprocess.PIPE,
-                                     stdout=subprocess.DEVNULL, text=True, env=ENV)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hub.cli",
+                "serve",
+                "--config",
+                str(config),
+                "--http",
+                f"127.0.0.1:{port}",
+                *extra,
+            ],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env=ENV,
+        )
         threading.Thread(target=self._read, daemon=True).start()
         deadline = time.monotonic() + 20
         while not any("web app at" in ln for ln in self.lines):
@@ -74,8 +90,26 @@ class ServeHttp:
 @pytest.mark.mosquitto
 def test_luza_serve_http(mosquitto: Mosquitto, tmp_path: Path) -> None:
     conf = write_config(tmp_path / "luza.toml", mosquitto, tmp_path / "luza.db")
-    pin = subprocess.run([sys.executable, "-m", "hub.cli", "pin", "set", "--config", str(conf), "--table", "t1",
-                          "--pin", "8642"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    pin = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hub.cli",
+            "pin",
+            "set",
+            "--config",
+            str(conf),
+            "--table",
+            "t1",
+            "--pin",
+            "8642",
+        ],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert pin.returncode == 0, pin.stderr
     port = free_port()
     serve = ServeHttp(conf, port, "--public-url", PUBLIC)
@@ -107,9 +141,12 @@ def test_luza_serve_http(mosquitto: Mosquitto, tmp_path: Path) -> None:
                     break
             assert msg["match"]["shot"]["pocketed"][0]["pocket"] == 5 and msg["match"]["provisional"] is True
         token = panel.token
-        req = urllib.request.Request(base + "/api/devices/p-foot/commands", method="POST",
-                                     data=json.dumps({"name": "identify", "seconds": 3}).encode(),
-                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+        req = urllib.request.Request(
+            base + "/api/devices/p-foot/commands",
+            method="POST",
+            data=json.dumps({"name": "identify", "seconds": 3}).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
         with urllib.request.urlopen(req, timeout=5) as r:
             assert r.status == 202
         deadline = time.monotonic() + 5

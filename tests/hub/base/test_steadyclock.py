@@ -22,7 +22,8 @@ def test_a_wall_clock_step_is_logged_once_and_changes_nothing(caplog: pytest.Log
     assert clock() == 1_800_000_011_000 and clock() == 1_800_000_011_000
     assert [r.getMessage() for r in caplog.records] == [
         "the hub's wall clock stepped by +3600.0 s; inputs keep the steady timeline (it follows a wall clock "
-        "ahead only while no match is live)"]
+        "ahead only while no match is live)"
+    ]
     wall[0] -= 3600.0  # stepped back
     assert clock() == 1_800_000_011_000 and "back on the steady timeline" in caplog.records[-1].getMessage()
 

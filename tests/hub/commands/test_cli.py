@@ -1,4 +1,5 @@
-"""The hub's commands: `luza devices`, `luza replay` (verifies, and catches a mismatch), `luza serve` config errors."""
+"""The hub's commands: `luza devices`, `luza replay` (verifies, and catches a mismatch),
+`luza serve` config errors."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from tests.support.broker import Mosquitto
 pytestmark = pytest.mark.mosquitto
 
 
-def test_devices_lists_the_registry(cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub],
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_devices_lists_the_registry(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]
+) -> None:
     hub = hubs(cfg)
     node = Node(mosquitto.port, "t1", "p-mid", "pocket", boot=2, fw="9.9")
     node.tele(bat=3.71, rssi=-58, ob=0)
@@ -38,8 +40,9 @@ def test_devices_lists_the_registry(cfg: config.Config, mosquitto: Mosquitto, hu
     assert rows["p-mid"]["boot"] == 2 and rows["p-mid"]["rejected"] == {"malformed": 1}
 
 
-def test_replay_verifies_and_catches_a_tampered_state(cfg: config.Config, hubs: Callable[..., Hub],
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_verifies_and_catches_a_tampered_state(
+    cfg: config.Config, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]
+) -> None:
     hub = hubs(cfg)
     match_id = hub.new_match("t1", "free", ("Ivan", "Petr"))["match_id"]
     hub.submit("t1", {"kind": "lag", "winner": 1})

@@ -1,6 +1,6 @@
 """`luza demo` as a process: stopped by SIGTERM or a terminal's Ctrl-C it leaves nothing running and logs no
-warning; restarted on the same --workdir mid-match it resumes that match; a person who signs into the panel takes
-the table over until idle (issue 20, item 7)."""
+warning; restarted on the same --workdir mid-match it resumes that match; a person who signs into the panel
+takes the table over until idle (issue 20, item 7)."""
 
 from __future__ import annotations
 
@@ -36,15 +36,41 @@ class Demo:
         self.workdir = workdir
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", "demo", "--port", "0", "--workdir", str(workdir), "--speed", "25",
-             "--seed", "3", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=group)
+            [
+                sys.executable,
+                "-m",
+                "hub.cli",
+                "demo",
+                "--port",
+                "0",
+                "--workdir",
+                str(workdir),
+                "--speed",
+                "25",
+                "--seed",
+                "3",
+                *args,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=group,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        wait_for(lambda: any(line.startswith("Luza demo is running") for line in self.lines)
-                 or self.proc.poll() is not None, 60)
+        wait_for(
+            lambda: (
+                any(line.startswith("Luza demo is running") for line in self.lines)
+                or self.proc.poll() is not None
+            ),
+            60,
+        )
         assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
-        self.url = next(line for line in self.lines if line.startswith("Luza demo is running")).split(": ", 1)[1]
+        self.url = next(line for line in self.lines if line.startswith("Luza demo is running")).split(
+            ": ", 1
+        )[1]
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -111,10 +137,11 @@ def _clean(code: int, err: str) -> None:
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["SIGTERM", "Ctrl-C"])
-def test_a_stopped_demo_leaves_no_broker_and_logs_no_warning(tmp_path: Path, demos: list[Demo],
-                                                             group: bool) -> None:
-    """SIGTERM to the demo (a service manager, `kill`) and SIGINT to its process group (a terminal's Ctrl-C) both
-    finish the shot, stop the table, web server, hub and then the broker, and exit 0."""
+def test_a_stopped_demo_leaves_no_broker_and_logs_no_warning(
+    tmp_path: Path, demos: list[Demo], group: bool
+) -> None:
+    """SIGTERM to the demo (a service manager, `kill`) and SIGINT to its process group (a terminal's Ctrl-C)
+    both finish the shot, stop the table, web server, hub and then the broker, and exit 0."""
     demo = Demo(tmp_path, group=group)
     demos.append(demo)
     demo.until(lambda: demo.shots() >= 1)
@@ -134,27 +161,37 @@ def _store(db: Path, sql: str) -> list[tuple[Any, ...]]:
         conn.close()
 
 
-def test_a_demo_restarted_on_its_workdir_mid_match_resumes_that_match(tmp_path: Path, demos: list[Demo]) -> None:
+def test_a_demo_restarted_on_its_workdir_mid_match_resumes_that_match(
+    tmp_path: Path, demos: list[Demo]
+) -> None:
     first = Demo(tmp_path, "--variant", "classic")
     demos.append(first)
     first.until(lambda: first.shots() >= 2)
     _clean(*first.stop(signal.SIGTERM))
-    (match_id, status), = _store(tmp_path / "luza.db", "SELECT id, status FROM matches")
+    ((match_id, status),) = _store(tmp_path / "luza.db", "SELECT id, status FROM matches")
     assert status == "live"  # classic to 71 points: two shots in, the match is still in play
     played = _store(tmp_path / "luza.db", f"SELECT count(*) FROM inputs WHERE match_id = {match_id}")[0][0]
 
     second = Demo(tmp_path, "--variant", "classic")
     demos.append(second)
-    second.until(lambda: f"resuming match {match_id} from the store / продолжаю партию из базы" in second.lines)
+    second.until(
+        lambda: f"resuming match {match_id} from the store / продолжаю партию из базы" in second.lines
+    )
     assert second.state()["match_id"] == match_id
     start = second.shots()
-    second.until(lambda: second.state()["match_id"] != match_id or second.shots() >= start + 2)  # it scores on
+    # it scores on
+    second.until(lambda: second.state()["match_id"] != match_id or second.shots() >= start + 2)
     _clean(*second.stop(signal.SIGTERM))
     assert second.broker_pids() == []
     more = _store(tmp_path / "luza.db", f"SELECT count(*) FROM inputs WHERE match_id = {match_id}")[0][0]
     assert more > played
-    by = {json.loads(r)["args"].get("by") for (r,) in _store(
-        tmp_path / "luza.db", f"SELECT record FROM inputs WHERE match_id = {match_id} AND source = 'referee'")}
+    by = {
+        json.loads(r)["args"].get("by")
+        for (r,) in _store(
+            tmp_path / "luza.db",
+            f"SELECT record FROM inputs WHERE match_id = {match_id} AND source = 'referee'",
+        )
+    }
     assert by == {"demo"}
     received = [r for (r,) in _store(tmp_path / "luza.db", "SELECT received_ms FROM inputs ORDER BY id")]
     assert received == sorted(received)  # the hub's clock went on forward across the restart
@@ -178,7 +215,8 @@ def test_presence_is_a_token_other_than_the_demos_used_within_the_idle_time() ->
 
 def test_a_person_who_signs_in_takes_the_table_over_until_idle(tmp_path: Path) -> None:
     """A person signs in mid-match and ends it: the demo does not start the next one; the person starts theirs
-    (the virtual players play it, the demo's referee stands by); idle for `person_idle_s`, the demo goes on."""
+    (the virtual players play it, the demo's referee stands by);
+    idle for `person_idle_s`, the demo goes on."""
     lines: list[str] = []
     idle_s = 6.0
     seen: dict[str, Any] = {}
@@ -206,8 +244,18 @@ def test_a_person_who_signs_in_takes_the_table_over_until_idle(tmp_path: Path) -
 
         threading.Thread(target=run, daemon=True).start()
 
-    result = run_web_demo(["free"], speed=25.0, seed=5, workdir=str(tmp_path), port=0, matches=3,
-                          out=lines.append, pause_s=0, on_ready=person, person_idle_s=idle_s)
+    result = run_web_demo(
+        ["free"],
+        speed=25.0,
+        seed=5,
+        workdir=str(tmp_path),
+        port=0,
+        matches=3,
+        out=lines.append,
+        pause_s=0,
+        on_ready=person,
+        person_idle_s=idle_s,
+    )
     assert "error" not in seen, seen["error"]
     assert "match 1: ended from the panel / партия завершена с панели" in lines
     assert "'panel' has the referee panel: the demo stands by / на панели судьи человек: демо ждёт" in lines

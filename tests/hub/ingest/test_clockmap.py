@@ -1,5 +1,6 @@
-"""Per-boot clock offsets: the least-delayed sample wins; late (buffered) samples cannot spoil it; drift is followed
-a transit at a time; a node's own order stands; the hub's timeline moving moves the offsets measured on it."""
+"""Per-boot clock offsets: the least-delayed sample wins; late (buffered) samples cannot spoil it; drift is
+followed a transit at a time; a node's own order stands;
+the hub's timeline moving moves the offsets measured on it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_events_are_placed_by_uptime_whatever_the_node_clock_says() -> None:
 def test_drift_is_followed_both_ways_one_transit_at_a_time() -> None:
     c = ClockMap()
     c.observe("p1", 1, 0, 1000)  # offset 1000 at uptime 0
-    # the node runs slow: an hour later the offset is 250 ms larger (70 ppm) -- a tight sample then replaces it
+    # the node runs slow: an hour later the offset is 250 ms larger
+    # (70 ppm) -- a tight sample then replaces it
     hour = 3_600_000
     c.observe("p1", 1, hour, hour + 1000 + 250)
     assert c.offset("p1", 1) == 1250
@@ -57,10 +59,13 @@ def test_a_node_own_order_stands_when_a_better_sample_lowers_the_offset() -> Non
     assert at < 6000
 
 
-def test_frozen_estimates_from_the_store_take_no_event_samples_until_the_hub_has_joined_its_timeline() -> None:
+def test_frozen_estimates_from_the_store_take_no_event_samples_until_the_hub_has_joined_its_timeline() -> (
+    None
+):
     c = ClockMap({("p1", 1): (5000, 1000)})
     c.freeze(True)
-    assert c.place("p1", 1, 2000, 3000) == (7000, 5000)  # the hub's clock is 4 s behind: the store's offset maps
+    # the hub's clock is 4 s behind: the store's offset maps
+    assert c.place("p1", 1, 2000, 3000) == (7000, 5000)
     assert c.offset("p1", 1) == 5000
     assert c.place("p2", 1, 2000, 3000) == (3000, 1000)  # a boot the store does not know is measured as usual
     c.freeze(False)

@@ -1,6 +1,6 @@
 """End-to-end delivery, the hub's side (hub.ingest.delivery): stored marks per (device, boot), rate-limited;
-`resend` for a hole, with backoff; a node's `gone` answer makes the hole final (kept across restarts); a re-sent
-duplicate brings the mark again. Unit tests on a real store, then the whole loop through Mosquitto."""
+`resend` for a hole, with backoff; a node's `gone` answer makes the hole final (kept across restarts); a
+re-sent duplicate brings the mark again. Unit tests on a real store, then the whole loop through Mosquitto."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ class Tick:
 def store_seqs(store: Store, device: str, boot: int, seqs: list[int]) -> None:
     with store.transaction():
         for s in seqs:
-            store.append_sensor("t1", None, "mqtt", (device, boot, s), T0 + s, T0 + s, {"type": "sensor", "s": s})
+            store.append_sensor(
+                "t1", None, "mqtt", (device, boot, s), T0 + s, T0 + s, {"type": "sensor", "s": s}
+            )
 
 
 @pytest.fixture
@@ -51,7 +53,10 @@ def test_the_mark_is_contiguous_and_a_hole_is_asked_for(store: Store) -> None:
     marks = Marks(monotonic=tick)
     store_seqs(store, "p1", 1, [1, 2, 3, 5, 6])
     out = marks.after_commit(store, [("p1", 1)], [])
-    assert out == [Outgoing("p1", "resend", {"b": 1, "lo": 4, "hi": 4}), Outgoing("p1", "stored", {"b": 1, "s": 3})]
+    assert out == [
+        Outgoing("p1", "resend", {"b": 1, "lo": 4, "hi": 4}),
+        Outgoing("p1", "stored", {"b": 1, "s": 3}),
+    ]
     store_seqs(store, "p1", 1, [4])
     assert marks.after_commit(store, [("p1", 1)], []) == []  # moved to 6, but told less than a second ago
     assert marks.due_in() == pytest.approx(1.0)
@@ -73,7 +78,9 @@ def test_a_duplicate_brings_the_mark_again_and_refused_events_are_settled(store:
     assert marks.after_commit(store, [("p1", 2)], []) == [Outgoing("p1", "stored", {"b": 2, "s": 4})]
 
 
-def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(store: Store, tmp_path: Path) -> None:
+def test_a_hole_is_asked_again_with_backoff_and_a_gone_answer_makes_it_final(
+    store: Store, tmp_path: Path
+) -> None:
     tick = Tick()
     marks = Marks(monotonic=tick)
     store_seqs(store, "p1", 1, [1, 5])
@@ -102,7 +109,8 @@ def test_an_answer_is_taken_only_for_the_seqs_the_hub_asked_for(store: Store) ->
     store_seqs(store, "p1", 1, [1, 2, 5])
     unasked = resend.parse_answer(resend.encode_answer("resend", 0, 1, 1, 100, [(1, 100)], 0))
     assert isinstance(unasked, Answer)
-    with store.transaction():  # nobody asked: seqs 1-100 do not become final holes (today's main kept all 100)
+    # nobody asked: seqs 1-100 do not become final holes (today's main kept all 100)
+    with store.transaction():
         assert marks.record_gone(store, "p1", unasked, T0) == []
     assert marks.unasked == 100 and marks.final("p1", 1) == []
     assert Outgoing("p1", "resend", {"b": 1, "lo": 3, "hi": 4}) in marks.after_commit(store, [("p1", 1)], [])
@@ -112,13 +120,17 @@ def test_an_answer_is_taken_only_for_the_seqs_the_hub_asked_for(store: Store) ->
     assert store.conn.execute("SELECT first_seq, last_seq FROM gone_events").fetchall() == [(3, 4)]
 
 
-def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_above_its_mark(store: Store) -> None:
+def test_after_the_broker_lost_the_session_every_node_is_asked_for_everything_above_its_mark(
+    store: Store,
+) -> None:
     store_seqs(store, "p1", 3, [1, 2])
     out = Marks().reconnected(store, [("p1", 3), ("p2", 1)])
-    assert out == [Outgoing("p1", "stored", {"b": 3, "s": 2}),
-                   Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + resend.MAX_RESEND}),
-                   Outgoing("p2", "stored", {"b": 1, "s": 0}),
-                   Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": resend.MAX_RESEND})]
+    assert out == [
+        Outgoing("p1", "stored", {"b": 3, "s": 2}),
+        Outgoing("p1", "resend", {"b": 3, "lo": 3, "hi": 2 + resend.MAX_RESEND}),
+        Outgoing("p2", "stored", {"b": 1, "s": 0}),
+        Outgoing("p2", "resend", {"b": 1, "lo": 1, "hi": resend.MAX_RESEND}),
+    ]
 
 
 def test_a_resent_event_moved_onto_the_hub_clock_is_a_duplicate_not_a_conflict(store: Store) -> None:
@@ -144,12 +156,19 @@ def missing(hub: Hub) -> dict[str, Any] | None:
 
 @pytest.mark.mosquitto
 def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_gone(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]
+) -> None:
     with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 3)) as hole:  # seq 3 lost on the way
         hub, head, ev = hole.hub, hole.node, hole.events
         wait_for(lambda: bool(commands(head, "resend")) and bool(commands(head, "stored")))
-        assert commands(head, "resend")[0] == {"v": 1, "c": "resend", "id": commands(head, "resend")[0]["id"],
-                                               "b": 1, "lo": 3, "hi": 3}
+        assert commands(head, "resend")[0] == {
+            "v": 1,
+            "c": "resend",
+            "id": commands(head, "resend")[0]["id"],
+            "b": 1,
+            "lo": 3,
+            "hi": 3,
+        }
         assert commands(head, "stored")[0]["b"] == 1 and commands(head, "stored")[0]["s"] in (1, 2)
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 2)
         alert = missing(hub)
@@ -162,7 +181,9 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
         assert "final: the node no longer has them" in alert["en"] and "окончательно" in alert["ru"]
         code, out = hole.replay(capsys)
         assert code == 1  # the evidence stays incomplete
-        assert "missing: p-head boot 1 seq 3 never reached the hub (final: the node no longer has them)" in out
+        assert (
+            "missing: p-head boot 1 seq 3 never reached the hub (final: the node no longer has them)" in out
+        )
         assert "INCOMPLETE" in out
         head.send(ev[4])
         wait_for(lambda: commands(head, "stored")[-1]["s"] == 5)  # past the gone seq
@@ -177,7 +198,8 @@ def test_the_hub_confirms_asks_for_a_hole_and_shows_it_final_when_the_node_says_
 
 @pytest.mark.mosquitto
 def test_an_unsolicited_answer_through_the_broker_marks_nothing_gone(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 2)) as hole:  # no hole: the hub asks for nothing
         hub, head = hole.hub, hole.node
         wait_for(lambda: hub.stats["accepted"] == 3)

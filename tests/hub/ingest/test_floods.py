@@ -68,7 +68,8 @@ def test_the_sample_is_a_ring_of_bounded_size(tmp_path: Path) -> None:
     store = Store(tmp_path / "luza.db")
     try:
         with store.transaction():
-            for i in range(MAX_REJECTED_SAMPLES + 50):  # many kinds: each one keeps samples, the oldest give way
+            # many kinds: each one keeps samples, the oldest give way
+            for i in range(MAX_REJECTED_SAMPLES + 50):
                 store.reject(i, "mqtt", "t", "dev", f"code{i}", "why", b"x")
         rows = store.rejected(limit=10 * MAX_REJECTED_SAMPLES)
         assert len(rows) == MAX_REJECTED_SAMPLES and rows[0].code == "code50"

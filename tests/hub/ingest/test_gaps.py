@@ -1,4 +1,5 @@
-"""Holes in a node's seq (hub.store.gaps): seen at once on the table, named in `luza replay`, gone when filled."""
+"""Holes in a node's seq (hub.store.gaps): seen at once on the table,
+named in `luza replay`, gone when filled."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def missing(hub: Hub) -> list[Any]:
 
 @pytest.mark.mosquitto
 def test_a_hole_is_alerted_at_once_named_by_replay_and_cleared_when_filled(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]
+) -> None:
     with hole_in_sequence(cfg, mosquitto, hubs, sent=(0, 1, 4), pockets=(1, 2)) as hole:  # seq 3 and 4 lost
         hub, head, ev = hole.hub, hole.node, hole.events
         wait_for(lambda: hub.stats["accepted"] == 3)
@@ -69,8 +71,13 @@ def test_the_live_holes_always_equal_the_stores(tmp_path: Any, seed: int) -> Non
     with store.transaction():
         store.ensure_table("t1", "Table 1", 1)
         match_id = store.new_match("t1", "free", ["A", "B"], {}, 0)
-    arrivals = [(dev, boot, seq) for dev in ("p-a", "p-b") for boot in (1, 2) for seq in range(1, 40)
-                if rnd.random() > 0.1]
+    arrivals = [
+        (dev, boot, seq)
+        for dev in ("p-a", "p-b")
+        for boot in (1, 2)
+        for seq in range(1, 40)
+        if rnd.random() > 0.1
+    ]
     if seed % 2:  # half the runs in order (the usual case), half shuffled (an outbox after an outage)
         rnd.shuffle(arrivals)
     holes, changes = gaps.Holes(), 0
@@ -79,5 +86,9 @@ def test_the_live_holes_always_equal_the_stores(tmp_path: Any, seed: int) -> Non
         with store.transaction():
             store.append_sensor("t1", match_id, "mqtt", (dev, boot, seq), i, i, {"k": "pocket"})
         changes += holes.update(store, "t1", match_id, dev, boot, seq)
-        assert holes.alert("t1", match_id) == gaps.alert(match_id, gaps.of_match(store, match_id)), (i, dev, seq)
+        assert holes.alert("t1", match_id) == gaps.alert(match_id, gaps.of_match(store, match_id)), (
+            i,
+            dev,
+            seq,
+        )
     assert changes > 0 and holes.alert("t1", match_id) is not None  # a tenth never came: holes were seen

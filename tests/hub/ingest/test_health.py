@@ -1,4 +1,5 @@
-"""Sensor health: the nodes' telemetry counters in the registry, and the alerts they raise (hub/ingest/health.py)."""
+"""Sensor health: the nodes' telemetry counters in the registry,
+and the alerts they raise (hub/ingest/health.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from hub import configfile
 from hub.ingest.registry import Registry
 from tests.hub.tablekit import Kit, session
 
-CFG = configfile.parse({"tables": [{"id": "t1", "pockets": {"pa": [1, 2], "pb": [3], "pc": [4]}, "cues": {"c0": 0}}]})
+CFG = configfile.parse(
+    {"tables": [{"id": "t1", "pockets": {"pa": [1, 2], "pb": [3], "pc": [4]}, "cues": {"c0": 0}}]}
+)
 
 
 def kinds(r: Registry) -> dict[str, str]:
@@ -65,7 +68,9 @@ def test_jam_and_clear_name_their_beam() -> None:
     s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000)])
     s.apply(k._event("jam", "pk-3", 2000, "pocket", None, 0, p=3, dur=1000, bm=1))
     (alert,) = [a for a in s.alerts if a.kind == "jam"]
-    assert alert.en.startswith("The lower beam of pocket 3 (middle left) is blocked") and alert.ru.startswith("Нижний луч")
+    assert alert.en.startswith("The lower beam of pocket 3 (middle left) is blocked") and alert.ru.startswith(
+        "Нижний луч"
+    )
     s.apply(k._event("jam", "pk-3", 2100, "pocket", None, 0, p=3, dur=1000, bm=0))
     s.apply(k._event("clear", "pk-3", 3000, "pocket", None, 0, p=3, dur=1000, bm=1))
     (alert,) = [a for a in s.alerts if a.kind == "jam"]

@@ -1,6 +1,7 @@
-"""The hub's timeline across a restart, through a real broker and store (hub.ingest.timebase, hub.ingest.clockmap):
-a hub started an hour behind keeps the store's timeline and says so, holds the referee's actions until a node that
-stayed up has answered its time, then goes on where the store left off; events are placed by the nodes' uptimes."""
+"""The hub's timeline across a restart, through a real broker and store (hub.ingest.timebase,
+hub.ingest.clockmap): a hub started an hour behind keeps the store's timeline and says so, holds the referee's
+actions until a node that stayed up has answered its time, then goes on where the store left off; events
+are placed by the nodes' uptimes."""
 
 from __future__ import annotations
 
@@ -23,12 +24,17 @@ HOUR = 3_600_000
 
 def stored_at(hub: Hub, kind: str) -> list[int]:
     assert hub.store is not None
-    return [r[0] for r in hub.store.conn.execute(
-        "SELECT at_ms FROM inputs WHERE json_extract(record, '$.kind') = ? ORDER BY id", (kind,))]
+    return [
+        r[0]
+        for r in hub.store.conn.execute(
+            "SELECT at_ms FROM inputs WHERE json_extract(record, '$.kind') = ? ORDER BY id", (kind,)
+        )
+    ]
 
 
 def test_a_hub_restarted_an_hour_behind_joins_the_store_timeline_and_holds_the_referee_meanwhile(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     start_free_match(hub, clock)
@@ -58,12 +64,14 @@ def test_a_hub_restarted_an_hour_behind_joins_the_store_timeline_and_holds_the_r
     assert again.clock() == T0 + 10_000  # joined: the store's timeline, as if the hub had never stopped
     assert stored_at(again, "open_shot") == [T0 + 10_000]
     later.now += 700
-    head.send(head.event("pocket", T0 - HOUR, p=2, c="ivory", up=59_600))  # its clock took the hub's wrong time
+    # its clock took the hub's wrong time
+    head.send(head.event("pocket", T0 - HOUR, p=2, c="ivory", up=59_600))
     wait_for(lambda: again.stats["accepted"] == 1)
     assert again.wait_idle(5)
     assert stored_at(again, "pocket") == [T0 + 1500, T0 + 10_600]  # placed by its uptime, not its clock
     assert again.stats["suspect_time"] == 0
-    assert [a["kind"] for a in again.state("t1")["alerts"]] == ["clock_behind"]  # the wall clock is still behind
+    # the wall clock is still behind
+    assert [a["kind"] for a in again.state("t1")["alerts"]] == ["clock_behind"]
     head.close()
 
 
@@ -76,10 +84,16 @@ def test_a_store_of_schema_7_is_migrated_with_its_high_water_mark(tmp_path: obje
     for n in range(7):
         conn.executescript(f"BEGIN;\n{migrations.MIGRATIONS[n]}\nPRAGMA user_version = {n + 1};\nCOMMIT;")
     conn.execute("INSERT INTO tables(id, name, created_ms) VALUES ('t1', 't1', 1)")
-    conn.execute("INSERT INTO matches(id, table_id, variant, players, options, status, started_ms) "
-                 "VALUES (1, 't1', 'free', '[\"a\", \"b\"]', '{}', 'live', ?)", (T0,))
-    conn.execute("INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) "
-                 "VALUES ('t1', 1, 'referee', ?, ?, '{}')", (T0 + 500, T0 + 500))
+    conn.execute(
+        "INSERT INTO matches(id, table_id, variant, players, options, status, started_ms) "
+        "VALUES (1, 't1', 'free', '[\"a\", \"b\"]', '{}', 'live', ?)",
+        (T0,),
+    )
+    conn.execute(
+        "INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) "
+        "VALUES ('t1', 1, 'referee', ?, ?, '{}')",
+        (T0 + 500, T0 + 500),
+    )
     conn.execute("INSERT INTO clocks(device, boot, offset_ms, updated_ms) VALUES ('p1', 1, 42, ?)", (T0,))
     conn.close()
     store = Store(db)

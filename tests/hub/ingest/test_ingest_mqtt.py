@@ -1,4 +1,5 @@
-"""MQTT ingest against a real Mosquitto: persistent session, QoS 1, acknowledgement only when the hub says so."""
+"""MQTT ingest against a real Mosquitto: persistent session, QoS 1,
+acknowledgement only when the hub says so."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ def node(broker: Mosquitto, cid: str = "node") -> mqtt.Client:
 
 
 def send(c: mqtt.Client, seq: int) -> None:
-    info = c.publish("luza/v1/t1/p1/evt", protocol.encode_event("pocket", "p1", 1, seq, 1000 + seq, p=1), qos=1)
+    info = c.publish(
+        "luza/v1/t1/p1/evt", protocol.encode_event("pocket", "p1", 1, seq, 1000 + seq, p=1), qos=1
+    )
     info.wait_for_publish(5)
 
 

@@ -13,42 +13,68 @@ from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
 from luza_wire import protocol
 
-CFG = configfile.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
-                               {"id": "t2", "pockets": {"q1": [1]}}]})
+CFG = configfile.parse(
+    {
+        "tables": [
+            {"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
+            {"id": "t2", "pockets": {"q1": [1]}},
+        ]
+    }
+)
 NOW = 1_700_000_000_000
 HOUR = 3_600_000
 
 
-def run(topic: str, payload: bytes, registry: Registry | None = None, clocks: ClockMap | None = None,
-        received: int = NOW):
-    return classify(RawMessage("mqtt", topic, payload, received), CFG, registry or Registry(CFG),
-                    clocks or ClockMap(), HOUR)
+def run(
+    topic: str,
+    payload: bytes,
+    registry: Registry | None = None,
+    clocks: ClockMap | None = None,
+    received: int = NOW,
+):
+    return classify(
+        RawMessage("mqtt", topic, payload, received),
+        CFG,
+        registry or Registry(CFG),
+        clocks or ClockMap(),
+        HOUR,
+    )
 
 
-def evt(device: str = "p1", boot: int = 1, seq: int = 1, t: int = NOW - 5, kind: str = "pocket",
-        synced: bool = True, **f: object) -> bytes:
+def evt(
+    device: str = "p1",
+    boot: int = 1,
+    seq: int = 1,
+    t: int = NOW - 5,
+    kind: str = "pocket",
+    synced: bool = True,
+    **f: object,
+) -> bytes:
     if kind == "pocket" and "p" not in f:
         f["p"] = 1
     return protocol.encode_event(kind, device, boot, seq, t, synced, **f)
 
 
-@pytest.mark.parametrize(("topic", "payload", "code"), [
-    ("luza/v2/t1/p1/evt", evt(), "bad_version"),
-    ("luza/v1/t1/p1", evt(), "bad_topic"),
-    ("luza/v1/T1/p1/evt", evt(), "bad_id"),
-    ("luza/v1/t1/p9/evt", evt("p9"), "unknown_device"),
-    ("luza/v1/t2/p1/evt", evt(), "wrong_table"),
-    ("luza/v1/t1/p1/cmd", protocol.encode_command("time", 1, hub=1), "bad_channel"),
-    ("luza/v1/t1/p1/evt", b"{not json", "malformed"),
-    ("luza/v1/t1/p1/evt", b'{"v": 2, "k": "pocket"}', "bad_version"),
-    ("luza/v1/t1/p1/evt", b"x" * 2000, "oversized"),
-    ("luza/v1/t1/p1/evt", evt("c0"), "device_mismatch"),
-    ("luza/v1/t1/p1/evt", evt(p=3), "wrong_pocket"),
-    ("luza/v1/t1/p1/evt", evt(kind="strike", pk=3.0), "wrong_role"),
-    ("luza/v1/t1/c0/evt", evt("c0"), "wrong_role"),
-    ("luza/v1/t1/p1/status", b'{"v": 1, "st": "asleep"}', "bad_field"),
-    ("luza/v1/t1/p1/tele", b'{"v": 1, "b": 1, "rssi": 5}', "bad_field"),
-])
+@pytest.mark.parametrize(
+    ("topic", "payload", "code"),
+    [
+        ("luza/v2/t1/p1/evt", evt(), "bad_version"),
+        ("luza/v1/t1/p1", evt(), "bad_topic"),
+        ("luza/v1/T1/p1/evt", evt(), "bad_id"),
+        ("luza/v1/t1/p9/evt", evt("p9"), "unknown_device"),
+        ("luza/v1/t2/p1/evt", evt(), "wrong_table"),
+        ("luza/v1/t1/p1/cmd", protocol.encode_command("time", 1, hub=1), "bad_channel"),
+        ("luza/v1/t1/p1/evt", b"{not json", "malformed"),
+        ("luza/v1/t1/p1/evt", b'{"v": 2, "k": "pocket"}', "bad_version"),
+        ("luza/v1/t1/p1/evt", b"x" * 2000, "oversized"),
+        ("luza/v1/t1/p1/evt", evt("c0"), "device_mismatch"),
+        ("luza/v1/t1/p1/evt", evt(p=3), "wrong_pocket"),
+        ("luza/v1/t1/p1/evt", evt(kind="strike", pk=3.0), "wrong_role"),
+        ("luza/v1/t1/c0/evt", evt("c0"), "wrong_role"),
+        ("luza/v1/t1/p1/status", b'{"v": 1, "st": "asleep"}', "bad_field"),
+        ("luza/v1/t1/p1/tele", b'{"v": 1, "b": 1, "rssi": 5}', "bad_field"),
+    ],
+)
 def test_rejections(topic: str, payload: bytes, code: str) -> None:
     r = run(topic, payload)
     assert isinstance(r, Rejected), r
@@ -71,7 +97,12 @@ def test_framing_error_from_transport() -> None:
 def test_good_event_becomes_sensor_input() -> None:
     r = run("luza/v1/t1/c0/evt", evt("c0", kind="strike", pk=2.5, seq=4))
     assert isinstance(r, EventIn)
-    assert r.input.role == "cue" and r.input.seat == 0 and r.input.at_ms == NOW - 5 and r.input.received_ms == NOW
+    assert (
+        r.input.role == "cue"
+        and r.input.seat == 0
+        and r.input.at_ms == NOW - 5
+        and r.input.received_ms == NOW
+    )
     assert r.input.event.key == ("c0", 1, 4)
 
 
@@ -96,8 +127,9 @@ def test_stale_boot() -> None:
     assert isinstance(run("luza/v1/t1/p1/evt", evt(boot=4, t=NOW - 60_000), registry=reg), EventIn)
     # an old boot with a known clock offset, recent: accepted
     clocks = ClockMap({("p1", 4): NOW - 10_000})
-    assert isinstance(run("luza/v1/t1/p1/evt", evt(boot=4, synced=False, t=100), registry=reg, clocks=clocks),
-                      EventIn)
+    assert isinstance(
+        run("luza/v1/t1/p1/evt", evt(boot=4, synced=False, t=100), registry=reg, clocks=clocks), EventIn
+    )
 
 
 def test_status_and_tele() -> None:

@@ -31,14 +31,20 @@ def test_telemetry_fields() -> None:
     r.on_tele("p1", 2, {"bat": 3.7, "rssi": -61, "ob": 4, "drop": 1, "up": 5000, "heap": 90000}, 77)
     row = r.row("p1")
     assert (row["battery"], row["rssi"], row["outbox"], row["dropped"], row["uptime_ms"], row["heap"]) == (
-        3.7, -61, 4, 1, 5000, 90000)
+        3.7,
+        -61,
+        4,
+        1,
+        5000,
+        90000,
+    )
     assert row["state"] == "online" and row["last_seen_ms"] == 77 and row["boot"] == 2
 
 
 def test_telemetry_neither_hides_a_birth_nor_outlives_a_goodbye() -> None:
     """Telemetry comes on a connection of its own (hub.ingest.mqtt), so it may overtake a birth or trail a
-    goodbye; a birth is what the node's status says (the hub sends it the time), and a report received before a
-    goodbye does not bring the node back."""
+    goodbye; a birth is what the node's status says (the hub sends it the time), and a report received before
+    a goodbye does not bring the node back."""
     r = Registry(CFG)
     assert r.on_status("p1", "online", 3, "1.2", "", None, 100) is True
     r.on_tele("p1", 4, {"up": 10}, 205)  # the rebooted node's first report overtakes its birth
@@ -85,8 +91,14 @@ def test_a_flood_of_made_up_ids_is_bounded() -> None:
 def test_a_tables_snapshot_is_its_devices_only_and_a_copy() -> None:
     """A table's state carries its devices (made after every input): only that table's, and changing the copy
     changes nothing in the registry."""
-    two = configfile.parse({"tables": [{"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
-                                   {"id": "t2", "pockets": {"q1": [1, 2]}}]})
+    two = configfile.parse(
+        {
+            "tables": [
+                {"id": "t1", "pockets": {"p1": [1, 2]}, "cues": {"c0": 0}},
+                {"id": "t2", "pockets": {"q1": [1, 2]}},
+            ]
+        }
+    )
     r = Registry(two)
     r.on_rejected("p1", "malformed")
     r.on_tele("p1", 2, {"bat": 3.7, "rssi": -61, "ob": 4, "drop": 1, "up": 5000, "heap": 90000}, 77)

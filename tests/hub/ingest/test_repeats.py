@@ -1,5 +1,5 @@
-"""Repeated identical alerts and log lines are rate-limited (issue 12, item 5): a dismiss_alert tapped again is
-not stored again, and a flood of identical log lines costs one line per minute."""
+"""Repeated identical alerts and log lines are rate-limited (issue 12, item 5): a dismiss_alert tapped again
+is not stored again, and a flood of identical log lines costs one line per minute."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from tests.hub.store.test_bad_input import Serving, folder, write_config  # noqa
 
 
 def test_a_dismiss_alert_flood_stores_one_input(tmp_path: Path) -> None:
-    hub = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    hub = Hub(
+        configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False
+    ).start()
     try:
         hub.new_match("t1", "free", PLAYERS)
         hub.submit("t1", {"kind": "open_shot"})  # a node that goes offline mid-match is an alert

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.mosquitto
 
 
 def test_time_again_after_the_interval_not_on_every_message_and_not_on_a_wall_clock_step(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock, mono = Clock(T0), [1000.0]
     hub = hubs(cfg, clock=clock)
     hub.resync.monotonic = lambda: mono[0]
@@ -46,7 +47,8 @@ def test_time_again_after_the_interval_not_on_every_message_and_not_on_a_wall_cl
     clock.now = T0 + 3_600_000 + 5000
     tele(2)  # the interval has passed on the monotonic clock: the time again, the hub's time now
     wait_for(lambda: len(sent()) == 2)
-    # the hub's own time: its timeline (hub/hubclock.py) has followed the wall clock's step ahead, at its own pace
+    # the hub's own time: its timeline (hub/hubclock.py) has followed the wall clock's
+    # step ahead, at its own pace
     again = sent()[1]
     assert again["c"] == "time" and T0 + 3_600_000 <= again["hub"] <= T0 + 3_605_000
     tele(3)

@@ -1,6 +1,7 @@
-"""The hub's telemetry connection (hub.ingest.mqtt), through the installation's locked Mosquitto: its own account
-reads telemetry alone; losing it leaves events alone and losing the hub's connection leaves telemetry alone; a hub
-upgraded from one connection reads each report once; the reading pace holds a flood back in the broker."""
+"""The hub's telemetry connection (hub.ingest.mqtt), through the installation's locked Mosquitto: its own
+account reads telemetry alone; losing it leaves events alone and losing the hub's connection leaves telemetry
+alone; a hub upgraded from one connection reads each report once;
+the reading pace holds a flood back in the broker."""
 
 from __future__ import annotations
 
@@ -49,13 +50,15 @@ def nodes(locked: Mosquitto) -> Iterator[Callable[[str, str], Node]]:
 @pytest.mark.mosquitto
 @pytest.mark.parametrize("cut", ["telemetry", "hub"])
 def test_losing_one_connection_leaves_the_other_alone(
-        locked: Mosquitto, tmp_path: Path, nodes: Callable[[str, str], Node], cut: str) -> None:
+    locked: Mosquitto, tmp_path: Path, nodes: Callable[[str, str], Node], cut: str
+) -> None:
     cfg = locked_config(locked, tmp_path / "luza.db")
     hub = Hub(cfg)
     assert hub.mqtt is not None and hub.mqtt_tele is not None
     conn, other = (hub.mqtt_tele, hub.mqtt) if cut == "telemetry" else (hub.mqtt, hub.mqtt_tele)
     proxy = TcpProxy(("127.0.0.1", locked.port)).start()
-    conn.cfg = dataclasses.replace(cfg.broker, port=proxy.port)  # this connection goes by a link the test cuts
+    # this connection goes by a link the test cuts
+    conn.cfg = dataclasses.replace(cfg.broker, port=proxy.port)
     try:
         hub.start(connect_timeout=10)
         assert other.wait_connected(10) and conn.wait_connected(10)
@@ -93,9 +96,10 @@ def test_losing_one_connection_leaves_the_other_alone(
 
 @pytest.mark.mosquitto
 def test_an_upgraded_hub_reads_each_report_once(
-        locked: Mosquitto, tmp_path: Path, nodes: Callable[[str, str], Node]) -> None:
-    """The hub's persistent session still holds the telemetry subscription of the one-connection hub before the
-    upgrade: the hub connection drops it, so a report does not come twice (once on each connection)."""
+    locked: Mosquitto, tmp_path: Path, nodes: Callable[[str, str], Node]
+) -> None:
+    """The hub's persistent session still holds the telemetry subscription of the one-connection hub before
+    the upgrade: the hub connection drops it, so a report does not come twice (once on each connection)."""
     db = tmp_path / "luza.db"
     before = Hub(locked_config(locked, db, tele=False)).start(connect_timeout=10)
     assert before.mqtt_tele is None
@@ -111,7 +115,9 @@ def test_an_upgraded_hub_reads_each_report_once(
         pocket.tele(bat=3.6, up=1000)
         # the same node's event after the report: on the hub connection a copy of the report would come first
         pocket.send(pocket.event("pocket", int(time.time() * 1000), p=1, c="ivory"))
-        wait_for(lambda: hub.stats["accepted"] > accepted and battery(hub, "p-head") == 3.6, "nothing arrived")
+        wait_for(
+            lambda: hub.stats["accepted"] > accepted and battery(hub, "p-head") == 3.6, "nothing arrived"
+        )
         assert hub.wait_idle(10)
         assert hub.stats["received"] - received == 2  # the report once, the event once
     finally:
@@ -121,10 +127,14 @@ def test_an_upgraded_hub_reads_each_report_once(
 def test_the_connections_share_out_the_topics() -> None:
     one = config.BrokerConfig()
     two = config.BrokerConfig(tele_username="luza-hub-tele", tele_password="pw")
-    assert topic_filters(one, False) == ([(f, 1) for f in ("luza/v1/+/+/status", "luza/v1/+/+/evt",
-                                                           "luza/v1/+/+/tele", "luza/v1/+/+/ans")], [])
+    assert topic_filters(one, False) == (
+        [(f, 1) for f in ("luza/v1/+/+/status", "luza/v1/+/+/evt", "luza/v1/+/+/tele", "luza/v1/+/+/ans")],
+        [],
+    )
     subscribe, unsubscribe = topic_filters(two, False)
-    assert TELE_FILTER not in [f for f, _ in subscribe] and len(subscribe) == 3 and unsubscribe == [TELE_FILTER]
+    assert (
+        TELE_FILTER not in [f for f, _ in subscribe] and len(subscribe) == 3 and unsubscribe == [TELE_FILTER]
+    )
     assert topic_filters(two, True) == ([(TELE_FILTER, 0)], [])
     assert two.tele_client_id == "luza-hub-tele" != two.client_id
 

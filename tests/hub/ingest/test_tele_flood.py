@@ -1,17 +1,17 @@
-"""Attack: one node floods telemetry with its own login (a process of its own, QoS 0 and 1, as fast as the broker
-takes it) while another node of the same table sends real events through the same real Mosquitto.
+"""Attack: one node floods telemetry with its own login (a process of its own, QoS 0 and 1, as fast as the
+broker takes it) while another node of the same table sends real events through the same real Mosquitto.
 
 Promises (docs/security.md):
-- telemetry is shed per node on the MQTT thread, so the flood never sits in the ingest queue ahead of the events
-  (before: thousands of reports queued, events seconds late);
+- telemetry is shed per node on the MQTT thread, so the flood never sits in the ingest queue ahead of the
+  events (before: thousands of reports queued, events seconds late);
 - through the installation's locked broker, where the hub reads telemetry on a connection of its own (its own
   account, `luza-hub-tele`, read at most 200 reports a second), another node's events reach the table's state
-  within 100 ms as they do with no flood: the broker queues the flood for the telemetry connection, never ahead
-  of an event, and not one report comes on the hub's connection. With one connection (before) the flood waited in
-  the broker's queue and the kernel's buffers of that connection, ahead of the events (100,000 reports read
-  there, 10-17 in 100 events over 100 ms, up to 0.9 s);
-- the backlog a flood leaves in the broker is dropped: another node's report is current seconds after the flood
-  (without that, 5 minutes).
+  within 100 ms as they do with no flood: the broker queues the flood for the telemetry connection, never
+  ahead of an event, and not one report comes on the hub's connection. With one connection (before) the flood
+  waited in the broker's queue and the kernel's buffers of that connection, ahead of the events (100,000
+  reports read there, 10-17 in 100 events over 100 ms, up to 0.9 s);
+- the backlog a flood leaves in the broker is dropped: another node's report is current seconds after the
+  flood (without that, 5 minutes).
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ EVENTS = 200  # under the flood
 CALM = 100  # before it, the same hub and node: what this machine gives without a flood
 BOUND_S = 0.100
 
-# The flooding node is a machine of its own on the club's Wi-Fi; here it is a process on the hub's machine, at the
-# lowest CPU priority so that it takes the CPU the hub would not share with it there (the broker it floods, which
-# does share the hub's machine, runs as usual).
+# The flooding node is a machine of its own on the club's Wi-Fi; here it is a process on the hub's machine, at
+# the lowest CPU priority so that it takes the CPU the hub would not share with it there (the broker it
+# floods, which does share the hub's machine, runs as usual).
 FLOODER = """
 import os, sys, time
 import paho.mqtt.client as mqtt
@@ -69,7 +69,7 @@ while time.monotonic() < end:
         print((n - 150) * 200, time.monotonic() - start, flush=True)
 print(n * 200, flush=True)
 c.loop_stop()
-"""
+"""  # noqa: E501
 
 
 def wait_for(cond: Callable[[], bool], timeout: float) -> bool:
@@ -102,13 +102,16 @@ class StateTimes:
     def wait(self, accepted: int, timeout: float) -> float:
         """The time the first state holding `accepted` events was published."""
         with self.cond:
-            assert self.cond.wait_for(lambda: self.seen[1] >= accepted, timeout), "an event never reached the state"
+            assert self.cond.wait_for(lambda: self.seen[1] >= accepted, timeout), (
+                "an event never reached the state"
+            )
             return float(self.seen[0])
 
 
 @dataclass
 class Sample:
-    """Each event's publish -> state delay (s, sorted) without the flood (`calm`, measured first) and under it."""
+    """Each event's publish -> state delay (s, sorted) without the flood (`calm`,
+    measured first) and under it."""
 
     calm: list[float]
     flood: list[float]
@@ -125,8 +128,10 @@ def late_share(xs: list[float]) -> float:
 
 
 def figures(xs: list[float]) -> str:
-    return (f"p50 {p50(xs) * 1000:.1f} ms, p99 {xs[int(len(xs) * 0.99)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms, "
-            f"{sum(1 for x in xs if x >= BOUND_S)} of {len(xs)} over {BOUND_S * 1000:.0f} ms")
+    return (
+        f"p50 {p50(xs) * 1000:.1f} ms, p99 {xs[int(len(xs) * 0.99)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} "
+        f"ms, {sum(1 for x in xs if x >= BOUND_S)} of {len(xs)} over {BOUND_S * 1000:.0f} ms"
+    )
 
 
 def send_events(hub: Hub, cue: Node, states: StateTimes, n: int) -> list[float]:
@@ -141,8 +146,14 @@ def send_events(hub: Hub, cue: Node, states: StateTimes, n: int) -> list[float]:
     return sorted(delays)
 
 
-def flood_and_measure(broker: Mosquitto, hub: Hub, label: str, flood_reached: Callable[[], bool],
-                      events: int = EVENTS, calm: int = 0) -> Sample:
+def flood_and_measure(
+    broker: Mosquitto,
+    hub: Hub,
+    label: str,
+    flood_reached: Callable[[], bool],
+    events: int = EVENTS,
+    calm: int = 0,
+) -> Sample:
     """`calm` events of cue-a, then `events` more while p-head floods (from once `flood_reached()`)."""
     hub.new_match("t1", "free", ("A", "B"))
     locked = broker.credentials is not None
@@ -150,8 +161,12 @@ def flood_and_measure(broker: Mosquitto, hub: Hub, label: str, flood_reached: Ca
     states = StateTimes(hub)
     before = send_events(hub, cue, states, calm)
     user, password = broker.login("t1", "p-head") if locked else ("", "")
-    flooder = subprocess.Popen([sys.executable, "-c", FLOODER, str(broker.port), "luza/v1/t1/p-head/tele", "120",
-                                user, password], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    flooder = subprocess.Popen(
+        [sys.executable, "-c", FLOODER, str(broker.port), "luza/v1/t1/p-head/tele", "120", user, password],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert flooder.stdout is not None and flooder.stdout.readline().strip() == "flooding"
         assert wait_for(flood_reached, 30), "the flood did not reach the hub"
@@ -166,51 +181,68 @@ def flood_and_measure(broker: Mosquitto, hub: Hub, label: str, flood_reached: Ca
         flooder.wait(10)
         cue.close()
     progress = (flooder.stdout.read() if flooder.stdout else "").split()
-    sample = Sample(before, sorted(delays), deepest,
-                    float(progress[-2]) / float(progress[-1]) if len(progress) >= 2 else 0.0)
-    print(f"\n{label}: events -> state; " + (f"without a flood {figures(sample.calm)}; " if calm else "") +
-          f"under a telemetry flood of {sample.rate:,.0f}/s {figures(sample.flood)} ({offered(hub)} payloads "
-          f"offered, {hub._queue.shed['tele']} telemetry shed, ingest queue at most {deepest})")
+    sample = Sample(
+        before,
+        sorted(delays),
+        deepest,
+        float(progress[-2]) / float(progress[-1]) if len(progress) >= 2 else 0.0,
+    )
+    print(
+        f"\n{label}: events -> state; "
+        + (f"without a flood {figures(sample.calm)}; " if calm else "")
+        + f"under a telemetry flood of {sample.rate:,.0f}/s {figures(sample.flood)} ({offered(hub)} payloads "
+        f"offered, {hub._queue.shed['tele']} telemetry shed, ingest queue at most {deepest})"
+    )
     return sample
 
 
 def test_one_nodes_telemetry_flood_is_shed_before_the_ingest_queue(
-        mosquitto: Mosquitto, cfg: config.Config, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, cfg: config.Config, hubs: Callable[..., Hub]
+) -> None:
     hub = hubs(cfg)
-    sample = flood_and_measure(mosquitto, hub, "one connection, open broker", lambda: offered(hub) > 30_000,
-                               events=40)
+    sample = flood_and_measure(
+        mosquitto, hub, "one connection, open broker", lambda: offered(hub) > 30_000, events=40
+    )
     assert hub._queue.shed["tele"] > 0.99 * offered(hub) - 40 - 100  # all but a node's rate
     assert sample.deepest < 50  # the worker never has the flood ahead of an event (before: thousands)
 
 
 def test_another_nodes_events_reach_the_state_within_100_ms_under_a_telemetry_flood(
-        locked: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]) -> None:
+    locked: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]
+) -> None:
     hub = hubs(locked_config(locked, tmp_path / "luza.db"))
     tele = hub.mqtt_tele
     assert tele is not None and tele.connected.is_set() and tele.pace is not None
     # the flood is on once the telemetry connection reads at its pace (the rest waits in the broker)
     started = time.monotonic()
-    sample = flood_and_measure(locked, hub, "telemetry on its own connection, locked broker",
-                               lambda: tele.pace.waited_s > 1.0, calm=CALM)  # type: ignore[union-attr]
+    sample = flood_and_measure(
+        locked,
+        hub,
+        "telemetry on its own connection, locked broker",
+        lambda: tele.pace.waited_s > 1.0,
+        calm=CALM,
+    )  # type: ignore[union-attr]
     assert hub.registry.get("p-head").state == "online"  # type: ignore[union-attr]  # its reports came through
     # The flood never came near the events: not one report on the hub's connection (before: over 100,000 ahead
     # of the events), and on the telemetry connection no more than its pace (the rest stayed in the broker).
     assert hub.mqtt is not None and hub.mqtt.received <= CALM + EVENTS + 10  # the events and cue-a's birth
     assert tele.received < TELE_READ_BURST + TELE_READ_PER_S * (time.monotonic() - started)
     # Within 100 ms as without the flood: no more events over it than the same hub showed just before with no
-    # flood, plus 3 in 100 (this shared 2-core machine stalls the odd event anyway: with no flood at all, spikes
-    # of 250 ms at a load of 10, and the load changes from one minute to the next), and the median no more than
-    # 20 ms above. Before: 12-13 in 100 over (max 0.3-1.2 s) and, with the flooder at the hub's CPU priority, a
-    # median of 80-210 ms.
+    # flood, plus 3 in 100 (this shared 2-core machine stalls the odd event anyway: with no flood at all,
+    # spikes of 250 ms at a load of 10, and the load changes from one minute to the next), and the median no
+    # more than 20 ms above. Before: 12-13 in 100 over (max 0.3-1.2 s) and, with the flooder at the hub's CPU
+    # priority, a median of 80-210 ms.
     assert late_share(sample.flood) <= late_share(sample.calm) + 0.03, figures(sample.flood)
     assert p50(sample.flood) <= p50(sample.calm) + 0.020, figures(sample.flood)
-    # The backlog the flood left in the broker is dropped (the telemetry connection reconnects after reading at its
-    # pace for TELE_FLUSH_S): another node's report is current seconds after the flood, not minutes.
+    # The backlog the flood left in the broker is dropped (the telemetry connection reconnects after reading
+    # at its pace for TELE_FLUSH_S): another node's report is current seconds after the flood, not minutes.
     assert tele.flushes >= 1
     mid = Node(locked.port, "t1", "p-mid", "pocket", login=locked.login("t1", "p-mid"))
     try:
         ended = time.monotonic()
-        assert wait_for(reporter(hub, mid), TELE_FLUSH_S + 20), "another node's report waited behind the flood"
+        assert wait_for(reporter(hub, mid), TELE_FLUSH_S + 20), (
+            "another node's report waited behind the flood"
+        )
         print(f"another node's report in the registry {time.monotonic() - ended:.1f} s after the flood ended")
     finally:
         mid.close()

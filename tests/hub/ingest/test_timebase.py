@@ -1,6 +1,6 @@
-"""The hub's timeline (hub.hubclock, hub.ingest.timebase): never below the store, the `clock_behind` alert until the
-wall clock catches up, joined to the store's timeline through a node that stayed up, following a wall clock that is
-ahead only while no match is live."""
+"""The hub's timeline (hub.hubclock, hub.ingest.timebase): never below the store, the `clock_behind` alert
+until the wall clock catches up, joined to the store's timeline through a node that stayed up, following a
+wall clock that is ahead only while no match is live."""
 
 from __future__ import annotations
 
@@ -27,8 +27,11 @@ def hub_clock(steady: int, wall: int) -> tuple[HubClock, Fake, Fake]:
     return HubClock(s, w), s, w  # type: ignore[arg-type]
 
 
-def test_a_clock_behind_the_store_starts_at_the_store_and_shows_the_alert_until_the_wall_clock_catches_up() -> None:
-    clock, steady, wall = hub_clock(STORE - HOUR, STORE - HOUR)  # a Pi without a real-time clock, after a power cut
+def test_a_clock_behind_the_store_starts_at_the_store_and_shows_the_alert_until_the_wall_clock_catches_up() -> (  # noqa: E501
+    None
+):
+    # a Pi without a real-time clock, after a power cut
+    clock, steady, wall = hub_clock(STORE - HOUR, STORE - HOUR)
     tb = Timebase(clock, ClockMap())
     tb.start(STORE, [], live=True)
     assert clock() == STORE and tb.behind_at_start == HOUR
@@ -37,7 +40,8 @@ def test_a_clock_behind_the_store_starts_at_the_store_and_shows_the_alert_until_
     assert "waiting for time sync" in alert["en"] and "ждём синхронизации времени" in alert["ru"]
     steady.now += 5000
     wall.now += 5000
-    assert not tb.check(live=True) and clock() == STORE + 5000  # the timeline goes on at the steady clock's pace
+    # the timeline goes on at the steady clock's pace
+    assert not tb.check(live=True) and clock() == STORE + 5000
     wall.now = STORE + 5000  # NTP answers: the wall clock steps to the truth
     assert tb.check(live=True) and tb.alerts == []  # the alert is gone ...
     assert clock() == STORE + 5000  # ... and the timeline did not step
@@ -51,9 +55,11 @@ def test_a_clock_ahead_of_the_store_is_kept_and_no_alert() -> None:
 
 
 def test_the_timeline_joins_the_store_through_a_node_that_stayed_up() -> None:
-    # the store measured p1's boot: offset = hub time - uptime = STORE - 100_000 (its uptime was 100 s at STORE)
+    # the store measured p1's boot: offset = hub time - uptime = STORE - 100_000
+    # (its uptime was 100 s at STORE)
     clocks = ClockMap({("p1", 7): (STORE - 100_000, 100_000), ("p2", 3): (STORE - 50_000, 50_000)})
-    clock, _, _ = hub_clock(STORE + 20_000 + HOUR, STORE + 20_000 + HOUR)  # 20 s later, its clock an hour ahead
+    # 20 s later, its clock an hour ahead
+    clock, _, _ = hub_clock(STORE + 20_000 + HOUR, STORE + 20_000 + HOUR)
     mono = Fake(0.0)
     tb = Timebase(clock, clocks, monotonic=mono)
     tb.start(STORE, [("p1", 7), ("p2", 3)], live=True)
@@ -65,7 +71,8 @@ def test_the_timeline_joins_the_store_through_a_node_that_stayed_up() -> None:
     assert tb.joined == -HOUR - 3 and not tb.holding() and tb.moves == 1
     assert clock() == STORE + 20_000 - 3 and received == STORE + 20_000
     clocks.observe("p1", 7, 120_000, received)
-    assert clocks.place("p1", 7, 121_000, clock() + 1005)[0] == STORE + 21_000  # its events: the store's timeline
+    # its events: the store's timeline
+    assert clocks.place("p1", 7, 121_000, clock() + 1005)[0] == STORE + 21_000
 
 
 def test_a_join_within_a_transit_moves_nothing_and_a_join_never_goes_below_the_store() -> None:

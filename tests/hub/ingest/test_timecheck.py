@@ -1,5 +1,6 @@
 """hub.ingest.timecheck.TimeCheck on its own: the per-node step check, and a node's first event of a boot held
-against the latest trusted event of the other nodes (a clock that jumped before its node reported anything)."""
+against the latest trusted event of the other nodes (a clock that jumped before
+its node reported anything)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ def test_a_step_within_a_boot_and_a_first_event_ahead_of_the_other_nodes_are_fut
     check = TimeCheck()
     assert check.verdict(event("a", 1, T0, T0 + 50), T0 - 1000) is None
     assert check.verdict(event("a", 2, T0 + HOUR, T0 + 2000), T0 - 1000) == "future"  # a's clock stepped
-    assert check.verdict(event("b", 1, T0 + 1500 + HOUR, T0 + 1600), T0 - 1000) == "future"  # b's first, an hour on
+    # b's first, an hour on
+    assert check.verdict(event("b", 1, T0 + 1500 + HOUR, T0 + 1600), T0 - 1000) == "future"
     assert check.verdict(event("c", 1, T0 + 3000, T0 + 3100), T0 - 1000) is None  # c's first, in step
-    assert check.verdict(event("b", 1, T0 + 4000, T0 + 4100, boot=2), T0 - 1000) is None  # b re-synced, new boot
+    # b re-synced, new boot
+    assert check.verdict(event("b", 1, T0 + 4000, T0 + 4100, boot=2), T0 - 1000) is None
 
 
 def test_time_that_passed_on_the_hub_is_allowed_for() -> None:

@@ -1,6 +1,6 @@
 """The hub's side of over-the-air updates (hub/ota/): keys the node derives alike, releases, manifests the
-node's own parser accepts, the push's refusals, the go to swap held while a match is in play, and the downloads'
-credential check on the hub's HTTP."""
+node's own parser accepts, the push's refusals, the go to swap held while a match is in play, and the
+downloads' credential check on the hub's HTTP."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ from hub.ota.keys import Keys, KeysError, keys_text, node_key
 from hub.ota.release import ReleaseError, Releases, signed_manifest
 from hub.ota.service import Ota
 
-TABLES = [{"id": "t1", "pockets": {"p1": [1, 2, 3]}, "cues": {"cue-a": 0}}, {"id": "t2", "pockets": {"p4": [4]}}]
+TABLES = [
+    {"id": "t1", "pockets": {"p1": [1, 2, 3]}, "cues": {"cue-a": 0}},
+    {"id": "t2", "pockets": {"p4": [4]}},
+]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,8 @@ def test_the_hub_derives_the_same_key_as_the_node_and_reads_the_installers_file(
     path = tmp_path / "ota-keys.json"
     path.write_text(keys_text({"t1.p1": "pw1"}))
     keys = Keys.load(path)
-    assert keys.key("t1", "p1") == node_key("pw1") and keys.key("t1", "p9") == node_key("")  # not listed: open
+    # not listed: open
+    assert keys.key("t1", "p1") == node_key("pw1") and keys.key("t1", "p9") == node_key("")
     assert Keys.load(tmp_path / "none.json").key("t1", "p1") == node_key("")
     import os
 
@@ -72,9 +76,12 @@ def test_a_build_is_a_release_whose_manifest_only_its_node_accepts(tmp_path: Pat
     body = signed_manifest(r, "t1", "p1", keys)
     m, why = node_ota.parse_manifest(body, node_ota.node_key("pw1"), "p1", r.id)
     assert why is None and m is not None and m["files"] == [list(f) for f in r.files]
-    assert node_ota.parse_manifest(body, node_ota.node_key("pw4"), "p1", r.id)[1] == "sig"  # another node's key
-    assert node_ota.parse_manifest(signed_manifest(r, "t2", "p4", keys), node_ota.node_key("pw4"), "p1",
-                                   r.id)[1] == "manifest"  # p4's own manifest is not p1's
+    # another node's key
+    assert node_ota.parse_manifest(body, node_ota.node_key("pw4"), "p1", r.id)[1] == "sig"
+    assert (
+        node_ota.parse_manifest(signed_manifest(r, "t2", "p4", keys), node_ota.node_key("pw4"), "p1", r.id)[1]
+        == "manifest"
+    )  # p4's own manifest is not p1's
     with pytest.raises(ReleaseError, match="not a firmware build"):
         releases.add_build(tmp_path, "0.1.0")
 
@@ -103,7 +110,9 @@ class Fake:
 
     def __init__(self) -> None:
         self.states: dict[str, dict[str, Any]] = {"t1": {"match": None}, "t2": {"match": None}}
-        self.rows: dict[str, Any] = {d: SimpleNamespace(state="online", ota=None) for d in ("p1", "cue-a", "p4")}
+        self.rows: dict[str, Any] = {
+            d: SimpleNamespace(state="online", ota=None) for d in ("p1", "cue-a", "p4")
+        }
         self.sent: list[tuple[str, str, dict[str, Any]]] = []
         self.link = True
 
@@ -120,12 +129,18 @@ def service(tmp: Path, build: Path) -> tuple[Ota, Fake, str]:
     return svc, fake, rid
 
 
-def test_push_refuses_each_node_that_cannot_take_it_now_with_a_clear_line(tmp_path: Path, build: Path) -> None:
+def test_push_refuses_each_node_that_cannot_take_it_now_with_a_clear_line(
+    tmp_path: Path, build: Path
+) -> None:
     svc, fake, rid = service(tmp_path, build)
     fake.states["t1"] = {"match": {"over": False}}
     fake.rows["p4"].state = "lost"
     got = {p.device: p for p in svc.push(["p1", "p4", "zz"], rid)}
-    assert got["p1"].code == "match_in_play" and "has a match in play" in got["p1"].en and "идёт партия" in got["p1"].ru
+    assert (
+        got["p1"].code == "match_in_play"
+        and "has a match in play" in got["p1"].en
+        and "идёт партия" in got["p1"].ru
+    )
     assert got["p4"].code == "offline" and got["zz"].code == "unknown_device" and fake.sent == []
     fake.states["t1"] = {"match": {"over": True}}  # a finished match is not in play
     (p,) = svc.push(["p1"], rid)
@@ -146,12 +161,15 @@ def test_a_node_already_updating_is_refused_until_its_update_has_ended(tmp_path:
     fake.rows["p1"].ota = {"st": "fetch", "r": "0.1.0-aa", "to": "0.1.0", "n": 3, "of": 40}
     fake.rows["p4"].ota = {"st": "trial", "r": "0.1.0-aa", "to": "0.1.0"}
     got = {p.device: p for p in svc.push(["p1", "p4", "cue-a"], rid)}
-    assert got["p1"].code == "busy" and got["p1"].en == ("p1 is already updating (downloading 0.1.0-aa 3/40): push "
-                                                         "again once it says ok, rolled back or refused")
+    assert got["p1"].code == "busy" and got["p1"].en == (
+        "p1 is already updating (downloading 0.1.0-aa 3/40): push "
+        "again once it says ok, rolled back or refused"
+    )
     assert got["p1"].ru.startswith("p1 уже обновляется (downloading 0.1.0-aa 3/40)")
     assert got["p4"].code == "busy" and "(trying 0.1.0-aa)" in got["p4"].en
     assert got["cue-a"].ok and [d for d, _, _ in fake.sent] == ["cue-a"]
-    for st in ("staged", "ok", "rolled_back", "refused"):  # ended (or waiting for its go: a newer one replaces it)
+    # ended (or waiting for its go: a newer one replaces it)
+    for st in ("staged", "ok", "rolled_back", "refused"):
         fake.rows["p1"].ota = {"st": st, "r": "0.1.0-aa"}
         assert svc.push(["p1"], rid)[0].ok, st
 
@@ -185,8 +203,10 @@ def test_downloads_need_the_nodes_own_credential(tmp_path: Path, build: Path) ->
             path = f"/ota/p1/{r.id}/manifest"
             good = {"X-Luza-Auth": node_ota.auth(node_ota.node_key("pw1"), path)}
             ok = client.get(path, headers=good)
-            assert ok.status_code == 200 and node_ota.parse_manifest(ok.content, node_ota.node_key("pw1"), "p1",
-                                                                     r.id)[1] is None
+            assert (
+                ok.status_code == 200
+                and node_ota.parse_manifest(ok.content, node_ota.node_key("pw1"), "p1", r.id)[1] is None
+            )
             for headers in ({}, {"X-Luza-Auth": node_ota.auth(node_ota.node_key("pw2"), path)}):
                 denied = client.get(path, headers=headers)
                 assert denied.status_code == 403 and denied.json()["error"]["ru"]
@@ -194,8 +214,9 @@ def test_downloads_need_the_nodes_own_credential(tmp_path: Path, build: Path) ->
             got = client.get(fpath, headers={"X-Luza-Auth": node_ota.auth(node_ota.node_key("pw1"), fpath)})
             assert got.status_code == 200 and got.content == (build / "firmware" / "ota.py").read_bytes()
             other = f"/ota/p1/{r.id}/f/firmware/../../../luza.db"
-            assert client.get(other, headers={"X-Luza-Auth": node_ota.auth(node_ota.node_key("pw1"), other)}
-                              ).status_code in (403, 404)
+            assert client.get(
+                other, headers={"X-Luza-Auth": node_ota.auth(node_ota.node_key("pw1"), other)}
+            ).status_code in (403, 404)
             assert hub.ota.stats["denied"] >= 2
             assert client.get("/api/ota").json()["latest"] == r.id
     finally:

@@ -28,7 +28,9 @@ def strike(i: int, t: int, seat: int | None = 0, double: bool = False) -> Strike
     return StrikeEvidence(f"s{i}", t, seat, double)
 
 
-def pocket(i: int, t: int, p: int = 1, colour: Colour | None = None, conf: float | None = None) -> PocketEvidence:
+def pocket(
+    i: int, t: int, p: int = 1, colour: Colour | None = None, conf: float | None = None
+) -> PocketEvidence:
     return PocketEvidence(f"p{i}", Pocket(p), t, colour, conf)
 
 
@@ -130,7 +132,9 @@ def test_a_removed_strike_cuts_nothing() -> None:
 
 def test_amendments_for_the_next_shot_wait_for_it() -> None:
     asm = ShotAssembler()
-    asm.pending_next.append(amendment("declare", {"calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}]}))
+    asm.pending_next.append(
+        amendment("declare", {"calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}]})
+    )
     shot = asm.strike(strike(1, 1000))
     assert shot is not None and shot.declarations == (Declaration(5, Pocket(3)),) and asm.pending_next == []
 
@@ -147,8 +151,11 @@ def test_free_any_ball_is_one_point_and_yellow_is_ball_0() -> None:
     asm.pocket(pocket(3, 2600, 2))
     r = build_report(shot, ShotContext("free", 1, tuple(range(16)))).report
     assert r.shooter == 1
-    assert r.pocketed == (PocketedBall(Pocket(1), None, Colour.IVORY), PocketedBall(Pocket(6), 0, Colour.YELLOW),
-                          PocketedBall(Pocket(2), None, None))
+    assert r.pocketed == (
+        PocketedBall(Pocket(1), None, Colour.IVORY),
+        PocketedBall(Pocket(6), 0, Colour.YELLOW),
+        PocketedBall(Pocket(2), None, None),
+    )
 
 
 def test_a_colour_below_the_confidence_threshold_is_unknown() -> None:
@@ -168,7 +175,9 @@ def test_classic_a_ball_of_the_called_pocket_is_the_called_ball() -> None:
     a = build_report(shot, ShotContext("classic", 0, tuple(range(16))))
     assert [b.ball for b in a.report.pocketed] == [7, None]
     assert [(f.kind, f.item, f.pocket, f.other) for f in a.findings] == [
-        ("identify", "p2", 5, None), ("pocket_mismatch", "p2", 5, 3)]
+        ("identify", "p2", 5, None),
+        ("pocket_mismatch", "p2", 5, 3),
+    ]
     amend(shot, "identify", {"item": "p2", "ball": 12}, 3000)
     a = build_report(shot, ShotContext("classic", 0, tuple(range(16))))
     assert [b.ball for b in a.report.pocketed] == [7, 12] and kinds(a) == ["pocket_mismatch"]
@@ -185,8 +194,17 @@ def test_hundred_double_call_cue_ball_pocket() -> None:
     asm = ShotAssembler()
     shot = asm.strike(strike(1, 1000))
     assert shot is not None
-    amend(shot, "declare", {"calls": [{"ball": 9, "pocket": 1, "kind": "object", "method": "direct"},
-                                      {"ball": 0, "pocket": 4, "kind": "cue_ball", "method": "off 9"}]}, 900)
+    amend(
+        shot,
+        "declare",
+        {
+            "calls": [
+                {"ball": 9, "pocket": 1, "kind": "object", "method": "direct"},
+                {"ball": 0, "pocket": 4, "kind": "cue_ball", "method": "off 9"},
+            ]
+        },
+        900,
+    )
     asm.pocket(pocket(1, 2000, 4))
     asm.pocket(pocket(2, 2050, 1, Colour.IVORY))
     a = build_report(shot, ShotContext("hundred", 0, (0, 5, 6, 7, 8, 9, 10)))
@@ -200,7 +218,11 @@ def test_star_colours_pass_through_and_ivory_is_the_joker() -> None:
     asm.pocket(pocket(2, 1100, 2, Colour.IVORY))
     asm.pocket(pocket(3, 1200, 3))
     a = build_report(shot, ShotContext("star", 0, tuple(range(16))))
-    assert [(b.ball, b.colour) for b in a.report.pocketed] == [(None, Colour.BLUE), (0, Colour.IVORY), (None, None)]
+    assert [(b.ball, b.colour) for b in a.report.pocketed] == [
+        (None, Colour.BLUE),
+        (0, Colour.IVORY),
+        (None, None),
+    ]
     assert [(f.kind, f.item) for f in a.findings] == [("identify_colour", "p3")]
 
 

@@ -26,10 +26,13 @@ def outage_script(k: Kit) -> tuple[list[HubInput], list[HubInput]]:
 
 def direct() -> Match:
     m = Match.new("free", players=("Ivan", "Petr"))
-    for inp in [Lag(0), ShotReport(0, pocketed=(PocketedBall(Pocket(1)),)),
-                ShotReport(0, pocketed=(PocketedBall(Pocket(2)),)),
-                ShotReport(0, pocketed=(PocketedBall(Pocket(3)), PocketedBall(Pocket(4)))),
-                ShotReport(0)]:
+    for inp in [
+        Lag(0),
+        ShotReport(0, pocketed=(PocketedBall(Pocket(1)),)),
+        ShotReport(0, pocketed=(PocketedBall(Pocket(2)),)),
+        ShotReport(0, pocketed=(PocketedBall(Pocket(3)), PocketedBall(Pocket(4)))),
+        ShotReport(0),
+    ]:
         m.play(inp)
     return m
 
@@ -77,7 +80,8 @@ def test_in_order_inputs_do_not_rewind_and_a_late_one_refolds_only_what_follows(
 
 @st.composite
 def matches(draw: st.DrawFn) -> list[SensorInput]:
-    """A random Free match's sensor evidence: strikes (some doubled, some missing) and balls, distinct times."""
+    """A random Free match's sensor evidence: strikes (some doubled,
+    some missing) and balls, distinct times."""
     k = Kit()
     t, out, balls = 1000, [], 0
     for _ in range(draw(st.integers(1, 8))):
@@ -89,8 +93,13 @@ def matches(draw: st.DrawFn) -> list[SensorInput]:
         for j in range(draw(st.integers(0, 3))):
             if balls < 14:
                 balls += 1
-                out.append(k.pocket(t + 700 + 900 * j, draw(st.integers(1, 6)),
-                                    draw(st.sampled_from([None, "ivory", "yellow"]))))
+                out.append(
+                    k.pocket(
+                        t + 700 + 900 * j,
+                        draw(st.integers(1, 6)),
+                        draw(st.sampled_from([None, "ivory", "yellow"])),
+                    )
+                )
         gap = draw(st.sampled_from([1500, 9000, 15000, 26000]))  # some strikes come early (§14.2)
         if gap > 15000 and balls < 14 and draw(st.integers(0, 3)) == 0:
             balls += 1
@@ -123,7 +132,9 @@ def test_with_referee_actions_the_state_is_the_fold_of_what_was_accepted(data: s
     inputs: list[HubInput] = list(data.draw(matches()))
     strikes = [i for i in inputs if isinstance(i, SensorInput) and i.event.kind == "strike"]
     for s in strikes[:3]:
-        inputs.append(Kit.ref("foul", s.at_ms + 300, foul=data.draw(st.sampled_from(["miss", "touch", "jumped"]))))
+        inputs.append(
+            Kit.ref("foul", s.at_ms + 300, foul=data.draw(st.sampled_from(["miss", "touch", "jumped"])))
+        )
         inputs.append(Kit.ref("confirm", s.at_ms + 400, question=f"early_start:{item(s)}", answer="foul"))
     order = list(data.draw(st.permutations(inputs)))
     live = TableSession("t1", "free", ("Ivan", "Petr"), {})

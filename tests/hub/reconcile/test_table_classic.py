@@ -1,4 +1,5 @@
-"""Classic pyramid through the hub: calls, ball numbers, the cue-ball foul; scripted shots equal the engine."""
+"""Classic pyramid through the hub: calls, ball numbers, the cue-ball foul;
+scripted shots equal the engine."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from hub.view.build import scoreboard
 from shared_rules import VARIANTS, Colour, Declaration, Lag, Match, Pocket, PocketedBall, ShotReport
 from tests.hub.tablekit import Kit, item, session
 
-pytestmark = pytest.mark.skipif("classic" not in VARIANTS, reason="the Classic variant is not in the engine yet")
+pytestmark = pytest.mark.skipif(
+    "classic" not in VARIANTS, reason="the Classic variant is not in the engine yet"
+)
 
 
 def call(ball: int, pocket: int) -> tuple[Declaration, ...]:
@@ -24,15 +27,18 @@ def test_scripted_classic_match_equals_the_engine_fed_directly() -> None:
     for inp in [
         k.ref("identify", 3000, item=q.item, ball=4),  # A-C4: balls pocketed on a correct break count
         k.ref("declare", 10000, ball=6, pocket=3),  # classic 5.2
-        k.strike(20000), k.pocket(21000, 3),  # the ball in the called pocket is the called ball
+        k.strike(20000),
+        k.pocket(21000, 3),  # the ball in the called pocket is the called ball
         k.ref("declare", 30000, ball=1, pocket=2),
-        k.strike(40000), k.pocket(41000, 2, "yellow", 0.95),  # classic 5.5: the cue ball fell: foul
+        k.strike(40000),
+        k.pocket(41000, 2, "yellow", 0.95),  # classic 5.5: the cue ball fell: foul
     ]:
         s.apply(inp)
     assert any(a.kind == "cue_ball_seen" and a.cite == "classic 5.5" for a in s.alerts)
     for inp in [
         k.ref("declare", 50000, ball=15, pocket=6),
-        k.strike(60000, seat=1), k.pocket(61000, 4),  # Petr: a ball in another pocket than called
+        k.strike(60000, seat=1),
+        k.pocket(61000, 4),  # Petr: a ball in another pocket than called
     ]:
         s.apply(inp)
     assert any(a.kind == "pocket_mismatch" for a in s.alerts)
@@ -56,9 +62,19 @@ def test_scripted_classic_match_equals_the_engine_fed_directly() -> None:
 def test_a_shot_held_for_a_ball_number_resumes_when_the_referee_names_it() -> None:
     k = Kit()
     unknown = k.pocket(21000, 5)  # no call for pocket 5: only the referee can say which ball it was
-    s = session("classic", [k.ref("lag", 500, winner=0), k.strike(1000), k.ref("declare", 10000, ball=6, pocket=3),
-                            k.strike(20000, seat=1), k.pocket(20900, 3), unknown,
-                            k.ref("declare", 30000, ball=1, pocket=1), k.strike(40000, seat=1)])
+    s = session(
+        "classic",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.ref("declare", 10000, ball=6, pocket=3),
+            k.strike(20000, seat=1),
+            k.pocket(20900, 3),
+            unknown,
+            k.ref("declare", 30000, ball=1, pocket=1),
+            k.strike(40000, seat=1),
+        ],
+    )
     assert s.status == "held"  # shot 2 is committed but the engine waits for a number; shot 3 waits
     asks = [q for q in s.questions if q.action == "identify"]
     assert [q.item for q in asks] == [item(unknown)] and not any(a.kind == "engine_error" for a in s.alerts)
@@ -70,12 +86,23 @@ def test_a_shot_held_for_a_ball_number_resumes_when_the_referee_names_it() -> No
 
 
 def test_classic_5_4_a_shot_without_a_call_is_recorded_not_refused() -> None:
-    """classic 5.4: a safety or a miss is struck with no call. The hub records it as a shot without a call (a ball
-    that falls is uncalled and spotted, nothing scores, the turn passes): no engine error, nothing held, and the
-    panel never has to invent a call to go on."""
+    """classic 5.4: a safety or a miss is struck with no call. The hub records it as a shot without a call (a
+    ball that falls is uncalled and spotted, nothing scores, the turn passes): no engine error, nothing held,
+    and the panel never has to invent a call to go on."""
     k = Kit()
-    s = session("classic", [k.ref("lag", 500, winner=0), k.strike(1000), k.ref("close_shot", 9000),  # an empty break
-                            k.strike(20000, seat=1), k.pocket(21000, 4), k.ref("close_shot", 30000)])  # no call
+    # an empty break
+    s = session(
+        "classic",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.ref("close_shot", 9000),
+            # no call
+            k.strike(20000, seat=1),
+            k.pocket(21000, 4),
+            k.ref("close_shot", 30000),
+        ],
+    )
     assert s.status == "live" and not any(a.kind == "engine_error" for a in s.alerts)
     m = Match.new("classic", players=("Ivan", "Petr"))
     for inp in [Lag(0), ShotReport(0), ShotReport(1, pocketed=(PocketedBall(Pocket(4)),))]:

@@ -11,11 +11,18 @@ IVORY, YELLOW = Colour.IVORY, Colour.YELLOW
 
 def test_scripted_combined_match_equals_the_engine_fed_directly() -> None:
     k = Kit()
-    s = session("combined", [
-        k.ref("lag", 500, winner=0),
-        k.strike(1000), k.pocket(2500, 5, "ivory", 0.9),  # 1: the break, a ball falls: Ivan again
-        k.strike(20000), k.pocket(21000, 6, "yellow", 0.95), k.pocket(21200, 2, "ivory", 0.9),  # 2: свояк + чужой
-    ])
+    s = session(
+        "combined",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2500, 5, "ivory", 0.9),  # 1: the break, a ball falls: Ivan again
+            # 2: свояк + чужой
+            k.strike(20000),
+            k.pocket(21000, 6, "yellow", 0.95),
+            k.pocket(21200, 2, "ivory", 0.9),
+        ],
+    )
     assert any(a.kind == "cue_ball_seen" and a.cite == "combined 5.2" for a in s.alerts)
     choice = next(q for q in s.questions if q.kind == "choice")
     assert choice.player == 0 and choice.action == "choose"  # combined 5.2: take a ball for the cue ball
@@ -52,8 +59,17 @@ def test_scripted_combined_match_equals_the_engine_fed_directly() -> None:
 def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> None:
     k = Kit()
     unsure = k.pocket(21000, 6, "yellow", 0.4)  # below the colour confidence threshold
-    s = session("combined", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 5), k.strike(20000),
-                             unsure, k.strike(40000)])
+    s = session(
+        "combined",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 5),
+            k.strike(20000),
+            unsure,
+            k.strike(40000),
+        ],
+    )
     shot2 = s.match.history[2]
     assert isinstance(shot2, ShotReport) and shot2.pocketed == (PocketedBall(Pocket(6)),)
     assert s.match.state.scores == (2, 0) and not any(q.kind == "choice" for q in s.questions)
@@ -70,8 +86,18 @@ def test_an_unsure_yellow_counts_as_ivory_until_the_referee_identifies_it() -> N
 def test_a_shot_the_engine_refuses_holds_scoring_until_the_referee_corrects_it() -> None:
     k = Kit()
     misread = k.pocket(2100, 2, "yellow", 0.9)  # a second "yellow": one reading is wrong
-    s = session("combined", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1, "yellow", 0.9), misread,
-                             k.strike(20000), k.pocket(21000, 3, "ivory"), k.strike(40000)])
+    s = session(
+        "combined",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 1, "yellow", 0.9),
+            misread,
+            k.strike(20000),
+            k.pocket(21000, 3, "ivory"),
+            k.strike(40000),
+        ],
+    )
     assert s.status == "held" and s.match.history == (Lag(0),)  # shot 1 cannot be scored; 2 and 3 wait
     alert = next(a for a in s.alerts if a.kind == "engine_error")
     assert alert.shot == 1 and alert.severity == "error" and "twice" in alert.en

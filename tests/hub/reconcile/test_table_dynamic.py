@@ -11,15 +11,22 @@ IVORY, YELLOW = Colour.IVORY, Colour.YELLOW
 
 def test_scripted_dynamic_match_equals_the_engine_fed_directly() -> None:
     k = Kit()
-    s = session("dynamic", [
-        k.ref("lag", 500, winner=0),
-        k.strike(1000),  # 1: Ivan breaks, nothing falls
-        k.strike(20000, seat=1), k.pocket(21000, 4, "ivory", 0.9), k.pocket(21500, 1, "yellow", 0.9),  # 2: Petr
-        k.ref("choose", 24000, player=1, option="take_ball", ball=5),  # dynamic 5.2
-    ])
+    s = session(
+        "dynamic",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),  # 1: Ivan breaks, nothing falls
+            # 2: Petr
+            k.strike(20000, seat=1),
+            k.pocket(21000, 4, "ivory", 0.9),
+            k.pocket(21500, 1, "yellow", 0.9),
+            k.ref("choose", 24000, player=1, option="take_ball", ball=5),  # dynamic 5.2
+        ],
+    )
     assert s.match.state.in_hand is InHand.ANYWHERE and s.match.state.hand_rule == "objects_only"
     for inp in [
-        k.strike(40000, seat=1), k.pocket(41000, 2, "yellow", 0.9),  # 3: premium shot, the yellow falls again
+        k.strike(40000, seat=1),
+        k.pocket(41000, 2, "yellow", 0.9),  # 3: premium shot, the yellow falls again
         k.strike(60000, seat=0),  # 4: Ivan, in hand anywhere (dynamic 5.2), misses
         k.ref("foul", 63000, foul="miss"),
     ]:
@@ -28,7 +35,8 @@ def test_scripted_dynamic_match_equals_the_engine_fed_directly() -> None:
     assert q.player == 1 and q.options == ("take_ball", "penalty_shot")  # dynamic 7
     for inp in [
         k.ref("choose", 66000, player=1, option="penalty_shot"),
-        k.strike(80000, seat=1), k.pocket(81000, 3, "ivory", 0.9),  # 5: the penalty shot, a ball falls
+        k.strike(80000, seat=1),
+        k.pocket(81000, 3, "ivory", 0.9),  # 5: the penalty shot, a ball falls
         k.ref("close_shot", 90000),
     ]:
         s.apply(inp)

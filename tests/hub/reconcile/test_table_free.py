@@ -1,4 +1,5 @@
-"""Free pyramid through the hub: scripted shots as hub inputs give the match the engine gives for the same facts."""
+"""Free pyramid through the hub: scripted shots as hub inputs give the match the engine
+gives for the same facts."""
 
 from __future__ import annotations
 
@@ -76,8 +77,15 @@ def test_a_foul_asks_for_the_penalty_ball_and_the_choice_commits_the_shot() -> N
 
 def test_a_choice_entered_after_the_next_strike_goes_before_that_shot() -> None:
     k = Kit()
-    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), k.ref("foul", 4000, foul="miss"),
-                         k.strike(20000, seat=1)])  # Petr strikes before the referee entered his choice
+    s = session(
+        "free",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.ref("foul", 4000, foul="miss"),
+            k.strike(20000, seat=1),
+        ],
+    )  # Petr strikes before the referee entered his choice
     assert scoreboard(s)["provisional"] is False  # the open shot cannot be played before the choice
     s.apply(k.ref("choose", 21000, player=1, option="take_ball", ball=3))
     m = Match.new("free", players=("Ivan", "Petr"))
@@ -97,5 +105,9 @@ def test_strike_from_the_other_players_cue_is_a_28_question() -> None:
     s.apply(k.ref("confirm", 3000, question=q.id, answer="foul"))
     s.apply(k.ref("close_shot", 5000))
     played = s.match.history[-1]
-    assert isinstance(played, ShotReport) and played.fouls == frozenset({Foul.INTERFERENCE}) and played.offender == 1
+    assert (
+        isinstance(played, ShotReport)
+        and played.fouls == frozenset({Foul.INTERFERENCE})
+        and played.offender == 1
+    )
     assert not [q for q in s.questions if q.kind == "out_of_turn"]

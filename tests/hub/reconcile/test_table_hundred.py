@@ -1,4 +1,5 @@
-"""100 points with a control ball through the hub: scripted shots as hub inputs equal the engine fed directly."""
+"""100 points with a control ball through the hub: scripted shots as hub inputs
+equal the engine fed directly."""
 
 from __future__ import annotations
 
@@ -13,14 +14,20 @@ def call(ball: int, pocket: int) -> tuple[Declaration, ...]:
 
 def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
     k = Kit()
-    s = session("hundred", [
-        k.ref("lag", 500, winner=0),
-        k.strike(1000),  # 1: Ivan breaks; only the safety rule (hundred 2); nothing falls
-        k.ref("declare", 10000, ball=7, pocket=3),  # Petr calls 7 into pocket 3 (hundred 4)
-        k.strike(20000, seat=1), k.pocket(21000, 3),  # 2: the ball in the called pocket is the called ball
-        k.ref("declare", 30000, ball=9, pocket=1),
-        k.strike(40000, seat=1), k.pocket(41000, 1, "ivory", 0.9), k.pocket(41300, 5),  # 3: and an extra ball
-    ])
+    s = session(
+        "hundred",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),  # 1: Ivan breaks; only the safety rule (hundred 2); nothing falls
+            k.ref("declare", 10000, ball=7, pocket=3),  # Petr calls 7 into pocket 3 (hundred 4)
+            k.strike(20000, seat=1),
+            k.pocket(21000, 3),  # 2: the ball in the called pocket is the called ball
+            k.ref("declare", 30000, ball=9, pocket=1),
+            k.strike(40000, seat=1),
+            k.pocket(41000, 1, "ivory", 0.9),
+            k.pocket(41300, 5),  # 3: and an extra ball
+        ],
+    )
     assert scoreboard(s)["scores"] == [0, 7]
     extra = s.assembler.open.pockets[1]  # type: ignore[union-attr]
     q = next(q for q in s.questions if q.kind == "identify")
@@ -31,9 +38,12 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
     assert [n["kind"] for n in board["needs"]] == ["ball_number"] and board["needs"][0]["pocket"] == 5
     assert not any(a.kind == "engine_error" for a in s.alerts)  # the question says it
     for inp in [
-        k.ref("identify", 45000, item=extra.id, ball=12),  # an extra ball: spotted, does not count (hundred 4)
+        # an extra ball: spotted, does not count (hundred 4)
+        k.ref("identify", 45000, item=extra.id, ball=12),
         k.ref("declare", 50000, ball=13, pocket=2),
-        k.strike(60000, seat=1), k.pocket(61000, 4, "yellow", 0.95),  # 4: the cue ball falls, not as called (§8)
+        # 4: the cue ball falls, not as called (§8)
+        k.strike(60000, seat=1),
+        k.pocket(61000, 4, "yellow", 0.95),
         k.strike(80000, seat=0),  # 5: Ivan, in hand anywhere (hundred 16)
         k.ref("declare", 80500, ball=14, pocket=6, shot="current"),  # the call, tapped just after the stroke
         k.pocket(81000, 6),
@@ -46,8 +56,11 @@ def test_scripted_hundred_match_equals_the_engine_fed_directly() -> None:
         Lag(0),
         ShotReport(0),
         ShotReport(1, declarations=call(7, 3), pocketed=(PocketedBall(Pocket(3), 7),)),
-        ShotReport(1, declarations=call(9, 1),
-                   pocketed=(PocketedBall(Pocket(1), 9, Colour.IVORY), PocketedBall(Pocket(5), 12))),
+        ShotReport(
+            1,
+            declarations=call(9, 1),
+            pocketed=(PocketedBall(Pocket(1), 9, Colour.IVORY), PocketedBall(Pocket(5), 12)),
+        ),
         ShotReport(1, declarations=call(13, 2), pocketed=(PocketedBall(Pocket(4), 0, Colour.YELLOW),)),
     ]:
         m.play(inp)

@@ -14,20 +14,27 @@ pytestmark = pytest.mark.skipif("star" not in VARIANTS, reason="the Star variant
 
 def test_scripted_star_match_equals_the_engine_fed_directly() -> None:
     k = Kit()
-    s = session("star", [
-        k.ref("lag", 500, winner=0),
-        k.strike(1000), k.pocket(2000, 1, "blue", 0.9), k.pocket(2200, 2, "red", 0.9),  # 1: the break (4.2.1)
-        k.ref("fact", 10000, name="cue_colour", value="yellow", shot="next"),  # 4.3: the ball struck
-        k.strike(20000), k.pocket(21000, 3, "yellow", 0.9),  # 2: Ivan's yellow
-        k.ref("fact", 30000, name="cue_colour", value="green", shot="next"),
-        k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
-        k.strike(40000),  # 3: a green cue ball that hit a red first: foul (star 4.3)
-    ])
+    s = session(
+        "star",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 1, "blue", 0.9),
+            k.pocket(2200, 2, "red", 0.9),  # 1: the break (4.2.1)
+            k.ref("fact", 10000, name="cue_colour", value="yellow", shot="next"),  # 4.3: the ball struck
+            k.strike(20000),
+            k.pocket(21000, 3, "yellow", 0.9),  # 2: Ivan's yellow
+            k.ref("fact", 30000, name="cue_colour", value="green", shot="next"),
+            k.ref("fact", 30500, name="first_contact_colour", value="red", shot="next"),
+            k.strike(40000),  # 3: a green cue ball that hit a red first: foul (star 4.3)
+        ],
+    )
     q = next(q for q in s.questions if q.kind == "choice")
     assert q.player == 1 and q.options == ("take_ball", "give_back")  # star 5.1
     for inp in [
         k.ref("choose", 45000, player=1, option="take_ball", ball=4),
-        k.strike(60000, seat=1), k.pocket(61000, 5),  # 4: no colour reading in pocket 5
+        k.strike(60000, seat=1),
+        k.pocket(61000, 5),  # 4: no colour reading in pocket 5
     ]:
         s.apply(inp)
     unknown = s.assembler.open.pockets[0]  # type: ignore[union-attr]

@@ -100,13 +100,15 @@ def test_a_bounce_flag_is_an_alert_naming_the_pocket_and_the_count_stands() -> N
 
 
 def one_beam(k: Kit, t: int, pocket: int, dead: int) -> SensorInput:
-    """A ball the node counted on one beam alone after declaring the other (`dead`) dead: `bm` on the event."""
+    """A ball the node counted on one beam alone after declaring the other
+    (`dead`) dead: `bm` on the event."""
     return k._event("pocket", f"pk-{pocket}", t, "pocket", None, 0, p=pocket, dur=40, bm=dead)
 
 
 def test_a_ball_counted_on_one_beam_counts_with_an_alert_naming_pocket_and_beam() -> None:
-    """Issue 19, item 2: after `dead`, the node counts a ball on the working beam alone and marks it (`bm`, the
-    dead beam); the hub counts it, alerts naming the pocket and the dead beam, and the referee can remove it."""
+    """Issue 19, item 2: after `dead`, the node counts a ball on the working beam alone and marks it (`bm`,
+    the dead beam); the hub counts it, alerts naming the pocket and the dead beam,
+    and the referee can remove it."""
     k = Kit()
     ball = one_beam(k, 2500, 3, dead=1)
     assert ball.event.get("beam") == 1
@@ -133,8 +135,8 @@ def test_a_ball_seen_by_both_beams_carries_no_single_beam_mark() -> None:
 
 
 def test_a_boot_flag_asks_the_referee_to_check_the_count_both_ways() -> None:
-    """Issue 19: `boot` also follows a passage that began right after a restart, which may be a ball counted twice
-    (its `out` died with the old life): the alert says check, add or remove."""
+    """Issue 19: `boot` also follows a passage that began right after a restart, which may be a ball counted
+    twice (its `out` died with the old life): the alert says check, add or remove."""
     k = Kit()
     s = session("free", [*start(k), k.pocket(2500, 2), flag(k, 2560, 2, "boot")])
     assert scoreboard(s)["scores"] == [1, 0]

@@ -1,9 +1,9 @@
 """A seventh variant plays through the hub with no change to hub code (issue 13 item 1): the hub asks the
 variant's profile and hooks (shared_rules.profile) and never its name.
 
-The toy (tests/hub/toy_variant.py) tells balls apart by number, has a fixed cue ball and calls before each shot,
-so the hub must ask for calls and ball numbers, name the single ball in a called pocket, and cite the toy's own
-paragraphs for identity (toy 2), a call mismatch (toy 3) and the cue ball seen in a pocket (toy 4).
+The toy (tests/hub/toy_variant.py) tells balls apart by number, has a fixed cue ball and calls before each
+shot, so the hub must ask for calls and ball numbers, name the single ball in a called pocket, and cite the
+toy's own paragraphs for identity (toy 2), a call mismatch (toy 3) and the cue ball seen in a pocket (toy 4).
 """
 
 from __future__ import annotations
@@ -52,11 +52,19 @@ def call(ball: int, pocket: int) -> tuple[Declaration, ...]:
 
 def test_the_session_asks_and_cites_what_the_toy_profile_says(toy: type) -> None:
     k = Kit()
-    unknown = k.pocket(21200, 3)  # a second ball, in a pocket nobody called: only the referee knows its number
+    # a second ball, in a pocket nobody called: only the referee knows its number
+    unknown = k.pocket(21200, 3)
     s = session(NAME, [k.ref("lag", 500, winner=0)])
     assert [q.kind for q in s.questions] == ["declaration"]  # the toy's need: a call before the break too
-    for inp in [k.ref("declare", 900, ball=6, pocket=1), k.strike(1000), k.pocket(1800, 1),  # 6 as called
-                k.ref("declare", 19000, ball=4, pocket=2), k.strike(20000), k.pocket(21000, 2), unknown]:
+    for inp in [
+        k.ref("declare", 900, ball=6, pocket=1),
+        k.strike(1000),
+        k.pocket(1800, 1),  # 6 as called
+        k.ref("declare", 19000, ball=4, pocket=2),
+        k.strike(20000),
+        k.pocket(21000, 2),
+        unknown,
+    ]:
         s.apply(inp)
     q = next(q for q in s.questions if q.kind == "identify")
     assert q.item == item(unknown) and q.cite == "toy 2" and q.options == ("0", "1", "2", "3", "4", "5")
@@ -67,24 +75,40 @@ def test_the_session_asks_and_cites_what_the_toy_profile_says(toy: type) -> None
     assert s.status == "held"
     s.apply(k.ref("identify", 22000, item=item(unknown), ball=1))
     s.apply(k.ref("close_shot", 30000))
-    want = engine(ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6),)),
-                  ShotReport(0, declarations=call(4, 2), pocketed=(PocketedBall(Pocket(2), 4), PocketedBall(Pocket(3), 1))))
+    want = engine(
+        ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6),)),
+        ShotReport(
+            0, declarations=call(4, 2), pocketed=(PocketedBall(Pocket(2), 4), PocketedBall(Pocket(3), 1))
+        ),
+    )
     assert s.match.history == want.history and s.match.state == want.state and want.state.winner == 0
     shown = match_view(s).model_dump(mode="json")
-    assert shown[NAME] == {"left": 2 + 3 + 5} and shown["balls"]["6"] == {"colour": "ivory", "value": 6, "label": "6"}
+    assert shown[NAME] == {"left": 2 + 3 + 5} and shown["balls"]["6"] == {
+        "colour": "ivory",
+        "value": 6,
+        "label": "6",
+    }
 
 
 def test_the_cue_ball_seen_in_a_pocket_cites_the_toy(toy: type) -> None:
     k = Kit()
-    s = session(NAME, [k.ref("lag", 500, winner=0), k.ref("declare", 900, ball=6, pocket=1), k.strike(1000),
-                       k.pocket(1800, 4, "yellow", 0.95)])
+    s = session(
+        NAME,
+        [
+            k.ref("lag", 500, winner=0),
+            k.ref("declare", 900, ball=6, pocket=1),
+            k.strike(1000),
+            k.pocket(1800, 4, "yellow", 0.95),
+        ],
+    )
     seen = next(a for a in s.alerts if a.kind == "cue_ball_seen")
     assert seen.cite == "toy 4" and scoreboard(s)["mode"] != "held"  # the yellow names ball 0: nothing to ask
 
 
 @pytest.mark.mosquitto
-def test_virtual_nodes_play_the_toy_to_the_engines_result(toy: type, mosquitto: Mosquitto, tmp_path: Path,
-                                                           hubs: Callable[..., Hub]) -> None:
+def test_virtual_nodes_play_the_toy_to_the_engines_result(
+    toy: type, mosquitto: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]
+) -> None:
     """Through real Mosquitto, the Hub service and its SQLite store: calls and a number named on the panel."""
     table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED)
     hub = hubs(table_config(mosquitto, tmp_path / "luza.db"), clock=table.vt.hub_ms)
@@ -119,19 +143,28 @@ def test_virtual_nodes_play_the_toy_to_the_engines_result(toy: type, mosquitto: 
     assert hub.wait_idle(5)
     session = hub.session("t1")
     assert session is not None
-    want = engine(ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6, Colour.IVORY),)),
-                  ShotReport(0, declarations=call(4, 2), pocketed=(PocketedBall(Pocket(2), 4, Colour.IVORY),
-                                                                   PocketedBall(Pocket(3), 1, Colour.IVORY))))
-    assert json.loads(json.dumps(engine_summary(session.match))) == json.loads(json.dumps(engine_summary(want)))
+    want = engine(
+        ShotReport(0, declarations=call(6, 1), pocketed=(PocketedBall(Pocket(1), 6, Colour.IVORY),)),
+        ShotReport(
+            0,
+            declarations=call(4, 2),
+            pocketed=(PocketedBall(Pocket(2), 4, Colour.IVORY), PocketedBall(Pocket(3), 1, Colour.IVORY)),
+        ),
+    )
+    assert json.loads(json.dumps(engine_summary(session.match))) == json.loads(
+        json.dumps(engine_summary(want))
+    )
     board = hub.state("t1")["match"]
-    assert board["over"] and board["winner"] == 0 and board["scores"] == [11, 0] and board[NAME] == {"left": 10}
+    assert (
+        board["over"] and board["winner"] == 0 and board["scores"] == [11, 0] and board[NAME] == {"left": 10}
+    )
     assert hub.stats["rejected"] == 0
 
 
 @pytest.mark.mosquitto
 def test_luza_demo_plays_the_toy_to_a_result(toy: type, tmp_path: Path) -> None:
-    """`luza demo`'s scripted players and referee ask the engine what the toy wants (its call need, the balls that
-    would score, the questions) and play it to a winner citing the toy's own goal (toy 1)."""
+    """`luza demo`'s scripted players and referee ask the engine what the toy wants (its call need, the balls
+    that would score, the questions) and play it to a winner citing the toy's own goal (toy 1)."""
     from hub.demo.terminal import run_demo
 
     lines: list[str] = []

@@ -60,8 +60,10 @@ def test_a_variant_registered_after_import_owns_its_fouls() -> None:
     free = session("free", [k.ref("lag", 500, winner=0), k.strike(1000)])
     free.apply(k.ref("foul", 2000, foul="double_hit"))  # no variant owns it yet: not refused
     with toy_variant.registered(ToyWithDoubleHit):
-        toy = session(ToyWithDoubleHit.name, [k.ref("lag", 500, winner=0), k.ref("declare", 900, ball=6, pocket=1),
-                                              k.strike(1000)])
+        toy = session(
+            ToyWithDoubleHit.name,
+            [k.ref("lag", 500, winner=0), k.ref("declare", 900, ball=6, pocket=1), k.strike(1000)],
+        )
         toy.apply(k.ref("foul", 2000, foul="double_hit"))  # its own foul is taken in its own variant
         assert "double_hit" in scoreboard(toy)["shot"]["fouls"]
         s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000)])

@@ -40,11 +40,13 @@ SCRIPTS: dict[str, list[tuple[str, int | None]]] = {
     "free": [("ivory", None)] * 8,
     "combined": [("ivory", None)] * 8,
     "dynamic": [("ivory", None)] * 8,
-    "star": [(c, None) for c in ("blue", "yellow", "black", "green", "red", "blue", "yellow", "black")],  # 4.1
+    # 4.1
+    "star": [(c, None) for c in ("blue", "yellow", "black", "green", "red", "blue", "yellow", "black")],
     "hundred": [("ivory", b) for b in (15, 14, 13, 12)],
 }
 # Scripts whose break takes no call (classic 5.2, A-C4): the referee names the first ball after it fell, which
-# `play` does only when given `identify`; kept out of SCRIPTS, whose scripts `play` plays with `declare` alone.
+# `play` does only when given `identify`; kept out of SCRIPTS,
+# whose scripts `play` plays with `declare` alone.
 NAMED_ON_BREAK: dict[str, list[tuple[str, int | None]]] = {
     "classic": [("ivory", b) for b in (15, 14, 13, 12, 11, 10)],
 }
@@ -68,15 +70,25 @@ def engine_summary(variant: str, pots: list[tuple[str, int | None]]) -> dict[str
     for i, (colour, call) in enumerate(pots):
         called = call is not None and not (i == 0 and variant in NAMED_ON_BREAK)
         calls = (Declaration(call, Pocket(pocket_of(i))),) if called and call is not None else ()
-        m.play(ShotReport(shooter=0, declarations=calls,
-                          pocketed=(PocketedBall(Pocket(pocket_of(i)), ball=call, colour=Colour(colour)),)))
+        m.play(
+            ShotReport(
+                shooter=0,
+                declarations=calls,
+                pocketed=(PocketedBall(Pocket(pocket_of(i)), ball=call, colour=Colour(colour)),),
+            )
+        )
     return json.loads(json.dumps(summary_of(m)))
 
 
-def play(table: VirtualTable, pots: list[tuple[str, int | None]], declare: Callable[[int, int], None] | None = None,
-         identify: Callable[[int], None] | None = None) -> None:
-    """The nodes play one shot per pot, SHOT_GAP_MS apart (virtual); the referee calls the ball first if asked,
-    or (given `identify`: a break that takes no call) names the first shot's ball after it fell."""
+def play(
+    table: VirtualTable,
+    pots: list[tuple[str, int | None]],
+    declare: Callable[[int, int], None] | None = None,
+    identify: Callable[[int], None] | None = None,
+) -> None:
+    """The nodes play one shot per pot, SHOT_GAP_MS apart (virtual); the referee calls the ball first if
+    asked, or (given `identify`: a break that takes no call) names the first shot's ball after it fell."""
+
     async def run() -> None:
         await table.start()
         await table.synced()  # the hub's time exchange on each birth
@@ -108,8 +120,9 @@ def needs_script(variant: str) -> list[tuple[str, int | None]]:
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_virtual_nodes_play_a_match_to_the_engines_result(variant: str, mosquitto: Mosquitto, tmp_path: Path,
-                                                          hubs: Callable[..., Hub]) -> None:
+def test_virtual_nodes_play_a_match_to_the_engines_result(
+    variant: str, mosquitto: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]
+) -> None:
     pots = needs_script(variant)
     table = VirtualTable(("127.0.0.1", mosquitto.port), tmp_path / "nodes", table="t1", speed=SPEED)
     hub = hubs(table_config(mosquitto, tmp_path / "luza.db"), clock=table.vt.hub_ms)
@@ -121,8 +134,10 @@ def test_virtual_nodes_play_a_match_to_the_engines_result(variant: str, mosquitt
 
     def identify(ball: int) -> None:
         """The referee answers the panel's question: which ball went into the pocket (classic 5.1)."""
+
         def asked() -> list[dict[str, Any]]:
             return [q for q in hub.state("t1")["match"]["questions"] if q["action"] == "identify"]
+
         wait_for(lambda: bool(asked()))
         hub.submit("t1", {"kind": "identify", "item": asked()[0]["item"], "ball": ball})
 
@@ -150,8 +165,10 @@ def write_toml(path: Path, broker: Mosquitto, db: Path) -> Path:
 def test_luza_serve_plays_a_full_match(variant: str, mosquitto: Mosquitto, tmp_path: Path) -> None:
     pots = needs_script(variant)
     if any(call is not None for _, call in pots):
-        pytest.skip(f"{variant!r} needs the referee's calls during play: tests/hub/service/test_control.py plays it "
-                    "through `luza serve --control` with the calls sent over the control socket")
+        pytest.skip(
+            f"{variant!r} needs the referee's calls during play: tests/hub/service/test_control.py plays it "
+            "through `luza serve --control` with the calls sent over the control socket"
+        )
     db = tmp_path / "luza.db"
     # The referee's part (start the match, the lag) goes through the same Hub code before `luza serve` runs;
     # the referee panel's REST API is a later issue.

@@ -1,6 +1,6 @@
-"""The referee control socket (hub.service.control, `luza serve --control`, `luza referee`): against an in-process Hub,
-then through a real `luza serve` process and a real Mosquitto, up to whole matches whose every call is sent
-over the socket while virtual nodes play."""
+"""The referee control socket (hub.service.control, `luza serve --control`, `luza referee`): against an
+in-process Hub, then through a real `luza serve` process and a real Mosquitto, up to whole matches whose every
+call is sent over the socket while virtual nodes play."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ def sock_dir() -> Iterator[Path]:
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    h = Hub(
+        configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False
+    ).start()
     yield h
     h.stop()
 
@@ -97,8 +99,10 @@ def test_a_refused_action_gets_the_exact_reason_in_both_languages(server: Contro
     send(server.path, "t1", new_match())
     cursor = hub.state("t1")["cursor"]
     answer = send(server.path, "t1", {"kind": "lag", "winner": 5})
-    assert answer == {"ok": False, "error": {"code": "malformed", "en": BAD_SEAT_EN, "ru": BAD_SEAT_RU,
-                                             "field": "winner"}}
+    assert answer == {
+        "ok": False,
+        "error": {"code": "malformed", "en": BAD_SEAT_EN, "ru": BAD_SEAT_RU, "field": "winner"},
+    }
     no_match = send(server.path, "t2", {"kind": "lag", "winner": 0})["error"]
     assert no_match["code"] == "no_match" and no_match["en"] and no_match["ru"] != no_match["en"]
     assert hub.state("t1")["cursor"] == cursor  # nothing stored
@@ -108,26 +112,35 @@ def test_a_refused_action_gets_the_exact_reason_in_both_languages(server: Contro
 def test_malformed_lines_are_answered_and_the_connection_goes_on(server: ControlServer, hub: Hub) -> None:
     c = Conn(server.path)
     try:
-        answers = {name: c.ask(raw) for name, raw in {
-            "not json": b"{not json",
-            "not utf-8": b"\xff\xfe",
-            "not an object": b"[1, 2]",
-            "unknown table": json.dumps({"table": "t9", "action": {"kind": "lag", "winner": 0}}).encode(),
-            "no table": json.dumps({"action": {"kind": "lag", "winner": 0}}).encode(),
-            "no action": b'{"table": "t1"}',
-            "action not an object": b'{"table": "t1", "action": "lag"}',
-            "too long": b'{"table": "t1", "action": {"kind": "' + b"x" * 10_000 + b'"}}',
-            "unknown kind": b'{"table": "t1", "action": {"kind": "fly"}}',
-        }.items()}
+        answers = {
+            name: c.ask(raw)
+            for name, raw in {
+                "not json": b"{not json",
+                "not utf-8": b"\xff\xfe",
+                "not an object": b"[1, 2]",
+                "unknown table": json.dumps({"table": "t9", "action": {"kind": "lag", "winner": 0}}).encode(),
+                "no table": json.dumps({"action": {"kind": "lag", "winner": 0}}).encode(),
+                "no action": b'{"table": "t1"}',
+                "action not an object": b'{"table": "t1", "action": "lag"}',
+                "too long": b'{"table": "t1", "action": {"kind": "' + b"x" * 10_000 + b'"}}',
+                "unknown kind": b'{"table": "t1", "action": {"kind": "fly"}}',
+            }.items()
+        }
         for name, a in answers.items():
             assert a["ok"] is False and set(a) == {"ok", "error"}, name
             assert a["error"]["en"] and a["error"]["ru"] and "Traceback" not in a["error"]["en"], name
             assert a["error"]["code"] == ("unknown_table" if name == "unknown table" else "malformed"), name
         errors = {name: a["error"] for name, a in answers.items()}
         assert errors["not json"]["en"].startswith("not a JSON line")
-        assert errors["not an object"]["en"] == 'the request must be a JSON object {"table", "action"}, got list'
-        assert errors["unknown table"] == {"code": "unknown_table", "en": "no table 't9'; the hub serves t1, t2",
-                                           "ru": "нет стола 't9'; хаб обслуживает t1, t2", "field": "table"}
+        assert (
+            errors["not an object"]["en"] == 'the request must be a JSON object {"table", "action"}, got list'
+        )
+        assert errors["unknown table"] == {
+            "code": "unknown_table",
+            "en": "no table 't9'; the hub serves t1, t2",
+            "ru": "нет стола 't9'; хаб обслуживает t1, t2",
+            "field": "table",
+        }
         assert errors["no table"]["en"] == "table: missing; the hub serves t1, t2"
         assert errors["no table"]["field"] == "table"
         assert errors["no action"]["field"] == errors["action not an object"]["field"] == "action"
@@ -188,20 +201,27 @@ def test_answers_go_to_several_clients_at_once(server: ControlServer, hub: Hub) 
     assert server.stats["requests"] == 21 and server.stats["ok"] + server.stats["refused"] == 21
 
 
-def test_luza_referee_prints_the_answer_and_exits_by_outcome(server: ControlServer, sock_dir: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_luza_referee_prints_the_answer_and_exits_by_outcome(
+    server: ControlServer, sock_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     action = json.dumps({"kind": "new_match", "variant": "free", "players": list(PLAYERS)})
     assert main(["referee", "--control", str(server.path), "--table", "t1", action]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True and out["match"]["players"] == list(PLAYERS)
-    assert main(["referee", "--control", str(server.path), "--table", "t1", '{"kind": "lag", "winner": 5}']) == 2
+    assert (
+        main(["referee", "--control", str(server.path), "--table", "t1", '{"kind": "lag", "winner": 5}']) == 2
+    )
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {"ok": False, "error": {"code": "malformed", "en": BAD_SEAT_EN,
-                                                               "ru": BAD_SEAT_RU, "field": "winner"}}
+    assert json.loads(captured.out) == {
+        "ok": False,
+        "error": {"code": "malformed", "en": BAD_SEAT_EN, "ru": BAD_SEAT_RU, "field": "winner"},
+    }
     assert captured.err == f"refused: {BAD_SEAT_EN} / отклонено: {BAD_SEAT_RU}\n"
     assert main(["referee", "--control", str(server.path), "--table", "t1", "{oops"]) == 2
     captured = capsys.readouterr()  # refused before it is sent, said the same way
-    assert json.loads(captured.out)["error"]["code"] == "malformed" and "the action is not JSON" in captured.err
+    assert (
+        json.loads(captured.out)["error"]["code"] == "malformed" and "the action is not JSON" in captured.err
+    )
     assert main(["referee", "--control", str(sock_dir / "none.sock"), "--table", "t1", "{}"]) == 1
     assert "no answer from the hub" in capsys.readouterr().err
 
@@ -215,31 +235,53 @@ class ServeWithControl(Serve):
     def __init__(self, config_path: Path, control: Path) -> None:
         self.lines: list[str] = []
         self.control = control
-        self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(config_path),
-                                      "--control", str(control)],
-                                     cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hub.cli",
+                "serve",
+                "--config",
+                str(config_path),
+                "--control",
+                str(control),
+            ],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         threading.Thread(target=self._read, daemon=True).start()
-        wait_for(lambda: any("referee control socket" in ln for ln in self.lines) or self.proc.poll() is not None,
-                 20)
+        wait_for(
+            lambda: any("referee control socket" in ln for ln in self.lines) or self.proc.poll() is not None,
+            20,
+        )
         assert self.proc.poll() is None, "".join(self.lines)
 
 
 def luza_referee(control: Path, action: str, table: str = "t1") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hub.cli", "referee", "--control", str(control), "--table", table,
-                           action], cwd=ROOT, capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-m", "hub.cli", "referee", "--control", str(control), "--table", table, action],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 @pytest.mark.mosquitto
-def test_luza_serve_takes_referee_actions_on_its_control_socket(mosquitto: Mosquitto, tmp_path: Path,
-                                                                sock_dir: Path) -> None:
+def test_luza_serve_takes_referee_actions_on_its_control_socket(
+    mosquitto: Mosquitto, tmp_path: Path, sock_dir: Path
+) -> None:
     control = sock_dir / "ctl.sock"
     serve = ServeWithControl(write_toml(tmp_path / "luza.toml", mosquitto, tmp_path / "luza.db"), control)
     try:
         assert stat.S_IMODE(control.stat().st_mode) == 0o600
-        started = luza_referee(control, json.dumps({"kind": "new_match", "variant": "free",
-                                                    "players": list(PLAYERS)}))
+        started = luza_referee(
+            control, json.dumps({"kind": "new_match", "variant": "free", "players": list(PLAYERS)})
+        )
         assert started.returncode == 0, started.stderr
         assert json.loads(started.stdout)["match"]["players"] == list(PLAYERS)
         refused = luza_referee(control, '{"kind": "lag", "winner": 5}')
@@ -262,16 +304,17 @@ def test_luza_serve_takes_referee_actions_on_its_control_socket(mosquitto: Mosqu
     assert not control.exists()  # removed on shutdown
 
 
-# Scripts whose break takes no call (classic 5.2): test_variants.NAMED_ON_BREAK, played with `play(..., identify)`
-# (being added by a colleague; absent in an older checkout, where only hundred runs here).
+# Scripts whose break takes no call (classic 5.2): test_variants.NAMED_ON_BREAK, played with `play(...,
+# identify)` (being added by a colleague; absent in an older checkout, where only hundred runs here).
 NAMED_ON_BREAK: dict[str, list[tuple[str, int | None]]] = dict(getattr(test_variants, "NAMED_ON_BREAK", {}))
 CALLED_VARIANTS = [v for v in ("classic", "hundred") if v in SCRIPTS or v in NAMED_ON_BREAK]
 
 
 @pytest.mark.mosquitto
 @pytest.mark.parametrize("variant", CALLED_VARIANTS)
-def test_luza_serve_plays_a_called_match_with_calls_over_the_socket(variant: str, mosquitto: Mosquitto,
-                                                                   tmp_path: Path, sock_dir: Path) -> None:
+def test_luza_serve_plays_a_called_match_with_calls_over_the_socket(
+    variant: str, mosquitto: Mosquitto, tmp_path: Path, sock_dir: Path
+) -> None:
     named = variant in NAMED_ON_BREAK
     pots = NAMED_ON_BREAK[variant] if named else SCRIPTS[variant]
     control = sock_dir / "ctl.sock"
@@ -291,7 +334,9 @@ def test_luza_serve_plays_a_called_match_with_calls_over_the_socket(variant: str
             asked: list[dict[str, Any]] = []
 
             def questions() -> bool:
-                asked[:] = [q for q in retained_state(mosquitto)["match"]["questions"] if q["action"] == "identify"]
+                asked[:] = [
+                    q for q in retained_state(mosquitto)["match"]["questions"] if q["action"] == "identify"
+                ]
                 return bool(asked)
 
             wait_for(questions, 10)
@@ -312,14 +357,28 @@ def test_luza_serve_plays_a_called_match_with_calls_over_the_socket(variant: str
 
 
 @pytest.mark.mosquitto
-def test_luza_serve_refuses_a_control_path_that_is_another_file(mosquitto: Mosquitto, tmp_path: Path,
-                                                               sock_dir: Path) -> None:
+def test_luza_serve_refuses_a_control_path_that_is_another_file(
+    mosquitto: Mosquitto, tmp_path: Path, sock_dir: Path
+) -> None:
     taken = sock_dir / "notes.txt"
     taken.write_text("keep me")
-    run = subprocess.run([sys.executable, "-m", "hub.cli", "serve", "--config",
-                          str(write_toml(tmp_path / "luza.toml", mosquitto, tmp_path / "luza.db")),
-                          "--control", str(taken)], cwd=ROOT, capture_output=True, text=True, timeout=30,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hub.cli",
+            "serve",
+            "--config",
+            str(write_toml(tmp_path / "luza.toml", mosquitto, tmp_path / "luza.db")),
+            "--control",
+            str(taken),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert run.returncode == 2
     assert f"luza serve: {taken} exists and is not a socket" in run.stderr
     assert taken.read_text() == "keep me"

@@ -1,5 +1,5 @@
-"""The control socket under idle connections (issue 12, item 5): silent connections are dropped, and at the cap
-the idlest one makes room, so idle clients can never lock the referee out."""
+"""The control socket under idle connections (issue 12, item 5): silent connections are dropped, and at the
+cap the idlest one makes room, so idle clients can never lock the referee out."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ START = {"kind": "new_match", "variant": "free", "players": list(PLAYERS)}
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False).start()
+    h = Hub(
+        configfile.parse({"store": {"path": str(tmp_path / "luza.db")}, "tables": TABLES}), mqtt=False
+    ).start()
     yield h
     h.stop()
 

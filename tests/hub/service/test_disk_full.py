@@ -32,8 +32,9 @@ def kinds(state: dict[str, object]) -> list[object]:
     return [a["kind"] for a in state["alerts"]]  # type: ignore[attr-defined]
 
 
-def test_a_full_disk_is_shown_and_scoring_resumes_with_nothing_lost(cfg: config.Config, mosquitto: Mosquitto,
-                                                                    hubs: Callable[..., Hub]) -> None:
+def test_a_full_disk_is_shown_and_scoring_resumes_with_nothing_lost(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)

@@ -61,13 +61,33 @@ def flood(port: int) -> None:
 
 
 def luza_referee(control: Path, action: str, uid: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hub.cli", "referee", "--control", str(control), "--table", "t1",
-                           "--uid", uid, action], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hub.cli",
+            "referee",
+            "--control",
+            str(control),
+            "--table",
+            "t1",
+            "--uid",
+            uid,
+            action,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 def test_a_match_through_floods_idle_sockets_a_second_hub_and_a_resent_action(
-        mosquitto: Mosquitto, tmp_path: Path, sock_dir: Path) -> None:  # noqa: F811
+    mosquitto: Mosquitto,
+    tmp_path: Path,
+    sock_dir: Path,  # noqa: F811
+) -> None:
     db, control = tmp_path / "luza.db", sock_dir / "ctl.sock"
     hub = Hub(make_config(mosquitto, db)).start(connect_timeout=5)  # the referee starts the match
     match_id = hub.new_match("t1", "free", PLAYERS)["match_id"]
@@ -83,9 +103,14 @@ def test_a_match_through_floods_idle_sockets_a_second_hub_and_a_resent_action(
             idle.append(s)
         flooder = threading.Thread(target=flood, args=(mosquitto.port,))
         flooder.start()
-        second = subprocess.run([sys.executable, "-m", "hub.cli", "serve", "--config", str(tmp_path / "luza.toml")],
-                                cwd=ROOT, capture_output=True, text=True, timeout=60,
-                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        second = subprocess.run(
+            [sys.executable, "-m", "hub.cli", "serve", "--config", str(tmp_path / "luza.toml")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         assert second.returncode == 3 and f"pid {serve.proc.pid} " in second.stderr, second.stderr
         first = luza_referee(control, '{"kind": "lag", "winner": 0}', "lag-1")
         again = luza_referee(control, '{"kind": "lag", "winner": 0}', "lag-1")  # a re-send: the first answer
@@ -98,8 +123,10 @@ def test_a_match_through_floods_idle_sockets_a_second_hub_and_a_resent_action(
         flooder.join(120)
         wait_for(lambda: sensor_count(db) == len(sent) and rejected_total(db) == FLOOD, 120)
         rss, grown = peak_rss_mb(serve.proc.pid), db_bytes(db) - size_before
-        print(f"\nflood of {FLOOD} invalid 5 KB payloads + 60 idle control connections: peak RSS "
-              f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB")
+        print(
+            f"\nflood of {FLOOD} invalid 5 KB payloads + 60 idle control connections: peak RSS "
+            f"{rss_before:.0f} -> {rss:.0f} MB, database +{grown / 1e6:.2f} MB"
+        )
         assert grown < 5_000_000 and rss < 200
         expected = expected_board("free", PLAYERS, {}, match_id, "t1", [*stored_referee(db), *facts(sent)])
         assert [a.kind for a in stored_referee(db)] == ["lag"]

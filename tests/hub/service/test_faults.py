@@ -54,9 +54,14 @@ class Serve:
 
     def __init__(self, config: Path) -> None:
         self.lines: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--config", str(config)],
-                                     cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", "serve", "--config", str(config)],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         threading.Thread(target=self._read, daemon=True).start()
         wait_for(lambda: any("connected to" in ln for ln in self.lines) or self.proc.poll() is not None, 20)
         assert self.proc.poll() is None, "".join(self.lines)
@@ -141,9 +146,10 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
             for n, p in sent[half:cut]:
                 n.send(p, wait=False)
 
-        # The hub dies while a burst is arriving: it is frozen (SIGSTOP) once it has committed some of the burst,
-        # the rest of the burst then reaches the broker (and the frozen hub's socket) but cannot be committed, and
-        # the hub is killed. However fast the hub is, not all is committed; no clock decides it.
+        # The hub dies while a burst is arriving: it is frozen (SIGSTOP) once it has committed some of the
+        # burst, the rest of the burst then reaches the broker (and the frozen hub's socket) but cannot be
+        # committed, and the hub is killed. However fast the hub is,
+        # not all is committed; no clock decides it.
         burst = threading.Thread(target=first_part)
         burst.start()
         wait_for(lambda: sensor_count(db) > half)
@@ -164,14 +170,21 @@ def test_sigkill_mid_shot_then_restart_same_state_nothing_lost(mosquitto: Mosqui
         serve.stop()
         for n in all_nodes:
             n.close()
-    replay = subprocess.run([sys.executable, "-m", "hub.cli", "replay", str(db), "--match", str(match_id)],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    replay = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "replay", str(db), "--match", str(match_id)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "verified" in replay.stdout
 
 
-def test_broker_restart_mid_match_loses_nothing(cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+def test_broker_restart_mid_match_loses_nothing(
+    cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
@@ -180,10 +193,10 @@ def test_broker_restart_mid_match_loses_nothing(cfg: Any, mosquitto: Mosquitto, 
     third = len(sent) // 3
     for node, payload in sent[:third]:
         node.send(payload)
-    for node, payload in sent[third:2 * third]:
+    for node, payload in sent[third : 2 * third]:
         node.send(payload, wait=False)  # in flight while the broker goes down
     mosquitto.restart()
-    for node, payload in sent[2 * third:]:
+    for node, payload in sent[2 * third :]:
         node.send(payload, wait=False)  # queued by the nodes' clients until they reconnect
     wait_for(lambda: hub.stats["accepted"] == len(sent), 30)
     assert hub.wait_idle(5)
@@ -194,7 +207,8 @@ def test_broker_restart_mid_match_loses_nothing(cfg: Any, mosquitto: Mosquitto, 
 
 
 def test_sixty_second_outage_replayed_late_lands_in_the_right_shot(
-        cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
@@ -226,15 +240,18 @@ def test_sixty_second_outage_replayed_late_lands_in_the_right_shot(
     assert by_shot == {i + 1: [f"p-head/1/{i + 1}"] for i in range(6)}
     assert session.rewinds >= 1  # the late events took the fold back to their place
     in_order = [p for pair in zip(strikes, drops, strict=True) for p in pair]
-    facts_in_order = [sensor_input(p, "cue" if k % 2 == 0 else "pocket", 0 if k % 2 == 0 else None)
-                      for k, p in enumerate(in_order)]
+    facts_in_order = [
+        sensor_input(p, "cue" if k % 2 == 0 else "pocket", 0 if k % 2 == 0 else None)
+        for k, p in enumerate(in_order)
+    ]
     assert board(hub) == expected_board("free", PLAYERS, {}, match_id, "t1", [*referee, *facts_in_order])
     for n in (cue, back):
         n.close()
 
 
 def test_a_minute_without_broker_virtual_nodes_drain_their_outboxes_into_the_right_shots(
-        mosquitto: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]) -> None:
+    mosquitto: Mosquitto, tmp_path: Path, hubs: Callable[..., Hub]
+) -> None:
     """The real firmware's outbox: the broker is down for a minute of play (virtual time), every node
     buffers, and on its return the nodes drain in whatever order they reconnect."""
     import asyncio

@@ -32,7 +32,8 @@ def alert_kinds(hub: Hub) -> set[str]:
 
 
 def test_a_dead_beam_and_flicker_reported_in_telemetry_reach_the_match(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     hub.new_match("t1", "free", ("Ivan", "Petr"))

@@ -27,13 +27,43 @@ pytestmark = pytest.mark.mosquitto
 
 # what a broker accepts in a topic level: no wildcards or separators, no control characters or non-characters
 ID_CHARS = st.characters(codec="utf-8", exclude_characters="+#/", exclude_categories=("Cc", "Cs", "Cn"))
-ids = st.one_of(st.sampled_from(["t1", "t2", "p-head", "p-mid", "cue-a", "t2-p", "x" * 33, "", "T1"]),
-                st.text(ID_CHARS, max_size=40))
+ids = st.one_of(
+    st.sampled_from(["t1", "t2", "p-head", "p-mid", "cue-a", "t2-p", "x" * 33, "", "T1"]),
+    st.text(ID_CHARS, max_size=40),
+)
 channels = st.sampled_from(["evt", "status", "tele"])
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**60, 2**60), st.floats(allow_nan=True),
-                    st.text(max_size=30))
-field_names = st.sampled_from(["v", "k", "d", "b", "s", "t", "u", "p", "c", "cf", "dur", "pk", "dbl", "gap", "st",
-                               "fw", "ip", "role", "err", "rssi", "bat", "ob", "up", "heap", "rgb"])
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.floats(allow_nan=True), st.text(max_size=30)
+)
+field_names = st.sampled_from(
+    [
+        "v",
+        "k",
+        "d",
+        "b",
+        "s",
+        "t",
+        "u",
+        "p",
+        "c",
+        "cf",
+        "dur",
+        "pk",
+        "dbl",
+        "gap",
+        "st",
+        "fw",
+        "ip",
+        "role",
+        "err",
+        "rssi",
+        "bat",
+        "ob",
+        "up",
+        "heap",
+        "rgb",
+    ]
+)
 objects = st.dictionaries(field_names, st.one_of(scalars, st.lists(scalars, max_size=4)), max_size=12)
 
 
@@ -42,15 +72,27 @@ def near_valid(draw: st.DrawFn) -> bytes:
     """A valid event with one field mangled: the hardest kind to tell apart."""
     kind = draw(st.sampled_from(["pocket", "strike", "jam", "clear"]))
     fields = {"p": draw(st.integers(0, 7))} if kind != "strike" else {"pk": draw(st.floats(-1, 2000))}
-    obj = json.loads(protocol.encode_event(kind, "p-head", draw(st.integers(0, 3)), draw(st.integers(0, 50)),
-                                       T0 + draw(st.integers(-10**6, 10**6)), **fields))
+    obj = json.loads(
+        protocol.encode_event(
+            kind,
+            "p-head",
+            draw(st.integers(0, 3)),
+            draw(st.integers(0, 50)),
+            T0 + draw(st.integers(-(10**6), 10**6)),
+            **fields,
+        )
+    )
     key = draw(st.sampled_from(sorted(obj)))
     obj[key] = draw(scalars)
     return json.dumps(obj).encode()
 
 
-payloads = st.one_of(st.binary(max_size=1500), objects.map(lambda o: json.dumps(o).encode()), near_valid(),
-                     st.text(max_size=200).map(str.encode))
+payloads = st.one_of(
+    st.binary(max_size=1500),
+    objects.map(lambda o: json.dumps(o).encode()),
+    near_valid(),
+    st.text(max_size=200).map(str.encode),
+)
 messages = st.lists(st.tuples(ids, ids, channels, payloads), min_size=1, max_size=6)
 
 
@@ -106,15 +148,32 @@ RAW = {
 
 
 @pytest.mark.skipif(shutil.which("mosquitto_pub") is None, reason="mosquitto-clients not installed")
-def test_raw_bytes_from_mosquitto_pub(cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub],
-                                      tmp_path: Path) -> None:
+def test_raw_bytes_from_mosquitto_pub(
+    cfg: Any, mosquitto: Mosquitto, hubs: Callable[..., Hub], tmp_path: Path
+) -> None:
     hub = hubs(cfg)
     for name, (data, _code) in RAW.items():
         f = tmp_path / name
         f.write_bytes(data)
         args = ["-n"] if not data else ["-f", str(f)]
-        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(mosquitto.port), "-q", "1", "-V", "mqttv5",
-                        "-t", "luza/v1/t1/p-head/evt", *args], check=True, timeout=10)
+        subprocess.run(
+            [
+                "mosquitto_pub",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(mosquitto.port),
+                "-q",
+                "1",
+                "-V",
+                "mqttv5",
+                "-t",
+                "luza/v1/t1/p-head/evt",
+                *args,
+            ],
+            check=True,
+            timeout=10,
+        )
     wait_for(lambda: hub.stats["rejected"] == len(RAW), 10)
     assert hub.store is not None
     rows = hub.store.rejected()

@@ -1,5 +1,6 @@
-"""Idempotent referee actions (issue 12, item 3): a uid is applied once per table, across restarts, and a re-sent
-action gets the first answer; `luza referee` and the demo referee give every action a uid and re-send it."""
+"""Idempotent referee actions (issue 12, item 3): a uid is applied once per table, across restarts, and a
+re-sent action gets the first answer; `luza referee` and the demo referee give every
+action a uid and re-send it."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ def make_hub(db: Path, tables: list[dict[str, Any]] = TABLES) -> Hub:
 
 def referee_rows(db: Path) -> list[tuple[str, str | None]]:
     with sqlite3.connect(db) as conn:
-        return [(json.loads(r)["kind"], json.loads(r).get("uid"))
-                for (r,) in conn.execute("SELECT record FROM inputs WHERE source = 'referee' ORDER BY id")]
+        return [
+            (json.loads(r)["kind"], json.loads(r).get("uid"))
+            for (r,) in conn.execute("SELECT record FROM inputs WHERE source = 'referee' ORDER BY id")
+        ]
 
 
 @pytest.fixture
@@ -47,7 +50,8 @@ def test_a_resent_action_is_stored_once_and_answered_with_the_first_result_acros
     hub.stop()
     hub = make_hub(db)
     try:
-        again = hub.submit("t1", START)  # a new match with the same uid after a restart: the same match, no refusal
+        # a new match with the same uid after a restart: the same match, no refusal
+        again = hub.submit("t1", START)
         assert again["match_id"] == first["match_id"] and again["replayed"] is True
         lag_again = hub.submit("t1", {"kind": "lag", "winner": 0, "uid": "lag-1"})
         assert lag_again["cursor"] == lag["cursor"] and lag_again["replayed"] is True
@@ -67,8 +71,7 @@ def test_the_same_uid_twice_in_one_batch_is_applied_once(db: Path) -> None:
     hub = make_hub(db)
     try:
         hub.submit("t1", START)
-        futures = [hub.submit_async("t1", {"kind": "lag", "winner": 1, "uid": "f-1"})
-                   for _ in range(5)]
+        futures = [hub.submit_async("t1", {"kind": "lag", "winner": 1, "uid": "f-1"}) for _ in range(5)]
         answers = [f.result(10) for f in futures]
         assert [a.get("replayed", False) for a in answers] == [False, True, True, True, True]
         assert len({a["cursor"] for a in answers}) == 1
@@ -82,11 +85,15 @@ def test_migration_3_keeps_the_uids_already_stored(db: Path) -> None:
     for n in range(2):  # a database made by a hub of schema v2
         conn.executescript(f"BEGIN;\n{migrations.MIGRATIONS[n]}\nPRAGMA user_version = {n + 1};\nCOMMIT;")
     conn.execute("INSERT INTO tables VALUES ('t1', 'T', 0)")
-    conn.execute("INSERT INTO matches(id, table_id, variant, players, options, status, started_ms) "
-                 "VALUES (1, 't1', 'free', '[\"A\",\"B\"]', '{}', 'live', 0)")
-    conn.execute("INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) VALUES "
-                 "('t1', 1, 'referee', 5, 5, '{\"type\":\"referee\",\"kind\":\"lag\",\"args\":{\"winner\":0},"
-                 "\"at_ms\":5,\"uid\":\"old-1\"}')")
+    conn.execute(
+        "INSERT INTO matches(id, table_id, variant, players, options, status, started_ms) "
+        "VALUES (1, 't1', 'free', '[\"A\",\"B\"]', '{}', 'live', 0)"
+    )
+    conn.execute(
+        "INSERT INTO inputs(table_id, match_id, source, at_ms, received_ms, record) VALUES "
+        '(\'t1\', 1, \'referee\', 5, 5, \'{"type":"referee","kind":"lag","args":{"winner":0},'
+        '"at_ms":5,"uid":"old-1"}\')'
+    )
     conn.close()
     hub = make_hub(db)
     try:
@@ -109,7 +116,10 @@ class Locked:
 
 
 def test_luza_referee_resends_a_slow_action_with_the_same_uid_and_it_counts_once(
-        db: Path, sock_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    db: Path,
+    sock_dir: Path,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     hub = make_hub(db)
     server = ControlServer(hub, sock_dir / "ctl.sock", submit_timeout=0.3).start()
     try:
@@ -117,9 +127,22 @@ def test_luza_referee_resends_a_slow_action_with_the_same_uid_and_it_counts_once
         hub.submit("t1", {"kind": "lag", "winner": 0})
         lock = Locked(db)
         codes: list[int] = []
-        sender = threading.Thread(target=lambda: codes.append(main(
-            ["referee", "--control", str(server.path), "--table", "t1", "--retries", "20",
-             '{"kind": "open_shot"}'])))
+        sender = threading.Thread(
+            target=lambda: codes.append(
+                main(
+                    [
+                        "referee",
+                        "--control",
+                        str(server.path),
+                        "--table",
+                        "t1",
+                        "--retries",
+                        "20",
+                        '{"kind": "open_shot"}',
+                    ]
+                )
+            )
+        )
         sender.start()
         wait_for(lambda: server.stats["errors"] >= 2, 30)  # the hub answered "not in time" twice: re-sent
         lock.release()

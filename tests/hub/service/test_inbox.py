@@ -1,6 +1,7 @@
 """The ingest queue's memory budget (hub.service.inbox): telemetry shed first, then other QoS 0; QoS 1 events
-never shed (the broker's window holds the rest back while the hub does not ack); oversized payloads cut at once.
-Unit tests, a flood through Mosquitto against a held worker, and `luza serve`'s peak RSS under a flood."""
+never shed (the broker's window holds the rest back while the hub does not ack); oversized payloads cut at
+once. Unit tests, a flood through Mosquitto against a held worker,
+and `luza serve`'s peak RSS under a flood."""
 
 from __future__ import annotations
 
@@ -38,14 +39,18 @@ def test_telemetry_goes_first_then_other_qos0_and_qos1_never(caplog: pytest.LogC
     box = Inbox(budget=20 * (OVERHEAD + 200), log_every_s=10, monotonic=lambda: tick[0])
     acked: list[int] = []
     with caplog.at_level(logging.WARNING, logger="luza.hub"):
-        kept = [box.offer(raw("tele", TELE, acked, f"n{i}")) for i in range(30)]  # 30 nodes, each within its rate
+        # 30 nodes, each within its rate
+        kept = [box.offer(raw("tele", TELE, acked, f"n{i}")) for i in range(30)]
         assert sum(kept) == (box.budget // 2) // cost(raw("tele", TELE))  # telemetry: up to half the budget
-        assert acked == [1] * (30 - sum(kept))  # a shed QoS 1 tele is acked at once (frees the broker's window)
+        # a shed QoS 1 tele is acked at once (frees the broker's window)
+        assert acked == [1] * (30 - sum(kept))
         best = [box.offer(raw("evt", b'{"v": 1}')) for _ in range(30)]
         assert 0 < sum(best) < 30 and box.bytes <= box.budget
         events = [box.offer(raw("evt", b'{"v": 1}', [])) for _ in range(50)]
         assert all(events)  # never shed: bounded by the broker's window instead
-    assert box.shed["tele"] == 30 - sum(kept) and box.shed["best"] == 30 - sum(best) and "kept" not in box.shed
+    assert (
+        box.shed["tele"] == 30 - sum(kept) and box.shed["best"] == 30 - sum(best) and "kept" not in box.shed
+    )
     assert len([r for r in caplog.records if "shed" in r.getMessage()]) == 1  # rate-limited
     n = box.qsize()
     for _ in range(n):
@@ -58,7 +63,9 @@ def test_one_nodes_telemetry_past_its_rate_is_shed_at_once_and_the_others_are_no
     box = Inbox(monotonic=lambda: tick[0])
     acked: list[int] = []
     flood = [box.offer(raw("tele", TELE, acked)) for _ in range(1000)]  # one node, all at once
-    assert sum(flood) == TELE_BURST and len(acked) == 1000 - TELE_BURST and box.shed["tele"] == 1000 - TELE_BURST
+    assert (
+        sum(flood) == TELE_BURST and len(acked) == 1000 - TELE_BURST and box.shed["tele"] == 1000 - TELE_BURST
+    )
     assert box.offer(raw("tele", TELE, [], "p-mid"))  # another node's report still goes in
     tick[0] += 1.0  # a second later the flooding node may send TELE_PER_S more
     assert sum(box.offer(raw("tele", TELE, [])) for _ in range(10)) == int(TELE_PER_S)
@@ -96,7 +103,8 @@ def publish_flood(port: int, items: list[tuple[str, bytes, int]]) -> None:
 
 @pytest.mark.mosquitto
 def test_a_flood_against_a_held_worker_sheds_telemetry_and_keeps_every_event(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     hub = hubs(cfg)
     entered, release = threading.Event(), threading.Event()
 
@@ -109,9 +117,17 @@ def test_a_flood_against_a_held_worker_sheds_telemetry_and_keeps_every_event(
     assert entered.wait(10)  # the worker is held: everything now queues
     unsubscribe()
     n_events = 1500
-    events = [(protocol.topic("t1", "p-head", "evt"), protocol.encode_event("pocket", "p-head", 7, s, 1000 + s, p=1), 1)
-              for s in range(1, n_events + 1)]
-    flood = [(protocol.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000 + [(protocol.topic("t1", "p-mid", "evt"), BIG, 0)] * 300
+    events = [
+        (
+            protocol.topic("t1", "p-head", "evt"),
+            protocol.encode_event("pocket", "p-head", 7, s, 1000 + s, p=1),
+            1,
+        )
+        for s in range(1, n_events + 1)
+    ]
+    flood = [(protocol.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000 + [
+        (protocol.topic("t1", "p-mid", "evt"), BIG, 0)
+    ] * 300
     publish_flood(mosquitto.port, flood + events)
     inbox = hub._queue
     wait_for(lambda: inbox.shed["tele"] > 0, 20)
@@ -120,11 +136,21 @@ def test_a_flood_against_a_held_worker_sheds_telemetry_and_keeps_every_event(
     peak = inbox.peak
     release.set()
     assert hub.store is not None
-    wait_for(lambda: hub.store is not None and hub.store.conn.execute(
-        "SELECT count(*) FROM inputs WHERE device = 'p-head' AND boot = 7").fetchone()[0] == n_events, 30)
+    wait_for(
+        lambda: (
+            hub.store is not None
+            and hub.store.conn.execute(
+                "SELECT count(*) FROM inputs WHERE device = 'p-head' AND boot = 7"
+            ).fetchone()[0]
+            == n_events
+        ),
+        30,
+    )
     assert hub.wait_idle(10)
-    print(f"\nheld worker: {held} items queued at most {peak / 1e6:.1f} MB of a {inbox.budget / 1e6:.1f} MB budget; "
-          f"shed {dict(inbox.shed)}; {n_events} of {n_events} QoS 1 events stored")
+    print(
+        f"\nheld worker: {held} items queued at most {peak / 1e6:.1f} MB of a {inbox.budget / 1e6:.1f} MB "
+        f"budget; shed {dict(inbox.shed)}; {n_events} of {n_events} QoS 1 events stored"
+    )
     assert peak <= inbox.budget
     assert "kept" not in inbox.shed and inbox.shed["tele"] > 0
     assert hub.stats["shed_tele"] == inbox.shed["tele"]
@@ -132,28 +158,41 @@ def test_a_flood_against_a_held_worker_sheds_telemetry_and_keeps_every_event(
 
 @pytest.mark.mosquitto
 def test_luza_serve_rss_stays_bounded_under_a_flood_of_oversized_qos0_and_telemetry(
-        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
     db = tmp_path / "luza.db"
     serve = Serve(write_config(tmp_path / "luza.toml", mosquitto, db))
     try:
         assert serve.proc.pid and os.path.exists(f"/proc/{serve.proc.pid}/status")
         before = peak_rss_mb(serve.proc.pid)
-        flood = ([(protocol.topic("t1", "p-mid", "evt"), BIG, 0)] * 2000
-                 + [(protocol.topic("t1", "p-head", "tele"), TELE, 0)] * 20_000)
-        sentinel = (protocol.topic("t1", "p-head", "evt"), protocol.encode_event("pocket", "p-head", 9, 1, 5, p=1), 1)
+        flood = [(protocol.topic("t1", "p-mid", "evt"), BIG, 0)] * 2000 + [
+            (protocol.topic("t1", "p-head", "tele"), TELE, 0)
+        ] * 20_000
+        sentinel = (
+            protocol.topic("t1", "p-head", "evt"),
+            protocol.encode_event("pocket", "p-head", 9, 1, 5, p=1),
+            1,
+        )
         publish_flood(mosquitto.port, [*flood, sentinel])  # the sentinel arrives after the whole flood
 
         def stored() -> bool:
             import sqlite3
 
             with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10) as conn:
-                return conn.execute("SELECT count(*) FROM inputs WHERE device = 'p-head' AND boot = 9").fetchone()[0] == 1
+                return (
+                    conn.execute(
+                        "SELECT count(*) FROM inputs WHERE device = 'p-head' AND boot = 9"
+                    ).fetchone()[0]
+                    == 1
+                )
 
         wait_for(stored, 60)
         peak = peak_rss_mb(serve.proc.pid)
     finally:
         serve.stop()
     offered = sum(len(p) for _t, p, _q in flood) / 1e6
-    print(f"\nluza serve under a flood of {offered:.0f} MB (2,000 x 60 KB QoS 0 + 20,000 tele): peak RSS "
-          f"{before:.0f} -> {peak:.0f} MB")
+    print(
+        f"\nluza serve under a flood of {offered:.0f} MB (2,000 x 60 KB QoS 0 + 20,000 tele): peak RSS "
+        f"{before:.0f} -> {peak:.0f} MB"
+    )
     assert peak < before + 12, (before, peak)  # the queue's budget is 7 MB; without it: 41 -> 57 MB here

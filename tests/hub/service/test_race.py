@@ -1,5 +1,6 @@
-"""A race to N frames through the hub service (real Mosquitto, real SQLite): each frame its own fold, the frame
-boundary a stored `next_frame` action, the whole match replayed from the store (general 11, A-G4, A-G5)."""
+"""A race to N frames through the hub service (real Mosquitto, real SQLite): each frame its own fold, the
+frame boundary a stored `next_frame` action, the whole match replayed from the store
+(general 11, A-G4, A-G5)."""
 
 from __future__ import annotations
 
@@ -52,12 +53,15 @@ def play_frame(hub: Hub, clock: Clock, winner: int, shots: int) -> None:
 
 
 def test_general_11_race_to_2_alternates_the_break_and_survives_a_restart(
-        cfg: config.Config, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, hubs: Callable[..., Hub]
+) -> None:
     """general 11: frame 2 of a race is broken by the lag loser; the board's race section has the frame score;
     a restarted hub rebuilds both frames from the log; general A-G5: the handicap balls are on the shelf."""
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
-    state = hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2}})
+    state = hub.new_match(
+        "t1", "free", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2}}
+    )
     first = state["match"]
     assert first["shelves"] == [[], [15, 14]] and first["scores"] == [0, 2]
     assert any("A-G5" in e["cite"] for e in first["effects"])
@@ -86,8 +90,10 @@ def test_general_11_race_to_2_alternates_the_break_and_survives_a_restart(
 
 
 def test_general_a_g4_ending_an_undecided_race_abandons_it_with_the_reason(
-        cfg: config.Config, hubs: Callable[..., Hub]) -> None:
-    """general A-G4: end_match before anybody has won the race abandons it; the reason is kept and replayed."""
+    cfg: config.Config, hubs: Callable[..., Hub]
+) -> None:
+    """general A-G4: end_match before anybody has won the race abandons it;
+    the reason is kept and replayed."""
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     mid = hub.new_match("t1", "combined", PLAYERS, race={"race_to": 3, "break_rule": "loser"})["match_id"]
@@ -101,14 +107,19 @@ def test_general_a_g4_ending_an_undecided_race_abandons_it_with_the_reason(
     match = hub.store.match(mid)
     assert match is not None
     replay = replay_match(hub.store, match, {})
-    assert differences(comparable(match.last_state), comparable(json.loads(json.dumps(replay.scoreboard())))) == []
+    assert (
+        differences(comparable(match.last_state), comparable(json.loads(json.dumps(replay.scoreboard()))))
+        == []
+    )
 
 
 def test_new_match_refuses_a_race_it_cannot_play(cfg: config.Config, hubs: Callable[..., Hub]) -> None:
     """general A-G5: a handicap the variant cannot give is refused at the start, in both languages."""
     hub = hubs(cfg, clock=Clock(T0))
     with pytest.raises(RefereeInputError) as e:
-        hub.new_match("t1", "classic", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2}})
+        hub.new_match(
+            "t1", "classic", PLAYERS, race={"race_to": 2, "handicap": {"kind": "balls", "amount": 2}}
+        )
     assert "A-G5" in e.value.en and "A-G5" in e.value.ru
     with pytest.raises(RefereeInputError) as e:
         hub.new_match("t1", "free", PLAYERS, race={"race_to": 2, "break_rule": "sometimes"})
@@ -120,18 +131,32 @@ def test_new_match_refuses_a_race_it_cannot_play(cfg: config.Config, hubs: Calla
 frames_plan = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 3)), min_size=1, max_size=7)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
-@given(variant=st.sampled_from(sorted(VARIANTS)), race_to=st.integers(1, 3), rule=st.sampled_from(list(BreakRule)),
-       plan=frames_plan)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    race_to=st.integers(1, 3),
+    rule=st.sampled_from(list(BreakRule)),
+    plan=frames_plan,
+)
 def test_a_race_to_n_replays_to_the_same_result_from_the_store(
-        cfg: config.Config, hubs: Callable[..., Hub], variant: str, race_to: int, rule: BreakRule,
-        plan: list[tuple[int, int]]) -> None:
+    cfg: config.Config,
+    hubs: Callable[..., Hub],
+    variant: str,
+    race_to: int,
+    rule: BreakRule,
+    plan: list[tuple[int, int]],
+) -> None:
     """general 11, A-G4: any race of any variant, played through the hub, replays from the store to the stored
     scoreboard, and its frame score and breakers equal the engine's own race fed the same frames."""
     hub, clock = _shared_hub(cfg, hubs)
     clock.now += 10_000
-    mid = hub.new_match("t1", variant, PLAYERS, race={"race_to": race_to, "break_rule": rule.value})["match_id"]
+    mid = hub.new_match("t1", variant, PLAYERS, race={"race_to": race_to, "break_rule": rule.value})[
+        "match_id"
+    ]
     engine = Race(variant, PLAYERS, {}, RaceRules(race_to, rule))
     for k, (winner, shots) in enumerate(plan):
         if engine.over:
@@ -158,9 +183,10 @@ def test_a_race_to_n_replays_to_the_same_result_from_the_store(
 
 
 def test_a_board_stored_before_races_still_verifies_but_a_race_needs_its_section(
-        cfg: config.Config, hubs: Callable[..., Hub]) -> None:
-    """A board the hub stored before matches had a race (table view 1, no `race`) verifies against a refold of a
-    single frame; a race to 2 (general A-G4) with its `race` taken out of the stored board does not."""
+    cfg: config.Config, hubs: Callable[..., Hub]
+) -> None:
+    """A board the hub stored before matches had a race (table view 1, no `race`) verifies against a refold of
+    a single frame; a race to 2 (general A-G4) with its `race` taken out of the stored board does not."""
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     assert hub.store is not None
@@ -182,8 +208,8 @@ _HUBS: dict[int, tuple[Hub, Clock]] = {}
 
 
 def _shared_hub(cfg: config.Config, hubs: Callable[..., Hub]) -> tuple[Hub, Clock]:
-    """One hub (and its clock) per run of the property test: hypothesis calls the body many times with the same
-    fixtures, and each example starts a match of its own on it."""
+    """One hub (and its clock) per run of the property test: hypothesis calls the body many times with the
+    same fixtures, and each example starts a match of its own on it."""
     key = id(cfg)
     if key not in _HUBS or _HUBS[key][0].store is None:
         _HUBS.clear()

@@ -83,7 +83,8 @@ def board(hub: Hub, table: str = "t1") -> dict[str, Any]:
 
 
 def test_state_equals_a_session_fed_the_same_facts_and_survives_restart(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
@@ -104,7 +105,8 @@ def test_state_equals_a_session_fed_the_same_facts_and_survives_restart(
 
 
 def test_duplicates_and_reordering_give_the_in_order_state(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
@@ -124,7 +126,8 @@ def test_duplicates_and_reordering_give_the_in_order_state(
 
 
 def test_rejected_payloads_are_stored_counted_logged_once_and_ingest_goes_on(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], caplog: pytest.LogCaptureFixture) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.WARNING, logger="luza.hub")
     hub = hubs(cfg)
     head = Node(mosquitto.port, "t1", "p-head", "pocket")
@@ -147,7 +150,9 @@ def test_rejected_payloads_are_stored_counted_logged_once_and_ingest_goes_on(
     devices = {d["id"]: d for d in hub.devices()}
     assert devices["p-head"]["rejected"]["malformed"] == 3
     assert devices["p-ghost"]["rejected"] == {"unknown_device": 2}  # its birth and its event
-    malformed_logs = [r for r in caplog.records if "malformed" in r.getMessage() and "p-head" in r.getMessage()]
+    malformed_logs = [
+        r for r in caplog.records if "malformed" in r.getMessage() and "p-head" in r.getMessage()
+    ]
     assert len(malformed_logs) == 1
     assert hub.store.has_event(("p-head", 1, 1))
     for n in (head, stranger, wrong):
@@ -155,7 +160,8 @@ def test_rejected_payloads_are_stored_counted_logged_once_and_ingest_goes_on(
 
 
 def test_registry_birth_time_command_telemetry_and_last_will(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     node = Node(mosquitto.port, "t1", "p-foot", "pocket", boot=7, fw="1.4.2")
@@ -194,7 +200,8 @@ def test_referee_errors_store_nothing(cfg: config.Config, hubs: Callable[..., Hu
 
 
 def test_retained_state_and_in_process_subscriptions(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     hub = hubs(cfg)
     seen: list[Change] = []
     unsubscribe = hub.subscribe(seen.append)
@@ -245,8 +252,12 @@ def test_serial_gateway_into_the_hub(mosquitto: Mosquitto, tmp_path: Any, hubs: 
         hub.new_match("t2", "free", PLAYERS)
 
         def line(channel: str, payload: bytes) -> bytes:
-            return json.dumps({"topic": protocol.topic("t2", "t2-p", channel),
-                               "payload": json.loads(payload)}).encode() + b"\n"
+            return (
+                json.dumps(
+                    {"topic": protocol.topic("t2", "t2-p", channel), "payload": json.loads(payload)}
+                ).encode()
+                + b"\n"
+            )
 
         os.write(master, line("status", protocol.encode_status("online", 1, role="pocket")))
         os.write(master, line("evt", protocol.encode_event("pocket", "t2-p", 1, 1, T0 + 50, p=4)))

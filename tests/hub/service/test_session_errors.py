@@ -1,6 +1,6 @@
-"""No silent divergence: an internal error while a table folds a sensor event is counted in the hub's stats, held
-with an internal_error alert on the table, kept in the log, and survives a restart the same way; with LUZA_STRICT
-(the tests' default) it is raised instead."""
+"""No silent divergence: an internal error while a table folds a sensor event is counted in the hub's stats,
+held with an internal_error alert on the table, kept in the log, and survives a restart the same way; with
+LUZA_STRICT (the tests' default) it is raised instead."""
 
 from __future__ import annotations
 
@@ -26,12 +26,13 @@ def _bug_on_pocket_6(monkeypatch: pytest.MonkeyPatch) -> None:
         if inp.event.kind == "pocket" and inp.event.get("pocket") == 6:
             raise KeyError("a deterministic bug")
         real(self, inp, mark)  # type: ignore[arg-type]
+
     monkeypatch.setattr(fold_module.Fold, "_sensor", sensor)
 
 
-def test_a_session_error_is_counted_alerted_and_kept(cfg: config.Config, mosquitto: Mosquitto,
-                                                      hubs: Callable[..., Hub],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_session_error_is_counted_alerted_and_kept(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUZA_STRICT", "0")  # as in service
     _bug_on_pocket_6(monkeypatch)
     clock = Clock(T0)
@@ -61,9 +62,9 @@ def test_a_session_error_is_counted_alerted_and_kept(cfg: config.Config, mosquit
         n.close()
 
 
-def test_in_strict_mode_the_error_is_not_held(cfg: config.Config, mosquitto: Mosquitto,
-                                              hubs: Callable[..., Hub],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_in_strict_mode_the_error_is_not_held(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUZA_STRICT", "1")
     _bug_on_pocket_6(monkeypatch)
     clock = Clock(T0)

@@ -1,7 +1,7 @@
-"""The shot clock from the sensors (issue 22, item 3; hub/reconcile/shotclock.py): it starts when the previous shot
-has settled and stops at the cue strike; a shot struck after its time is a referee question (the rules set no
-penalty for the time: general §26, slow play, where the regulation says so); extensions are counted per frame.
-Everything comes from the inputs' times: the same log in any arrival order gives the same clock."""
+"""The shot clock from the sensors (issue 22, item 3; hub/reconcile/shotclock.py): it starts when the previous
+shot has settled and stops at the cue strike; a shot struck after its time is a referee question (the rules
+set no penalty for the time: general §26, slow play, where the regulation says so); extensions are counted per
+frame. Everything comes from the inputs' times: the same log in any arrival order gives the same clock."""
 
 from __future__ import annotations
 
@@ -49,11 +49,16 @@ def opening(k: Kit) -> list[HubInput]:
 
 
 def test_the_clock_starts_when_the_previous_shot_has_settled() -> None:
-    """The settle is min_shot_ms after the strike and pocket_settle_ms after the last ball (the §14.2 bound)."""
+    """The settle is min_shot_ms after the strike and pocket_settle_ms after the
+    last ball (the §14.2 bound)."""
     k = Kit()
     s = session(opening(k))
     timing = ShotTiming()
-    assert s.shots[0].settled_at(timing) == max(1000 + timing.min_shot_ms, 2500 + timing.pocket_settle_ms) == 3500
+    assert (
+        s.shots[0].settled_at(timing)
+        == max(1000 + timing.min_shot_ms, 2500 + timing.pocket_settle_ms)
+        == 3500
+    )
     c = state(s)
     assert c["on"] and c["running"] and c["shot"] == 2 and c["player"] == 0
     assert c["started_at"] == 3500 and c["expires_at"] == 3500 + 45_000 and c["limit_ms"] == 45_000
@@ -88,7 +93,9 @@ def test_an_early_strike_took_no_time_and_is_the_section_14_2_question() -> None
 def test_a_pocket_opened_shot_has_no_shot_time() -> None:
     """Without a strike the hub does not know when the shot started: no time, no question."""
     k = Kit()
-    s = session([k.ref("lag", 500, winner=0), k.pocket(1000, 5, "ivory", 0.9), k.pocket(90_000, 3, "ivory", 0.9)])
+    s = session(
+        [k.ref("lag", 500, winner=0), k.pocket(1000, 5, "ivory", 0.9), k.pocket(90_000, 3, "ivory", 0.9)]
+    )
     assert [sh.opened_by for sh in s.shots] == ["pocket", "pocket"]
     assert shot_ms(s.shots[1]) is None and not any(q.kind == "shot_clock" for q in s.questions)
 
@@ -111,20 +118,31 @@ def test_expiry_raises_a_referee_question_citing_general_26() -> None:
 
 
 def test_the_referee_answers_the_expiry_with_the_regulation() -> None:
-    """"foul" is general §26's slow play (29.1(11)); "no_foul" leaves the shot as it was."""
+    """ "foul" is general §26's slow play (29.1(11)); "no_foul" leaves the shot as it was."""
     k = Kit()
     inputs = expired(k)
     qid = f"shot_clock:{item(inputs[-1])}"
-    s = session([*inputs, k.pocket(55_000, 3, "ivory", 0.9), k.ref("confirm", 60_000, question=qid, answer="foul"),
-                 k.strike(90_000, seat=1)])
+    s = session(
+        [
+            *inputs,
+            k.pocket(55_000, 3, "ivory", 0.9),
+            k.ref("confirm", 60_000, question=qid, answer="foul"),
+            k.strike(90_000, seat=1),
+        ]
+    )
     played = s.match.history[2]
     assert Foul.SLOW_PLAY in played.fouls  # type: ignore[union-attr]
     assert any(r.cite() == "general 26" for r in s.match.outcomes[2].reasons)
     assert not any(q.kind == "shot_clock" for q in s.questions)
     k2 = Kit()
     inputs2 = expired(k2)
-    s2 = session([*inputs2, k2.ref("confirm", 60_000, question=f"shot_clock:{item(inputs2[-1])}", answer="no_foul"),
-                  k2.strike(90_000, seat=1)])
+    s2 = session(
+        [
+            *inputs2,
+            k2.ref("confirm", 60_000, question=f"shot_clock:{item(inputs2[-1])}", answer="no_foul"),
+            k2.strike(90_000, seat=1),
+        ]
+    )
     assert not s2.match.history[2].fouls  # type: ignore[union-attr]
 
 
@@ -169,35 +187,61 @@ def test_an_extension_is_refused_with_the_clock_off_or_before_the_first_shot() -
         session([Kit().ref("lag", 500, winner=0), Kit().ref("extension", 600)])
 
 
-@pytest.mark.parametrize(("clock", "field", "en", "ru"), [
-    ({"limit_s": -5}, "shot_clock.limit_s", "whole number from 0 to 600, got -5", "целое число от 0 до 600"),
-    ({"limit_s": 45, "extensions": 11}, "shot_clock.extensions", "from 0 to 10, got 11", "от 0 до 10"),
-    ({"limit_s": True}, "shot_clock.limit_s", "got True", "получено True"),
-    ({"seconds": 45}, "shot_clock", "limit_s", "секунд на удар"),
-    (45, "shot_clock", "limit_s", "секунд на удар"),
-])
-def test_a_bad_shot_clock_setting_is_refused_in_both_languages(clock: object, field: str, en: str, ru: str) -> None:
+@pytest.mark.parametrize(
+    ("clock", "field", "en", "ru"),
+    [
+        (
+            {"limit_s": -5},
+            "shot_clock.limit_s",
+            "whole number from 0 to 600, got -5",
+            "целое число от 0 до 600",
+        ),
+        ({"limit_s": 45, "extensions": 11}, "shot_clock.extensions", "from 0 to 10, got 11", "от 0 до 10"),
+        ({"limit_s": True}, "shot_clock.limit_s", "got True", "получено True"),
+        ({"seconds": 45}, "shot_clock", "limit_s", "секунд на удар"),
+        (45, "shot_clock", "limit_s", "секунд на удар"),
+    ],
+)
+def test_a_bad_shot_clock_setting_is_refused_in_both_languages(
+    clock: object, field: str, en: str, ru: str
+) -> None:
     with pytest.raises(RefereeInputError) as exc:
         Kit.ref("new_match", 0, variant="free", players=["Ivan", "Petr"], shot_clock=clock)
     assert exc.value.field == field and en in exc.value.en and ru in exc.value.ru
 
 
 def test_the_setting_is_kept_as_checked() -> None:
-    act = Kit.ref("new_match", 0, variant="free", players=["Ivan", "Petr"],
-                  shot_clock={"limit_s": 40, "extensions": 2, "extension_s": 20})
+    act = Kit.ref(
+        "new_match",
+        0,
+        variant="free",
+        players=["Ivan", "Petr"],
+        shot_clock={"limit_s": 40, "extensions": 2, "extension_s": 20},
+    )
     assert act.args["shot_clock"] == {"limit_s": 40, "extensions": 2, "extension_s": 20}
     clock = ShotClock.of_request(act.args["shot_clock"])
     assert clock == ShotClock(40_000, 2, 20_000) and clock.allowed(2) == 80_000
     assert ShotClock.of_snapshot({"shot_clock": clock.to_dict()}) == clock
-    assert ShotClock.of_snapshot({}) == ShotClock() and not ShotClock.of_request({"limit_s": 0, "extensions": 3}).on
+    assert (
+        ShotClock.of_snapshot({}) == ShotClock()
+        and not ShotClock.of_request({"limit_s": 0, "extensions": 3}).on
+    )
 
 
 def script(k: Kit) -> list[HubInput]:
-    """Ivan: an extension, shot 2 in 56.5 s, then shot 3 after 77.5 s (over); Petr: shot 4, a ball, an extension and
-    shot 5 in 78 s (within 45 + 45)."""
-    return [*opening(k), k.ref("extension", 30_000), k.strike(60_000), k.pocket(61_500, 2, "ivory", 0.9),
-            k.strike(140_000), k.strike(150_000, seat=1), k.pocket(151_000, 3, "ivory", 0.9),
-            k.ref("extension", 170_000), k.strike(230_000, seat=1)]
+    """Ivan: an extension, shot 2 in 56.5 s, then shot 3 after 77.5 s (over); Petr: shot 4, a ball, an
+    extension and shot 5 in 78 s (within 45 + 45)."""
+    return [
+        *opening(k),
+        k.ref("extension", 30_000),
+        k.strike(60_000),
+        k.pocket(61_500, 2, "ivory", 0.9),
+        k.strike(140_000),
+        k.strike(150_000, seat=1),
+        k.pocket(151_000, 3, "ivory", 0.9),
+        k.ref("extension", 170_000),
+        k.strike(230_000, seat=1),
+    ]
 
 
 def clocks(s: TableSession) -> list[tuple[int | None, int | None, bool]]:
@@ -205,8 +249,8 @@ def clocks(s: TableSession) -> list[tuple[int | None, int | None, bool]]:
 
 
 def test_the_clock_is_a_function_of_the_log_in_any_arrival_order() -> None:
-    """A late ball (the node's outbox after an outage) moves the settle back where it belongs; the refold and a
-    fold of the whole log from the start agree, and so does the state the screens get."""
+    """A late ball (the node's outbox after an outage) moves the settle back where it belongs; the refold and
+    a fold of the whole log from the start agree, and so does the state the screens get."""
     in_order = session(script(Kit()))
     inputs = script(Kit())
     late = inputs.pop(5)  # the ball at 61.5 s arrives after the strike that follows it
@@ -215,8 +259,13 @@ def test_the_clock_is_a_function_of_the_log_in_any_arrival_order() -> None:
     assert clocks(s) == clocks(in_order) == clocks(rederived(s))
     assert state(s) == state(in_order)
     assert [q.id for q in s.questions] == [q.id for q in in_order.questions]
-    assert clocks(in_order) == [(None, None, False), (3500, 56_500, False), (62_500, 77_500, True),
-                                (142_000, 8000, False), (152_000, 78_000, False)]
+    assert clocks(in_order) == [
+        (None, None, False),
+        (3500, 56_500, False),
+        (62_500, 77_500, True),
+        (142_000, 8000, False),
+        (152_000, 78_000, False),
+    ]
     assert [q.kind for q in in_order.questions if q.kind == "shot_clock"] == []  # shot 3's is two shots back
     assert state(in_order)["extensions_left"] == [0, 0]
 
@@ -229,26 +278,42 @@ def test_the_clock_starts_again_from_a_replay_of_the_stored_inputs() -> None:
 
 # ---------------------------------------------------------------- the hub: scripted nodes over a real broker
 
+
 @pytest.mark.mosquitto
 def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
-        cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]) -> None:
-    """A match with a 30 s clock and one extension: the cue node's strikes and the pocket node's ball start and stop
-    it on the hub (retained state), the over-time strike asks the referee, a restarted hub rebuilds the same clock
-    from the store, and the export keeps every shot's time."""
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
+    """A match with a 30 s clock and one extension: the cue node's strikes and the pocket node's ball start
+    and stop it on the hub (retained state), the over-time strike asks the referee, a restarted hub rebuilds
+    the same clock from the store, and the export keeps every shot's time."""
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
-    hub.submit("t1", {"kind": "new_match", "args": {"variant": "free", "players": ["Ivan", "Petr"],
-                                                    "shot_clock": {"limit_s": 30, "extensions": 1}}})
+    hub.submit(
+        "t1",
+        {
+            "kind": "new_match",
+            "args": {
+                "variant": "free",
+                "players": ["Ivan", "Petr"],
+                "shot_clock": {"limit_s": 30, "extensions": 1},
+            },
+        },
+    )
     clock.now = T0 + 100
     hub.submit("t1", {"kind": "lag", "winner": 0})
     cue, foot = Node(mosquitto.port, "t1", "cue-a", "cue"), Node(mosquitto.port, "t1", "p-foot", "pocket")
-    sent = [(cue, cue.event("strike", T0 + 1000, pk=3.0)), (foot, foot.event("pocket", T0 + 2500, p=5, c="ivory", cf=0.9))]
+    sent = [
+        (cue, cue.event("strike", T0 + 1000, pk=3.0)),
+        (foot, foot.event("pocket", T0 + 2500, p=5, c="ivory", cf=0.9)),
+    ]
     for node, payload in sent:
         node.send(payload)
     wait_for(lambda: hub.stats["accepted"] == 2)
     assert hub.wait_idle(5)
     c = hub.state("t1")["match"]["shot_clock"]
-    assert c["running"] and c["started_at"] == T0 + 3500 and c["expires_at"] == T0 + 33_500 and c["player"] == 0
+    assert (
+        c["running"] and c["started_at"] == T0 + 3500 and c["expires_at"] == T0 + 33_500 and c["player"] == 0
+    )
     clock.now = T0 + 20_000
     hub.submit("t1", {"kind": "extension"})
     assert hub.wait_idle(5)
@@ -262,7 +327,11 @@ def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
     assert m["shot_clock"]["last"] == {"shot": 3, "shot_ms": 48_000, "allowed_ms": 30_000, "expired": True}
     assert m["shot_clock"]["extensions_left"] == [0, 1]
     q = next(q for q in m["questions"] if q["kind"] == "shot_clock")
-    assert q["shot"] == 3 and q["cite"] == "general 26" and [c["value"] for c in q["choices"]] == ["foul", "no_foul"]
+    assert (
+        q["shot"] == 3
+        and q["cite"] == "general 26"
+        and [c["value"] for c in q["choices"]] == ["foul", "no_foul"]
+    )
     before = json.loads(json.dumps(m["shot_clock"]))
     hub.stop()
     again = hubs(cfg, clock=clock)  # rebuilt from the log, with the clock from the match's settings
@@ -273,8 +342,12 @@ def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
         doc = build(load(store, 1))
     finally:
         store.close()
-    assert doc["settings"]["shot_clock"] == {"limit_ms": 30_000, "extensions": 1, "extension_ms": 30_000,
-                                             "warn_ms": 10_000}
+    assert doc["settings"]["shot_clock"] == {
+        "limit_ms": 30_000,
+        "extensions": 1,
+        "extension_ms": 30_000,
+        "warn_ms": 10_000,
+    }
     assert [s["shot_ms"] for s in doc["shots"]] == [None, 36_500, 48_000]
     assert doc["shots"][1]["shot_clock"] == {"allowed_ms": 60_000, "extensions": 1, "expired": False}
     assert doc["shots"][2]["shot_clock"]["expired"] is True
@@ -284,21 +357,37 @@ def test_the_hub_runs_the_clock_from_the_nodes_and_rebuilds_it(
 
 @pytest.mark.mosquitto
 def test_a_race_keeps_the_clock_in_every_frame_and_gives_the_extensions_again(
-        cfg: config.Config, hubs: Callable[..., Hub]) -> None:
-    """A race to 2 with a 30 s clock and one extension per player per frame: Petr (to play after Ivan's empty break)
-    uses his in frame 1; frame 2 (a
-    new session, hub/reconcile/frames.py) has the same clock and every extension again; a restarted hub and the
-    export fold each frame with the match's clock."""
+    cfg: config.Config, hubs: Callable[..., Hub]
+) -> None:
+    """A race to 2 with a 30 s clock and one extension per player per frame: Petr (to play after Ivan's empty
+    break) uses his in frame 1; frame 2 (a
+    new session, hub/reconcile/frames.py) has the same clock and every extension again; a restarted hub and
+    the export fold each frame with the match's clock."""
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
-    hub.submit("t1", {"kind": "new_match", "args": {"variant": "free", "players": ["Ivan", "Petr"],
-                                                    "race": {"race_to": 2},
-                                                    "shot_clock": {"limit_s": 30, "extensions": 1}}})
+    hub.submit(
+        "t1",
+        {
+            "kind": "new_match",
+            "args": {
+                "variant": "free",
+                "players": ["Ivan", "Petr"],
+                "race": {"race_to": 2},
+                "shot_clock": {"limit_s": 30, "extensions": 1},
+            },
+        },
+    )
     for kind, args in (("lag", {"winner": 0}), ("open_shot", {}), ("close_shot", {}), ("extension", {})):
         clock.now += 1000
         hub.submit("t1", {"kind": kind, **args})
     c = hub.state("t1")["match"]["shot_clock"]
-    assert c["on"] and c["running"] and c["player"] == 1 and c["extended"] == 1 and c["extensions_left"] == [1, 0]
+    assert (
+        c["on"]
+        and c["running"]
+        and c["player"] == 1
+        and c["extended"] == 1
+        and c["extensions_left"] == [1, 0]
+    )
     with pytest.raises(RefereeInputError) as exc:  # one per frame, and Petr has used his
         hub.submit("t1", {"kind": "extension"})
     assert "player 2 has no extension left" in exc.value.en and "не осталось продлений" in exc.value.ru

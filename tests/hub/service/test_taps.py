@@ -1,6 +1,7 @@
-"""Every tap the referee makes is refused at once when the rules would refuse it later, and every accepted tap can be
-taken back (issue 20 item 1); the same tap pressed again while the first waits for its commit is refused (issue 18
-item 3). The session tests play the fold directly; the last test stalls the hub's real commit."""
+"""Every tap the referee makes is refused at once when the rules would refuse it later, and every accepted tap
+can be taken back (issue 20 item 1); the same tap pressed again while the first waits for its commit is
+refused (issue 18 item 3). The session tests play the fold directly;
+the last test stalls the hub's real commit."""
 
 from __future__ import annotations
 
@@ -35,15 +36,16 @@ def calls_asked(s: TableSession) -> bool:
 
 
 def test_classic_5_2_a_call_on_the_break_is_refused_at_the_tap_and_the_match_goes_on() -> None:
-    """classic 5.2 (A-C4): no call is made on the break. On today's main the hub said "accepted", then refused to
-    score the break and held the table (0:0 shot after shot until undone)."""
+    """classic 5.2 (A-C4): no call is made on the break. On today's main the hub said "accepted", then refused
+    to score the break and held the table (0:0 shot after shot until undone)."""
     k = Kit()
     s = session("classic", [k.ref("lag", 500, winner=0)])
     assert not calls_asked(s)  # the panel offers no call on the break
     with pytest.raises(RefereeInputError) as refused:
         s.apply(k.ref("declare", 800, ball=6, pocket=3))
-    assert refused.value.en == ("call refused: classic 5.2: no call is made on the break (A-C4); remove the "
-                                "declaration")
+    assert refused.value.en == (
+        "call refused: classic 5.2: no call is made on the break (A-C4); remove the declaration"
+    )
     assert refused.value.ru.startswith("заказ не принят: classic 5.2: на начальном ударе заказ не делается")
     assert refused.value.code == "refused" and refused.value.field == "calls"
     assert len(s.log) == 1 and scoreboard(s)["next_shot"] == {"declarations": []}
@@ -54,7 +56,9 @@ def test_classic_5_2_a_call_on_the_break_is_refused_at_the_tap_and_the_match_goe
     s.apply(k.ref("declare", 1200, ball=6, pocket=3))  # for the next shot, while the break rolls
     s.apply(k.ref("close_shot", 9000))
     assert s.status == "live" and not s.alerts
-    assert scoreboard(s)["next_shot"]["declarations"] == [{"ball": 6, "pocket": 3, "kind": "object", "method": ""}]
+    assert scoreboard(s)["next_shot"]["declarations"] == [
+        {"ball": 6, "pocket": 3, "kind": "object", "method": ""}
+    ]
     s.apply(k.strike(20000, seat=1))
     s.apply(k.pocket(21000, 3))
     s.apply(k.ref("close_shot", 30000))
@@ -74,7 +78,8 @@ def test_a_call_the_engine_refuses_is_refused_at_the_tap() -> None:
 
 
 def test_hundred_2_a_call_on_the_break_is_allowed_and_can_be_taken_back() -> None:
-    """hundred 2: only the safety rule binds the break, and a called ball counts there: the call is offered."""
+    """hundred 2: only the safety rule binds the break,
+    and a called ball counts there: the call is offered."""
     k = Kit()
     s = session("hundred", [k.ref("lag", 500, winner=0)])
     assert calls_asked(s)
@@ -105,7 +110,8 @@ def test_an_answer_is_taken_back_and_asked_again() -> None:
     board = scoreboard(s)
     assert board["shot"]["answers"] == {} and "double_hit" not in board["shot"]["fouls"]
     assert q in {x.id for x in s.questions}  # asked again
-    assert [a["kind"] for a in board["shot"]["amendments"]] == ["confirm", "withdraw"]  # both kept: a new input
+    # both kept: a new input
+    assert [a["kind"] for a in board["shot"]["amendments"]] == ["confirm", "withdraw"]
     with pytest.raises(RefereeInputError, match="has no answer to question"):
         s.apply(k.ref("withdraw", 5000, what="answer", question=q))  # nothing left to take back
     assert json.dumps(scoreboard(rederived(s)), sort_keys=True) == json.dumps(scoreboard(s), sort_keys=True)
@@ -146,12 +152,15 @@ def test_a_removed_strike_and_a_new_shot_answer_cannot_be_put_back_and_say_what_
         s2.apply(k.ref("withdraw", 22000, what="answer", question=q))
 
 
-@pytest.mark.parametrize(("args", "field", "words"), [
-    ({"what": "everything"}, "what", "one of answer, identity, removal"),
-    ({"what": "answer", "item": "pk-1/1/1"}, "item", "named by its question"),
-    ({"what": "identity", "question": "late_drop:x"}, "question", "item id"),
-    ({"what": "removal"}, "item", "non-empty text"),
-])
+@pytest.mark.parametrize(
+    ("args", "field", "words"),
+    [
+        ({"what": "everything"}, "what", "one of answer, identity, removal"),
+        ({"what": "answer", "item": "pk-1/1/1"}, "item", "named by its question"),
+        ({"what": "identity", "question": "late_drop:x"}, "question", "item id"),
+        ({"what": "removal"}, "item", "non-empty text"),
+    ],
+)
 def test_a_malformed_withdrawal_names_its_field(args: dict[str, Any], field: str, words: str) -> None:
     with pytest.raises(RefereeInputError) as err:
         Kit.ref("withdraw", 0, **args)
@@ -161,13 +170,19 @@ def test_a_malformed_withdrawal_names_its_field(args: dict[str, Any], field: str
 def test_a_withdrawal_is_stored_and_read_back_as_it_was() -> None:
     a = Kit.ref("withdraw", 123, uid="u-1", what="answer", question="double_hit:cue-a/1/1")
     rec = input_to_record(a)
-    assert rec == {"type": "referee", "kind": "withdraw", "at_ms": 123, "uid": "u-1",
-                   "args": {"what": "answer", "question": "double_hit:cue-a/1/1"}}
+    assert rec == {
+        "type": "referee",
+        "kind": "withdraw",
+        "at_ms": 123,
+        "uid": "u-1",
+        "args": {"what": "answer", "question": "double_hit:cue-a/1/1"},
+    }
     assert input_from_record(json.loads(json.dumps(rec))) == a
 
 
-def test_a_match_with_taps_taken_back_replays_exports_and_verifies(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_match_with_taps_taken_back_replays_exports_and_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The taking back is a new input: `luza replay` re-derives the stored state, the export is valid and
     `luza verify` replays it to the same result without the database."""
     db = tmp_path / "luza.db"
@@ -221,8 +236,9 @@ def test_a_match_with_taps_taken_back_replays_exports_and_verifies(tmp_path: Pat
 
 def test_the_same_tap_with_a_new_uid_is_refused_while_the_first_waits_for_its_commit(tmp_path: Path) -> None:
     """A commit outage (another connection holds the write lock): "add ball into pocket 3" waits; the same tap
-    with a new uid (a second press, a reloaded panel) is refused at once with the reason, the first one's uid again
-    is not (a retry); once the commit goes through the ball counts once, and the same tap later is a second ball."""
+    with a new uid (a second press, a reloaded panel) is refused at once with the reason, the first one's uid
+    again is not (a retry); once the commit goes through the ball counts once,
+    and the same tap later is a second ball."""
     db = tmp_path / "luza.db"
     hub = Hub(configfile.parse({"store": {"path": str(db)}, "tables": TABLES}), mqtt=False).start()
     try:
@@ -239,7 +255,8 @@ def test_the_same_tap_with_a_new_uid_is_refused_while_the_first_waits_for_its_co
         assert refused.value.code == "refused" and refused.value.field == "uid"
         assert "the same 'add_ball'" in refused.value.en and "still waiting to be stored" in refused.value.en
         assert "ещё ждёт сохранения" in refused.value.ru
-        other_pocket = hub.submit_async("t1", {"kind": "add_ball", "pocket": 4, "uid": "tap-3"})  # another effect
+        # another effect
+        other_pocket = hub.submit_async("t1", {"kind": "add_ball", "pocket": 4, "uid": "tap-3"})
         retry = hub.submit_async("t1", {**add, "uid": "tap-1"})
         assert not first.done() and not retry.done() and not other_pocket.done()
         lock.release()
@@ -247,7 +264,8 @@ def test_the_same_tap_with_a_new_uid_is_refused_while_the_first_waits_for_its_co
         assert retry.result(30)["replayed"] is True and other_pocket.result(30)
         pocketed = hub.state("t1")["match"]["shot"]["pocketed"]
         assert sorted(p["pocket"] for p in pocketed) == [3, 4]  # pocket 3 once
-        hub.submit("t1", {**add, "uid": "tap-4"})  # the first one answered: the same tap again is a second ball
+        # the first one answered: the same tap again is a second ball
+        hub.submit("t1", {**add, "uid": "tap-4"})
         assert sorted(p["pocket"] for p in hub.state("t1")["match"]["shot"]["pocketed"]) == [3, 3, 4]
         assert hub.stats["referee_duplicate_pending"] == 1
     finally:

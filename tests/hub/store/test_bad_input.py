@@ -1,7 +1,7 @@
-"""One line, never a traceback (issue 12, item 4): every bad input a person can give `luza`, through the real CLI
-in a subprocess: the database missing, read-only, corrupt or locked; luza.toml unreadable, not UTF-8 or invalid
-(with the key and the line); bad JSON or absurd nesting for the control socket; a port already taken; no broker;
-a second hub on the same database. Exit codes as docs/hub.md says."""
+"""One line, never a traceback (issue 12, item 4): every bad input a person can give `luza`, through the real
+CLI in a subprocess: the database missing, read-only, corrupt or locked; luza.toml unreadable, not UTF-8 or
+invalid (with the key and the line); bad JSON or absurd nesting for the control socket; a port already taken;
+no broker; a second hub on the same database. Exit codes as docs/hub.md says."""
 
 from __future__ import annotations
 
@@ -38,8 +38,11 @@ def free_port() -> int:
 def write_config(folder: Path, db: str = "luza.db", extra: str = "") -> Path:
     """A valid luza.toml whose broker does not exist (the hub runs without one)."""
     path = folder / "luza.toml"
-    path.write_text(f'[broker]\nurl = "mqtt://127.0.0.1:{free_port()}"\n\n[store]\npath = "{db}"\n{extra}\n'
-                    '[[tables]]\nid = "t1"\npockets = { p-a = [1, 2, 3, 4, 5, 6] }\n', encoding="utf-8")
+    path.write_text(
+        f'[broker]\nurl = "mqtt://127.0.0.1:{free_port()}"\n\n[store]\npath = "{db}"\n{extra}\n'
+        '[[tables]]\nid = "t1"\npockets = { p-a = [1, 2, 3, 4, 5, 6] }\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -64,10 +67,18 @@ class Serving:
 
     def __init__(self, *args: str) -> None:
         self.lines: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", *args], cwd=ROOT, env=ENV,
-                                     stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", "serve", *args],
+            cwd=ROOT,
+            env=ENV,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )
         threading.Thread(target=self._read, daemon=True).start()
-        wait_for(lambda: any("serving 1 table" in ln for ln in self.lines) or self.proc.poll() is not None, 20)
+        wait_for(
+            lambda: any("serving 1 table" in ln for ln in self.lines) or self.proc.poll() is not None, 20
+        )
         assert self.proc.poll() is None, "".join(self.lines)
 
     def _read(self) -> None:
@@ -108,8 +119,10 @@ def test_a_corrupt_database(folder: Path) -> None:
     one_line(luza("backup", "--db", str(folder / "luza.db"), "--dir", str(folder / "bk")), 1, "luza backup: ")
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
-                    reason="needs root to run the CLI as another user (root ignores file modes)")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="needs root to run the CLI as another user (root ignores file modes)",
+)
 def test_a_read_only_database(folder: Path) -> None:
     config = write_config(folder)
     Store(folder / "luza.db").close()
@@ -139,7 +152,9 @@ def test_a_second_hub_on_the_same_database_is_refused_and_named(folder: Path) ->
     config = write_config(folder)
     first = Serving("--config", str(config))
     try:
-        line = one_line(luza("serve", "--config", str(config)), 3, "luza serve: another hub is already running")
+        line = one_line(
+            luza("serve", "--config", str(config)), 3, "luza serve: another hub is already running"
+        )
         assert f"pid {first.proc.pid} " in line and "serve --config" in line
     finally:
         assert first.stop() == 0
@@ -182,7 +197,11 @@ def test_bad_json_and_absurd_nesting_for_the_control_socket(folder: Path) -> Non
     hub = Serving("--config", str(write_config(folder)), "--control", str(control))
     try:
         deep = "[" * 50_000 + "]" * 50_000
-        for action in ("{oops", deep, json.dumps({"kind": "lag", "args": {"a": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}})):
+        for action in (
+            "{oops",
+            deep,
+            json.dumps({"kind": "lag", "args": {"a": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}}),
+        ):
             one_line(luza("referee", "--control", str(control), "--table", "t1", action), 2, "refused: ")
         with socket.socket(socket.AF_UNIX) as s:  # straight onto the socket: refused, the connection goes on
             s.settimeout(10)
@@ -191,9 +210,12 @@ def test_bad_json_and_absurd_nesting_for_the_control_socket(folder: Path) -> Non
             for raw in (b"{" * 30_000, b'{"table": "t1", "action": ' + b"[" * 500 + b"]" * 500 + b"}"):
                 s.sendall(raw + b"\n")
                 answer = json.loads(reader.readline())
-                assert answer["ok"] is False and ("nested" in answer["error"]["en"] or "JSON" in answer["error"]["en"])
+                assert answer["ok"] is False and (
+                    "nested" in answer["error"]["en"] or "JSON" in answer["error"]["en"]
+                )
             s.sendall(b'{"table": "t1", "action": {"kind": "undo"}}\n')
-            assert json.loads(reader.readline())["error"]["field"] == "table"  # no match: the hub still answers
+            # no match: the hub still answers
+            assert json.loads(reader.readline())["error"]["field"] == "table"
             reader.close()
     finally:
         assert hub.stop() == 0

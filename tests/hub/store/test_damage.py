@@ -30,7 +30,8 @@ def play_both_tables(db: Path) -> dict[str, int]:
 
 
 def damage(db: Path, sql: str, *args: object) -> None:
-    """Write over a stored row as a failing disk or a stray editor would (the append-only trigger set aside)."""
+    """Write over a stored row as a failing disk or a stray editor would
+    (the append-only trigger set aside)."""
     conn = sqlite3.connect(db, isolation_level=None)
     trigger = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'inputs_no_update'").fetchone()[0]
     conn.execute("DROP TRIGGER inputs_no_update")
@@ -42,14 +43,20 @@ def damage(db: Path, sql: str, *args: object) -> None:
 def test_an_unreadable_input_row_sets_its_match_aside_and_the_other_table_runs(tmp_path: Path) -> None:
     db = tmp_path / "luza.db"
     ids = play_both_tables(db)
-    damage(db, "UPDATE inputs SET record = '{\"type\": \"referee\", \"ki' WHERE id = "
-               "(SELECT max(id) FROM inputs WHERE match_id = ?)", ids["t1"])
+    damage(
+        db,
+        'UPDATE inputs SET record = \'{"type": "referee", "ki\' WHERE id = '
+        "(SELECT max(id) FROM inputs WHERE match_id = ?)",
+        ids["t1"],
+    )
     hub = make_hub(db)  # the old hub did not start at all
     try:
         t1, t2 = hub.state("t1"), hub.state("t2")
         assert t1["match"] is None and [a["kind"] for a in t1["alerts"]] == ["match_quarantined"]
         alert = t1["alerts"][0]
-        assert alert["match_id"] == ids["t1"] and alert["en"] and alert["ru"] and "not JSON" in alert["reason"]
+        assert (
+            alert["match_id"] == ids["t1"] and alert["en"] and alert["ru"] and "not JSON" in alert["reason"]
+        )
         assert t2["match"]["match_id"] == ids["t2"] and t2["alerts"] == []
         hub.submit("t2", {"kind": "close_shot"})  # the other table plays on
         fresh = hub.new_match("t1", "free", ("Ivan", "Petr"))  # the damaged table starts again
@@ -85,8 +92,11 @@ def test_luza_replay_of_a_set_aside_match_lists_the_damaged_row(tmp_path: Path) 
 
     db = tmp_path / "luza.db"
     ids = play_both_tables(db)
-    damage(db, "UPDATE inputs SET record = 'garbage' WHERE id = "
-               "(SELECT max(id) FROM inputs WHERE match_id = ?)", ids["t1"])
+    damage(
+        db,
+        "UPDATE inputs SET record = 'garbage' WHERE id = (SELECT max(id) FROM inputs WHERE match_id = ?)",
+        ids["t1"],
+    )
     store = Store(db, readonly=True)
     try:
         match = store.match(ids["t1"])

@@ -1,4 +1,5 @@
-"""The SQLite store: schema migrations, the append-only log with its natural key, rejected payloads, devices."""
+"""The SQLite store: schema migrations, the append-only log with its natural key,
+rejected payloads, devices."""
 
 from __future__ import annotations
 

@@ -28,8 +28,9 @@ from tests.support.broker import Mosquitto
 pytestmark = pytest.mark.mosquitto
 
 
-def test_a_locked_database_is_retried_and_nothing_is_lost(cfg: config.Config, mosquitto: Mosquitto,
-                                                          hubs: Callable[..., Hub]) -> None:
+def test_a_locked_database_is_retried_and_nothing_is_lost(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     clock = Clock(T0)
     hub = hubs(cfg, clock=clock)
     match_id, referee = start_free_match(hub, clock)
@@ -52,12 +53,15 @@ def test_a_locked_database_is_retried_and_nothing_is_lost(cfg: config.Config, mo
         n.close()
 
 
-def test_an_input_the_store_always_refuses_is_quarantined(cfg: config.Config, mosquitto: Mosquitto,
-                                                           hubs: Callable[..., Hub]) -> None:
+def test_an_input_the_store_always_refuses_is_quarantined(
+    cfg: config.Config, mosquitto: Mosquitto, hubs: Callable[..., Hub]
+) -> None:
     hub = hubs(cfg)
     with sqlite3.connect(cfg.store.path) as db:  # a poisoned row: the store refuses this one event every time
-        db.execute("CREATE TRIGGER poison BEFORE INSERT ON inputs WHEN NEW.seq = 2 "
-                   "BEGIN SELECT RAISE(ABORT, 'poisoned row'); END")
+        db.execute(
+            "CREATE TRIGGER poison BEFORE INSERT ON inputs WHEN NEW.seq = 2 "
+            "BEGIN SELECT RAISE(ABORT, 'poisoned row'); END"
+        )
     node = Node(mosquitto.port, "t1", "p-head", "pocket")
     for i in range(4):
         node.send(node.event("pocket", T0 + i * 5000, p=1), wait=False)

@@ -1,7 +1,7 @@
-"""Damage stays where it is (issue 18, item 4): a torn page of the hub's SQLite file, written over on disk while
-the hub is down, is found by the start-up check (hub.store.integrity) and rebuilt as far as it can be; the hub
-starts and scores, says what it did, and a match it cannot read is set aside. Real pages of a real file are torn
-(tests/support/pages.py); exports of a damaged match: tests/web/test_torn_export.py."""
+"""Damage stays where it is (issue 18, item 4): a torn page of the hub's SQLite file, written over on disk
+while the hub is down, is found by the start-up check (hub.store.integrity) and rebuilt as far as it can be;
+the hub starts and scores, says what it did, and a match it cannot read is set aside. Real pages of a real
+file are torn (tests/support/pages.py); exports of a damaged match: tests/web/test_torn_export.py."""
 
 from __future__ import annotations
 
@@ -37,17 +37,25 @@ def test_a_torn_index_page_of_an_empty_table_is_rebuilt_and_the_hub_scores(tmp_p
     hub = make_hub(db)  # today's main: "database disk image is malformed", the hub does not start
     try:
         (alert,) = store_alerts(hub, "t1")
-        assert alert["kind"] == "store_repaired" and alert["action"] == "rebuilt" and alert["severity"] == "warning"
+        assert (
+            alert["kind"] == "store_repaired"
+            and alert["action"] == "rebuilt"
+            and alert["severity"] == "warning"
+        )
         assert "fresh file" in str(alert["en"]) and "новый файл" in str(alert["ru"])
         kept = Path(str(alert["kept"]))
         assert kept.parent == tmp_path and kept.name.startswith("luza.db.damaged-")
         assert store_alerts(hub, "t2") == [alert]  # on every table
-        assert hub.state("t1")["match"]["match_id"] == ids["t1"] and hub.state("t2")["match"]["match_id"] == ids["t2"]
+        assert (
+            hub.state("t1")["match"]["match_id"] == ids["t1"]
+            and hub.state("t2")["match"]["match_id"] == ids["t2"]
+        )
         hub.submit("t1", {"kind": "close_shot"})  # it scores on
         hub.submit("t2", {"kind": "close_shot"})
     finally:
         hub.stop()
-    assert pages.quick_check(db) == ["ok"] and pages.quick_check(kept) != ["ok"]  # the damaged file kept as it was
+    # the damaged file kept as it was
+    assert pages.quick_check(db) == ["ok"] and pages.quick_check(kept) != ["ok"]
     assert count(db, "SELECT count(*) FROM inputs") == rows + 2
     assert not Path(f"{db}.rebuilding").exists()
     hub = make_hub(db)  # whole now: no alert on the next start
@@ -65,7 +73,11 @@ def test_an_index_page_with_a_torn_header_is_reindexed_in_place(tmp_path: Path) 
     hub = make_hub(db)
     try:
         (alert,) = store_alerts(hub, "t2")
-        assert alert["action"] == "reindexed" and alert["kept"] is None and "nothing was lost" in str(alert["en"])
+        assert (
+            alert["action"] == "reindexed"
+            and alert["kept"] is None
+            and "nothing was lost" in str(alert["en"])
+        )
         assert hub.state("t2")["match"]["match_id"] == ids["t2"]
         hub.submit("t2", {"kind": "close_shot"})
     finally:
@@ -74,7 +86,8 @@ def test_an_index_page_with_a_torn_header_is_reindexed_in_place(tmp_path: Path) 
 
 
 def old_match_and_live_ones(db: Path) -> tuple[int, dict[str, int]]:
-    """Table t1's first match, long enough to fill pages of its own and ended; then a live match on each table."""
+    """Table t1's first match, long enough to fill pages of its own and ended;
+    then a live match on each table."""
     hub = make_hub(db)
     try:
         old = int(hub.new_match("t1", "free", ("Old", "Match"))["match_id"])
@@ -104,7 +117,9 @@ def test_a_torn_page_of_an_old_matchs_rows_sets_that_match_aside_and_the_tables_
     hub = make_hub(db)
     try:
         (alert,) = store_alerts(hub, "t1")
-        assert alert["kind"] == "store_damaged" and alert["action"] == "damaged" and alert["set_aside"] == [old]
+        assert (
+            alert["kind"] == "store_damaged" and alert["action"] == "damaged" and alert["set_aside"] == [old]
+        )
         assert "restore a backup" in str(alert["en"]) and "резервную копию" in str(alert["ru"])
         for t, match_id in live.items():
             assert hub.state(t)["match"]["match_id"] == match_id
@@ -121,17 +136,25 @@ def test_luza_export_of_a_torn_match_is_one_line_and_the_zip_lists_it(tmp_path: 
     db = tmp_path / "luza.db"
     old, live = old_match_and_live_ones(db)
     tear_old_match(db, old)
-    one = subprocess.run([*LUZA, "export", "--db", str(db), "--match", str(old)], capture_output=True, text=True,
-                         timeout=60)
+    one = subprocess.run(
+        [*LUZA, "export", "--db", str(db), "--match", str(old)], capture_output=True, text=True, timeout=60
+    )
     assert one.returncode == 2 and "Traceback" not in one.stderr and len(one.stderr.strip().splitlines()) == 1
     assert f"match {old} cannot be exported" in one.stderr and "damaged page" in one.stderr
     out = tmp_path / "all.zip"
-    many = subprocess.run([*LUZA, "export", "--db", str(db), "--all", "--lang", "en", "-o", str(out)],
-                          capture_output=True, text=True, timeout=60)
+    many = subprocess.run(
+        [*LUZA, "export", "--db", str(db), "--all", "--lang", "en", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert many.returncode == 1 and "Traceback" not in many.stderr, many.stderr
     assert f"could not be read and are listed in luza-skipped.txt in the zip: {old} " in many.stderr
     with zipfile.ZipFile(out) as zf:
         names = set(zf.namelist())
         assert names == {f"luza-match-{i}.json" for i in live.values()} | {"luza-skipped.txt"}
         skipped = zf.read("luza-skipped.txt").decode()
-    assert skipped.startswith("These matches could not be read") and f"match {old}: match {old} cannot be" in skipped
+    assert (
+        skipped.startswith("These matches could not be read")
+        and f"match {old}: match {old} cannot be" in skipped
+    )

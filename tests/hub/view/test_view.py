@@ -75,7 +75,11 @@ def test_what_the_store_keeps_is_a_refold_of_the_session(hub: Hub) -> None:
             continue
         kept = stored(view.match)
         assert kept == scoreboard(session)
-        assert "balls" not in kept and "history" not in kept and all("choices" not in q for q in kept["questions"])
+        assert (
+            "balls" not in kept
+            and "history" not in kept
+            and all("choices" not in q for q in kept["questions"])
+        )
         assert kept["players"] == view.match.players and kept["scores"] == view.match.scores
 
 
@@ -100,8 +104,16 @@ def test_the_engine_returns_only_its_state_the_view_writes_it() -> None:
 
 
 def test_hub_alerts_are_typed_by_kind() -> None:
-    ok: list[dict[str, Any]] = [{"kind": "clock_behind", "scope": "hub", "severity": "warning", "behind_ms": 4000,
-                                 "en": "behind", "ru": "отстают"}]
+    ok: list[dict[str, Any]] = [
+        {
+            "kind": "clock_behind",
+            "scope": "hub",
+            "severity": "warning",
+            "behind_ms": 4000,
+            "en": "behind",
+            "ru": "отстают",
+        }
+    ]
     assert HUB_ALERTS.validate_python(ok)[0].kind == "clock_behind"
     with pytest.raises(ValidationError):
         HUB_ALERTS.validate_python([{**ok[0], "kind": "made_up"}])

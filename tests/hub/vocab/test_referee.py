@@ -1,4 +1,5 @@
-"""Referee actions: validation with errors a person can act on, the record codec, and their effect on a session."""
+"""Referee actions: validation with errors a person can act on, the record codec,
+and their effect on a session."""
 
 from __future__ import annotations
 
@@ -22,24 +23,27 @@ from tests.hub.tablekit import Kit, item, session
 # ---------------------------------------------------------------- validation
 
 
-@pytest.mark.parametrize(("kind", "args", "field", "words"), [
-    ("shout", {}, "kind", "unknown referee action 'shout'"),
-    ("foul", {"foul": "elbow"}, "foul", "unknown foul 'elbow'"),
-    ("add_ball", {"pocket": 7}, "pocket", "pocket 1..6"),
-    ("lag", {"winner": 2}, "winner", "seat 0 or 1"),
-    ("lag", {"winner": True}, "winner", "seat 0 or 1"),
-    ("identify", {"item": "x"}, "ball", "give the ball number"),
-    ("identify", {"item": "x", "ball": 16}, "ball", "0..15"),
-    ("declare", {"calls": [{"ball": 1, "pocket": 1}] * 3}, "calls", "at most two"),
-    ("declare", {"ball": 3, "pocket": 2, "kind": "sideways"}, "call.kind", "'object' or 'cue_ball'"),
-    ("fact", {"name": "spin", "value": 1}, "name", "unknown fact 'spin'"),
-    ("fact", {"name": "cushions", "value": -1}, "value", "0..50"),
-    ("fact", {"name": "centre_crossing", "value": "yes"}, "value", "true or false"),
-    ("confirm", {"question": "q"}, "answer", "answer: missing"),
-    ("confirm", {"question": "q", "answer": ""}, "answer", "non-empty text"),
-    ("foul", {"foul": "miss", "shot": "yesterday"}, "shot", "'current'"),
-    ("new_match", {"variant": "free", "players": ["Ivan"]}, "players", "two player names"),
-])
+@pytest.mark.parametrize(
+    ("kind", "args", "field", "words"),
+    [
+        ("shout", {}, "kind", "unknown referee action 'shout'"),
+        ("foul", {"foul": "elbow"}, "foul", "unknown foul 'elbow'"),
+        ("add_ball", {"pocket": 7}, "pocket", "pocket 1..6"),
+        ("lag", {"winner": 2}, "winner", "seat 0 or 1"),
+        ("lag", {"winner": True}, "winner", "seat 0 or 1"),
+        ("identify", {"item": "x"}, "ball", "give the ball number"),
+        ("identify", {"item": "x", "ball": 16}, "ball", "0..15"),
+        ("declare", {"calls": [{"ball": 1, "pocket": 1}] * 3}, "calls", "at most two"),
+        ("declare", {"ball": 3, "pocket": 2, "kind": "sideways"}, "call.kind", "'object' or 'cue_ball'"),
+        ("fact", {"name": "spin", "value": 1}, "name", "unknown fact 'spin'"),
+        ("fact", {"name": "cushions", "value": -1}, "value", "0..50"),
+        ("fact", {"name": "centre_crossing", "value": "yes"}, "value", "true or false"),
+        ("confirm", {"question": "q"}, "answer", "answer: missing"),
+        ("confirm", {"question": "q", "answer": ""}, "answer", "non-empty text"),
+        ("foul", {"foul": "miss", "shot": "yesterday"}, "shot", "'current'"),
+        ("new_match", {"variant": "free", "players": ["Ivan"]}, "players", "two player names"),
+    ],
+)
 def test_bad_actions_name_the_field_in_both_languages(kind: str, args: dict, field: str, words: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(RefereeInputError) as exc:
         validate(kind, args)
@@ -49,40 +53,94 @@ def test_bad_actions_name_the_field_in_both_languages(kind: str, args: dict, fie
 
 def test_foul_codes_by_name_or_paragraph_and_normalised_args() -> None:
     assert validate("foul", {"foul": "5.3"})["foul"] == "miss"
-    assert validate("foul", {"foul": "Double_Hit"}) == {"foul": "double_hit", "on": True, "offender": None,
-                                                         "shot": "current"}
+    assert validate("foul", {"foul": "Double_Hit"}) == {
+        "foul": "double_hit",
+        "on": True,
+        "offender": None,
+        "shot": "current",
+    }
     assert validate("declare", {"ball": 5, "pocket": 3}) == {
-        "calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}], "shot": "next"}
-    assert set(ACTION_KINDS) >= {"declare", "identify", "foul", "choose", "confirm", "close_shot", "undo",
-                                 "interference", "lag", "concede", "decide", "new_match", "end_match",
-                                 "dismiss_alert"}
+        "calls": [{"ball": 5, "pocket": 3, "kind": "object", "method": ""}],
+        "shot": "next",
+    }
+    assert set(ACTION_KINDS) >= {
+        "declare",
+        "identify",
+        "foul",
+        "choose",
+        "confirm",
+        "close_shot",
+        "undo",
+        "interference",
+        "lag",
+        "concede",
+        "decide",
+        "new_match",
+        "end_match",
+        "dismiss_alert",
+    }
 
 
 def test_parse_accepts_inline_args_and_a_uid() -> None:
     a = parse_referee_action({"kind": "foul", "foul": "miss", "uid": "tap-1"}, 1234)
-    assert a == RefereeAction("foul", {"foul": "miss", "on": True, "offender": None, "shot": "current"}, 1234,
-                              "tap-1")
+    assert a == RefereeAction(
+        "foul", {"foul": "miss", "on": True, "offender": None, "shot": "current"}, 1234, "tap-1"
+    )
     with pytest.raises(RefereeInputError, match="uid"):
         parse_referee_action({"kind": "undo", "uid": 5}, 0)
 
 
 def test_records_round_trip_through_json() -> None:
     k = Kit()
-    for inp in [k.strike(1000, seat=1, double=True), k.pocket(2000, 4, "yellow", 0.8),
-                k.ref("declare", 3000, uid="u1", calls=[{"ball": 0, "pocket": 2, "kind": "cue_ball"}])]:
+    for inp in [
+        k.strike(1000, seat=1, double=True),
+        k.pocket(2000, 4, "yellow", 0.8),
+        k.ref("declare", 3000, uid="u1", calls=[{"ball": 0, "pocket": 2, "kind": "cue_ball"}]),
+    ]:
         back = input_from_record(json.loads(json.dumps(input_to_record(inp))))
         assert input_to_record(back) == input_to_record(inp)
         assert type(back) is type(inp) and back.at_ms == inp.at_ms
 
 
-@pytest.mark.parametrize(("record", "words"), [
-    ({"type": "gossip"}, "neither"),
-    ({"type": "referee", "kind": "foul", "args": {"foul": "nope"}, "at_ms": 1}, "not valid"),
-    ({"type": "sensor", "kind": "pocket", "device": "pk-1", "boot": 1, "seq": 1, "t": 5, "fields": {},
-      "role": "pocket", "seat": None, "at_ms": "soon", "received_ms": 5}, "at_ms"),
-    ({"type": "sensor", "kind": "pocket", "device": "pk-1", "boot": 1, "seq": 1, "t": 5, "fields": {},
-      "role": "waiter", "seat": None, "at_ms": 5, "received_ms": 5}, "role"),
-])
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        ({"type": "gossip"}, "neither"),
+        ({"type": "referee", "kind": "foul", "args": {"foul": "nope"}, "at_ms": 1}, "not valid"),
+        (
+            {
+                "type": "sensor",
+                "kind": "pocket",
+                "device": "pk-1",
+                "boot": 1,
+                "seq": 1,
+                "t": 5,
+                "fields": {},
+                "role": "pocket",
+                "seat": None,
+                "at_ms": "soon",
+                "received_ms": 5,
+            },
+            "at_ms",
+        ),
+        (
+            {
+                "type": "sensor",
+                "kind": "pocket",
+                "device": "pk-1",
+                "boot": 1,
+                "seq": 1,
+                "t": 5,
+                "fields": {},
+                "role": "waiter",
+                "seat": None,
+                "at_ms": 5,
+                "received_ms": 5,
+            },
+            "role",
+        ),
+    ],
+)
 def test_bad_records_raise_record_error(record: dict, words: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(RecordError, match=words):
         input_from_record(record)
@@ -95,16 +153,21 @@ def board_without_volatile(s) -> dict:  # type: ignore[no-untyped-def, type-arg]
     return json.loads(json.dumps(scoreboard(s)))
 
 
-@pytest.mark.parametrize(("action", "words"), [
-    (RefereeAction("close_shot", {}, 30000), "no shot is open"),
-    (RefereeAction("identify", {"item": "pk-9/1/1", "ball": 3}, 30000), "no ball, strike or question"),
-    (RefereeAction("choose", {"player": 1, "option": "take_ball", "ball": 3}, 30000), "no choice"),
-    (RefereeAction("lag", {"winner": 1}, 30000), "no lag is due"),
-    (RefereeAction("new_match", {"variant": "free", "players": ["A", "B"]}, 30000), "service"),
-])
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        (RefereeAction("close_shot", {}, 30000), "no shot is open"),
+        (RefereeAction("identify", {"item": "pk-9/1/1", "ball": 3}, 30000), "no ball, strike or question"),
+        (RefereeAction("choose", {"player": 1, "option": "take_ball", "ball": 3}, 30000), "no choice"),
+        (RefereeAction("lag", {"winner": 1}, 30000), "no lag is due"),
+        (RefereeAction("new_match", {"variant": "free", "players": ["A", "B"]}, 30000), "service"),
+    ],
+)
 def test_impossible_actions_raise_and_change_nothing(action: RefereeAction, words: str) -> None:
     k = Kit()
-    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1), k.ref("close_shot", 9000)])
+    s = session(
+        "free", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1), k.ref("close_shot", 9000)]
+    )
     before, history = board_without_volatile(s), s.match.history
     with pytest.raises(RefereeInputError) as exc:
         s.apply(action)
@@ -135,8 +198,17 @@ def test_nothing_to_undo_and_a_wrong_answer_are_refused() -> None:
 def test_an_action_that_makes_a_shot_unplayable_is_refused() -> None:
     k = Kit()
     first = k.pocket(2000, 1)
-    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), first, k.ref("identify", 2500,
-                         item=item(first), ball=7), k.strike(20000), k.pocket(21000, 2)])
+    s = session(
+        "free",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            first,
+            k.ref("identify", 2500, item=item(first), ball=7),
+            k.strike(20000),
+            k.pocket(21000, 2),
+        ],
+    )
     second = s.assembler.open.pockets[0]  # type: ignore[union-attr]
     with pytest.raises(RefereeInputError, match="ball 7 is not on the table"):
         s.apply(k.ref("identify", 22000, item=second.id, ball=7))  # 7 is already on Ivan's shelf
@@ -155,8 +227,17 @@ def test_a_uid_makes_a_retried_action_count_once() -> None:
 
 def test_undo_takes_back_the_last_shot_or_engine_input() -> None:
     k = Kit()
-    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), k.pocket(2000, 1), k.strike(20000),
-                         k.pocket(21000, 2), k.ref("close_shot", 25000)])
+    s = session(
+        "free",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            k.pocket(2000, 1),
+            k.strike(20000),
+            k.pocket(21000, 2),
+            k.ref("close_shot", 25000),
+        ],
+    )
     assert s.match.state.scores == (2, 0)
     s.apply(k.ref("undo", 26000))  # the second shot never happened (e.g. a test stroke)
     assert s.match.state.scores == (1, 0) and len(s.match.history) == 2
@@ -168,8 +249,17 @@ def test_undo_takes_back_the_last_shot_or_engine_input() -> None:
 def test_correcting_a_committed_shot_replays_what_follows() -> None:
     k = Kit()
     rim = k.pocket(2000, 1)
-    s = session("free", [k.ref("lag", 500, winner=0), k.strike(1000), rim, k.strike(20000), k.pocket(21000, 2),
-                         k.ref("close_shot", 25000)])
+    s = session(
+        "free",
+        [
+            k.ref("lag", 500, winner=0),
+            k.strike(1000),
+            rim,
+            k.strike(20000),
+            k.pocket(21000, 2),
+            k.ref("close_shot", 25000),
+        ],
+    )
     assert s.match.state.scores == (2, 0)
     s.apply(k.ref("remove", 26000, item=item(rim)))  # it bounced out (general 22.5): shot 1 scored nothing
     first, second = s.match.history[1:]
