@@ -8,6 +8,10 @@ and who has won. Pure, like the rest of the engine: the same frames give the sam
   anybody broke, the break alternates from the last frame that had a breaker.
 - A handicap (general A-G5): a points head start or balls on the shelf in every frame (opening.py), or frames
   won before the first break.
+- A time limit (general A-G6): once time is called, by the rule `finish_frame` the leader in frames wins when
+  the frame in play is over (a tied score plays on, frame by frame); by the rule `referee` nothing follows by
+  itself. The engine has no clock: the caller calls the time (`Race.call_time`),
+  and the log keeps the frame it was in.
 - The first to `race_to` frames wins the match. A frame is conceded with the engine's `Concede`; a match may
   be abandoned with a reason and then has no winner. A drawn frame
   (Free A-F1) counts for nobody (general A-G4).
@@ -41,6 +45,15 @@ R_RACE_WON = Reason(
     "встречу выигрывает первым выигравший назначенное число партий",
     "A-G4",
 )
+R_TIME_LEADER = Reason(
+    "general",
+    "A-G6",
+    "time limit: the leader in frames wins once the frame in play is over",
+    "лимит времени: по окончании текущей партии побеждает ведущий по партиям",
+    "A-G6",
+)
+TIME_RULES = ("finish_frame", "referee")  # what follows when the time is up (general A-G6)
+MAX_TIME_MIN = 600
 R_HANDICAP_FRAMES = Reason(
     "general",
     "A-G5",
@@ -117,8 +130,21 @@ class RaceRules:
     race_to: int = 1
     break_rule: BreakRule = BreakRule.ALTERNATE
     handicap: Handicap | None = None
+    time_limit_min: int | None = None  # a match time limit (general A-G6), None: none
+    time_rule: str = "finish_frame"  # what follows when the time is up: finish_frame or referee (A-G6)
 
     def __post_init__(self) -> None:
+        t = self.time_limit_min
+        if t is not None and (type(t) is not int or not 1 <= t <= MAX_TIME_MIN):
+            raise MalformedInputError(
+                f"time_limit_min: expected a whole number of minutes 1..{MAX_TIME_MIN}, got {t!r}",
+                f"time_limit_min: нужно целое число минут 1..{MAX_TIME_MIN}, получено {t!r}",
+            )
+        if self.time_rule not in TIME_RULES:
+            raise MalformedInputError(
+                f"time_rule: expected finish_frame or referee, got {self.time_rule!r}",
+                f"time_rule: нужно finish_frame или referee, получено {self.time_rule!r}",
+            )
         if type(self.race_to) is not int or not 1 <= self.race_to <= MAX_RACE:
             raise MalformedInputError(
                 f"race_to: expected a whole number 1..{MAX_RACE}, got {self.race_to!r}",
@@ -142,6 +168,8 @@ class RaceRules:
             "race_to": self.race_to,
             "break_rule": self.break_rule.value,
             "handicap": self.handicap.to_dict() if self.handicap else None,
+            "time_limit_min": self.time_limit_min,
+            "time_rule": self.time_rule,
         }
 
     @classmethod
@@ -149,10 +177,16 @@ class RaceRules:
         """Read `to_dict()` output (missing fields take their defaults); MalformedInputError if bad."""
         if raw is None:
             return cls()
-        if not isinstance(raw, Mapping) or set(raw) - {"race_to", "break_rule", "handicap"}:
+        if not isinstance(raw, Mapping) or set(raw) - {
+            "race_to",
+            "break_rule",
+            "handicap",
+            "time_limit_min",
+            "time_rule",
+        }:
             raise MalformedInputError(
-                "race: expected {race_to, break_rule, handicap}",
-                "race: нужно {race_to, break_rule, handicap}",
+                "race: expected {race_to, break_rule, handicap, time_limit_min, time_rule}",
+                "race: нужно {race_to, break_rule, handicap, time_limit_min, time_rule}",
             )
         rule = raw.get("break_rule", BreakRule.ALTERNATE.value)
         if rule not in tuple(BreakRule):
@@ -161,7 +195,13 @@ class RaceRules:
                 f"break_rule: нужно alternate, loser или winner, получено {rule!r}",
             )
         h = raw.get("handicap")
-        return cls(raw.get("race_to", 1), BreakRule(rule), Handicap.from_dict(h) if h is not None else None)  # type: ignore[arg-type]
+        return cls(
+            raw.get("race_to", 1),
+            BreakRule(rule),
+            Handicap.from_dict(h) if h is not None else None,  # type: ignore[arg-type]
+            raw.get("time_limit_min"),
+            raw.get("time_rule", "finish_frame"),
+        )  # type: ignore[arg-type]
 
     def head_start(self) -> tuple[int, int]:
         """Frames given before the first break (general A-G5)."""
@@ -202,10 +242,19 @@ def frames_won(rules: RaceRules, results: Sequence[FrameResult]) -> tuple[int, i
     return (won[0], won[1])
 
 
-def race_winner(rules: RaceRules, results: Sequence[FrameResult]) -> int | None:
-    """The seat that has won `race_to` frames, if one has (general A-G4)."""
+def race_winner(
+    rules: RaceRules, results: Sequence[FrameResult], time_called: int | None = None
+) -> int | None:
+    """The seat that has won `race_to` frames, if one has (general A-G4); `results` are the frames over. With
+    the time called in frame `time_called` (from 1) and the rule finish_frame, once that frame is over the
+    leader in frames wins; a tied score waits for the next frame over (general A-G6)."""
     score = frames_won(rules, results)
-    return next((p for p in (0, 1) if score[p] >= rules.race_to), None)
+    won = next((p for p in (0, 1) if score[p] >= rules.race_to), None)
+    if won is not None or time_called is None or rules.time_rule != "finish_frame":
+        return won
+    if len(results) < time_called or score[0] == score[1]:
+        return None
+    return 0 if score[0] > score[1] else 1
 
 
 def next_breaker(rules: RaceRules, results: Sequence[FrameResult]) -> int | None:
@@ -237,11 +286,16 @@ def next_opening(rules: RaceRules, results: Sequence[FrameResult]) -> Opening:
     return replace(PLAIN, breaker=breaker, rule=rule, points=points, balls=balls)
 
 
-def tally(rules: RaceRules, results: Sequence[FrameResult], abandoned: str | None = None) -> dict[str, Any]:
+def tally(
+    rules: RaceRules,
+    results: Sequence[FrameResult],
+    abandoned: str | None = None,
+    time_called: int | None = None,
+) -> dict[str, Any]:
     """The race section of a scoreboard (JSON-able) from every frame's result, the one in play last: the frame
-    score, each frame, the winner (docs/web-api.md)."""
+    score, each frame, the winner, whether the time is up (docs/web-api.md)."""
     done = [r for r in results if r.over]
-    winner = race_winner(rules, done) if abandoned is None else None
+    winner = race_winner(rules, done, time_called) if abandoned is None else None
     current = results[-1] if results else None
     frame_over = current is not None and current.over
     return {
@@ -268,14 +322,16 @@ def tally(rules: RaceRules, results: Sequence[FrameResult], abandoned: str | Non
             }
             for i, r in enumerate(results)
         ],
-        "reason": _reason(rules, winner),
+        "time_called": time_called is not None,
+        "reason": _reason(rules, winner, frames_won(rules, done)),
     }
 
 
-def _reason(rules: RaceRules, winner: int | None) -> dict[str, str] | None:
+def _reason(rules: RaceRules, winner: int | None, score: tuple[int, int]) -> dict[str, str] | None:
     if winner is None:
         return None
-    return {"en": R_RACE_WON.text("en"), "ru": R_RACE_WON.text("ru")}
+    why = R_RACE_WON if score[winner] >= rules.race_to else R_TIME_LEADER  # won outright, or on time (A-G6)
+    return {"en": why.text("en"), "ru": why.text("ru")}
 
 
 @dataclass
@@ -288,6 +344,7 @@ class Race:
     rules: RaceRules = field(default_factory=RaceRules)
     frames: list[Match] = field(default_factory=list)
     abandoned: str | None = None
+    time_called: int | None = None  # the frame (from 1) in which the time was called (general A-G6)
 
     def __post_init__(self) -> None:
         if not self.frames:
@@ -312,7 +369,7 @@ class Race:
 
     @property
     def winner(self) -> int | None:
-        return None if self.abandoned is not None else race_winner(self.rules, self.results)
+        return None if self.abandoned is not None else race_winner(self.rules, self.results, self.time_called)
 
     @property
     def over(self) -> bool:
@@ -341,6 +398,16 @@ class Race:
         self.frames.append(self._new_frame())
         return self.frame
 
+    def call_time(self) -> None:
+        """The match time is up (general A-G6), in the frame in play; IllegalInputError without a time limit,
+        once called already or once the match is over."""
+        self._check_open()
+        if self.rules.time_limit_min is None:
+            raise IllegalInputError("this match has no time limit", "у этой встречи нет лимита времени")
+        if self.time_called is not None:
+            raise IllegalInputError("the time is already up", "время уже вышло")
+        self.time_called = len(self.frames)
+
     def abandon(self, reason: str) -> None:
         """End the match with no winner (a reason is required: it goes on the scoresheet)."""
         if not isinstance(reason, str) or not reason.strip():
@@ -356,7 +423,7 @@ class Race:
 
     def summary(self) -> dict[str, Any]:
         """The race section of a scoreboard (`tally`)."""
-        return tally(self.rules, [result_of(f) for f in self.frames], self.abandoned)
+        return tally(self.rules, [result_of(f) for f in self.frames], self.abandoned, self.time_called)
 
     # -- the log -------------------------------------------------------------------------------------------
 
@@ -372,6 +439,7 @@ class Race:
             "race": self.rules.to_dict(),
             "frames": [f.to_log()["inputs"] for f in self.frames],
             "abandoned": self.abandoned,
+            "time_called": self.time_called,
         }
 
     @classmethod
@@ -400,9 +468,18 @@ class Race:
             )
         except RulesError as e:
             raise MalformedInputError(f"log: {e.en}", f"log: {e.ru}") from None
+        called = log.get("time_called")
+        if called is not None and (type(called) is not int or not 1 <= called <= len(frames)):
+            raise MalformedInputError(
+                f"log.time_called: expected a frame number 1..{len(frames)}, got {called!r}",
+                f"log.time_called: нужен номер партии 1..{len(frames)}, получено {called!r}",
+            )
         for k, inputs in enumerate(frames):
             if k:
                 _at(f"log.frames[{k}]", race.next_frame)
+            # the time was called in this frame: before its inputs, as only its end counts
+            if k + 1 == called:
+                _at("log.time_called", race.call_time)
             if not isinstance(inputs, list):
                 raise MalformedInputError(f"log.frames[{k}]: expected a list of inputs")
             for i, raw in enumerate(inputs):

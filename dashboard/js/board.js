@@ -4,7 +4,7 @@ import { h, fill, ball, ballInfo, tableSvg, flashPockets, pocketHealth, clockTex
 import { live } from "./ws.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { loadVariants, foulOf } from "./variants.js";
-import { raceOf, raceLabel, frameDots, handicapTag, raceVerdict } from "./race.js";
+import { raceOf, raceLabel, frameDots, handicapTag, raceVerdict, renderMatchTime } from "./race.js";
 import { renderShotClock } from "./shotclock.js";
 
 const table = tableFromPath();
@@ -265,6 +265,8 @@ function tickShot() {
   const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
   const c = renderShotClock(el, m && !m.over ? m.shot_clock : null, env && env.hub_ms, receivedAt, at);
   document.body.dataset.shotClock = c.phase;
+  // the match time (general A-G6) beside the race: h:mm:ss counting down, "Time!" once up (js/race.js)
+  renderMatchTime(document.getElementById("match-time"), m ? m.race : null, env && env.hub_ms, receivedAt, at);
 }
 
 pageTitle("title_board");

@@ -89,6 +89,9 @@ const TEXTS = {
     spot_foot_rail: "к заднему борту за пирамидой", spot_house: "с руки из дома", spot_anywhere: "с руки с любого места",
     qr_alt: "Код для панели судьи этого стола", table_picture: "Стол: лузы и их датчики", table_pockets: "Лузы стола", unit_dbm: "дБм", unit_volt: "В", role_pocket: "лузы", role_cue: "кий", jam: "затор",
     // the shot clock (js/shotclock.js, the panel's start form and its extension button)
+    match_time: "Время встречи", match_time_up: "Время!", match_time_title: "лимит времени встречи: {n} мин",
+    time_limit: "Лимит времени, мин (0 — без лимита)", time_rule: "Когда время выйдет",
+    time_rule_finish_frame: "доиграть партию, побеждает ведущий", time_rule_referee: "решает судья",
     shot_clock: "На удар", shot_clock_expired: "Время!", shot_clock_extended: "+ продление ×{n}",
     shot_clock_field: "Часы на удар", shot_clock_limit: "Секунд на удар", shot_clock_off: "без часов", seconds: "{n} с",
     extensions_field: "Продлений на игрока за партию", extension_btn: "Продление (осталось {n})",
@@ -168,6 +171,9 @@ const TEXTS = {
     spot_foot_rail: "next to the foot rail behind the pyramid", spot_house: "in hand, from the house", spot_anywhere: "in hand, anywhere",
     qr_alt: "Code for this table's referee panel", table_picture: "The table: pockets and their sensors", table_pockets: "The table's pockets", unit_dbm: "dBm", unit_volt: "V", role_pocket: "pockets", role_cue: "cue", jam: "jam",
     // the shot clock (js/shotclock.js, the panel's start form and its extension button)
+    match_time: "Match time", match_time_up: "Time!", match_time_title: "match time limit: {n} min",
+    time_limit: "Time limit, min (0: none)", time_rule: "When the time is up",
+    time_rule_finish_frame: "finish the frame, the leader wins", time_rule_referee: "the referee decides",
     shot_clock: "Shot clock", shot_clock_expired: "Time!", shot_clock_extended: "+ extension ×{n}",
     shot_clock_field: "Shot clock", shot_clock_limit: "Seconds per shot", shot_clock_off: "off", seconds: "{n} s",
     extensions_field: "Extensions per player per frame", extension_btn: "Extension ({n} left)",

@@ -3,7 +3,7 @@ import { t, pick, pageTitle, langToggle } from "./i18n.js";
 import { h, fill, ball, tableFromPath, tn } from "./dom.js";
 import { fitAll, fitOnResize } from "./fit.js";
 import { live } from "./ws.js";
-import { raceOf, handicapTag } from "./race.js";
+import { raceOf, handicapTag, renderMatchTime } from "./race.js";
 import { renderShotClock } from "./shotclock.js";
 
 const params = new URLSearchParams(location.search);
@@ -35,6 +35,7 @@ function render(env) {
   fill(bar, seat(0),
     h("div.mid", {}, h("span.var", {}, pick(m.title)), m.target ? h("span.tgt", {}, t("target", { n: m.target })) : null,
       race ? h("span.race", {}, `${t("race_to", { n: race.race_to })} · ${t("frame_n", { n: race.frame })}`) : null,
+      race ? h("span.match-time", { id: "match-time", hidden: true }) : null,
       !over && run ? h("span.run", {}, `${t("run")} ${run}`) : null,
       null),
     h("div.shotclock", { id: "shotclock", hidden: true }),
@@ -64,6 +65,7 @@ function tickShot() {
   const m = env.match;
   const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
   renderShotClock(el, m && !m.over ? m.shot_clock : null, env.hub_ms, receivedAt, at);
+  renderMatchTime(document.getElementById("match-time"), m ? m.race : null, env.hub_ms, receivedAt, at);
 }
 
 const link = live(`/ws/tables/${encodeURIComponent(table)}`, {

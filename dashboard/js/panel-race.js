@@ -1,5 +1,5 @@
 // The referee panel's race (a match of several frames): the start form's race fields (race to N, the break rule,
-// the handicap), the card that starts the next frame once a frame is won, and ending a race before it is won.
+// the handicap, the match time limit), the card that starts the next frame once a frame is won, and ending a race before it is won.
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { raceOf, raceVerdict, handicapText } from "./race.js";
@@ -21,7 +21,12 @@ export function raceFields(seatName) {
       h("input", { id: "hcp-amount", name: "hcp_amount", type: "number", min: 1, max: 200, value: 1, inputmode: "numeric" })),
     h("label.field", { for: "hcp-seat" }, h("span", {}, t("handicap_seat")),
       h("select", { id: "hcp-seat", name: "hcp_seat" }, [1, 0].map((s) => h("option.seat-name", { value: s,
-        dataset: { seat: String(s) } }, seatName(s).textContent)))));
+        dataset: { seat: String(s) } }, seatName(s).textContent)))),
+    h("label.field", { for: "time-limit" }, h("span", {}, t("time_limit")),
+      h("input", { id: "time-limit", name: "time_limit_min", type: "number", min: 0, max: 600, value: 0, inputmode: "numeric" })),
+    h("label.field", { for: "time-rule" }, h("span", {}, t("time_rule")),
+      h("select", { id: "time-rule", name: "time_rule" }, ["finish_frame", "referee"].map((r) =>
+        h("option", { value: r }, t(`time_rule_${r}`))))));
 }
 
 /** The `race` of new_match from the form, or undefined for one frame with no handicap. */
@@ -30,8 +35,10 @@ export function readRace(form) {
   const kind = form.querySelector("#hcp-kind")?.value || "";
   const handicap = kind ? { kind, amount: Number(form.querySelector("#hcp-amount").value || 1),
     seat: Number(form.querySelector("#hcp-seat").value) } : null;
-  if (raceTo <= 1 && !handicap) return undefined;
-  return { race_to: raceTo, break_rule: form.querySelector("#break-rule").value, handicap };
+  const limit = Number(form.querySelector("#time-limit")?.value || 0); // general A-G6: 0 = no time limit
+  const time = limit > 0 ? { time_limit_min: limit, time_rule: form.querySelector("#time-rule").value } : {};
+  if (raceTo <= 1 && !handicap && !limit) return undefined;
+  return { race_to: raceTo, break_rule: form.querySelector("#break-rule").value, handicap, ...time };
 }
 
 /** At the end of a frame of a race: what it means (the frame's winner, who breaks next, or the match's winner)

@@ -11,7 +11,7 @@ import { takeBackCard } from "./panel-taps.js";
 import { PendingTaps } from "./pending.js";
 import { startCard } from "./panel-start.js";
 import { raceCard, endMatch } from "./panel-race.js";
-import { raceOf } from "./race.js";
+import { raceOf, renderMatchTime } from "./race.js";
 import { loadVariants } from "./variants.js";
 import { pickOption, confirmSheet } from "./sheet.js";
 import { clockRow, tickPanelClock } from "./panel-clock.js";
@@ -167,7 +167,8 @@ function header() {
   return [h("h1.tname", { translate: "no", "data-fit": "0.6,1" }, env ? (env.name || table) : table), langToggle(),
     m ? h("div.mini", {}, name(0), h("b", {}, `${m.scores[0]}:${m.scores[1]}`), name(1)) : null,
     race ? h("div.mini-race", { id: "frame-score" }, `${t("race_to", { n: race.race_to })} · ${t("frame_n", { n: race.frame })} · `,
-      h("b", {}, t("frames_score", { a: race.score[0], b: race.score[1] }))) : null];
+      h("b", {}, t("frames_score", { a: race.score[0], b: race.score[1] })), " ",
+      h("span.match-time", { id: "match-time", hidden: true })) : null];
 }
 
 function bottomBar(m) {
@@ -253,7 +254,12 @@ document.body.dataset.lang = lang;
 document.addEventListener("keydown", (e) => { if (mode === "pin" && pinKeys) pinKeys(e); });
 fitOnResize(() => fitAll());
 pageTitle("title_panel");
-const tickClock = () => tickPanelClock(env, receivedAt, link.online, link.lastMessageAt);
+const tickClock = () => {
+  tickPanelClock(env, receivedAt, link.online, link.lastMessageAt);
+  const at = link.online ? Date.now() : Math.max(receivedAt, link.lastMessageAt ?? receivedAt);
+  renderMatchTime(document.getElementById("match-time"), env && env.match ? env.match.race : null, env && env.hub_ms,
+    receivedAt, at); // the match time (general A-G6) in the header's race line
+};
 const link = live(`/ws/tables/${encodeURIComponent(table)}`, {
   onMessage(msg) { if (msg.type === "state") { accept(msg); document.body.dataset.rev = String(msg.rev); } },
   onStatus() { syncDisabled(); tickClock(); },

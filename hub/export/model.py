@@ -36,7 +36,7 @@ from shared_rules.race import Race, result_of
 
 FORMAT = "luza-match-export"
 VERSION = 2  # 2: a match is a race of frames (race, frames, engine_log luza-race, shots[].frame)
-ROUTED = ("new_match",)  # the service's routing, not an input of the session
+ROUTED = ("new_match", "time_up")  # the service's routing, not an input of the session
 # Parts of a document that are not a function of (match, settings, inputs): left out of verification.
 VOLATILE = ("generator", "exported_ms", "verification")
 
@@ -197,7 +197,7 @@ def fold(src: Source) -> Folded:
             clock=clock,
         )
 
-    out = Folded([], Frames(), {})
+    out = Folded([], Frames(started_ms=m.get("started_ms")), {})
     out.sessions.append(frame(out.frames, None))
     for entry in src.inputs:
         note: dict[str, Any] = {"applied": False, "frame": len(out.sessions)}
@@ -226,7 +226,15 @@ def fold(src: Source) -> Folded:
 
 
 def _route(out: Folded, inp: RefereeAction, note: dict[str, Any], frame: Any) -> None:
-    """new_match sets the race (its first frame opens by it)."""
+    """new_match sets the race (its first frame opens by it); time_up calls the match time (general A-G6)."""
+    if inp.kind == "time_up":
+        why = out.frames.time_refusal(out.session)
+        if why is not None:
+            note["refused"] = {"en": why[0], "ru": why[1]}
+            return
+        out.frames.call_time(out.session)
+        note["applied"] = True
+        return
     try:
         out.frames.rules = rules_of(inp.args)
     except RulesError as exc:
@@ -291,6 +299,7 @@ def derive(src: Source, folded: Folded) -> dict[str, Any]:
             folded.frames.rules,
             [x.match for x in folded.sessions],
             folded.frames.abandoned,
+            folded.frames.time_called,
         ).to_log(),
         "frames": frames,
         "shots": shots,

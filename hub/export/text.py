@@ -93,6 +93,7 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "frame_in_play": ("идёт", "in play"),
     "abandoned": ("Встреча прекращена: {reason}", "Match abandoned: {reason}"),
     "next_frame": ("Следующая партия", "Next frame"),
+    "time_up": ("Время встречи вышло", "Match time is up"),
     "decide": ("Решение судьи: {option}", "Referee's decision: {option}"),
     "interference": ("Постороннее вмешательство", "Outside interference"),
     "yes": ("да", "yes"),

@@ -113,6 +113,8 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
         ) from None
     mine = {k: v for k, v in doc.items() if k not in VOLATILE}
     theirs = {k: v for k, v in again.items() if k not in VOLATILE}
+    if _before_time_limit(doc):
+        theirs = _without_time_limit(theirs)
     if _before_shot_clock(doc):
         theirs["shots"] = [{k: v for k, v in s.items() if k not in SHOT_CLOCK_KEYS} for s in theirs["shots"]]
     problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
@@ -127,6 +129,27 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
         problems[:limit],
         int(again["race"]["race_to"]),
     )
+
+
+TIME_LIMIT_KEYS = ("time_limit_min", "time_rule", "time_called", "deadline_ms")  # general A-G6 (issue 22)
+
+
+def _before_time_limit(doc: Mapping[str, Any]) -> bool:
+    """A file exported before races had a time limit: its race has no `time_rule`
+    (it verifies without them)."""
+    race = doc.get("race")
+    return isinstance(race, Mapping) and "time_rule" not in race
+
+
+def _without_time_limit(theirs: dict[str, Any]) -> dict[str, Any]:
+    """The replay's document without the time-limit fields a file made before them cannot have."""
+    out = dict(theirs)
+    out["race"] = {k: v for k, v in out["race"].items() if k not in TIME_LIMIT_KEYS}
+    log = dict(out["engine_log"])
+    log.pop("time_called", None)
+    log["race"] = {k: v for k, v in log["race"].items() if k not in TIME_LIMIT_KEYS}
+    out["engine_log"] = log
+    return out
 
 
 SHOT_CLOCK_KEYS = ("shot_ms", "shot_clock")  # derived shot times (issue 22): files made before them have none

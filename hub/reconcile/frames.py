@@ -36,6 +36,19 @@ class Frames:
     rules: RaceRules = field(default_factory=RaceRules)
     done: list[TableSession] = field(default_factory=list)
     abandoned: str | None = None
+    time_called: int | None = None  # the frame (from 1) in which the match time was up (general A-G6)
+    started_ms: int | None = None  # hub ms the match started: its time limit counts from here
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """Hub ms the match time runs out (general A-G6); None without a time limit."""
+        limit = self.rules.time_limit_min
+        return None if limit is None or self.started_ms is None else self.started_ms + limit * 60_000
+
+    def winner(self, results: list[FrameResult]) -> int | None:
+        """The race's winner from these frames' results
+        (those not over are left out), the time called counted."""
+        return race_winner(self.rules, [r for r in results if r.over], self.time_called)
 
     def results(self, current: TableSession | None) -> list[FrameResult]:
         """Each frame's result as committed (the frame in play last, if given)."""
@@ -58,11 +71,11 @@ class Frames:
 
     def decided(self, current: TableSession) -> bool:
         """The race has a winner (the frame in play included, as committed)."""
-        return race_winner(self.rules, [r for r in self.results(current) if r.over]) is not None
+        return self.winner(self.results(current)) is not None
 
     def shown_decided(self, current: TableSession) -> bool:
         """The race has a winner as the screens show it (the open shot played)."""
-        return race_winner(self.rules, [r for r in self.shown(current) if r.over]) is not None
+        return self.winner(self.shown(current)) is not None
 
     def refusal(self, current: TableSession) -> tuple[str, str] | None:
         """Why the next frame cannot start now (en, ru), or None. The frame in play must be over, counting the
@@ -75,7 +88,7 @@ class Frames:
                 f"frame {n} is still in play; finish or concede it first",
                 f"партия {n} ещё идёт; доиграйте или сдайте её",
             )
-        if race_winner(self.rules, shown) is not None:
+        if self.winner(shown) is not None:
             return (
                 "the match is won: there is no next frame (end the match)",
                 "встреча выиграна: следующей партии нет (завершите встречу)",
@@ -95,7 +108,24 @@ class Frames:
     def section(self, current: TableSession) -> dict[str, Any]:
         """The match view's `race` (hub.view.race.RaceView):
         the frame score and every frame (the one in play last)."""
-        return tally(self.rules, self.shown(current), self.abandoned)
+        return {
+            **tally(self.rules, self.shown(current), self.abandoned, self.time_called),
+            "deadline_ms": self.deadline_ms,
+        }
+
+    def time_refusal(self, current: TableSession) -> tuple[str, str] | None:
+        """Why the match time cannot be called now (en, ru), or None (general A-G6)."""
+        if self.rules.time_limit_min is None:
+            return ("this match has no time limit", "у этой встречи нет лимита времени")
+        if self.time_called is not None:
+            return ("the time is already up", "время уже вышло")
+        if self.abandoned is not None or self.decided(current):
+            return ("the match is over", "встреча окончена")
+        return None
+
+    def call_time(self, current: TableSession) -> None:
+        """The match time is up in the frame in play (`current`, general A-G6)."""
+        self.time_called = len(self.done) + 1
 
     def abandon_if_undecided(self, current: TableSession, reason: str) -> None:
         """Ending a race that has no winner yet abandons it, with the referee's reason (general A-G4)."""

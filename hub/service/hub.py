@@ -52,6 +52,7 @@ log = logging.getLogger("luza.hub")
 
 
 _STOP = object()
+TIME_UP_POLL_S = 1.0  # how often, at most, the worker looks again at a match time limit still to run out
 _RECONNECTED = object()  # the broker lost the hub's session: ask the nodes to re-send (hub.ingest.delivery)
 # connected to the broker: every node gets the hub's time (and answers with a fresh sample)
 _CONNECTED = object()
@@ -97,6 +98,7 @@ class Hub:
             self.boot, self.clock, lambda: self._router.cursor if self._router else 0, self.mqtt
         )  # each table's last state, stamped and published
         self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
+        self._time_up_sent: set[int] = set()  # matches whose time_up this hub has queued (general A-G6)
         self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
         self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
@@ -308,6 +310,7 @@ class Hub:
             except queue.Empty:
                 self.nodes.deliver(marks.flush() if marks else [])
                 self._release()
+                self._time_ups()
                 continue
             items = [first]
             wait = self.config.store.group_commit_ms / 1000
@@ -331,6 +334,7 @@ class Hub:
             self._release(force=stop)
             if stop:
                 return
+            self._time_ups()
 
     def _wait_s(self) -> float | None:
         """How long the worker may wait for the queue: until a held-back stored mark or
@@ -339,13 +343,39 @@ class Hub:
         waits = (
             [
                 w
-                for w in (router.evidence.marks.due_in(), router.timebase.due_in() if self._held else None)
+                for w in (
+                    router.evidence.marks.due_in(),
+                    router.timebase.due_in() if self._held else None,
+                    self._time_up_in(),
+                )
                 if w is not None
             ]
             if router
             else []
         )
         return min(waits) if waits else None
+
+    def _time_up_in(self) -> float | None:
+        """Seconds until a live match's time limit runs out (general A-G6), at most TIME_UP_POLL_S: the hub's
+        timeline may move faster than the wait (a wall-clock step, the tests' clock)."""
+        assert self._router is not None
+        _, nxt = self._router.matches.time_due(self.clock())
+        return None if nxt is None else min(max((nxt - self.clock()) / 1000, 0.0), TIME_UP_POLL_S)
+
+    def _time_ups(self) -> None:
+        """Queue a `time_up` for every live match whose time limit has run out (general A-G6). Its uid
+        `time-up-<match>` is stored with the action, so it is applied once, across restarts too (a resend is
+        answered from the store); until it is committed it is not queued again."""
+        router = self._router
+        if router is None:
+            return
+        due, _ = router.matches.time_due(self.clock())
+        for table_id, match_id in due:
+            if match_id in self._time_up_sent:
+                continue
+            self._time_up_sent.add(match_id)
+            log.info("table %s: match %d: its time limit has run out (time_up)", table_id, match_id)
+            self.submit_async(table_id, {"kind": "time_up", "uid": f"time-up-{match_id}"})
 
     def _commit(self, work: list[object]) -> None:
         if not work:

@@ -198,7 +198,7 @@ class Matches:
         cues = self._cues(table_id, act.cues)
         clock = ShotClock.of_request(act.shot_clock.model_dump() if act.shot_clock is not None else None)
         try:
-            frames = Frames(act.rules())
+            frames = Frames(act.rules(), started_ms=now)
             session = TableSession(
                 table_id,
                 variant,
@@ -297,6 +297,29 @@ class Matches:
                 MALFORMED,
             )
         return out[0], out[1]
+
+    def time_up(self, table_id: str, live: Live, action: RefereeAction, now: int) -> None:
+        """The match time is up (general A-G6): recorded with the race, in the frame in play."""
+        why = live.frames.time_refusal(live.session)
+        if why is not None:
+            raise RefereeInputError(f"table {table_id!r}: {why[0]}", f"стол {table_id!r}: {why[1]}", "kind")
+        self.inputs.append_action(table_id, live.match.id, action, now)
+        live.frames.call_time(live.session)
+
+    def time_due(self, now: int) -> tuple[list[tuple[str, int]], int | None]:
+        """The live matches whose time limit has run out with the time not yet called (table, match id), and
+        the hub ms of the next deadline still to come (None: none)."""
+        due: list[tuple[str, int]] = []
+        nxt: int | None = None
+        for table_id, live in self.live.items():
+            deadline = live.frames.deadline_ms
+            if deadline is None or live.frames.time_called is not None or live.frames.decided(live.session):
+                continue
+            if deadline <= now:
+                due.append((table_id, live.match.id))
+            else:
+                nxt = deadline if nxt is None else min(nxt, deadline)
+        return due, nxt
 
     def _cues(self, table_id: str, cues: Mapping[str, int]) -> dict[str, int]:
         """Check a match's cue pairing {cue node: seat} against the table's configured cue nodes."""

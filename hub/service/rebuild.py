@@ -82,12 +82,20 @@ class _Folder:
 
     def __init__(self, match: MatchRow, settle: ShotTiming) -> None:
         self.match, self.settle = match, settle
-        self.frames = Frames()
+        self.frames = Frames(started_ms=match.started_ms)
         self.out = Replay(new_frame(match, settle, self.frames, None))
         self.rows: list[int] = []  # the frame in play's log index -> the stored row
 
     def routed(self, row_id: int, inp: RefereeAction) -> None:
-        """new_match sets the race: its first frame opens by it."""
+        """new_match sets the race: its first frame opens by it;
+        time_up calls the match time (general A-G6)."""
+        if inp.kind == "time_up":
+            why = self.frames.time_refusal(self.out.session)
+            if why is None:
+                self.frames.call_time(self.out.session)
+            else:
+                self.out.refused.append((row_id, f"time_up: {why[0]}"))
+            return
         if inp.kind != "new_match":
             return
         try:
@@ -203,6 +211,8 @@ def rebuild_session(store: Store, match: MatchRow, settle: Mapping[str, float]) 
 
 
 HEALTH_ALERTS = ("node_offline",)  # alerts about the appliance (device status), not derived from the log
+# the race's time (table view 5, general A-G6)
+TIME_LIMIT_KEYS = ("time_limit_min", "time_rule", "time_called", "deadline_ms")
 
 
 def comparable(board: Mapping[str, Any] | None) -> Any:
@@ -232,6 +242,10 @@ def stored_differences(stored: Mapping[str, Any], derived: Mapping[str, Any]) ->
         and race.get("handicap") is None
     ):
         b.pop("race")
+    old = a.get("race")
+    # a board stored before view 5 has no time limit: its race is compared without the time fields
+    if isinstance(old, Mapping) and "time_rule" not in old and isinstance(race, Mapping):
+        b["race"] = {k: v for k, v in race.items() if k not in TIME_LIMIT_KEYS}
     return differences(a, b)
 
 

@@ -20,7 +20,13 @@ from hub.service.evidence import EvidenceDesk
 from hub.service.matches import Live, Matches
 from hub.store.database import ActionUid, Store
 from hub.store.inputlog import InputLog
-from hub.vocab.actions import DismissAlertAction, EndMatchAction, NewMatchAction, NextFrameAction
+from hub.vocab.actions import (
+    DismissAlertAction,
+    EndMatchAction,
+    NewMatchAction,
+    NextFrameAction,
+    TimeUpAction,
+)
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import parse_referee_action
 
@@ -126,6 +132,8 @@ class RefereeDesk:
         live = self.matches.require_live(item.table_id)
         if isinstance(act, NextFrameAction):
             self.matches.next_frame(item.table_id, live, action, now)
+        elif isinstance(act, TimeUpAction):
+            self.matches.time_up(item.table_id, live, action, now)
         elif isinstance(act, EndMatchAction):
             self.matches.end(item.table_id, action, now)
         elif isinstance(act, DismissAlertAction) and act.alert in live.session.dismissed:

@@ -1,6 +1,7 @@
 """`RaceView`: a match's race to N frames as the screens read it (the match view's `race`; docs/web-api.md,
 "Scoreboard"): its rules, the frame in play, the frame score, each frame's result, the winner or why it was
-abandoned. A single frame with no handicap is a race to 1 (the screens then show nothing new, js/race.js).
+abandoned, its time limit (general A-G6). A single frame with no handicap is a race to 1 (the screens then
+show nothing new, js/race.js).
 
 `race_view` makes it from the hub's `Frames` (hub/reconcile/frames.py) and the frame in play, whose open shot
 counts as played (the frame score moves with the winning pot, not a shot later).
@@ -16,6 +17,7 @@ from hub.view.base import Text, View
 
 BreakRuleName = Literal["alternate", "loser", "winner"]
 HandicapKindName = Literal["points", "balls", "frames"]
+TimeRuleName = Literal["finish_frame", "referee"]
 
 
 class HandicapView(View):
@@ -54,6 +56,12 @@ class RaceView(View):
     next_breaker: int | None  # who breaks the next frame, once the frame in play is over
     frames: list[FrameView]
     reason: Text | None  # why the match is won, cited
+    time_limit_min: int | None  # the match time limit in minutes (general A-G6), None: none
+    # when the time is up: finish the frame, then the leader wins; or the referee decides
+    time_rule: TimeRuleName
+    # hub ms the match time runs out (its start + the limit); the screens count down to it
+    deadline_ms: int | None
+    time_called: bool  # the time is up («Время!»): a `time_up` action is stored
 
 
 def race_view(frames: Frames, session: TableSession) -> RaceView:

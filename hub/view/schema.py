@@ -18,13 +18,15 @@ from typing import Any
 
 from hub.view.table import TableView
 
-VERSION = 4
+VERSION = 5
 HASHES = {  # VERSION -> sha256 of the schema's content (`content_hash`), one line per version ever published
     1: "9f60226abd9b2273065beec27b69529d5486abf055c1a8b007f290fd5a8df734",
     2: "c97625d0ebc2b5efbe7e4e666533b8408f87be5bb41ff4c4bf147d1216d6a923",  # the match's race (RaceView)
     # the match's shot_clock (ShotClockView, issue 22)
     3: "25a6343f1460ceb428ff2491374cf88b7ce9341be76d34b626316da36ded6898",
     4: "960ecc78057a22781d314a97e46a8abf874cebaf0cd08597da07a38b6ba2ea56",  # the match's `player_ids`
+    # the race's match time limit (RaceView time_limit_min, time_rule, deadline_ms, time_called; A-G6)
+    5: "0bda4aa035525a5545dbd3f38481779967cbde25e4b37c5bf86d41244bbbc1a8",
 }
 FILE = Path(__file__).resolve().parents[2] / "docs" / "table-view.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -44,7 +44,7 @@ from hub.vocab.amendments import (
 from shared_rules.errors import RulesError
 from shared_rules.model import Choose, Concede, Input, Interference, Lag, RefereeDecision
 from shared_rules.outcome import NeedKind
-from shared_rules.race import MAX_RACE, RaceRules
+from shared_rules.race import MAX_RACE, MAX_TIME_MIN, RaceRules
 
 __all__ = [
     "ACTION_MODELS",
@@ -52,6 +52,7 @@ __all__ = [
     "NewMatchAction",
     "NextFrameAction",
     "RefereeActionBody",
+    "TimeUpAction",
     "action_for_need",
     "fields_of",
     "kinds_of",
@@ -256,6 +257,10 @@ class RaceBody(BaseModel):
     ] = 1
     break_rule: Literal["alternate", "loser", "winner"] = "alternate"
     handicap: HandicapBody | None = None
+    time_limit_min: Annotated[
+        int | None, Field(ge=1, le=MAX_TIME_MIN, description="a match time limit in minutes (general A-G6)")
+    ] = None
+    time_rule: Literal["finish_frame", "referee"] = "finish_frame"
 
 
 class NewMatchAction(MatchControl):
@@ -344,6 +349,18 @@ class NextFrameAction(MatchControl):
         ctl.end(at_ms, "next_frame")
 
 
+class TimeUpAction(MatchControl):
+    """The match time is up (general A-G6): the hub sends it itself when the time limit runs out (uid
+    `time-up-<match>`), the referee may send it earlier. The service records it with the race (it is routed,
+    never an input of the frame's session); what follows is the race's time rule."""
+
+    kind: Literal["time_up"]
+    routed: ClassVar[bool] = True
+
+    def control(self, ctl: Controls, at_ms: int) -> None:
+        raise c.RefereeInputError("time_up is handled by the service", "time_up обрабатывает сервис", "kind")
+
+
 def race_args(raw: object) -> dict[str, Any] | None:
     """A new_match's `race`, checked (bilingual) and normalised; None for a single frame with no handicap."""
     if raw is None:
@@ -414,6 +431,7 @@ Action = (
     | ExtensionAction
     | NewMatchAction
     | NextFrameAction
+    | TimeUpAction
     | EndMatchAction
 )
 """Any referee action, typed."""
@@ -442,6 +460,7 @@ ACTION_MODELS: dict[str, type[BaseAction]] = {
         ExtensionAction,
         NewMatchAction,
         NextFrameAction,
+        TimeUpAction,
         EndMatchAction,
     )
 }
@@ -468,6 +487,7 @@ RefereeActionBody = Annotated[
     | DismissAlertAction
     | ExtensionAction
     | NextFrameAction
+    | TimeUpAction
     | EndMatchAction,
     Field(discriminator="kind"),
 ]

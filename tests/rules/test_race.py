@@ -293,3 +293,108 @@ def test_random_race_replays_to_the_same_result_from_its_log(variant: str, rnd: 
                 BreakRule.WINNER: prev.winner,
             }[rule]
             assert this.opening.breaker == want
+
+
+def timed(rule: str = "finish_frame", race_to: int = 5) -> Race:
+    return Race("free", ("Ivan", "Petr"), {}, RaceRules(race_to, time_limit_min=60, time_rule=rule))
+
+
+def test_general_a_g6_time_up_the_leader_wins_once_the_frame_in_play_is_over() -> None:
+    """general A-G6: with the time called mid-frame (rule finish_frame) the frame is finished, then the leader
+    in frames wins the match, short of the race's number, cited A-G6; nothing more can be played."""
+    r = timed()
+    win_frame(r, 0)
+    r.next_frame()
+    r.call_time()  # frame 2 in play
+    assert r.time_called == 2 and r.winner is None and r.summary()["time_called"]
+    r.play(Concede(player=0))  # seat 1 wins frame 2: 1-1, tied
+    assert r.winner is None and r.score == (1, 1)
+    r.next_frame()  # the decider
+    r.play(Concede(player=1))
+    s = r.summary()
+    assert r.winner == 0 and r.over and s["winner"] == 0 and s["score"] == [2, 1]
+    assert "A-G6" in s["reason"]["en"] and "лимит" in s["reason"]["ru"]
+    with pytest.raises(IllegalInputError):
+        r.next_frame()
+
+
+def test_general_a_g6_leader_wins_at_the_frame_end_not_before() -> None:
+    """general A-G6: the leader does not win while the frame in play goes on;
+    a race won outright stays A-G4."""
+    r = timed(race_to=2)
+    win_frame(r, 1)
+    r.next_frame()
+    r.call_time()
+    assert r.winner is None  # 0-1 but frame 2 is in play
+    r.play(Concede(player=1))  # seat 0 wins frame 2: 1-1
+    assert r.winner is None
+    r.next_frame()
+    r.play(Concede(player=0))  # seat 1 wins: 2 frames, the race is won outright
+    assert r.winner == 1 and "A-G4" in r.summary()["reason"]["en"]
+
+
+def test_general_a_g6_time_called_between_frames_decides_at_once() -> None:
+    """general A-G6: the time up after a frame ended (before the next one): the leader wins now."""
+    r = timed()
+    win_frame(r, 1)
+    r.call_time()
+    assert r.winner == 1 and "A-G6" in r.summary()["reason"]["ru"]
+
+
+def test_general_a_g6_referee_rule_decides_nothing_by_itself() -> None:
+    """general A-G6: by the rule referee the board says time is up; the referee plays on or ends the match."""
+    r = timed("referee")
+    win_frame(r, 0)
+    r.call_time()
+    assert r.winner is None and not r.over and r.summary()["time_called"]
+    r.next_frame()  # the referee plays on
+    r.play(Concede(player=1))
+    assert r.winner is None and r.score == (2, 0)
+    r.abandon("time is up / время вышло")
+    assert r.over and r.winner is None and r.summary()["abandoned"] == "time is up / время вышло"
+
+
+def test_general_a_g6_call_time_refused_without_a_limit_or_twice_and_settings_checked() -> None:
+    """general A-G6: only a timed match has its time called, once; the settings are checked (en/ru)."""
+    r = race()
+    with pytest.raises(IllegalInputError):
+        r.call_time()
+    t = timed()
+    t.call_time()
+    with pytest.raises(IllegalInputError) as e:
+        t.call_time()
+    assert e.value.ru
+    for bad in (
+        {"time_limit_min": 0},
+        {"time_limit_min": 601},
+        {"time_limit_min": "60"},
+        {"time_rule": "sudden"},
+    ):
+        with pytest.raises(MalformedInputError):
+            RaceRules.from_dict({"race_to": 3, **bad})
+    rules = RaceRules(3, time_limit_min=90, time_rule="referee")
+    assert RaceRules.from_dict(rules.to_dict()) == rules and not rules.plain
+    assert RaceRules.from_dict({"race_to": 3}).time_rule == "finish_frame"
+
+
+def test_general_a_g6_the_log_keeps_the_frame_time_was_called_in() -> None:
+    """general A-G6: the race log keeps the frame in which time was called; the replay has the same winner; a
+    time_called beyond the frames is refused."""
+    r = timed()
+    win_frame(r, 0)
+    r.next_frame()
+    r.play(Concede(player=0))
+    r.next_frame()
+    r.call_time()
+    r.play(Concede(player=0))  # seat 1 leads 2-1 at the end of frame 3
+    assert r.winner == 1
+    log = json.loads(json.dumps(r.to_log()))
+    assert log["time_called"] == 3
+    again = Race.from_log(log)
+    assert again.winner == 1 and again.time_called == 3 and again.summary() == r.summary()
+    log["time_called"] = None
+    assert Race.from_log(log).winner is None  # without the call nobody has won a race to 5
+    for bad in (4, 0, "3"):
+        log["time_called"] = bad
+        with pytest.raises(MalformedInputError):
+            Race.from_log(log)
