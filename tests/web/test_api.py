@@ -14,7 +14,7 @@ from tests.web.conftest import auth
 KINDS = (
     "lag, declare, identify, add_ball, jumped, remove, foul, fact, confirm, withdraw, choose, open_shot, "
     "close_shot, undo, interference, concede, decide, dismiss_alert, extension, "
-    "new_match, next_frame, end_match"
+    "new_match, next_frame, time_up, end_match"
 )
 
 
