@@ -119,7 +119,10 @@ def is_race(doc: Mapping[str, Any]) -> bool:
     """More than a single frame with no handicap (a race's sheet has a section per frame)."""
     race = doc.get("race") or {}
     return bool(race) and (
-        race["race_to"] > 1 or race["handicap"] is not None or len(doc.get("frames") or ()) > 1
+        race["race_to"] > 1
+        or race["handicap"] is not None
+        or len(doc.get("frames") or ()) > 1
+        or bool(race.get("time_limit_min"))
     )
 
 
@@ -127,9 +130,13 @@ def _race_format(doc: Mapping[str, Any], lang: str) -> str:
     race = doc.get("race") or {}
     if not is_race(doc):
         return ""
-    return (
-        f"{text.word('race_to', lang, n=race['race_to'])}, {text.word('break_' + race['break_rule'], lang)}"
-    )
+    out = f"{text.word('race_to', lang, n=race['race_to'])}, {text.word('break_' + race['break_rule'], lang)}"
+    if race.get("time_limit_min"):  # general A-G6
+        rule = text.word("time_rule_" + race["time_rule"], lang)
+        out += f", {text.word('time_limit', lang, n=race['time_limit_min'])} ({rule})"
+        if race.get("time_called"):
+            out += f", {text.word('time_up', lang).lower()}"
+    return out
 
 
 def _handicap(doc: Mapping[str, Any], lang: str) -> str:

@@ -71,6 +71,12 @@ WORDS: dict[str, tuple[str, str]] = {  # key: (ru, en)
     "sheet_race": ("Протокол встречи", "Match scoresheet"),
     "race": ("Встреча", "Match"),
     "race_to": ("до {n} побед", "race to {n} frames"),
+    "time_limit": ("лимит времени {n} мин", "time limit {n} min"),
+    "time_rule_finish_frame": (
+        "доигрывается партия, побеждает ведущий",
+        "the frame is finished, the leader wins",
+    ),
+    "time_rule_referee": ("решает судья", "the referee decides"),
     "break_alternate": ("разбивают по очереди", "the break alternates"),
     "break_loser": ("разбивает проигравший", "the loser breaks"),
     "break_winner": ("разбивает выигравший", "the winner breaks"),

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from hub.export import html
 from hub.export.verify import verify
 from tests.export.matchkit import Clock, Table, open_hub
 from tests.export.test_json import SCHEMA, export
@@ -100,3 +101,24 @@ def test_a_file_made_before_time_limits_still_verifies(race_db: Path) -> None:
     doc["engine_log"]["race"] = {k: v for k, v in doc["engine_log"]["race"].items() if k not in keys}
     doc["engine_log"].pop("time_called")
     assert verify(doc).ok, verify(doc).problems
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "ru",
+            "до 3 побед, разбивают по очереди, лимит времени 1 мин (доигрывается партия, побеждает ведущий), "
+            "время встречи вышло",
+        ),
+        (
+            "en",
+            "race to 3 frames, the break alternates, time limit 1 min "
+            "(the frame is finished, the leader wins), match time is up",
+        ),
+    ],
+)
+def test_general_a_g6_the_scoresheet_names_the_time_limit(timed_db: Path, lang: str, words: str) -> None:
+    """general A-G6: the scoresheet's header gives the time limit, its rule and that the time ran out."""
+    page = html.render(export(timed_db, 1), lang)
+    assert words in page, page[:3000]
