@@ -86,11 +86,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_race(race: dict[str, Any]) -> None:
     """The frame score and each frame of a race (nothing for a single frame with no handicap)."""
-    if race["race_to"] == 1 and race["handicap"] is None:
+    limit = race.get("time_limit_min")
+    if race["race_to"] == 1 and race["handicap"] is None and not limit:
         return
     print(
         f"  race to {race['race_to']} ({race['break_rule']} breaks): frames "
         f"{race['score'][0]}:{race['score'][1]}"
+        + (f", time limit {limit} min ({race['time_rule']})" if limit else "")  # general A-G6
+        + (", time up" if race.get("time_called") else "")
         + (f", abandoned: {race['abandoned']}" if race["abandoned"] is not None else "")
         + (f", won by seat {race['winner']}" if race["winner"] is not None else "")
     )

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from hub import config
+from hub.cli import main
 from hub.service.hub import Hub
 from hub.service.rebuild import replay_match, stored_differences
 from hub.vocab.checks import RefereeInputError
@@ -41,7 +42,7 @@ def time_ups(hub: Hub, match_id: int) -> list[dict[str, Any]]:
 
 
 def test_general_a_g6_time_up_once_then_the_leader_wins_at_the_frame_end(
-    cfg: config.Config, hubs: Callable[..., Hub]
+    cfg: config.Config, hubs: Callable[..., Hub], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """general A-G6: a race to 3 with a 1-minute limit; the board counts down to start + 60 s; past it the hub
     stores one `time_up` (uid time-up-<match>, a resend answered from the store, another refused); frame 2
@@ -82,6 +83,9 @@ def test_general_a_g6_time_up_once_then_the_leader_wins_at_the_frame_end(
     match = again.store.match(mid)
     assert match is not None and match.last_state is not None
     assert stored_differences(match.last_state, replay_match(again.store, match, {}).scoreboard()) == []
+    assert main(["replay", str(cfg.store.path), "--match", str(mid)]) == 0  # luza replay: the same board
+    out = capsys.readouterr().out
+    assert "time limit 1 min (finish_frame), time up" in out and "won by seat 0" in out, out
 
 
 def test_general_a_g6_a_tie_plays_a_decider_and_the_time_survives_a_restart(
