@@ -56,6 +56,9 @@ def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
         "break_rule": getattr(args, "break_rule", "alternate"),
         "handicap": getattr(args, "handicap", None),
     }
+    if getattr(args, "time_limit", None):
+        raw["time_limit_min"] = args.time_limit
+        raw["time_rule"] = getattr(args, "time_rule", "finish_frame")
     try:
         rules = RaceRules.from_dict(raw)
     except RulesError as exc:
@@ -133,6 +136,20 @@ def register(sub: Any) -> None:
         metavar="KIND:N[:SEAT]",
         help="handicap (general A-G5): points:N or balls:N in every frame, or frames:N, for seat 0 or 1 "
         "(default 1), e.g. balls:2 / фора, напр. balls:2:1",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=int,
+        metavar="MINUTES",
+        help="the match's time limit (general A-G6), counted down on the screens / "
+        "лимит времени встречи, мин",
+    )
+    p.add_argument(
+        "--time-rule",
+        default="finish_frame",
+        choices=("finish_frame", "referee"),
+        help="when the time is up: finish the frame in play, then the leader in frames wins (the "
+        "default), or the referee decides (general A-G6)",
     )
     p.add_argument(
         "--shot-clock",

@@ -285,6 +285,36 @@ def test_demo_plays_a_race_to_3_with_a_handicap_and_replays_it(
     assert all(b != a for a, b in itertools.pairwise(breakers))  # alternate (general 11)
 
 
+def test_demo_plays_a_race_to_the_time_limit_and_replays_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`luza demo --race 3 --time-limit 1`: the hub calls time by itself a minute (of the demo's time)
+    into the match; the frame in play is finished and the leader in frames wins (general A-G6) before anyone
+    reaches 3; `luza replay` re-derives it, the time included."""
+    args = argparse.Namespace(
+        variant="free",
+        speed=25.0,
+        seed=5,
+        workdir=str(tmp_path),
+        race=3,
+        break_rule="alternate",
+        handicap=None,
+        time_limit=1,
+        time_rule="finish_frame",
+        terminal=True,
+    )
+    assert demo_command.run(args) == 0
+    assert "won by seat" in capsys.readouterr().out
+    from hub.cli import main
+
+    assert main(["replay", str(tmp_path / "luza.db"), "--match", "1"]) == 0
+    replay = capsys.readouterr().out
+    (race,) = [line for line in replay.splitlines() if line.startswith("  race to 3")]
+    assert "time limit 1 min (finish_frame), time up" in race and "verified" in replay
+    won = [int(n) for n in race.split("frames ", 1)[1].split(",", 1)[0].split(":")]
+    assert max(won) < 3 and won[0] != won[1]  # won on time, by the leader in frames
+
+
 def test_demo_handicap_option_refuses_nonsense() -> None:
     with pytest.raises(argparse.ArgumentTypeError) as e:
         demo_command.handicap("goals:3")
