@@ -203,8 +203,12 @@ def test_the_panel_chooses_and_adds_players(browser: Any, site: Any) -> None:
     assert page.input_value("#pa") == "Иван Петров" and "№" in page.inner_text("#chosen-0")
     page.fill("#pb", "")
     page.type("#pb", "Ольга Смирнова")
-    page.wait_for_selector("#add-player-1")
-    assert page.inner_text("#add-player-1") == "+ Добавить «Ольга Смирнова» в реестр"
+    # the picker searches as the name is typed: wait for the answer to the whole name, not to its first word
+    page.wait_for_function(
+        "(t) => document.querySelector('#add-player-1')?.textContent === t",
+        arg="+ Добавить «Ольга Смирнова» в реестр",
+        timeout=15_000,
+    )
     page.screenshot(path=str(SHOTS / "panel-players-ru.png"), full_page=True)
     page.click("#add-player-1")
     page.wait_for_selector("#chosen-1:not([hidden])")
