@@ -12,7 +12,7 @@ docs/web-api.md and docs/reconciliation.md describe them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -438,31 +438,7 @@ Action = (
 
 ACTION_MODELS: dict[str, type[BaseAction]] = {
     m.model_fields["kind"].annotation.__args__[0]: m  # type: ignore[union-attr]
-    for m in (
-        LagAction,
-        DeclareAction,
-        IdentifyAction,
-        AddBallAction,
-        JumpedAction,
-        RemoveAction,
-        FoulAction,
-        FactAction,
-        ConfirmAction,
-        WithdrawAction,
-        ChooseAction,
-        OpenShotAction,
-        CloseShotAction,
-        UndoAction,
-        InterferenceAction,
-        ConcedeAction,
-        DecideAction,
-        DismissAlertAction,
-        ExtensionAction,
-        NewMatchAction,
-        NextFrameAction,
-        TimeUpAction,
-        EndMatchAction,
-    )
+    for m in get_args(Action)
 }
 """kind -> its model, in the order the panel documents them."""
 
