@@ -1,7 +1,11 @@
 """The one way a table's view is made: `table_view` from the table's live session, the device registry and the
 hub's alerts; `match_view` for one match (the live one, or the last one's final board). `stored` is the part
 of a match view the store keeps beside the match, which `luza replay` and the
-exports compare with a refold."""
+exports compare with a refold.
+
+The builders hand typed parts to the view: the engine's, the session's and the screens' fields
+(`EngineFields`, `SessionFields`, `ScreenFields`: TypedDicts of the view models' own field types), which
+`MatchView` validates into one model."""
 
 from __future__ import annotations
 
@@ -18,11 +22,16 @@ from hub.view.alerts import HUB_ALERTS
 from hub.view.devices import table_devices
 from hub.view.match import MatchView, SessionView
 from hub.view.race import race_view
-from hub.view.screen import screen_fields
-from hub.view.session import session_fields
+from hub.view.screen import screen_fields, section_fields
+from hub.view.session import SessionFields, session_fields
 from hub.view.shot import QuestionView
 from hub.view.table import TableView
 from luza_wire import protocol
+
+# the stored form of a match view (`stored`, `scoreboard`): SessionView's JSON, the session's own questions
+# without their screen labels; the matches' `last_state` column, which `luza replay`, the exports and tests
+# read and compare as JSON (its shape: SessionView's fields in docs/table-view.schema.json)
+StoredBoardJSON = dict[str, Any]
 
 STORED = set(SessionView.model_fields)
 # what the store keeps of a question: the session's own
@@ -56,8 +65,9 @@ def match_view(
     whose frame in play `s` is (None: a single frame, a race to 1); `player_ids`: the match's players in the
     registry, as stored with it (the session knows only their names)."""
     fields = stored_fields(s, frames)
-    fields.update(screen_fields(s, fields, started_ms, ended_ms, list(extra_questions)))
-    return MatchView(**fields, player_ids=list(player_ids))
+    screen = screen_fields(s, fields, started_ms, ended_ms, list(extra_questions))
+    sections = section_fields(s.match.variant, s.match.state)
+    return MatchView.model_validate({**fields, **screen, **sections, "player_ids": list(player_ids)})
 
 
 def table_view(
@@ -96,7 +106,7 @@ def table_view(
     )
 
 
-def stored(view: MatchView) -> dict[str, Any]:
+def stored(view: MatchView) -> StoredBoardJSON:
     """What the store keeps of a match view (`luza replay` compares a refold with it): the engine's and the
     session's fields, the session's own questions without their screen labels."""
     out = view.model_dump(mode="json", include=STORED)
@@ -106,13 +116,13 @@ def stored(view: MatchView) -> dict[str, Any]:
     return out
 
 
-def stored_fields(s: TableSession, frames: Frames | None = None) -> dict[str, Any]:
+def stored_fields(s: TableSession, frames: Frames | None = None) -> SessionFields:
     """The SessionView's fields: the session's and its race's (`frames`; None: a single frame)."""
-    return {**session_fields(s), "race": race_view(frames if frames is not None else Frames(), s)}
+    return session_fields(s, race_view(frames if frames is not None else Frames(), s))
 
 
-def scoreboard(s: TableSession, frames: Frames | None = None) -> dict[str, Any]:
+def scoreboard(s: TableSession, frames: Frames | None = None) -> StoredBoardJSON:
     """The stored form of a session's match, as JSON (tests, `luza replay`, the exports' verification): the
     same as `stored(match_view(s, frames=frames))`, without making the screens' fields. `frames`: the race
     whose frame in play `s` is (None: a single frame)."""
-    return SessionView(**stored_fields(s, frames)).model_dump(mode="json")
+    return SessionView.model_validate(stored_fields(s, frames)).model_dump(mode="json")

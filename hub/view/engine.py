@@ -5,7 +5,7 @@ they become the scoreboard's first fields (docs/web-api.md, "Scoreboard")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from hub.view.base import Text
 from hub.view.match import EngineView, NeedView, Series
@@ -13,8 +13,36 @@ from shared_rules import Match
 from shared_rules.outcome import Need, Outcome
 from shared_rules.state import State
 
+# `engine_view`'s JSON, EngineView.model_dump(mode="json") (the golden matches and the tests compare and index
+# it): the shape is EngineView's, published in docs/table-view.schema.json as the match view's first fields
+EngineJSON = dict[str, Any]
 
-def engine_fields(match: Match, state: State, needs: Sequence[Need], last: Outcome) -> dict[str, Any]:
+
+class EngineFields(TypedDict):
+    """EngineView's fields as `engine_fields` makes them, for the view to validate (EngineView, and the layers
+    built on it: SessionView, MatchView). tests/hub/view/test_fields.py keeps the keys those of EngineView."""
+
+    variant: str
+    title: Text
+    players: list[str]
+    scores: list[int]
+    to_play: int
+    in_hand: str  # InHand: the engine's enum value
+    hand_rule: str
+    is_break: bool
+    mode: str
+    series: Series
+    winner: int | None
+    draw: bool
+    over: bool
+    on_table: list[int]
+    shelves: list[list[int]]
+    debts: list[int]
+    needs: list[NeedView]
+    last_reasons: list[Text]
+
+
+def engine_fields(match: Match, state: State, needs: Sequence[Need], last: Outcome) -> EngineFields:
     """The EngineView's fields for `state` of `match` (the committed one, or the open shot played on top), the
     needs in that state and the outcome that led to it."""
     variant = match.variant
@@ -49,7 +77,7 @@ def last_outcome(match: Match) -> Outcome:
 
 def engine_view(match: Match) -> EngineView:
     """The engine's view of a match in its current state (the golden matches record its JSON)."""
-    return EngineView(**engine_fields(match, match.state, match.needs(), last_outcome(match)))
+    return EngineView.model_validate(engine_fields(match, match.state, match.needs(), last_outcome(match)))
 
 
 def need_view(n: Need) -> NeedView:
@@ -67,6 +95,6 @@ def need_view(n: Need) -> NeedView:
     )
 
 
-def engine_summary(match: Match) -> dict[str, Any]:
+def engine_summary(match: Match) -> EngineJSON:
     """`engine_view`'s JSON (what `Match.summary()` gave before the scoreboard left the engine)."""
     return engine_view(match).model_dump(mode="json")

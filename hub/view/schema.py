@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from hub.view.table import TableView
 
@@ -32,12 +32,16 @@ FILE = Path(__file__).resolve().parents[2] / "docs" / "table-view.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def content() -> dict[str, Any]:
+# A JSON Schema document is arbitrary JSON (nested keywords, `$defs`, `anyOf`...): hashed and written, never
+# read field by field here, so `dict[str, object]`.
+
+
+def content() -> dict[str, object]:
     """The schema pydantic derives from the models: what the hub writes (serialisation mode)."""
     return TableView.model_json_schema(mode="serialization")
 
 
-def content_hash(schema: dict[str, Any] | None = None) -> str:
+def content_hash(schema: Mapping[str, object] | None = None) -> str:
     """The sha256 of the schema's content, written canonically (sorted keys, no spaces)."""
     text = json.dumps(
         content() if schema is None else schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False
@@ -46,7 +50,7 @@ def content_hash(schema: dict[str, Any] | None = None) -> str:
 
 
 def problems(
-    version: int = VERSION, hashes: dict[int, str] = HASHES, schema: dict[str, Any] | None = None
+    version: int = VERSION, hashes: dict[int, str] = HASHES, schema: Mapping[str, object] | None = None
 ) -> list[str]:
     """What is wrong with the version bookkeeping ([] if nothing): the schema's content must have the hash
     recorded for `version`, and `version` must be the last one recorded."""
@@ -64,7 +68,7 @@ def problems(
     return out
 
 
-def document() -> dict[str, Any]:
+def document() -> dict[str, object]:
     """The schema document: the dialect, an id and a title naming the version, then the content."""
     body = content()
     return {

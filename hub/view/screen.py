@@ -5,12 +5,23 @@ is derived from the session and the rules engine's own facts; nothing is decided
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 from weakref import WeakKeyDictionary
 
 from hub.reconcile.table import TableSession
 from hub.view.base import Text
-from hub.view.match import BallView, EffectView, HistoryRow, MatchClock, NeedView, Placed, UndoView
+from hub.view.engine import EngineFields
+from hub.view.match import (
+    BallView,
+    EffectView,
+    HistoryRow,
+    MatchClock,
+    NeedView,
+    Placed,
+    ShotClockView,
+    UndoView,
+)
 from hub.view.session import question_view
 from hub.view.shot import Choice, QuestionView
 from hub.view.shotclock import shot_clock_view
@@ -74,6 +85,26 @@ def balls(variant: Variant) -> dict[str, BallView]:
 _BALLS: WeakKeyDictionary[Variant, dict[str, BallView]] = WeakKeyDictionary()
 
 
+class ScreenFields(TypedDict):
+    """MatchView's own fields as `screen_fields` makes them (its variants' sections aside: `section_fields`),
+    for the view to validate; `questions` are the session's, labelled. tests/hub/view/test_fields.py keeps the
+    keys those of MatchView."""
+
+    balls: dict[str, BallView]
+    points_left: int
+    target: int
+    to_win: list[int] | None
+    placed: list[Placed]
+    effects: list[EffectView]
+    deltas: list[int]
+    history: list[HistoryRow]
+    undo: UndoView | None
+    questions: list[QuestionView]
+    pockets: dict[str, Text]
+    clock: MatchClock
+    shot_clock: ShotClockView
+
+
 def sections() -> tuple[str, ...]:
     """The scoreboard's per-variant sections: one for each registered variant with facts of its own for the
     screens (`Variant.board_facts`); the section of the match's variant is filled, the others are null."""
@@ -89,13 +120,20 @@ def deltas(out: Outcome) -> list[int]:
     return d
 
 
+def section_fields(variant: Variant, state: State) -> dict[str, Mapping[str, object] | None]:
+    """The match view's per-variant sections (`sections()`, named by variant): `variant`'s facts in its own,
+    None in the others. Each variant writes its facts (`Variant.board_facts`); the view validates them
+    (StarFacts, HundredFacts, ClassicFacts; a variant registered outside the six: kept as it wrote them)."""
+    return {name: variant.board_facts(state) if name == variant.name else None for name in sections()}
+
+
 def screen_fields(
     s: TableSession,
-    engine: dict[str, Any],
+    engine: EngineFields,
     started_ms: int | None,
     ended_ms: int | None,
     extra_questions: list[QuestionView],
-) -> dict[str, Any]:
+) -> ScreenFields:
     """The MatchView's fields on top of the session's (`engine`: the session's fields, whose scores, balls on
     the table and needs are the position shown)."""
     match = s.match
@@ -106,15 +144,14 @@ def screen_fields(
     target = int(raw) if isinstance(raw, int) else 0  # the points or balls to win, where the variant has one
     scores = engine["scores"]
     last = match.outcomes[-1] if match.outcomes else match.opened  # a frame opens with its handicap, cited
-    needs: list[NeedView] = engine["needs"]
+    needs = engine["needs"]
     # as it was: an empty table counts the committed
-    on_table: list[int] = engine["on_table"] or list(state.on_table)
+    on_table = engine["on_table"] or list(state.on_table)
     return {
         "balls": balls(variant),
         "points_left": sum(values.get(b, 0) for b in on_table),
         "target": target,
         "to_win": [max(0, target - int(x)) for x in scores] if target else None,
-        **{name: variant.board_facts(state) if name == variant.name else None for name in sections()},
         "placed": _placed(state),
         "effects": [_effect(e) for e in last.effects],
         "deltas": deltas(last),

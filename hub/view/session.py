@@ -10,7 +10,8 @@ from typing import Any, cast
 from hub.reconcile.questions import pending_calls
 from hub.reconcile.report import question_id
 from hub.reconcile.table import TableSession
-from hub.view.engine import engine_fields, last_outcome
+from hub.view.engine import EngineFields, engine_fields, last_outcome
+from hub.view.race import RaceView
 from hub.view.shot import (
     AlertView,
     Amendment,
@@ -32,8 +33,26 @@ from hub.vocab.notices import Alert, Question
 from shared_rules.model import Declaration
 
 
-def session_fields(s: TableSession) -> dict[str, Any]:
-    """The SessionView's fields: the engine's (provisional if a shot is open) and the session's own."""
+class SessionFields(EngineFields):
+    """SessionView's fields as `session_fields` makes them, for the view to validate (SessionView, MatchView).
+    tests/hub/view/test_fields.py keeps the keys those of SessionView."""
+
+    table: str
+    match_id: int | str | None
+    status: str  # TableStatus: live | held | ended
+    provisional: bool
+    committed_scores: list[int]
+    shot: ShotView | None
+    next_shot: NextShot
+    shot_count: int
+    questions: list[QuestionView]
+    alerts: list[AlertView]
+    race: RaceView
+
+
+def session_fields(s: TableSession, race: RaceView) -> SessionFields:
+    """The SessionView's fields: the engine's (provisional if a shot is open), the session's own and its
+    `race` (hub.view.race)."""
     prov = s.provisional()
     match, asm = s.match, s.assembler
     provisional = prov is not None and prov.error is None and prov.state is not None
@@ -55,6 +74,7 @@ def session_fields(s: TableSession) -> dict[str, Any]:
         "shot_count": len(asm.shots) - sum(map(attrgetter("voided"), asm.shots)),  # C-level: a long match
         "questions": [question_view(q) for q in s.questions],
         "alerts": [alert_view(a) for a in s.alerts],
+        "race": race,
     }
 
 
