@@ -5,7 +5,7 @@ the alerts."""
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, cast
+from typing import cast
 
 from hub.reconcile.questions import pending_calls
 from hub.reconcile.report import question_id
@@ -16,6 +16,7 @@ from hub.view.shot import (
     AlertView,
     Amendment,
     Call,
+    Choice,
     FactValue,
     Jumped,
     LateDrop,
@@ -82,8 +83,10 @@ def calls(declarations: tuple[Declaration, ...]) -> list[Call]:
     return [Call(ball=d.ball, pocket=int(d.pocket), kind=d.kind.value, method=d.method) for d in declarations]
 
 
-def question_view(q: Question, **screen: Any) -> QuestionView:
-    """A session's question; `screen`: its choices and balls (hub.view.screen), or a suspect ball's facts."""
+def question_view(
+    q: Question, choices: list[Choice] | None = None, balls: list[int] | None = None
+) -> QuestionView:
+    """A session's question; `choices`, `balls`: the screens' (hub.view.screen), not stored."""
     return QuestionView(
         id=q.id,
         kind=q.kind,
@@ -96,7 +99,8 @@ def question_view(q: Question, **screen: Any) -> QuestionView:
         options=list(q.options),
         default=q.default,
         cite=q.cite,
-        **screen,
+        choices=choices,
+        balls=balls,
     )
 
 
