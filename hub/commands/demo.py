@@ -12,7 +12,10 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the demo itself is imported late: `luza --help` stays light
+    from hub.demo.shapes import HandicapSpec, RaceSpec
 
 
 def demo_variants() -> tuple[str, ...]:
@@ -35,19 +38,21 @@ def variants(text: str) -> list[str]:
     return names
 
 
-def handicap(text: str) -> dict[str, Any]:
+def handicap(text: str) -> HandicapSpec:
     """`--handicap KIND:N[:SEAT]` -> the race's handicap (checked by the rules engine)."""
+    from hub.demo.shapes import handicap_spec
     from shared_rules.errors import RulesError
     from shared_rules.race import Handicap
 
     try:
-        return Handicap.parse(text).to_dict()
+        return handicap_spec(Handicap.parse(text))
     except RulesError as exc:
         raise argparse.ArgumentTypeError(f"{exc.en} / {exc.ru}") from None
 
 
-def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
+def race_of(args: argparse.Namespace) -> RaceSpec | None:
     """The race each demo match is (None: a single frame with no handicap, as before races)."""
+    from hub.demo.shapes import race_spec
     from shared_rules.errors import RulesError
     from shared_rules.race import RaceRules
 
@@ -63,7 +68,7 @@ def race_of(args: argparse.Namespace) -> dict[str, Any] | None:
         rules = RaceRules.from_dict(raw)
     except RulesError as exc:
         raise SystemExit(f"luza demo: {exc.en} / {exc.ru}") from None
-    return None if rules.plain else rules.to_dict()
+    return None if rules.plain else race_spec(rules)
 
 
 def shot_clock(text: str) -> dict[str, int]:

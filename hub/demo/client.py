@@ -18,7 +18,11 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # types only: the client itself is the standard library
+    from hub.demo.shapes import ActionAnswer, TokenAnswer
+    from hub.view.table import TableStateJSON
 
 
 class PanelRefused(Exception):
@@ -55,17 +59,18 @@ class PanelClient:
 
     # ------------------------------------------------------------ reading (open)
 
-    def state(self) -> dict[str, Any]:
-        return self._call("GET", f"/api/tables/{self.table}/state")
+    def state(self) -> TableStateJSON:
+        """The table's state (TableView's JSON, as GET /api/tables/{table}/state gives it)."""
+        return cast("TableStateJSON", self._call("GET", f"/api/tables/{self.table}/state"))
 
     # ------------------------------------------------------------ acting (token)
 
     def login(self) -> None:
         body = self._call("POST", f"/api/tables/{self.table}/token", {"pin": self.pin, "label": self.label})
-        self.token = str(body["token"])
+        self.token = str(cast("TokenAnswer", body)["token"])
         self.tokens.add(self.token)
 
-    def act(self, action: Mapping[str, object]) -> dict[str, Any]:
+    def act(self, action: Mapping[str, object]) -> ActionAnswer:
         """One referee action (`kind` + fields); returns the hub's answer (`rev`, `state`)."""
         return self._mutate(f"/api/tables/{self.table}/actions", action)
 
@@ -76,7 +81,7 @@ class PanelClient:
         options: Mapping[str, object] | None = None,
         race: Mapping[str, object] | None = None,
         shot_clock: Mapping[str, int] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ActionAnswer:
         body: dict[str, object] = {
             "variant": variant,
             "players": list(players),
@@ -88,7 +93,8 @@ class PanelClient:
             body["shot_clock"] = dict(shot_clock)
         return self._mutate(f"/api/tables/{self.table}/match", body)
 
-    def _mutate(self, path: str, body: Mapping[str, object]) -> dict[str, Any]:
+    def _mutate(self, path: str, body: Mapping[str, object]) -> ActionAnswer:
+        """POST an action or a new match (ActionOut's JSON back), retried with the same uid."""
         uid = str(body.get("uid") or f"{self.label}-{self._run}-{next(self._uids)}")
         payload = {**body, "uid": uid}
         self.sent.add(uid)
@@ -96,7 +102,7 @@ class PanelClient:
             if self.token is None:
                 self.login()
             try:
-                return self._call("POST", path, payload, self.token)
+                return cast("ActionAnswer", self._call("POST", path, payload, self.token))
             except PanelRefused as exc:
                 if exc.status == 401 and attempt < self.retries:  # token expired or the hub restarted
                     self.token = None
@@ -113,7 +119,9 @@ class PanelClient:
 
     # ------------------------------------------------------------ HTTP
 
-    def _call(self, method: str, path: str, body: object = None, token: str | None = None) -> dict[str, Any]:
+    def _call(self, method: str, path: str, body: object = None, token: str | None = None) -> object:
+        """The hub's JSON answer (the caller names its shape: hub/web/schemas.py); a refusal (4xx) raises
+        PanelRefused with the error body's code and texts."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Accept", "application/json")
@@ -123,16 +131,24 @@ class PanelClient:
             req.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                return json.loads(resp.read() or b"{}")  # type: ignore[no-any-return]
+                answer: object = json.loads(resp.read() or b"{}")
+                return answer
         except urllib.error.HTTPError as exc:
-            raw = exc.read()
-            try:
-                err = json.loads(raw).get("error") or {}
-            except (ValueError, AttributeError):
-                err = {}
-            raise PanelRefused(
-                exc.code,
-                str(err.get("code", exc.code)),
-                str(err.get("en", exc.reason)),
-                str(err.get("ru", exc.reason)),
-            ) from None
+            raise refusal(exc) from None
+
+
+def refusal(exc: urllib.error.HTTPError) -> PanelRefused:
+    """The hub's error body (`{"error": {"code", "en", "ru"}}`, docs/web-api.md) as PanelRefused; a body
+    that is not one (a proxy's page) gives the HTTP status and reason."""
+    try:
+        body = json.loads(exc.read())
+    except ValueError:
+        body = None
+    err = body.get("error") if isinstance(body, dict) else None
+    texts: Mapping[str, object] = err if isinstance(err, dict) else {}
+    return PanelRefused(
+        exc.code,
+        str(texts.get("code", exc.code)),
+        str(texts.get("en", exc.reason)),
+        str(texts.get("ru", exc.reason)),
+    )

@@ -13,10 +13,10 @@ the first option offered.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
+from hub.demo.shapes import Board, NextShotJSON, RefereeBody
 from shared_rules.model import Colour
 from shared_rules.outcome import NeedKind
 from shared_rules.state import State
@@ -37,7 +37,7 @@ class Plan:
     pot: bool
 
 
-def seen(state: State, board: Mapping[str, Any]) -> State:
+def seen(state: State, board: Board) -> State:
     """The engine's committed state with what the scoreboard shows since
     (an open shot played on top of it)."""
     scores = board.get("scores") or state.scores
@@ -49,7 +49,7 @@ def seen(state: State, board: Mapping[str, Any]) -> State:
     )
 
 
-def call_ball(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> int | None:
+def call_ball(rules: Variant, state: State, board: Board, rng: random.Random) -> int | None:
     """A legal call that would score, where the engine asks for a call (its `declaration` need); else None."""
     need = next((n for n in board.get("needs", []) if n.get("kind") == NeedKind.DECLARATION), None)
     if need is None:
@@ -66,7 +66,7 @@ def target_ball(rules: Variant, state: State, rng: random.Random) -> int | None:
     return rng.choice(plain or balls) if balls else None
 
 
-def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: random.Random) -> Plan:
+def plan_shot(rules: Variant, state: State, board: Board, rng: random.Random) -> Plan:
     """What the player in turn does: usually (70 %) pots the ball the referee
     called, or one that would score."""
     state = seen(state, board)
@@ -81,21 +81,23 @@ def plan_shot(rules: Variant, state: State, board: Mapping[str, Any], rng: rando
     return Plan(pocket, call, colour, pot)
 
 
-def their_call(rules: Variant, plan: Plan, board: Mapping[str, Any]) -> Plan:
+def their_call(rules: Variant, plan: Plan, board: Board) -> Plan:
     """The shot when a person referees: the script calls nothing; the player goes for the ball and pocket the
     person called for this shot (the scoreboard's `next_shot`), if any, else for the ball of `plan`."""
-    calls = (board.get("next_shot") or {}).get("declarations") or []
+    next_shot: NextShotJSON = board.get("next_shot") or {"declarations": []}
+    calls = next_shot.get("declarations") or []
     call = calls[-1] if calls else None
-    if call is None or not isinstance(call.get("ball"), int):
+    ball = call.get("ball") if call is not None else None
+    if call is None or not isinstance(ball, int):
         return replace(plan, call=None)
-    return Plan(int(call.get("pocket") or plan.pocket), None, rules.colour_of(call["ball"]).value, plan.pot)
+    return Plan(int(call.get("pocket") or plan.pocket), None, rules.colour_of(ball).value, plan.pot)
 
 
 def answers(
-    board: Mapping[str, Any], called: int | None, rng: random.Random, colour: str | None = None
-) -> list[dict[str, Any]]:
+    board: Board, called: int | None, rng: random.Random, colour: str | None = None
+) -> list[RefereeBody]:
     """The referee actions that answer the scoreboard's open questions (a call before a shot is not one)."""
-    out: list[dict[str, Any]] = []
+    out: list[RefereeBody] = []
     for q in board.get("questions", []):
         action, options = q.get("action"), list(q.get("options") or [])
         if action == "identify" and options and all(o in COLOURS for o in options):
@@ -126,6 +128,6 @@ def _first_ball(options: Sequence[str]) -> int | None:
     return balls[0] if balls else None
 
 
-def unanswered(board: Mapping[str, Any]) -> list[str]:
+def unanswered(board: Board) -> list[str]:
     """The open questions other than the call before the next shot: what keeps a match from going on."""
     return [str(q.get("en", q.get("id"))) for q in board.get("questions", []) if q.get("action") != "declare"]

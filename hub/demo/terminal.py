@@ -12,22 +12,20 @@ import asyncio
 import contextlib
 import logging
 import random
-import shutil
-import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hub import config, configfile
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, their_call, unanswered
+from hub.demo.shapes import Board, RaceSpec, Referee, RefereeBody, board_of
+from hub.demo.workdir import demo_clock, workspace
 from hub.deploy.broker import Mosquitto, free_port
 from hub.service.changes import Change
 from hub.service.hub import Hub
-from hub.store import files
 from hub.virtual.table import Pot, Shot, VirtualTable
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction
@@ -53,17 +51,20 @@ class DemoResult:
     frames: list[int] | None = None  # a race's frame score
 
 
-def race_for(variant: str, race: dict[str, Any] | None) -> dict[str, Any] | None:
+def race_for(variant: str, race: RaceSpec | None) -> RaceSpec | None:
     """The race `luza demo --race/--break-rule/--handicap` asks for, as this variant can play it: a points or
     balls handicap the variant cannot give (general A-G5:
     Classic, 100 points, Star) is left out, with a warning."""
-    if not race or not race.get("handicap"):
+    handicap = race.get("handicap") if race else None
+    if not race or not handicap:
         return race
-    kind = race["handicap"]["kind"]
+    kind = handicap["kind"]
     if kind == "frames" or HandicapKind(kind) in find_variant(variant).HANDICAPS:
         return race
     log.warning("%s gives no %s handicap (general A-G5): played without it", variant, kind)
-    return {k: v for k, v in race.items() if k != "handicap"}
+    without = race.copy()
+    del without["handicap"]
+    return without
 
 
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
@@ -92,7 +93,7 @@ def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None 
     )
 
 
-def scoreboard_line(board: dict[str, Any]) -> str:
+def scoreboard_line(board: Board) -> str:
     """One line of the scoreboard, readable in a terminal: both languages, and the latest reason."""
     names = board.get("players") or list(PLAYERS)
     scores = board.get("scores") or [0, 0]
@@ -120,11 +121,11 @@ class Printer:
 
     def __init__(self, out: Callable[[str], None]) -> None:
         self.out = out
-        self._last: tuple[Any, ...] | None = None
+        self._last: tuple[object, ...] | None = None
         self._lock = threading.Lock()
 
     def __call__(self, change: Change) -> None:
-        board = change.state.get("match") or {}
+        board = board_of(change.state)
         key = (tuple(board.get("scores") or ()), board.get("to_play"), board.get("over"), board.get("winner"))
         with self._lock:
             if key != self._last:
@@ -141,7 +142,7 @@ class LocalReferee:
         self.hub, self.retries = hub, retries
         self._run, self._n = uuid.uuid4().hex[:8], 0
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: RefereeBody) -> None:
         """Submit with a uid of its own; a commit that takes too long is waited
         for again with the same uid."""
         self._n += 1
@@ -171,7 +172,7 @@ class DemoPlayers:
         table: VirtualTable,
         variant: str,
         rng: random.Random,
-        referee: Any = None,
+        referee: Referee | None = None,
         person: Callable[[], str | None] | None = None,
     ) -> None:
         """Plays the table's live match, every frame of a race: `next_frame` once a frame is won."""
@@ -188,14 +189,14 @@ class DemoPlayers:
         self.match_id = session.match_id if session is not None else None
         self._stop = threading.Event()
 
-    def board(self) -> dict[str, Any]:
-        return dict(self.hub.state(TABLE).get("match") or {})
+    def board(self) -> Board:
+        return board_of(self.hub.state(TABLE))
 
     def _state(self) -> State:
         session = self.hub.session(TABLE)
         return session.match.state if session is not None else self.rules.initial_state()
 
-    def _submit(self, action: dict[str, Any]) -> None:
+    def _submit(self, action: RefereeBody) -> None:
         if self.taken_over():
             return
         try:
@@ -323,18 +324,6 @@ class DemoPlayers:
         return why
 
 
-def demo_clock(table: VirtualTable, db: Path) -> Callable[[], int]:
-    """The hub's clock: the virtual table's, moved past the latest time a store kept from an earlier run (the
-    same --workdir), so a match resumed after a restart goes on forward in time, as on a real hub's clock."""
-    last = files.latest_ms(db)  # the hub's timeline at its last commit, or its latest stored time
-    offset = max(0, last + 1000 - table.vt.hub_ms())
-
-    def clock() -> int:
-        return table.vt.hub_ms() + offset
-
-    return clock
-
-
 def in_play(hub: Hub) -> str | None:
     """The variant of the table's match if one is in play: after a restart on the same --workdir, the match
     the hub rebuilt from the store, which the demo resumes rather than refusing to start another."""
@@ -344,20 +333,6 @@ def in_play(hub: Hub) -> str | None:
     return str(session.variant)
 
 
-@contextlib.contextmanager
-def workspace(path: str | None) -> Iterator[Path]:
-    if path:
-        p = Path(path)
-        p.mkdir(parents=True, exist_ok=True)
-        yield p
-        return
-    tmp = Path(tempfile.mkdtemp(prefix="luza-demo-"))
-    try:
-        yield tmp
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
 def run_demo(
     variant: str,
     speed: float = 4.0,
@@ -365,7 +340,7 @@ def run_demo(
     workdir: str | None = None,
     out: Callable[[str], None] = print,
     stop: threading.Event | None = None,
-    race: dict[str, Any] | None = None,
+    race: RaceSpec | None = None,
     shot_clock: dict[str, int] | None = None,
 ) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""
@@ -398,12 +373,13 @@ def run_demo(
         asyncio.run(players.run(stop))
         hub.wait_idle(10)
         board = players.board()
-        won = (board.get("race") or {}).get("winner", board.get("winner"))
+        final = board.get("race") or {}
+        scores = board.get("scores") or [0, 0]
         return DemoResult(
-            won,
-            tuple(board.get("scores") or (0, 0)),  # type: ignore[arg-type]
+            final.get("winner", board.get("winner")),
+            (scores[0], scores[1]),
             players.shots,
             players.over(),
             players.problem(),
-            (board.get("race") or {}).get("score"),
+            final.get("score"),
         )

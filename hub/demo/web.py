@@ -27,20 +27,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from hub.demo.client import PanelClient, PanelRefused
+from hub.demo.shapes import RaceSpec, RefereeBody
 from hub.demo.terminal import (
     PLAYERS,
     TABLE,
     DemoPlayers,
     Printer,
-    demo_clock,
     demo_config,
     in_play,
     race_for,
-    workspace,
 )
+from hub.demo.workdir import demo_clock, workspace
 from hub.deploy.broker import Mosquitto, free_port
 from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
@@ -85,7 +84,7 @@ def run_web_demo(
     pause_s: float = PAUSE_S,
     on_ready: Callable[[str], None] | None = None,
     person_idle_s: float = PERSON_IDLE_S,
-    race: dict[str, Any] | None = None,
+    race: RaceSpec | None = None,
     shot_clock: dict[str, int] | None = None,
 ) -> WebDemoResult:
     """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`;
@@ -179,7 +178,7 @@ class _Demo:
     out: Callable[[str], None]
     pause_s: float
     person: Callable[[], str | None]
-    race: dict[str, Any] | None = None  # each match a race (luza demo --race)
+    race: RaceSpec | None = None  # each match a race (luza demo --race)
     shot_clock: dict[str, int] | None = None  # each match with the shot clock (luza demo --shot-clock)
     seen: int = 0  # matches played through: finished, ended from the panel, or cut at the shot limit
     started: int = 0  # matches the demo started
@@ -235,14 +234,9 @@ class _Demo:
             self.out(f"match {n}: ended from the panel / партия завершена с панели")
             self.seen += 1
         elif script.over():
-            self.result.matches.append(
-                (
-                    script.variant,
-                    (board.get("race") or {}).get("winner", board.get("winner")),
-                    tuple(board.get("scores") or (0, 0)),
-                    script.shots,
-                )
-            )  # type: ignore[arg-type]
+            scores = board.get("scores") or [0, 0]
+            won = (board.get("race") or {}).get("winner", board.get("winner"))
+            self.result.matches.append((script.variant, won, (scores[0], scores[1]), script.shots))
             self.seen += 1
             if self.person() is None:
                 await self.close()
@@ -299,5 +293,5 @@ class _PanelReferee:
     def __init__(self, panel: PanelClient) -> None:
         self.panel = panel
 
-    def act(self, action: dict[str, object]) -> None:
+    def act(self, action: RefereeBody) -> None:
         self.panel.act(action)

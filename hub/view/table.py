@@ -4,7 +4,7 @@ a node as the screens show it."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -65,3 +65,9 @@ class TableView(View):
     boot: str
     hub_ms: int
     pin_set: bool | None = omitted_if_none("the web only: whether the table has a referee PIN")
+
+
+# A table's state as JSON, `TableView.model_dump(mode="json")`: what the retained MQTT state, the WebSocket
+# and REST carry, what `Hub.state` gives, and what the demo's panel client and the tests index as JSON. Its
+# shape is TableView's, published as docs/table-view.schema.json (a reader wanting fields validates it).
+TableStateJSON = dict[str, Any]
