@@ -10,11 +10,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypedDict
 
 from hub.commands.history_args import add_db, db_path
 from hub.errors import refusal_line
 from hub.export.model import ExportError
+from hub.stats.shapes import HeadToHead, LeftOut, PlayerFigures
+
+if TYPE_CHECKING:  # the statistics' code is imported when the command runs, not for `luza --help`
+    from hub.stats.figures import Figures
+
+
+class PlayerReport(PlayerFigures):
+    """`luza stats --player ID --json`: the player's figures and head-to-head records."""
+
+    head_to_head: list[HeadToHead]
+
+
+class BoardReport(TypedDict):
+    """`luza stats --json`: the leaderboard and the matches left out."""
+
+    players: list[PlayerFigures]
+    left_out: list[LeftOut]
 
 
 def register(sub: Any) -> None:
@@ -37,7 +56,7 @@ def _seconds(ms: int | None) -> str:
     return "-" if ms is None else f"{ms / 1000:.1f} s"
 
 
-def _board_line(rank: int, p: dict[str, Any]) -> str:
+def _board_line(rank: int, p: PlayerFigures) -> str:
     m = p["matches"]
     run = p["best_run"]
     rate = "-" if p["pot_rate"] is None else f"{p['pot_rate'] * 100:.0f}%"
@@ -49,7 +68,7 @@ def _board_line(rank: int, p: dict[str, Any]) -> str:
     )
 
 
-def _player(fig: Any, pid: int) -> int:
+def _player(fig: Figures, pid: int) -> int:
     from hub.stats.figures import head_to_head
 
     p = fig.players[pid]
@@ -122,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
                 fh.write(data)
         return 0
     if args.json:
-        body: Any = (
+        body: PlayerReport | BoardReport = (
             {**fig.players[args.player], "head_to_head": head_to_head(fig, args.player)}
             if args.player is not None
             else {"players": board, "left_out": fig.left_out}

@@ -9,19 +9,23 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from hub.export import build, load
 from hub.export.model import ExportError
-from hub.stats.facts import VERSION, match_facts
+from hub.stats.facts import VERSION, MatchFacts, match_facts
 from hub.stats.figures import Figures, figures
+from hub.stats.shapes import LeftOut
 from hub.store.database import Store
 from hub.store.players import MatchPlayers, Players
 
 log = logging.getLogger("luza.stats")
+# the cached facts are checked as they are read: a row the code cannot add up (written by hand, damaged) is
+# folded again from its match rather than failing every look at the figures
+CACHED = TypeAdapter(MatchFacts)
 
 
 @dataclass(frozen=True)
@@ -30,31 +34,41 @@ class Run:
 
     folded: int
     cached: int
-    unreadable: list[dict[str, Any]]
+    unreadable: list[LeftOut]
 
 
 def _dumps(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
-def facts_of(store: Store, match_id: int) -> dict[str, Any]:
+def facts_of(store: Store, match_id: int) -> MatchFacts:
     """The facts of one stored match, made now from its inputs (ExportError if it cannot be read)."""
     return match_facts(build(load(store, match_id)))
 
 
+def _cached(hit: tuple[int, str] | None, cursor: int) -> MatchFacts | None:
+    """The cached facts if they are of the match as it stands (same last input) and readable."""
+    if hit is None or hit[0] != cursor:
+        return None
+    try:
+        return CACHED.validate_json(hit[1])
+    except ValidationError:
+        return None
+
+
 def _gather(
     db: str, registry: Players, rows: list[MatchPlayers], use_cache: bool
-) -> tuple[list[tuple[MatchPlayers, Mapping[str, Any]]], Run]:
+) -> tuple[list[tuple[MatchPlayers, MatchFacts]], Run]:
     cached = registry.cached_facts(VERSION) if use_cache else {}
-    out: list[tuple[MatchPlayers, Mapping[str, Any]]] = []
+    out: list[tuple[MatchPlayers, MatchFacts]] = []
     fresh: list[tuple[int, int, int, str]] = []
-    unreadable: list[dict[str, Any]] = []
+    unreadable: list[LeftOut] = []
     store: Store | None = None
     try:
         for m in rows:
-            hit = cached.get(m.id)
-            if hit is not None and hit[0] == m.cursor:
-                out.append((m, json.loads(hit[1])))
+            hit = _cached(cached.get(m.id), m.cursor)
+            if hit is not None:
+                out.append((m, hit))
                 continue
             store = store or Store(db, readonly=True)
             try:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, tzinfo
-from typing import Any
 
 from hub.export import text
 from hub.export.csvfile import cell
+from hub.stats.shapes import PlayerFigures
 
 COLUMNS = (
     "rank",
@@ -61,8 +61,9 @@ def _seconds(ms: int | None) -> str:
     return "" if ms is None else f"{ms / 1000:.1f}"
 
 
-def row(rank: int, p: Mapping[str, Any], tz: tzinfo = UTC) -> dict[str, Any]:
-    run = p["best_run"] or {}
+def row(rank: int, p: PlayerFigures, tz: tzinfo = UTC) -> dict[str, str | int | float]:
+    """One player's row: column -> value ("" where there is none yet)."""
+    run = p["best_run"]
     m, b, st = p["matches"], p["breaks"], p["shot_time"]
     return {
         "rank": rank,
@@ -82,10 +83,10 @@ def row(rank: int, p: Mapping[str, Any], tz: tzinfo = UTC) -> dict[str, Any]:
         "frames_lost": p["frames"]["lost"],
         "points_for": p["points"]["for"],
         "points_against": p["points"]["against"],
-        "best_run_balls": run.get("balls", ""),
-        "best_run_points": run.get("points", ""),
+        "best_run_balls": run["balls"] if run else "",
+        "best_run_points": run["points"] if run else "",
         "best_run_date": text.local(run["at_ms"], tz, "%Y-%m-%d") if run else "",
-        "best_run_match": run.get("match", ""),
+        "best_run_match": run["match"] if run else "",
         "shots": p["shots"],
         "visits": p["visits"],
         "balls": p["balls"],
@@ -104,7 +105,7 @@ def row(rank: int, p: Mapping[str, Any], tz: tzinfo = UTC) -> dict[str, Any]:
     }
 
 
-def render(board: Sequence[Mapping[str, Any]], tz: tzinfo = UTC) -> bytes:
+def render(board: Sequence[PlayerFigures], tz: tzinfo = UTC) -> bytes:
     """The CSV file of a leaderboard (hub.stats.figures.leaderboard)."""
     buf = io.StringIO(newline="")
     w = csv.DictWriter(buf, COLUMNS, lineterminator="\r\n")

@@ -15,21 +15,82 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# pydantic (the cache's check, hub/stats/compute.py) reads TypedDicts only from typing_extensions' on 3.11
+from typing_extensions import TypedDict
+
 from hub.config import ShotTiming
 
 VERSION = 2  # 2: a match is a race of frames (a break per frame; visits and shot times within one)
 
+# The export document read here is hub/export's (docs/match-export.schema.json), taken as `Mapping[str, Any]`:
+# every field is read with `.get` and a default, so a file from an older hub (no frames, no settings) still
+# gives facts. The facts made from it are JSON (cached in `match_facts.facts`, schema v10): the TypedDicts
+# below.
+
+
+class RunFacts(TypedDict):
+    """A series (a visit with at least one ball): its balls, its points, the strike of its first shot."""
+
+    balls: int
+    points: int
+    at_ms: int
+
+
+class SeatFacts(TypedDict):
+    """What one seat did in one match (docs/statistics.md, "The figures of a match")."""
+
+    points: int
+    shots: int
+    potting_shots: int
+    balls: int
+    visits: int
+    run: RunFacts | None
+    timed: int
+    time_ms: int
+    longest_ms: int | None
+    fouls: dict[str, int]  # paragraph cited -> count
+    pockets: dict[str, int]  # pocket "1".."6" -> balls credited through it
+    breaks: dict[str, int]  # count, pot, foul, none, balls (the keys a seat had)
+
+
+class FrameResult(TypedDict):
+    """How a frame (or the match, a race) ended or stands: over, its winner's seat, a draw."""
+
+    over: bool
+    winner: int | None
+    draw: bool
+
+
+class FrameFacts(FrameResult):
+    """One frame's result and its final scores (seat 0's, seat 1's)."""
+
+    scores: list[int]
+
+
+class MatchFacts(TypedDict):
+    """The facts of one match: what hub/stats/figures.py adds up, and what the cache keeps."""
+
+    version: int
+    match: int
+    variant: str
+    started_ms: int
+    ended_ms: int | None
+    complete: bool  # False: events never reached the hub, the result is not verified
+    frames: list[FrameFacts]
+    result: FrameResult  # the match's: a race's winner
+    seats: list[SeatFacts]  # seat 0's, seat 1's
+
 
 @dataclass
 class Seat:
-    """What one seat did in one match (JSON-able through `as_dict`)."""
+    """What one seat did in one match, added up shot by shot (its JSON: `as_dict`)."""
 
     points: int = 0
     shots: int = 0
     potting_shots: int = 0  # shots that put at least one ball on the shooter's own shelf
     balls: int = 0  # balls the shooter pocketed that the engine credited to the shooter
     visits: int = 0  # turns at the table: consecutive shots by the same player
-    run: dict[str, int] | None = None  # the best series: {balls, points, at_ms}
+    run: RunFacts | None = None  # the best series
     timed: int = 0  # shots with a shot time (a sensor strike after a previous shot)
     time_ms: int = 0  # their total
     longest_ms: int | None = None
@@ -37,7 +98,7 @@ class Seat:
     pockets: Counter[str] = field(default_factory=Counter)  # pocket "1".."6" -> balls credited through it
     breaks: Counter[str] = field(default_factory=Counter)  # count, pot, foul, none, balls
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SeatFacts:
         return {
             "points": self.points,
             "shots": self.shots,
@@ -189,7 +250,7 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
     return seats
 
 
-def _frame(result: Mapping[str, Any]) -> dict[str, Any]:
+def _frame(result: Mapping[str, Any]) -> FrameFacts:
     """How one frame ended (or stands): over, winner, draw, the scores."""
     scores: Sequence[Any] = result.get("scores") or (0, 0)
     winner = result.get("winner") if result.get("over") else None
@@ -201,13 +262,14 @@ def _frame(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
+def match_facts(doc: Mapping[str, Any]) -> MatchFacts:
     """The facts of the match an export document describes (JSON-able; docs/statistics.md). Each frame's
     result from its section (a file from before races: the match's one result); a seat's points are the sum of
     its frames' final scores; the match's result is the race's."""
     result = doc.get("result") or {}
     evidence = (doc.get("verification") or {}).get("evidence") or {}
     seats = _seats(doc)
+    outcome = _frame(result)  # the match's: a race's winner (its scores are the frames')
     sections = [f.get("result") or {} for f in doc.get("frames") or ()]
     frames = [_frame(r) for r in sections or (result,)]
     for i in (0, 1):
@@ -220,6 +282,6 @@ def match_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
         "ended_ms": doc["match"].get("ended_ms"),
         "complete": evidence.get("complete", True) is not False,
         "frames": frames,
-        "result": {k: v for k, v in _frame(result).items() if k != "scores"},  # the match's: a race's winner
+        "result": {"over": outcome["over"], "winner": outcome["winner"], "draw": outcome["draw"]},
         "seats": [s.as_dict() for s in seats],
     }

@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from hub.stats import rating
+from hub.stats.facts import FrameResult, MatchFacts
+from hub.stats.shapes import (
+    BestRun,
+    HeadToHead,
+    LeftOut,
+    Opponent,
+    Outcome,
+    PlayerFigures,
+    RecentMatch,
+    SuggestedHandicap,
+)
 from hub.store.players import MatchPlayers, PlayerRow
 
 RECENT = 10  # matches listed on a player's page
@@ -22,7 +32,7 @@ RECENT = 10  # matches listed on a player's page
 
 @dataclass
 class Tally:
-    """A player's running totals."""
+    """A player's running totals (mutable: added to match by match, then read once by `_public`)."""
 
     matches: Counter[str] = field(default_factory=Counter)  # played, won, lost, drawn, unfinished
     frames: Counter[str] = field(default_factory=Counter)  # played, won, lost
@@ -31,40 +41,55 @@ class Tally:
     fouls: Counter[str] = field(default_factory=Counter)
     breaks: Counter[str] = field(default_factory=Counter)
     pockets: Counter[str] = field(default_factory=Counter)
-    best_run: dict[str, Any] | None = None
+    best_run: BestRun | None = None
     longest_ms: int | None = None
-    recent: list[dict[str, Any]] = field(default_factory=list)
+    recent: list[RecentMatch] = field(default_factory=list)
     last_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two registered players' record against each other (a < b by id): matches, the wins of each, draws,
+    unfinished, the points of each, when they last met."""
+
+    a: int
+    b: int
+    matches: int = 0
+    a_won: int = 0
+    b_won: int = 0
+    drawn: int = 0
+    unfinished: int = 0
+    a_points: int = 0
+    b_points: int = 0
+    last_ms: int = 0
 
 
 @dataclass(frozen=True)
 class Figures:
     """Everything the statistics say: per player id, per pair (a < b), the matches left out."""
 
-    players: dict[int, dict[str, Any]]
-    pairs: dict[tuple[int, int], dict[str, Any]]
-    left_out: list[dict[str, Any]]
+    players: dict[int, PlayerFigures]
+    pairs: dict[tuple[int, int], Pair]
+    left_out: list[LeftOut]
     counted: int
 
 
-def _outcome(frame: Mapping[str, Any], seat: int) -> str:
-    if frame.get("draw"):
+def _outcome(frame: FrameResult, seat: int) -> Outcome:
+    if frame["draw"]:
         return "drawn"
-    if not frame.get("over") or frame.get("winner") not in (0, 1):
+    if not frame["over"] or frame["winner"] not in (0, 1):
         return "unfinished"
     return "won" if frame["winner"] == seat else "lost"
 
 
-def _match_outcome(f: Mapping[str, Any], seat: int) -> str:
-    """The match's result for `seat`: the race's (facts v2), else its one frame's."""
-    frames = f.get("frames") or []
-    result = f.get("result") or (frames[-1] if frames else None)
-    return "unfinished" if result is None else _outcome(result, seat)
+def _match_outcome(f: MatchFacts, seat: int) -> Outcome:
+    """The match's result for `seat`: the race's (facts v2)."""
+    return _outcome(f["result"], seat)
 
 
-def _add_seat(t: Tally, m: MatchPlayers, f: Mapping[str, Any], seat: int, opponent: dict[str, Any]) -> None:
+def _add_seat(t: Tally, m: MatchPlayers, f: MatchFacts, seat: int, opponent: Opponent) -> None:
     s, o = f["seats"][seat], f["seats"][1 - seat]
-    frames = f.get("frames") or []
+    frames = f["frames"]
     result = _match_outcome(f, seat)
     t.matches["played"] += 1
     t.matches[result] += 1
@@ -90,11 +115,11 @@ def _add_seat(t: Tally, m: MatchPlayers, f: Mapping[str, Any], seat: int, oppone
     t.pockets.update(s["pockets"])
     if s["longest_ms"] is not None:
         t.longest_ms = s["longest_ms"] if t.longest_ms is None else max(t.longest_ms, s["longest_ms"])
-    run = s.get("run")
+    run = s["run"]
     if run and (
         t.best_run is None or (run["balls"], run["points"]) > (t.best_run["balls"], t.best_run["points"])
     ):
-        t.best_run = {**run, "match": m.id}
+        t.best_run = {"at_ms": run["at_ms"], "balls": run["balls"], "points": run["points"], "match": m.id}
     t.last_ms = m.started_ms
     t.recent.append(
         {
@@ -113,8 +138,8 @@ def _ratio(a: int, b: int, digits: int) -> float | None:
     return round(a / b, digits) if b else None
 
 
-def _public(p: PlayerRow, t: Tally, r: float, rated: int) -> dict[str, Any]:
-    sums = t.sums
+def _public(p: PlayerRow, t: Tally, r: float, rated: int) -> PlayerFigures:
+    sums, m, fr, br = t.sums, t.matches, t.frames, t.breaks
     return {
         "id": p.id,
         "name": p.name,
@@ -124,8 +149,14 @@ def _public(p: PlayerRow, t: Tally, r: float, rated: int) -> dict[str, Any]:
         "photo": p.photo is not None,
         "rating": round(r, 1),
         "rated": rated,
-        "matches": {k: t.matches[k] for k in ("played", "won", "lost", "drawn", "unfinished")},
-        "frames": {k: t.frames[k] for k in ("played", "won", "lost")},
+        "matches": {
+            "played": m["played"],
+            "won": m["won"],
+            "lost": m["lost"],
+            "drawn": m["drawn"],
+            "unfinished": m["unfinished"],
+        },
+        "frames": {"played": fr["played"], "won": fr["won"], "lost": fr["lost"]},
         "points": {"for": sums["points_for"], "against": sums["points_against"]},
         "shots": sums["shots"],
         "visits": sums["visits"],
@@ -140,49 +171,43 @@ def _public(p: PlayerRow, t: Tally, r: float, rated: int) -> dict[str, Any]:
             "longest_ms": t.longest_ms,
         },
         "fouls": dict(sorted(t.fouls.items())),
-        "breaks": {k: t.breaks[k] for k in ("count", "pot", "foul", "none", "balls")},
+        "breaks": {
+            "count": br["count"],
+            "pot": br["pot"],
+            "foul": br["foul"],
+            "none": br["none"],
+            "balls": br["balls"],
+        },
         "pockets": {str(k): t.pockets[str(k)] for k in range(1, 7)},
         "last_ms": t.last_ms,
         "recent": list(reversed(t.recent[-RECENT:])),
     }
 
 
-def _pair(
-    pairs: dict[tuple[int, int], dict[str, Any]], ids: tuple[int, int], f: Mapping[str, Any], started_ms: int
-) -> None:
-    a, b = sorted(ids)
-    seat_a = ids.index(a)
-    rec = pairs.setdefault(
-        (a, b),
-        {
-            "a": a,
-            "b": b,
-            "matches": 0,
-            "a_won": 0,
-            "b_won": 0,
-            "drawn": 0,
-            "unfinished": 0,
-            "a_points": 0,
-            "b_points": 0,
-            "last_ms": 0,
-        },
-    )
+def _pair(pair: Pair, seat_a: int, f: MatchFacts, started_ms: int) -> Pair:
+    """`pair` with one more match, in which `a` sat in `seat_a`."""
     result = _match_outcome(f, seat_a)
-    rec["matches"] += 1
-    rec[{"won": "a_won", "lost": "b_won", "drawn": "drawn", "unfinished": "unfinished"}[result]] += 1
-    rec["a_points"] += f["seats"][seat_a]["points"]
-    rec["b_points"] += f["seats"][1 - seat_a]["points"]
-    rec["last_ms"] = started_ms
+    return replace(
+        pair,
+        matches=pair.matches + 1,
+        a_won=pair.a_won + (result == "won"),
+        b_won=pair.b_won + (result == "lost"),
+        drawn=pair.drawn + (result == "drawn"),
+        unfinished=pair.unfinished + (result == "unfinished"),
+        a_points=pair.a_points + f["seats"][seat_a]["points"],
+        b_points=pair.b_points + f["seats"][1 - seat_a]["points"],
+        last_ms=started_ms,
+    )
 
 
-def _game(ids: tuple[int, int], f: Mapping[str, Any]) -> rating.Game | None:
+def _game(ids: tuple[int, int], f: MatchFacts) -> rating.Game | None:
     result = _match_outcome(f, 0)
     score = {"won": 1.0, "lost": 0.0, "drawn": 0.5}.get(result)
     return None if score is None else rating.Game(ids[0], ids[1], score)
 
 
 def figures(
-    matches: Sequence[tuple[MatchPlayers, Mapping[str, Any]]],
+    matches: Sequence[tuple[MatchPlayers, MatchFacts]],
     players: Sequence[PlayerRow],
     merges: Mapping[int, int],
 ) -> Figures:
@@ -190,12 +215,12 @@ def figures(
     they started; `merges` maps a merged id to the id it stands for now."""
     known = {p.id: p for p in players if p.merged_into is None}
     tallies = {pid: Tally() for pid in known}
-    pairs: dict[tuple[int, int], dict[str, Any]] = {}
+    pairs: dict[tuple[int, int], Pair] = {}
     games: list[rating.Game] = []
-    left_out: list[dict[str, Any]] = []
+    left_out: list[LeftOut] = []
     counted = 0
     for m, f in sorted(matches, key=lambda x: (x[0].started_ms, x[0].id)):
-        if not f.get("complete", True):
+        if not f["complete"]:
             left_out.append(
                 {
                     "match": m.id,
@@ -210,15 +235,16 @@ def figures(
         for seat in (0, 1):
             pid, other = ids[seat], ids[1 - seat]
             if pid in tallies:
-                opponent = {
+                opponent: Opponent = {
                     "id": other if other in known else None,
                     "name": known[other].name if other in known else m.names[1 - seat],
                 }
                 _add_seat(tallies[pid], m, f, seat, opponent)
-        if ids[0] in known and ids[1] in known and ids[0] != ids[1]:
-            pair = (int(ids[0]), int(ids[1]))  # type: ignore[arg-type]
-            _pair(pairs, pair, f, m.started_ms)
-            game = _game(pair, f)
+        one, two = ids
+        if one in known and two in known and one is not None and two is not None and one != two:
+            a, b = sorted((one, two))
+            pairs[a, b] = _pair(pairs.get((a, b), Pair(a, b)), 0 if one == a else 1, f, m.started_ms)
+            game = _game((one, two), f)
             if game is not None:
                 games.append(game)
     r, rated = rating.ratings(games)
@@ -228,25 +254,35 @@ def figures(
     return Figures(out, pairs, left_out, counted)
 
 
-def leaderboard(fig: Figures) -> list[dict[str, Any]]:
+def leaderboard(fig: Figures) -> list[PlayerFigures]:
     """Every player, the highest rating first (then more matches, then the name, then the id)."""
     return sorted(
         fig.players.values(), key=lambda p: (-p["rating"], -p["matches"]["played"], p["name"], p["id"])
     )
 
 
-def head_to_head(fig: Figures, player: int, target: int = 71) -> list[dict[str, Any]]:
+def _suggested(h: rating.Handicap) -> SuggestedHandicap:
+    """rating.handicap(me, them) seen from me: whom the handicap goes to."""
+    return {
+        "to": None if h.to is None else ("me" if h.to == 0 else "opponent"),
+        "points": h.points,
+        "frames": h.frames,
+        "expected": h.expected,
+        "target": h.target,
+        "race": h.race,
+    }
+
+
+def head_to_head(fig: Figures, player: int, target: int = 71) -> list[HeadToHead]:
     """A player's record against each registered opponent, with the handicap the ratings suggest (a frame to
     `target` points), the most recent opponent first."""
-    out = []
+    out: list[HeadToHead] = []
     me = fig.players[player]
     for (a, b), rec in fig.pairs.items():
         if player not in (a, b):
             continue
-        mine = "a" if player == a else "b"
-        theirs = "b" if mine == "a" else "a"
-        other = fig.players[b if mine == "a" else a]
-        h = rating.handicap(me["rating"], other["rating"], target)
+        mine_a = player == a
+        other = fig.players[b if mine_a else a]
         out.append(
             {
                 "opponent": {
@@ -255,14 +291,14 @@ def head_to_head(fig: Figures, player: int, target: int = 71) -> list[dict[str, 
                     "name_en": other["name_en"],
                     "rating": other["rating"],
                 },
-                "matches": rec["matches"],
-                "won": rec[f"{mine}_won"],
-                "lost": rec[f"{theirs}_won"],
-                "drawn": rec["drawn"],
-                "points_for": rec[f"{mine}_points"],
-                "points_against": rec[f"{theirs}_points"],
-                "last_ms": rec["last_ms"],
-                "handicap": {**h, "to": None if h["to"] is None else ("me" if h["to"] == 0 else "opponent")},
+                "matches": rec.matches,
+                "won": rec.a_won if mine_a else rec.b_won,
+                "lost": rec.b_won if mine_a else rec.a_won,
+                "drawn": rec.drawn,
+                "points_for": rec.a_points if mine_a else rec.b_points,
+                "points_against": rec.b_points if mine_a else rec.a_points,
+                "last_ms": rec.last_ms,
+                "handicap": _suggested(rating.handicap(me["rating"], other["rating"], target)),
             }
         )
     return sorted(out, key=lambda x: (-x["last_ms"], x["opponent"]["id"]))

@@ -53,18 +53,30 @@ def _round(x: float) -> int:
     return int(x + 0.5)  # half up (x >= 0 here): the same on every machine
 
 
-def handicap(r_a: float, r_b: float, target: int = 71, race: int = 1) -> dict[str, object]:
-    """What the stronger of a and b gives the other: {"to": 0 (a) | 1 (b) | None, "points", "frames",
-    "expected"} for a frame to `target` points and a race to `race` frames."""
-    stronger_a = r_a >= r_b
+@dataclass(frozen=True)
+class Handicap:
+    """What the stronger player gives the other: `to` the weaker (0: a, 1: b; None: even, nothing given),
+    `points` of a frame to `target`, `frames` of a race to `race`; `expected` the stronger one's expected
+    score (3 decimals)."""
+
+    to: int | None
+    points: int
+    frames: int
+    expected: float
+    target: int
+    race: int
+
+
+def handicap(r_a: float, r_b: float, target: int = 71, race: int = 1) -> Handicap:
+    """The handicap between a and b for a frame to `target` points and a race to `race` frames."""
     e = expected(max(r_a, r_b), min(r_a, r_b))
     if abs(r_a - r_b) < EVEN_BELOW:
-        return {"to": None, "points": 0, "frames": 0, "expected": round(e, 3), "target": target, "race": race}
-    return {
-        "to": 1 if stronger_a else 0,
-        "points": _round(target * (e - 0.5)),
-        "frames": _round(race * (e - 0.5)),
-        "expected": round(e, 3),
-        "target": target,
-        "race": race,
-    }
+        return Handicap(None, 0, 0, round(e, 3), target, race)
+    return Handicap(
+        1 if r_a >= r_b else 0,
+        _round(target * (e - 0.5)),
+        _round(race * (e - 0.5)),
+        round(e, 3),
+        target,
+        race,
+    )

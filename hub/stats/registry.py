@@ -8,9 +8,14 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+# pydantic (FastAPI's response models) reads TypedDicts only from typing_extensions' on Python < 3.12
+from typing import NotRequired
+
+from typing_extensions import TypedDict
 
 from hub.errors import MALFORMED, NOT_FOUND, REFUSED, Refusal
 from hub.names import clean_name
@@ -89,8 +94,23 @@ def _photo(value: object) -> str | None:
     return value
 
 
-def check(fields: dict[str, Any]) -> NewPlayer:
-    """A new player from what was typed (PlayerError naming the field otherwise)."""
+class PlayerPublic(TypedDict):
+    """A player as the API and the CLI show it (`GET /api/players`, `luza players list --json`)."""
+
+    id: int
+    name: str
+    name_en: str
+    nickname: str
+    club: str
+    photo: bool  # whether there is one
+    created_ms: int
+    merged_into: int | None
+    photo_url: NotRequired[str | None]  # the photo's data: URL, only where asked for (it can be large)
+
+
+def check(fields: Mapping[str, object]) -> NewPlayer:
+    """A new player from what was typed, any JSON or the CLI's arguments (PlayerError naming the field
+    otherwise): each field is checked for its type here."""
     name = _text(fields.get("name"), "name", required=True)
     name_en = _text(fields.get("name_en"), "name_en") or romanised(name)
     return NewPlayer(
@@ -102,9 +122,9 @@ def check(fields: dict[str, Any]) -> NewPlayer:
     )
 
 
-def public(p: PlayerRow, photo: bool = False) -> dict[str, Any]:
+def public(p: PlayerRow, photo: bool = False) -> PlayerPublic:
     """A player as the API and the CLI show it (the photo itself only if asked: it can be large)."""
-    out: dict[str, Any] = {
+    out: PlayerPublic = {
         "id": p.id,
         "name": p.name,
         "name_en": p.name_en,
@@ -119,7 +139,7 @@ def public(p: PlayerRow, photo: bool = False) -> dict[str, Any]:
     return out
 
 
-def add(db: str | Path, fields: dict[str, Any], now_ms: int) -> PlayerRow:
+def add(db: str | Path, fields: Mapping[str, object], now_ms: int) -> PlayerRow:
     new = check(fields)
     return Players(db).add(new.name, new.name_en, new.nickname, new.club, new.photo, now_ms)
 

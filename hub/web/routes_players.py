@@ -17,18 +17,22 @@ import logging
 import sqlite3
 import threading
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, status
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
+
+# pydantic (the response models) reads TypedDicts only from typing_extensions' on Python < 3.12
+from typing_extensions import TypedDict
 
 from hub.errors import UNAVAILABLE
 from hub.export.days import local_zone
 from hub.stats import csvfile, registry
 from hub.stats.compute import compute
 from hub.stats.figures import Figures, head_to_head, leaderboard
-from hub.stats.registry import PlayerError
+from hub.stats.registry import PlayerError, PlayerPublic
+from hub.stats.shapes import HeadToHead, LeftOut, PlayerFigures
 from hub.store.players import Players
 from hub.web.auth import CLUB
 from hub.web.context import Web, WebContext
@@ -62,6 +66,41 @@ class MergeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     duplicate: Annotated[int, Field(ge=1, description="the duplicate's id")]
     into: Annotated[int, Field(ge=1, description="the player it is merged into")]
+
+
+# The bodies below are the routes' response models: FastAPI writes a TypedDict's keys in the order declared,
+# which is the order these bodies always had (dashboard/js/players.js and player.js read them).
+
+
+class PlayerList(TypedDict):
+    """GET /api/players: the players found."""
+
+    players: list[PlayerPublic]
+
+
+class Merged(TypedDict):
+    """POST /api/players/merge: how many matches moved, and the player they moved to."""
+
+    ok: bool
+    moved_matches: int
+    player: PlayerPublic
+
+
+class PlayerPage(PlayerPublic):
+    """GET /api/players/{id}: the player (with the photo), every figure, head to head. An old id of a merged
+    duplicate: the player without photo_url, `figures` None, no head to head (the page follows
+    merged_into)."""
+
+    figures: PlayerFigures | None
+    head_to_head: list[HeadToHead]
+
+
+class Leaderboard(TypedDict):
+    """GET /api/stats: every player's figures, highest rating first; the matches counted and left out."""
+
+    players: list[PlayerFigures]
+    counted: int
+    left_out: list[LeftOut]
 
 
 def _db(web: WebContext) -> str:
@@ -112,7 +151,7 @@ def _id(value: str) -> int:
 
 
 @router.get("/api/players", summary="Search the player registry (either alphabet)")
-def search(web: Web, q: str = "", limit: int = 20) -> dict[str, Any]:
+def search(web: Web, q: str = "", limit: int = 20) -> PlayerList:
     reg = Players(_db(web))
     n = max(1, min(MAX_LIMIT, limit))
     rows = reg.search(q, n) if q.strip() else reg.all()[:n]
@@ -120,7 +159,7 @@ def search(web: Web, q: str = "", limit: int = 20) -> dict[str, Any]:
 
 
 @router.post("/api/players", summary="Register a player", status_code=status.HTTP_201_CREATED)
-def add(body: PlayerIn, web: Web, authorization: Authorization = None) -> dict[str, Any]:
+def add(body: PlayerIn, web: Web, authorization: Authorization = None) -> PlayerPublic:
     if web.bearer(authorization, CLUB) is None and not any(
         web.bearer(authorization, t) for t in web.table_ids()
     ):
@@ -135,7 +174,7 @@ def add(body: PlayerIn, web: Web, authorization: Authorization = None) -> dict[s
 
 
 @router.post("/api/players/merge", summary="Merge a duplicate into a player (the club's)")
-def merge(body: MergeIn, web: Web, authorization: Authorization = None) -> dict[str, Any]:
+def merge(body: MergeIn, web: Web, authorization: Authorization = None) -> Merged:
     if web.bearer(authorization, CLUB) is None:
         raise _unauthorized("club")
     try:
@@ -150,7 +189,7 @@ def merge(body: MergeIn, web: Web, authorization: Authorization = None) -> dict[
 
 
 @router.get("/api/players/{player}", summary="A player: details, every figure, head to head")
-def player(player: str, web: Web) -> dict[str, Any]:
+def player(player: str, web: Web) -> PlayerPage:
     pid = _id(player)
     row = Players(_db(web)).get(pid)
     if row is None:
@@ -166,7 +205,7 @@ def player(player: str, web: Web) -> dict[str, Any]:
 
 
 @router.get("/api/stats", summary="The leaderboard: every player's figures")
-def stats(web: Web) -> dict[str, Any]:
+def stats(web: Web) -> Leaderboard:
     fig = _figures(web)
     return {"players": leaderboard(fig), "counted": fig.counted, "left_out": fig.left_out}
 
