@@ -11,21 +11,19 @@ winner). docs/statistics.md defines each one; `VERSION` changes whenever a defin
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 # pydantic (the cache's check, hub/stats/compute.py) reads TypedDicts only from typing_extensions' on 3.11
 from typing_extensions import TypedDict
 
 from hub.config import ShotTiming
+from hub.stats.evidence import Action, Export, Outcome, Pocketed, Shot, read
 
 VERSION = 2  # 2: a match is a race of frames (a break per frame; visits and shot times within one)
 
-# The export document read here is hub/export's (docs/match-export.schema.json), taken as `Mapping[str, Any]`:
-# every field is read with `.get` and a default, so a file from an older hub (no frames, no settings) still
-# gives facts. The facts made from it are JSON (cached in `match_facts.facts`, schema v10): the TypedDicts
-# below.
+# The export document is read through hub/stats/evidence.py (checked, the parts the statistics need); the
+# facts made from it are JSON (cached in `match_facts.facts`, schema v10): the TypedDicts below.
 
 
 class RunFacts(TypedDict):
@@ -115,76 +113,65 @@ class Seat:
         }
 
 
-def counted(shot: Mapping[str, Any]) -> bool:
+def counted(shot: Shot) -> bool:
     """A shot the engine judged and kept (not provisional, not refused, with a shooter)."""
     return (
-        shot.get("status") == "ok"
-        and not shot.get("provisional")
-        and shot.get("engine_index") is not None
-        and shot.get("shooter") in (0, 1)
+        shot.status == "ok"
+        and not shot.provisional
+        and shot.engine_index is not None
+        and shot.shooter in (0, 1)
     )
 
 
-def roll_ms(doc: Mapping[str, Any]) -> int:
+def roll_ms(doc: Export) -> int:
     """How long after a shot's last strike or ball the hub takes the balls to have stopped (the match's own
     settle settings, else the default)."""
-    settle = (doc.get("settings") or {}).get("settle") or {}
-    value = settle.get("roll_ms", ShotTiming().roll_ms)
-    return int(value) if isinstance(value, int | float) else ShotTiming().roll_ms
+    settle = doc.settings.settle if doc.settings else None
+    value = settle.roll_ms if settle else None
+    return ShotTiming().roll_ms if value is None else int(value)
 
 
-def credited(shot: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def credited(shot: Shot) -> list[Pocketed]:
     """The shot's pocketed balls that went to the shooter's own shelf (matched to the engine's to_shelf
     effects by number, in order; a ball nobody numbered — Free names no ball
     — takes a to_shelf no numbered ball took)."""
-    shooter = shot["shooter"]
-    owed = Counter(
-        e.get("ball")
-        for e in shot.get("effects") or ()
-        if e.get("kind") == "to_shelf" and e.get("player") == shooter
-    )
-    pocketed = list(shot.get("balls") or ())
-    numbered = [b for b in pocketed if b.get("ball") is not None]
+    owed = Counter(e.ball for e in shot.effects if e.kind == "to_shelf" and e.player == shot.shooter)
+    numbered = [b for b in shot.balls if b.ball is not None]
     mine = []
     for b in numbered:
-        if owed[b.get("ball")] > 0:
-            owed[b.get("ball")] -= 1
+        if owed[b.ball] > 0:
+            owed[b.ball] -= 1
             mine.append(b)
-    left = sum(n for ball, n in owed.items() if ball not in {x.get("ball") for x in numbered})
-    unnamed = [b for b in pocketed if b.get("ball") is None][:left]
-    return [b for b in pocketed if any(b is x for x in (*mine, *unnamed))]
+    left = sum(n for ball, n in owed.items() if ball not in {x.ball for x in numbered})
+    unnamed = [b for b in shot.balls if b.ball is None][:left]
+    return [b for b in shot.balls if any(b is x for x in (*mine, *unnamed))]
 
 
-def gained(shot: Mapping[str, Any]) -> int:
+def gained(shot: Shot) -> int:
     """Points the shot gave its shooter (the positive score effects for the shooter)."""
     return sum(
-        int(e.get("amount") or 0)
-        for e in shot.get("effects") or ()
-        if e.get("kind") == "score" and e.get("player") == shot["shooter"] and int(e.get("amount") or 0) > 0
+        e.amount or 0
+        for e in shot.effects
+        if e.kind == "score" and e.player == shot.shooter and (e.amount or 0) > 0
     )
 
 
-def settled_at(shot: Mapping[str, Any], roll: int) -> int | None:
+def settled_at(shot: Shot, roll: int) -> int | None:
     """When the hub takes the balls of `shot` to have stopped: its strike or last ball, plus `roll`."""
-    times = [
-        t
-        for t in (shot.get("opened_ms"), *(b.get("at_ms") for b in shot.get("balls") or ()))
-        if isinstance(t, int)
-    ]
-    strike = shot.get("strike") or {}
-    if isinstance(strike.get("at_ms"), int):
-        times.append(strike["at_ms"])
+    times = [t for t in (shot.opened_ms, *(b.at_ms for b in shot.balls)) if t is not None]
+    if shot.strike is not None and shot.strike.at_ms is not None:
+        times.append(shot.strike.at_ms)
     return max(times) + roll if times else None
 
 
-def _shot_time(seat: Seat, shot: Mapping[str, Any], prev: Mapping[str, Any] | None, roll: int) -> None:
-    strike = shot.get("strike") or {}
-    if prev is None or strike.get("source") != "sensor" or not isinstance(strike.get("at_ms"), int):
+def _shot_time(seat: Seat, shot: Shot, prev: Shot | None, roll: int) -> None:
+    strike = shot.strike
+    if prev is None or strike is None or strike.source != "sensor" or strike.at_ms is None:
         return
     since = settled_at(prev, roll)
     if since is None:
         return
-    ms = max(0, strike["at_ms"] - since)  # struck before the balls were taken to have stopped: no time at all
+    ms = max(0, strike.at_ms - since)  # struck before the balls were taken to have stopped: no time at all
     seat.timed += 1
     seat.time_ms += ms
     seat.longest_ms = ms if seat.longest_ms is None else max(seat.longest_ms, ms)
@@ -197,40 +184,41 @@ def _visit_end(seat: Seat, balls: int, points: int, at_ms: int | None) -> None:
         seat.run = {"balls": balls, "points": points, "at_ms": at_ms or 0}
 
 
-def _break(seat: Seat, shot: Mapping[str, Any], balls: int) -> None:
-    fouled = any(f.get("player") == shot["shooter"] for f in shot.get("fouls") or ())
+def _break(seat: Seat, shot: Shot, balls: int) -> None:
+    fouled = any(f.player == shot.shooter for f in shot.fouls)
     seat.breaks["count"] += 1
     seat.breaks["foul" if fouled else "pot" if balls else "none"] += 1
     seat.breaks["balls"] += balls
 
 
-def _seats(doc: Mapping[str, Any]) -> list[Seat]:
+def _seats(doc: Export) -> list[Seat]:
     seats = [Seat(), Seat()]
     roll = roll_ms(doc)
-    prev: Mapping[str, Any] | None = None
+    prev: Shot | None = None
     visit: tuple[int, int, int, int | None] | None = None  # (seat, balls, points, started)
-    frame = None
-    for shot in (s for s in doc.get("shots") or () if counted(s)):
+    frame: int | None = None
+    kept = [s for s in doc.shots if counted(s)]
+    for shot in kept:
         # a new frame: a new break; no visit or shot time runs across frames
-        if shot.get("frame", 1) != frame:
-            frame, prev = shot.get("frame", 1), None
+        if shot.frame != frame:
+            frame, prev = shot.frame, None
             if visit is not None:
                 _visit_end(seats[visit[0]], *visit[1:])
                 visit = None
-        who = int(shot["shooter"])
+        who = int(shot.shooter or 0)  # 0 or 1: counted
         seat = seats[who]
         mine = credited(shot)
         seat.shots += 1
         seat.balls += len(mine)
         seat.potting_shots += 1 if mine else 0
-        seat.pockets.update(str(b.get("pocket")) for b in mine)
+        seat.pockets.update(str(b.pocket) for b in mine)
         if prev is None:
             _break(seat, shot, len(mine))
         _shot_time(seat, shot, prev, roll)
         if visit is not None and visit[0] != who:
             _visit_end(seats[visit[0]], *visit[1:])
             visit = None
-        start = visit[3] if visit else (shot.get("strike") or {}).get("at_ms") or shot.get("opened_ms")
+        start = visit[3] if visit else (shot.strike.at_ms if shot.strike else None) or shot.opened_ms
         visit = (
             who,
             (visit[1] if visit else 0) + len(mine),
@@ -240,47 +228,47 @@ def _seats(doc: Mapping[str, Any]) -> list[Seat]:
         prev = shot
     if visit is not None:
         _visit_end(seats[visit[0]], *visit[1:])
-    for item in (
-        *(s for s in doc.get("shots") or () if counted(s)),
-        *(a for a in doc.get("actions") or () if a.get("status") == "ok"),
-    ):
-        for f in item.get("fouls") or ():
-            if f.get("player") in (0, 1):
-                seats[int(f["player"])].fouls[str(f.get("cite"))] += 1
+    judged: list[Shot | Action] = [*kept, *(a for a in doc.actions if a.status == "ok")]
+    for item in judged:
+        for f in item.fouls:
+            if f.player in (0, 1):
+                seats[int(f.player or 0)].fouls[str(f.cite)] += 1
     return seats
 
 
-def _frame(result: Mapping[str, Any]) -> FrameFacts:
+def _frame(result: Outcome) -> FrameFacts:
     """How one frame ended (or stands): over, winner, draw, the scores."""
-    scores: Sequence[Any] = result.get("scores") or (0, 0)
-    winner = result.get("winner") if result.get("over") else None
+    scores = result.scores or (0, 0)
+    winner = result.winner if result.over else None
     return {
-        "over": bool(result.get("over")),
+        "over": result.over,
         "winner": winner if winner in (0, 1) else None,
-        "draw": bool(result.get("draw")),
-        "scores": [int(x) if isinstance(x, int) else 0 for x in scores[:2]],
+        "draw": result.draw,
+        "scores": list(scores[:2]),
     }
 
 
-def match_facts(doc: Mapping[str, Any]) -> MatchFacts:
-    """The facts of the match an export document describes (JSON-able; docs/statistics.md). Each frame's
-    result from its section (a file from before races: the match's one result); a seat's points are the sum of
-    its frames' final scores; the match's result is the race's."""
-    result = doc.get("result") or {}
-    evidence = (doc.get("verification") or {}).get("evidence") or {}
+def match_facts(document: Mapping[str, object]) -> MatchFacts:
+    """The facts of the match an export document describes (JSON-able; docs/statistics.md); ExportError if
+    the document is not as documented (hub/stats/evidence.py). Each frame's result from its section (a file
+    from before races: the match's one result); a seat's points are the sum of its frames' final scores; the
+    match's result is the race's."""
+    doc = read(document)
+    result = doc.result or Outcome()
+    evidence = doc.verification.evidence if doc.verification else None
     seats = _seats(doc)
     outcome = _frame(result)  # the match's: a race's winner (its scores are the frames')
-    sections = [f.get("result") or {} for f in doc.get("frames") or ()]
+    sections = [f.result or Outcome() for f in doc.frames]
     frames = [_frame(r) for r in sections or (result,)]
     for i in (0, 1):
         seats[i].points = sum(f["scores"][i] for f in frames)
     return {
         "version": VERSION,
-        "match": doc["match"]["id"],
-        "variant": doc["match"]["variant"],
-        "started_ms": doc["match"]["started_ms"],
-        "ended_ms": doc["match"].get("ended_ms"),
-        "complete": evidence.get("complete", True) is not False,
+        "match": doc.match.id,
+        "variant": doc.match.variant,
+        "started_ms": doc.match.started_ms,
+        "ended_ms": doc.match.ended_ms,
+        "complete": evidence is None or evidence.complete is not False,
         "frames": frames,
         "result": {"over": outcome["over"], "winner": outcome["winner"], "draw": outcome["draw"]},
         "seats": [s.as_dict() for s in seats],
