@@ -18,6 +18,12 @@ from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
 
+TableStateJSON = dict[str, Any]
+"""A table's state as it leaves the hub: `TableView.model_dump(mode="json")`, whose shape is
+docs/table-view.schema.json (typed by the model, hub.view.table). Made once per change and sent as it is
+(retained MQTT state, the WebSocket, REST); a dict because its readers (the web's envelope, the referee's
+answers, the tests, the demo) take or index the JSON itself, not the model."""
+
 
 @dataclass(frozen=True)
 class Change:
@@ -27,7 +33,7 @@ class Change:
     cursor: int  # the last input row id (global cursor) at this state
     view: TableView  # the table's view (hub.view), stamped with `rev`, `boot`, `hub_ms`
     # its JSON, made once (`view.model_dump(mode="json")`): MQTT and the WebSocket send it
-    state: dict[str, Any]
+    state: TableStateJSON
 
     @property
     def rev(self) -> int:
@@ -103,7 +109,7 @@ class TableStates:
         change = self._last[table_id] = Change(table_id, self.cursor(), view, view.model_dump(mode="json"))
         return change
 
-    def state(self, table_id: str) -> dict[str, Any]:
+    def state(self, table_id: str) -> TableStateJSON:
         """The last committed state of a table as JSON: `view`'s JSON (KeyError: not a table of this hub)."""
         return self._last[table_id].state
 

@@ -1,7 +1,7 @@
 """The hub service: ingest -> store -> TableSession -> retained state and in-process subscribers.
 
-One worker thread owns the store and the table sessions. Transports (MQTT, serial) and the web layer only
-enqueue. The worker takes what has queued up (a batch), and inside ONE transaction classifies each payload
+One worker thread owns the store and the table sessions (its loop: hub.service.worker). Transports (MQTT,
+serial) and the web layer only enqueue. The worker takes what has queued up (a batch), and inside ONE transaction classifies each payload
 (hub.ingest.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is
 skipped), stores rejections, device updates and clock offsets, and folds the inputs into the live sessions.
 Only after the commit are the MQTT messages acknowledged, referee calls answered, states published (retained
@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -35,27 +33,21 @@ from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
 from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
-from hub.service.batch import Batch, Replayed
-from hub.service.changes import Change, TableStates
+from hub.service.batch import Batch, RefereeReply, Replayed
+from hub.service.changes import Change, TableStateJSON, TableStates
 from hub.service.commit import Committer
 from hub.service.inbox import Inbox, Outstanding
 from hub.service.node_commands import NodeCommands
 from hub.service.pending import PendingActions
 from hub.service.referee import RefereeRequest, answer_caller
 from hub.service.router import Router
+from hub.service.worker import CONNECTED, RECONNECTED, STOP, Worker
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
 from hub.view.table import TableView
 
 log = logging.getLogger("luza.hub")
-
-
-_STOP = object()
-TIME_UP_POLL_S = 1.0  # how often, at most, the worker looks again at a match time limit still to run out
-_RECONNECTED = object()  # the broker lost the hub's session: ask the nodes to re-send (hub.ingest.delivery)
-# connected to the broker: every node gets the hub's time (and answers with a fresh sample)
-_CONNECTED = object()
 
 
 class Hub:
@@ -98,8 +90,6 @@ class Hub:
             self.boot, self.clock, lambda: self._router.cursor if self._router else 0, self.mqtt
         )  # each table's last state, stamped and published
         self.nodes = NodeCommands(config, self.clock, self.mqtt)  # time, stored marks, resend, identify, …
-        self._time_up_sent: set[int] = set()  # matches whose time_up this hub has queued (general A-G6)
-        self._held: list[object] = []  # referee actions waiting while the hub joins the store's timeline
         self._moves = 0  # the timeline's moves already told to the nodes (hub.ingest.timebase)
         self.resync = self.nodes.resync
         # over-the-air updates: push (between matches), serve, the go to swap (hub.ota.service)
@@ -148,7 +138,20 @@ class Hub:
         )
         for t in self.config.tables:
             self._states.stamp(t.id, router.table_state(t.id))
-        self._worker = threading.Thread(target=self._run, name="luza hub worker", daemon=True)
+        worker = Worker(
+            self.config,
+            self.clock,
+            self._queue,
+            self._pending,
+            router,
+            store,
+            self.registry,
+            self._committer,
+            self.nodes,
+            self.stats,
+            self.submit_async,
+        )  # the loop of batches and what falls due between them (hub.service.worker)
+        self._worker = threading.Thread(target=worker.run, name="luza hub worker", daemon=True)
         self._worker.start()
         if self.mqtt:
             for conn in filter(None, (self.mqtt, self.mqtt_tele)):
@@ -171,7 +174,7 @@ class Hub:
             self.mqtt_tele.stop()
         if self._worker is not None:
             self._stopping.set()  # a batch stuck retrying a failed commit gives up (it stays unacknowledged)
-            self._queue.put(_STOP)
+            self._queue.put(STOP)
             self._worker.join(timeout)
             self._worker = None
         if self.mqtt:
@@ -199,19 +202,19 @@ class Hub:
     def _link_changed(self, up: bool) -> None:
         """The broker connection is up again: every node gets the time; if the broker lost our session, nodes
         are asked to re-send."""
-        markers = [_CONNECTED] if up else []
+        markers = [CONNECTED] if up else []
         if up and self.mqtt is not None and not self.mqtt.session_present:
-            markers.append(_RECONNECTED)
+            markers.append(RECONNECTED)
         # until the worker has acted on them: wait_idle covers the time to all
         self._pending.add(len(markers))
         for m in markers:
             self._queue.put(m)
 
-    def submit_async(self, table_id: str, action: Mapping[str, object]) -> Future[dict[str, Any]]:
+    def submit_async(self, table_id: str, action: Mapping[str, object]) -> Future[RefereeReply]:
         """Queue a referee action; the future gives the table's state once it is committed, or the
         RefereeInputError that refused it. Never wait on it from a subscriber
         callback (that is the worker)."""
-        fut: Future[dict[str, Any]] = Future()
+        fut: Future[RefereeReply] = Future()
         # the same effect already waits (hub.service.pending)
         duplicate = self._taps.claim(table_id, action, fut)
         if duplicate is not None:
@@ -222,7 +225,7 @@ class Hub:
         self._queue.put(RefereeRequest(table_id, action, fut))
         return fut
 
-    def submit(self, table_id: str, action: Mapping[str, object], timeout: float = 10.0) -> dict[str, Any]:
+    def submit(self, table_id: str, action: Mapping[str, object], timeout: float = 10.0) -> RefereeReply:
         return self.submit_async(table_id, action).result(timeout)
 
     def new_match(
@@ -234,11 +237,13 @@ class Hub:
         race: Mapping[str, object] | None = None,
         shot_clock: Mapping[str, int] | None = None,
         player_ids: Sequence[int | None] | None = None,
-    ) -> dict[str, Any]:
+    ) -> RefereeReply:
         """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody;
         `shot_clock`: {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry
         ids, hub/store/players.py)."""
-        args: dict[str, Any] = {"variant": variant, "players": list(players), "options": dict(options or {})}
+        # the body of a new_match request (hub.vocab.actions.NewMatchAction checks it in the worker)
+        args: dict[str, object] = {"variant": variant, "players": list(players)}
+        args["options"] = dict(options or {})
         if race is not None:
             args["race"] = dict(race)
         if shot_clock is not None:
@@ -253,7 +258,7 @@ class Hub:
 
     # ------------------------------------------------------------ output
 
-    def state(self, table_id: str) -> dict[str, Any]:
+    def state(self, table_id: str) -> TableStateJSON:
         """The last committed state of a table as JSON (what luza/v1/<table>/state carries): `view`'s JSON."""
         return self._states.state(table_id)
 
@@ -299,106 +304,7 @@ class Hub:
         (no broker connection, unknown serial link)."""
         return self.nodes.send(device, name, **args)
 
-    # ------------------------------------------------------------ the worker
-
-    def _run(self) -> None:
-        marks = self._router.evidence.marks if self._router else None
-        while True:
-            try:
-                first = self._queue.get(self._wait_s())
-            # a stored mark held back by its rate limit is due, or the wait of held actions
-            except queue.Empty:
-                self.nodes.deliver(marks.flush() if marks else [])
-                self._release()
-                self._time_ups()
-                continue
-            items = [first]
-            wait = self.config.store.group_commit_ms / 1000
-            deadline = time.monotonic() + wait
-            while len(items) < self.config.store.max_batch and items[-1] is not _STOP:
-                try:
-                    left = deadline - time.monotonic()
-                    items.append(self._queue.get(max(left, 0.0)))
-                except queue.Empty:
-                    break
-            stop = items[-1] is _STOP
-            if any(i is _CONNECTED for i in items):
-                self.nodes.time_to_all()
-            if any(i is _RECONNECTED for i in items):
-                self._reconnected()
-            work = [i for i in items if i is not _STOP and i is not _RECONNECTED and i is not _CONNECTED]
-            self._pending.done(sum(1 for i in items if i is _RECONNECTED or i is _CONNECTED))
-            for kind, n in self._queue.shed.items():
-                self.stats["shed_" + kind] = n
-            self._commit(self._hold(work))
-            self._release(force=stop)
-            if stop:
-                return
-            self._time_ups()
-
-    def _wait_s(self) -> float | None:
-        """How long the worker may wait for the queue: until a held-back stored mark or
-        the held actions are due."""
-        router = self._router
-        waits = (
-            [
-                w
-                for w in (
-                    router.evidence.marks.due_in(),
-                    router.timebase.due_in() if self._held else None,
-                    self._time_up_in(),
-                )
-                if w is not None
-            ]
-            if router
-            else []
-        )
-        return min(waits) if waits else None
-
-    def _time_up_in(self) -> float | None:
-        """Seconds until a live match's time limit runs out (general A-G6), at most TIME_UP_POLL_S: the hub's
-        timeline may move faster than the wait (a wall-clock step, the tests' clock)."""
-        assert self._router is not None
-        _, nxt = self._router.matches.time_due(self.clock())
-        return None if nxt is None else min(max((nxt - self.clock()) / 1000, 0.0), TIME_UP_POLL_S)
-
-    def _time_ups(self) -> None:
-        """Queue a `time_up` for every live match whose time limit has run out (general A-G6). Its uid
-        `time-up-<match>` is stored with the action, so it is applied once, across restarts too (a resend is
-        answered from the store); until it is committed it is not queued again."""
-        router = self._router
-        if router is None:
-            return
-        due, _ = router.matches.time_due(self.clock())
-        for table_id, match_id in due:
-            if match_id in self._time_up_sent:
-                continue
-            self._time_up_sent.add(match_id)
-            log.info("table %s: match %d: its time limit has run out (time_up)", table_id, match_id)
-            self.submit_async(table_id, {"kind": "time_up", "uid": f"time-up-{match_id}"})
-
-    def _commit(self, work: list[object]) -> None:
-        if not work:
-            return
-        assert self._committer is not None
-        self._committer.commit(work)
-        self._pending.done(len(work))
-
-    def _hold(self, work: list[object]) -> list[object]:
-        """Referee actions wait while the hub joins the store's timeline after a restart (hub.ingest.timebase:
-        at most a few seconds), so none is dated on a timeline about to move."""
-        router = self._router
-        if router is None or not (self._held or router.timebase.holding()):
-            return work
-        self._held += [i for i in work if isinstance(i, RefereeRequest)]
-        return [i for i in work if not isinstance(i, RefereeRequest)]
-
-    def _release(self, force: bool = False) -> None:
-        """The held referee actions, once the timeline is settled (or the hub stops)."""
-        router = self._router
-        if self._held and (force or router is None or not router.timebase.holding()):
-            held, self._held = self._held, []
-            self._commit(held)
+    # ------------------------------------------------------------ after a commit (the worker's thread)
 
     def _committed(self, batch: Batch, states: dict[str, TableView] | None) -> None:
         """A batch went through (`states`: the tables it changed; None for an input kept as a rejection): the
@@ -471,22 +377,9 @@ class Hub:
             )
         self.nodes.resync_due(batch.devices)
 
-    def _reconnected(self) -> None:
-        router, store = self._router, self.store
-        if router is not None and store is not None:
-            boots = ((d.id, self.registry.current_boot(d.id)) for t in self.config.tables for d in t.devices)
-            self.nodes.deliver(
-                router.evidence.marks.reconnected(store, [(d, b) for d, b in boots if b is not None])
-            )
-
-    def _reply(self, result: str | Replayed) -> dict[str, Any]:
+    def _reply(self, result: str | Replayed) -> RefereeReply:
         """A referee caller's answer: the table's state;
         for an action sent again, where the first one went."""
         if isinstance(result, Replayed):
-            return {
-                **self._states.state(result.table_id),
-                "cursor": result.cursor,
-                "match_id": result.match_id,
-                "replayed": True,
-            }
-        return self._states.state(result)
+            return result.reply(self._states.state(result.table_id))
+        return RefereeReply(self._states.state(result))

@@ -24,7 +24,8 @@ class NodeCommands:
         self.config = config
         self.clock = clock
         self.mqtt = mqtt
-        self.links: dict[str, Any] = {}  # device -> the link (serial port) it was last born on
+        # device -> the serial link it was last born on (None: born over MQTT, answered over MQTT)
+        self.links: dict[str, SerialIngest | None] = {}
         self.resync = Resync()  # the time again every RESYNC_S while a node talks
 
     def send(self, device: str, name: str, **args: Any) -> bool:
@@ -34,9 +35,10 @@ class NodeCommands:
             raise KeyError(device)
         return self._send(dev.table, device, self.links.get(device), name, **args)
 
-    def born(self, table_id: str, device: str, link: Any) -> None:
-        """A node's birth: remember its link and give it the time."""
-        self.links[device] = link
+    def born(self, table_id: str, device: str, link: object) -> None:
+        """A node's birth: remember its link (`RawMessage.link`, the transport it came by) and give it the
+        time."""
+        self.links[device] = link if isinstance(link, SerialIngest) else None
         self.resync.sent(device)
         self._send(table_id, device, link, "time", **time_command_args(self.clock()))
 
@@ -59,7 +61,7 @@ class NodeCommands:
             if self.config.device(o.device) is not None:
                 self.send(o.device, o.name, **o.args)
 
-    def _send(self, table_id: str, device: str, link: Any, name: str, **args: Any) -> bool:
+    def _send(self, table_id: str, device: str, link: object, name: str, **args: Any) -> bool:
         payload = protocol.encode_command(name, self.clock() % 2**31, **args)
         topic = protocol.topic(table_id, device, "cmd")
         if isinstance(link, SerialIngest):

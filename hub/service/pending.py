@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future
-from typing import Any
 
+from hub.service.batch import RefereeReply
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import effect_key
 
@@ -31,10 +31,10 @@ class PendingActions:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._held: dict[tuple[str, str], tuple[str | None, Future[dict[str, Any]], float]] = {}
+        self._held: dict[tuple[str, str], tuple[str | None, Future[RefereeReply], float]] = {}
 
     def claim(
-        self, table: str, action: Mapping[str, object], fut: Future[dict[str, Any]]
+        self, table: str, action: Mapping[str, object], fut: Future[RefereeReply]
     ) -> RefereeInputError | None:
         """Note `action` as pending until `fut` is answered, or the refusal if the same effect is pending
         already under another uid (the same uid again is a retry of the same tap:
@@ -53,7 +53,7 @@ class PendingActions:
         fut.add_done_callback(lambda f: self._release(key, f))
         return None
 
-    def _release(self, key: tuple[str, str], fut: Future[dict[str, Any]]) -> None:
+    def _release(self, key: tuple[str, str], fut: Future[RefereeReply]) -> None:
         with self._lock:
             held = self._held.get(key)
             if held is not None and held[1] is fut:

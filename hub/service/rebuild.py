@@ -29,6 +29,11 @@ from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.rebuild")
 
+StoredBoardJSON = dict[str, Any]
+"""A match's board in its stored form (hub.view.build.scoreboard: `SessionView`'s JSON, as matches.last_state
+keeps it): a dict because it is compared key by key with the stored JSON (`stored_differences`)
+and printed as it is by `luza replay --json`."""
+
 
 def timing(settle: Mapping[str, float]) -> ShotTiming:
     """The config's [settle] times as a ShotTiming (unknown names were refused by hub.config)."""
@@ -46,7 +51,7 @@ class Replay:
     # (cursor, code): impossible time
     suspect: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
-    def scoreboard(self) -> dict[str, Any]:
+    def scoreboard(self) -> StoredBoardJSON:
         """The match's stored board as JSON (hub.view.build.scoreboard):
         the frame in play's, with its race."""
         return scoreboard(self.session, self.frames)

@@ -10,12 +10,11 @@ import logging
 from collections.abc import Mapping
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
-from typing import Any
 
 from hub.config import Config
 from hub.errors import NOT_FOUND, unknown_table
 from hub.hubclock import HubClock
-from hub.service.batch import Batch, Replayed
+from hub.service.batch import Batch, RefereeReply, Replayed
 from hub.service.evidence import EvidenceDesk
 from hub.service.matches import Live, Matches
 from hub.store.database import ActionUid, Store
@@ -40,7 +39,7 @@ class RefereeRequest:
 
     table_id: str
     action: Mapping[str, object]
-    future: Future[dict[str, Any]]
+    future: Future[RefereeReply]
 
 
 def no_alert(table_id: str, alert: str) -> RefereeInputError:
@@ -55,7 +54,7 @@ def no_alert(table_id: str, alert: str) -> RefereeInputError:
     )
 
 
-def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
+def answer_caller(fut: Future[RefereeReply], result: RefereeReply | BaseException) -> None:
     """Answer a referee caller; a future the caller cancelled or gave up on is left alone."""
     if fut.done():
         return
@@ -63,7 +62,7 @@ def answer_caller(fut: Future[dict[str, Any]], result: object) -> None:
         if isinstance(result, BaseException):
             fut.set_exception(result)
         else:
-            fut.set_result(result)  # type: ignore[arg-type]
+            fut.set_result(result)
     except InvalidStateError:  # cancelled between the check and the answer
         pass
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from importlib import metadata
-from typing import Any
+from typing import Any, TypedDict
 
 from hub.config import Config, ShotTiming
 from hub.ingest.registry import Registry
@@ -20,6 +20,44 @@ from hub.reconcile.shotclock import ShotClock
 from shared_rules.registry import find_variant
 
 SNAPSHOT_VERSION = 1
+
+OptionValue = str | int | float | bool | None  # a rule option as stored: JSON's scalars (others as str)
+
+
+class ClubNames(TypedDict):
+    en: str
+    ru: str
+
+
+class TableLayout(TypedDict):
+    """The table's device map at the match's start: pocket node -> its pockets, cue node -> its seat."""
+
+    id: str
+    name: str
+    pockets: dict[str, list[int]]
+    cues: dict[str, int | None]
+
+
+class RulesSettings(TypedDict):
+    variant: str
+    options: dict[str, OptionValue]  # after the variant's defaults
+
+
+class HubVersion(TypedDict):
+    version: str
+
+
+class SettingsSnapshot(TypedDict):
+    """A match's settings as stored with it (matches.settings, JSON), made by `settings_snapshot`."""
+
+    version: int  # SNAPSHOT_VERSION
+    club: ClubNames
+    table: TableLayout
+    settle: dict[str, int | float]  # ShotTiming's fields by name
+    shot_clock: dict[str, int] | None  # ShotClock.to_dict, or None when off
+    rules: RulesSettings
+    hub: HubVersion
+    firmware: dict[str, str | None]  # node -> its firmware version, None if never heard
 
 
 def hub_version() -> str:
@@ -38,7 +76,7 @@ def settings_snapshot(
     timing: ShotTiming,
     registry: Registry | None = None,
     clock: ShotClock | None = None,
-) -> dict[str, Any]:
+) -> SettingsSnapshot:
     """JSON-able settings of a match about to start on `table_id` (the table must be in `config`)."""
     table = config.table(table_id)
     devices = table.devices if table is not None else ()
@@ -71,8 +109,8 @@ def stored_settle(settings: Mapping[str, Any] | None) -> dict[str, float] | None
     return {k: v for k, v in settings["settle"].items() if k in names and isinstance(v, int | float)}
 
 
-def _jsonable(options: Mapping[str, object]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _jsonable(options: Mapping[str, object]) -> dict[str, OptionValue]:
+    out: dict[str, OptionValue] = {}
     for k, v in options.items():
         out[k] = v if isinstance(v, str | int | float | bool | type(None)) else str(v)
     return out
