@@ -1,9 +1,10 @@
 """The hub service: ingest -> store -> TableSession -> retained state and in-process subscribers.
 
 One worker thread owns the store and the table sessions (its loop: hub.service.worker). Transports (MQTT,
-serial) and the web layer only enqueue. The worker takes what has queued up (a batch), and inside ONE transaction classifies each payload
-(hub.ingest.intake), appends accepted inputs to the log (a redelivered event is a unique-key hit and is
-skipped), stores rejections, device updates and clock offsets, and folds the inputs into the live sessions.
+serial) and the web layer only enqueue. The worker takes what has queued up (a batch), and inside ONE
+transaction classifies each payload (hub.ingest.intake), appends accepted inputs to the log (a redelivered
+event is a unique-key hit and is skipped), stores rejections, device updates and clock offsets, and folds the
+inputs into the live sessions.
 Only after the commit are the MQTT messages acknowledged, referee calls answered, states published (retained
 luza/v1/<table>/state) and subscribers called. While a commit is under way the next batch queues up, so one
 fsync covers many events under load (group commit) and costs no wait when idle. If a commit fails, nothing is
