@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from hub.errors import INTERNAL_ERROR, MALFORMED, REFUSED, UNAVAILABLE, ErrorBody
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.uid and isinstance(action, dict):
         action = {**action, "uid": args.uid}
     action = with_uid(action)
-    answer: dict[str, Any] = {}
+    answer: dict[str, object] = {}  # the hub's answer line as received: read field by field (`_body_of`)
     for attempt in range(max(0, args.retries) + 1):
         last = attempt >= args.retries
         try:
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return _refused(_body_of(answer))
 
 
-def _body_of(answer: dict[str, Any]) -> ErrorBody:
+def _body_of(answer: Mapping[str, object]) -> ErrorBody:
     """The refusal in a hub's answer (a body that is not an object is taken as the English text)."""
     err = answer.get("error")
     if not isinstance(err, dict):

@@ -1,20 +1,12 @@
 """The referee's local control channel: a Unix domain socket on which `luza serve --control PATH` takes
-referee actions, one JSON line each, and answers each with one JSON line.
-
-Request:  {"table": "t1", "action": {"kind": "declare", "ball": 3, "pocket": 5}}   (the dicts `Hub.submit` takes)
-Answer:   {"ok": true, "table": "t1", "cursor": 42, "match_id": 1, "match": <scoreboard>}
-      or  {"ok": false, "error": {"code": "malformed", "en": "<en>", "ru": "<ru>", "field": "<name or null>"}}
-
-A refused action (RefereeInputError), a line that is not JSON, not an object, too long, or names no configured
-table gets an ok:false answer whose `error` is the refusal's hub.errors.ErrorBody, the same body the REST API
-answers for the same refusal; the connection and the hub go on. No stack trace ever reaches the client: an
-unexpected error is logged here and answered with hub.errors.INTERNAL_FAULT.
-Each outcome is counted in `stats`.
+referee actions, one JSON line each, and answers each with one JSON line (the lines, how each is checked and
+answered: hub.service.control_lines). A refused or malformed line is answered with its refusal; the connection
+and the hub go on. Each outcome is counted in `stats`. The client side (`send`, `request`) is here too.
 
 The socket file is created with mode 0600 (only the hub's user may act as the referee) and removed on stop.
 The actions and their fields are hub.vocab.actions' models (checked by hub.vocab.referee.validate inside
 `Hub.submit`), the same ones the REST API (hub.web) takes.
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
@@ -32,24 +24,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.errors import (
-    INTERNAL_FAULT,
-    MALFORMED,
-    ErrorBody,
-    Refusal,
-    not_stored_in_time,
-    too_many_clients,
-    unknown_table,
-)
+from hub.errors import too_many_clients
+from hub.service.control_lines import TOO_LONG, ControlRequest, RequestLines, encode_line, refusal
 from hub.service.hub import Hub
-from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.control")
 
 MAX_LINE = 64 * 1024  # bytes per request line; an action is well under 1 KiB
 MAX_CLIENTS = 8  # concurrent connections; a referee panel needs one
 IDLE_TIMEOUT_S = 30.0  # a silent connection is closed after this (`luza referee` connects for each action)
-MAX_DEPTH = 16  # nesting of a request line; {"table", "action": {"calls": [{...}]}} is four
 _umask_lock = threading.Lock()
 
 
@@ -81,6 +64,7 @@ class ControlServer:
         self._accept_thread: threading.Thread | None = None
         self._clients: dict[socket.socket, _Client] = {}
         self._stopping = threading.Event()
+        self.lines = RequestLines(hub, submit_timeout, max_line, self._count)  # each line's answer
 
     # ------------------------------------------------------------ lifecycle
 
@@ -183,7 +167,7 @@ class ControlServer:
             if busy:
                 self._count("busy")
                 with contextlib.suppress(OSError):
-                    conn.sendall(_line(_refusal(too_many_clients(self.max_clients))))
+                    conn.sendall(encode_line(refusal(too_many_clients(self.max_clients))))
                 conn.close()
                 continue
             t.start()
@@ -211,7 +195,7 @@ class ControlServer:
                         return
                     self._mark(conn, busy=True)
                     try:
-                        conn.sendall(_line(self.answer(raw)))
+                        conn.sendall(encode_line(self.lines.answer(raw)))
                     finally:
                         self._mark(conn, busy=False)
         except OSError as exc:  # the client went away or stayed silent too long
@@ -239,103 +223,8 @@ class ControlServer:
                 more = reader.readline(self.max_line)
                 if not more or more.endswith(b"\n"):
                     break
-            return _TOO_LONG
+            return TOO_LONG
         return line.rstrip(b"\r\n")
-
-    # ------------------------------------------------------------ one request
-
-    def answer(self, raw: bytes) -> dict[str, Any]:
-        """The answer to one request line. Never raises."""
-        self._count("requests")
-        try:
-            req = self._load(raw)
-            if "ota" in req:  # an update push from `luza firmware push` (hub.ota.control)
-                from hub.ota.control import answer as ota_answer
-
-                self._count("ota")
-                return ota_answer(self.hub, req["ota"])
-            table, action = self._parse(req)
-            state = self.hub.submit(table, action, timeout=self.submit_timeout)
-        except RefereeInputError as exc:
-            self._count("refused")
-            log.info("referee action refused: %s", exc.en)
-            return _refusal(exc.body)
-        except _Malformed as exc:
-            self._count(exc.counter)
-            log.warning("control request refused: %s", exc.body.en)
-            return _refusal(exc.body)
-        except TimeoutError:
-            self._count("errors")
-            log.error("the hub did not commit a referee action within %.1f s", self.submit_timeout)
-            return _refusal(not_stored_in_time(self.submit_timeout))
-        except Exception:  # never a stack trace to the client; the log has it
-            self._count("errors")
-            log.exception("control request failed")
-            return _refusal(INTERNAL_FAULT)
-        self._count("ok")
-        answer = {
-            "ok": True,
-            "table": table,
-            "cursor": state.get("cursor"),
-            "match_id": state.get("match_id"),
-            "match": state.get("match"),
-        }
-        if state.get("replayed"):
-            answer["replayed"] = True  # this uid was taken before: cursor and match_id are the first answer's
-        return answer
-
-    def _load(self, raw: bytes) -> dict[str, Any]:
-        if raw is _TOO_LONG:
-            raise _Malformed(
-                "too_long",
-                f"the line is longer than {self.max_line} bytes; send one JSON object per line",
-                f"строка длиннее {self.max_line} байт; отправляйте по одному объекту JSON в строке",
-            )
-        try:
-            req = json.loads(raw.decode("utf-8"))
-            if _too_deep(req, MAX_DEPTH):
-                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
-        except RecursionError:
-            raise _Malformed(
-                "malformed",
-                f"the JSON is nested more than {MAX_DEPTH} levels deep; an action is two levels deep",
-                f"JSON вложен глубже {MAX_DEPTH} уровней; действие — это два уровня",
-            ) from None
-        except (UnicodeDecodeError, ValueError) as exc:
-            example = '{"table": "t1", "action": {"kind": ...}}'
-            raise _Malformed(
-                "malformed",
-                f"not a JSON line ({exc}); send {example}",
-                f"строка не JSON ({exc}); отправьте {example}",
-            ) from None
-        if not isinstance(req, dict):
-            raise _Malformed(
-                "malformed",
-                f'the request must be a JSON object {{"table", "action"}}, got {type(req).__name__}',
-                f'запрос должен быть объектом JSON {{"table", "action"}}, получено {type(req).__name__}',
-            )
-        return req
-
-    def _parse(self, req: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        table, action = req.get("table"), req.get("action")
-        known = [t.id for t in self.hub.config.tables]
-        if table is None:
-            raise _Malformed(
-                "malformed",
-                f"table: missing; the hub serves {', '.join(known)}",
-                f"table: не указан стол; хаб обслуживает {', '.join(known)}",
-                "table",
-            )
-        if not isinstance(table, str) or table not in known:
-            raise _Malformed.of_body("unknown_table", unknown_table(table, known))
-        if not isinstance(action, dict):
-            raise _Malformed(
-                "malformed",
-                'action: must be an object such as {"kind": "lag", "winner": 0}',
-                'action: нужен объект, напр. {"kind": "lag", "winner": 0}',
-                "action",
-            )
-        return table, action
 
     def _count(self, what: str) -> None:
         with self._lock:
@@ -351,37 +240,6 @@ class _Client:
         self.busy = self.evicted = False
 
 
-class _Malformed(Refusal):
-    """A request line refused before it reaches the hub; `counter` is its stats key."""
-
-    def __init__(
-        self, counter: str, en: str, ru: str, field: str | None = None, code: str = MALFORMED
-    ) -> None:
-        super().__init__(en, ru, field, code)
-        self.counter = counter
-
-    @staticmethod
-    def of_body(counter: str, body: ErrorBody) -> _Malformed:
-        return _Malformed(counter, body.en, body.ru, body.field, body.code)
-
-
-def _too_deep(obj: object, limit: int) -> bool:
-    """Do lists and objects nest deeper than `limit` levels in `obj`?"""
-    if not isinstance(obj, (dict, list)):
-        return False
-    if limit <= 0:
-        return True
-    return any(_too_deep(v, limit - 1) for v in (obj.values() if isinstance(obj, dict) else obj))
-
-
-_TOO_LONG = b"\x00too long"  # a sentinel object, compared by identity
-
-
-def _refusal(body: ErrorBody) -> dict[str, Any]:
-    """The answer to a refused request: the refusal's body, as REST and the WebSocket give it."""
-    return {"ok": False, "error": body.as_json()}
-
-
 def new_uid(prefix: str = "cli") -> str:
     """A fresh action uid (a retry of the same action re-sends this one)."""
     return f"{prefix}-{uuid.uuid4().hex[:16]}"
@@ -395,24 +253,25 @@ def with_uid(action: object, prefix: str = "cli") -> object:
     return action
 
 
-def _line(obj: dict[str, Any]) -> bytes:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-def send(path: str | Path, table: str, action: object, timeout: float = 15.0) -> dict[str, Any]:
+def send(path: str | Path, table: str, action: object, timeout: float = 15.0) -> dict[str, object]:
     """Send one action over the control socket at `path` and return the answer (client side of `luza
     referee`). The action gets a fresh uid unless it has one; a caller that may retry gives it one first
     (`with_uid`) and re-sends that same dict, which the hub then applies once.
-    Raises OSError if no hub listens there, ValueError if the answer is not a JSON object."""
+    Raises OSError if no hub listens there, ValueError if the answer is not a JSON object. The answer is
+    that object as received, unchecked (a TakenAnswer or a RefusedAnswer from a hub of this version):
+    read it field by field."""
     return request(path, {"table": table, "action": with_uid(action)}, timeout)
 
 
-def request(path: str | Path, req: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
-    """One request line over the control socket at `path`, and its answer (OSError, ValueError as `send`)."""
+def request(path: str | Path, req: ControlRequest, timeout: float = 15.0) -> dict[str, Any]:
+    """One request line over the control socket at `path`, and its answer (OSError, ValueError as `send`):
+    the JSON object as received, not checked against a shape (a hub of another version may answer other
+    fields), so a dict of Any that its callers read with `.get` and `isinstance` (hub/commands/referee.py,
+    firmware.py)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(str(path))
-        s.sendall(_line(req))
+        s.sendall(encode_line(req))
         with s.makefile("rb") as reader:
             raw = reader.readline(16 * 1024 * 1024)
     if not raw:

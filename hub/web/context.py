@@ -4,6 +4,7 @@ the live fan-out, the metrics."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Annotated, Any, Protocol
 
@@ -11,6 +12,8 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from hub.errors import not_stored_in_time
+from hub.service.batch import RefereeReply
+from hub.service.changes import TableStateJSON
 from hub.service.hub import Hub
 from hub.view.devices import device_view
 from hub.view.table import DeviceView, TableView
@@ -38,7 +41,8 @@ class WebContext:
         self.lockout = PinGuard(settings, self.pins)
         self.metrics = Metrics(hub, self.lockout.snapshot)
         self.live: Fanout | None = None  # hub.web.live.Live, set by the app
-        self.match_uids: dict[str, tuple[str, Any]] = {}  # table -> (uid, match id) of the last match started
+        # table -> (uid, match id) of the last match started
+        self.match_uids: dict[str, tuple[str, int | None]] = {}
 
     # ------------------------------------------------------------ reading
 
@@ -54,7 +58,7 @@ class WebContext:
         plus whether a PIN is set."""
         return self.hub.view(table).model_copy(update={"pin_set": self.pins.is_set(table)})
 
-    def envelope_json(self, table: str) -> dict[str, Any]:
+    def envelope_json(self, table: str) -> TableStateJSON:
         """`envelope`'s JSON, from the JSON the hub made once for the change
         (a WebSocket sends it to every client)."""
         return {**self.hub.state(table), "pin_set": self.pins.is_set(table)}
@@ -135,7 +139,7 @@ class WebContext:
             )
         return token
 
-    async def submit(self, table: str, action: dict[str, Any]) -> dict[str, Any]:
+    async def submit(self, table: str, action: Mapping[str, object]) -> RefereeReply:
         """Hand a referee action to the hub and wait for its commit; refusals become ApiErrors."""
         fut = self.hub.submit_async(table, action)
         try:
