@@ -65,7 +65,6 @@ class Hub:
         self.stats: Counter[str] = Counter()
         self._queue = Inbox()  # bounded by a memory budget; telemetry shed first (hub.service.inbox)
         self._router: Router | None = None
-        self._committer: Committer | None = None  # the worker's batches into the store (hub.service.commit)
         self._pending = Outstanding()  # items handed over and not yet acted on (wait_idle)
         self._taps = PendingActions()  # referee actions not yet answered, by effect
         self._stopping = threading.Event()
@@ -134,9 +133,7 @@ class Hub:
         if repair is not None:
             router.notices.append(repair.alert())  # on every table until the hub restarts
         router.load()
-        self._committer = Committer(
-            router, store, self.stats, self._stopping, self._hub_alert, self._committed
-        )
+        committer = Committer(router, store, self.stats, self._stopping, self._hub_alert, self._committed)
         for t in self.config.tables:
             self._states.stamp(t.id, router.table_state(t.id))
         worker = Worker(
@@ -147,7 +144,7 @@ class Hub:
             router,
             store,
             self.registry,
-            self._committer,
+            committer,  # the worker's batches into the store (hub.service.commit)
             self.nodes,
             self.stats,
             self.submit_async,
