@@ -10,7 +10,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import NewType
 
-from hub.service.changes import TableStateJSON
+from hub.view.table import TableStateJSON
 
 RefereeReply = NewType("RefereeReply", TableStateJSON)
 """What a referee caller gets once its action is committed (`Hub.submit`; the control socket's answer is made

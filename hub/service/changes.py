@@ -10,19 +10,12 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from hub.ingest.mqtt import MqttIngest
-from hub.view.table import TableView
+from hub.view.table import TableStateJSON, TableView
 from luza_wire import protocol
 
 log = logging.getLogger("luza.hub")
-
-TableStateJSON = dict[str, Any]
-"""A table's state as it leaves the hub: `TableView.model_dump(mode="json")`, whose shape is
-docs/table-view.schema.json (typed by the model, hub.view.table). Made once per change and sent as it is
-(retained MQTT state, the WebSocket, REST); a dict because its readers (the web's envelope, the referee's
-answers, the tests, the demo) take or index the JSON itself, not the model."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from hub.ota.service import Ota
 from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch, RefereeReply, Replayed
-from hub.service.changes import Change, TableStateJSON, TableStates
+from hub.service.changes import Change, TableStates
 from hub.service.commit import Committer
 from hub.service.inbox import Inbox, Outstanding
 from hub.service.node_commands import NodeCommands
@@ -46,7 +46,7 @@ from hub.service.worker import CONNECTED, RECONNECTED, STOP, Worker
 from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
-from hub.view.table import TableView
+from hub.view.table import TableStateJSON, TableView
 
 log = logging.getLogger("luza.hub")
 

@@ -21,18 +21,13 @@ from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
 from hub.store.database import UNREADABLE, MatchRow, Store
 from hub.store.integrity import is_damage
-from hub.view.build import scoreboard
+from hub.view.build import StoredBoardJSON, scoreboard
 from hub.vocab.action_types import MatchControl
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RecordError, RefereeAction, SensorInput, input_from_record
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.rebuild")
-
-StoredBoardJSON = dict[str, Any]
-"""A match's board in its stored form (hub.view.build.scoreboard: `SessionView`'s JSON, as matches.last_state
-keeps it): a dict because it is compared key by key with the stored JSON (`stored_differences`)
-and printed as it is by `luza replay --json`."""
 
 
 def timing(settle: Mapping[str, float]) -> ShotTiming:

@@ -13,10 +13,9 @@ from starlette.requests import HTTPConnection
 
 from hub.errors import not_stored_in_time
 from hub.service.batch import RefereeReply
-from hub.service.changes import TableStateJSON
 from hub.service.hub import Hub
 from hub.view.devices import device_view
-from hub.view.table import DeviceView, TableView
+from hub.view.table import DeviceView, TableStateJSON, TableView
 from hub.vocab.checks import RefereeInputError
 from hub.web.auth import CLUB, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
