@@ -31,8 +31,10 @@ Text = Annotated[str, Field(min_length=1, max_length=200)]
 ItemId = Annotated[
     str, Field(min_length=1, max_length=80, description="an evidence item id (shot.pocketed[].item)")
 ]
+# The type of a referee fact's value, as the panel asks for it.
+FactType = Literal["ball", "colour", "count", "bool", "flag"]
 # Facts about a shot that only the referee sees, with the type of their value (ShotReport field names).
-FACTS: dict[str, str] = {
+FACTS: dict[str, FactType] = {
     "cue_ball": "ball",
     "cue_colour": "colour",
     "first_contact": "ball",

@@ -7,11 +7,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hub.errors import (
@@ -125,7 +125,7 @@ RU_MESSAGES: dict[str, str] = {
 _UNION_MEMBER = re.compile(r"(int|bool|str|float|none|[a-z-]+\[.*\])")
 
 
-def _where(loc: Sequence[Any]) -> str:
+def _where(loc: Sequence[int | str]) -> str:
     parts = [str(p) for p in loc]
     if parts[:1] == ["body"]:
         parts = parts[1:]
@@ -140,7 +140,7 @@ def _ru_where(where: str) -> str:
     return "тело запроса" if where == "body" else where
 
 
-def _ru(error: Mapping[str, Any]) -> str:
+def _ru(error: ErrorDetails) -> str:
     text = RU_MESSAGES.get(str(error.get("type")), "недопустимое значение")
     # 'a' or 'b': 'a', 'b'
     ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}
@@ -170,8 +170,8 @@ def _as_the_hub_says(request: Request, exc: RequestValidationError) -> RefereeIn
 def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    first: dict[str, Any] = (
-        dict(errors[0]) if errors else {"loc": ("body",), "msg": "invalid request", "type": ""}
+    first: ErrorDetails = (  # FastAPI's entries are pydantic's, their `loc` led by "body", "path", ...
+        errors[0] if errors else ErrorDetails(type="", loc=("body",), msg="invalid request", input=None)
     )
     where = _where(first.get("loc", ()))
     if first.get("type") == "json_invalid":

@@ -26,12 +26,23 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from hub.web.auth import Lockout, PinStore
 from hub.web.settings import WebSettings
 
 OK, WRONG, LOCKED, NO_PIN = "ok", "wrong", "locked", "no_pin"
+
+
+class AccessSummary(TypedDict):
+    """A table's PIN attempts as the club view shows them (`access` of each table on /ws/club)."""
+
+    failed: int  # wrong + refused
+    wrong: int  # PINs evaluated and wrong
+    refused: int  # refused unheard while locked
+    last_failed_ms: int | None  # wall time of the last failed attempt
+    locked_addresses: int  # client addresses locked out of the table now
+    new_devices_locked: bool  # the table is locked for new devices
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,9 @@ class PinGuard:
         self._locks: dict[str, asyncio.Lock] = {}
         self._epoch: dict[str, int | None] = {}  # the PIN's set_ms each table's lockouts belong to
         self._count_lock = threading.Lock()
-        self.on_change: Any = None  # called after a failed attempt (the club view is told)
+        self.on_change: Callable[[], None] | None = (
+            None  # called after a failed attempt (the club view is told)
+        )
 
     def _lock(self, table: str) -> asyncio.Lock:
         lock = self._locks.get(table)
@@ -119,20 +132,20 @@ class PinGuard:
             self.on_change()
         return verdict
 
-    def summary(self, table: str) -> dict[str, Any]:
+    def summary(self, table: str) -> AccessSummary:
         """What the club view shows for a table: failed attempts (wrong,
         refused while locked), locked addresses."""
         with self._count_lock:
             wrong, locked = self.counts[(table, WRONG)], self.counts[(table, LOCKED)]
             last = self.last_failed_ms.get(table)
-        return {
-            "failed": wrong + locked,
-            "wrong": wrong,
-            "refused": locked,
-            "last_failed_ms": last,
-            "locked_addresses": self.by_address.locked(f"{table}\0"),
-            "new_devices_locked": self.new_devices.retry_after(table) > 0,
-        }
+        return AccessSummary(
+            failed=wrong + locked,
+            wrong=wrong,
+            refused=locked,
+            last_failed_ms=last,
+            locked_addresses=self.by_address.locked(f"{table}\0"),
+            new_devices_locked=self.new_devices.retry_after(table) > 0,
+        )
 
     def snapshot(self) -> dict[tuple[str, str], int]:
         """{(table, result): attempts} for /metrics."""

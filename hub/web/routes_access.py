@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
@@ -86,16 +85,16 @@ async def _exchange(
 
 
 @router.post("/api/tables/{table}/token", response_model=TokenOut)
-async def token(table: str, body: TokenIn, web: Web, request: Request, response: Response) -> dict[str, Any]:
+async def token(table: str, body: TokenIn, web: Web, request: Request, response: Response) -> TokenOut:
     """Exchange the table's referee PIN for a token (valid for this table only)."""
     web.require_table(table)
     issued = await _exchange(web, table, body, request, response, "/api/tables")
-    return {"token": issued, "table": table, "expires_s": int(web.settings.token_ttl_s)}
+    return TokenOut(token=issued, table=table, expires_s=int(web.settings.token_ttl_s))
 
 
 @router.post("/api/club/token", response_model=ClubTokenOut)
-async def club_token(body: TokenIn, web: Web, request: Request, response: Response) -> dict[str, Any]:
+async def club_token(body: TokenIn, web: Web, request: Request, response: Response) -> ClubTokenOut:
     """Exchange the club's PIN (`luza pin set --club`) for a club token: device actions on the club view and the
     heavy exports; never a referee action."""  # noqa: E501
     issued = await _exchange(web, CLUB, body, request, response, "/api/club")
-    return {"token": issued, "role": "club", "expires_s": int(web.settings.token_ttl_s)}
+    return ClubTokenOut(token=issued, expires_s=int(web.settings.token_ttl_s))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import segno
 from fastapi import APIRouter, Request
@@ -18,9 +17,9 @@ router = APIRouter(tags=["tables"], responses={404: ERRORS[404]})
 
 
 @router.get("/api/tables", response_model=list[TableOut])
-def list_tables(web: Web) -> list[dict[str, Any]]:
+def list_tables(web: Web) -> list[TableOut]:
     """Every table with its state envelope."""
-    return [{"id": t.id, "name": t.name, "state": web.envelope(t.id)} for t in web.hub.config.tables]
+    return [TableOut(id=t.id, name=t.name, state=web.envelope(t.id)) for t in web.hub.config.tables]
 
 
 @router.get("/api/tables/{table}/state", response_model=TableView)
@@ -31,7 +30,7 @@ def table_state(table: str, web: Web) -> TableView:
 
 
 @router.get("/api/variants", response_model=list[VariantOut])
-def list_variants() -> list[dict[str, Any]]:
+def list_variants() -> list[VariantOut]:
     """The variants a match can be started with, and their labelled options."""
     return variants()
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.errors import ErrorBody
 from hub.view.alerts import HubAlertView
 from hub.view.table import TableView
-from hub.vocab.action_types import ColourName, PocketNo
+from hub.vocab.action_types import ColourName, FactType, PocketNo
 from hub.vocab.actions import NewMatchAction
 
 
@@ -117,10 +117,13 @@ class OptionChoice(BaseModel):
     label: Label
 
 
+OptionType = Literal["int", "bool", "choice"]
+
+
 class VariantOption(BaseModel):
     name: str
     label: Label
-    type: Literal["int", "bool", "choice"]
+    type: OptionType
     default: Any
     choices: list[OptionChoice] | None = None
 
@@ -135,7 +138,7 @@ class RefereeFoul(BaseModel):
 
 class RefereeFact(BaseModel):
     name: str  # the fact action's `name`
-    type: Literal["ball", "colour", "count", "bool", "flag"]
+    type: FactType
 
 
 class VariantProfile(BaseModel):
@@ -174,6 +177,8 @@ class ErrorOut(BaseModel):
     error: ErrorBody  # the one body of a refusal in every channel (hub.errors)
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
+# Each refusal status with the one error body, for a router's `responses=`: FastAPI's OpenAPI response specs
+# (only `{"model": ...}` here; FastAPI's parameter is `dict[str, Any]`, which this passes as).
+ERRORS: dict[int | str, dict[str, type[ErrorOut]]] = {
     s: {"model": ErrorOut} for s in (400, 401, 404, 409, 422, 429, 503)
 }
