@@ -20,6 +20,9 @@ from shared_rules.profile import Profile
 from shared_rules.state import State
 from shared_rules.variant import Variant
 
+# A referee action's arguments, checked and normalised to plain JSON values: what the input log stores (its
+# record's `args`) and what the action's model is built from. Each kind has its own fields, built by its own
+# `check` and typed by its model (hub.vocab.actions, hub.vocab.amendments): the values here are any of them.
 Args = dict[str, Any]
 Seat = Annotated[int, Field(ge=0, le=1, description="player seat 0 or 1")]
 Ball = Annotated[int, Field(ge=0, le=15, description="ball number 0..15 (0 = the special ball)")]

@@ -7,12 +7,10 @@ Every message names the field and says what would be accepted, in English and Ru
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from hub.errors import MALFORMED, Refusal
+from hub.vocab.action_types import Args
 from shared_rules.model import Colour, Foul
-
-Args = dict[str, Any]
 
 
 class RefereeInputError(Refusal):

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, overload
 
 from hub.errors import MALFORMED
+from hub.vocab.action_types import Args
 from hub.vocab.actions import Action
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.referee import parse, validate
@@ -21,7 +22,9 @@ from luza_wire.messages import Event
 __all__ = [
     "RecordError",
     "RefereeAction",
+    "RefereeRecord",
     "SensorInput",
+    "SensorRecord",
     "effect_key",
     "input_from_record",
     "input_key",
@@ -130,31 +133,64 @@ def effect_key(d: Mapping[str, object]) -> str | None:
     return json.dumps([a.kind, {k: v for k, v in a.args.items() if k != "by"}], sort_keys=True)
 
 
-def input_to_record(inp: SensorInput | RefereeAction) -> dict[str, Any]:
+class SensorRecord(TypedDict):
+    """A sensor event as the input log stores it (the `record` column's JSON, read by `input_from_record`)."""
+
+    type: Literal["sensor"]
+    kind: str
+    device: str
+    boot: int
+    seq: int
+    t: int
+    synced: bool
+    fields: dict[str, object]  # the event's kind-specific fields (luza_wire.messages.Event): plain JSON
+    role: str
+    seat: int | None
+    at_ms: int
+    received_ms: int
+    up: NotRequired[int]  # the node's uptime, and the offset the hub placed it with: at_ms = up + off
+    off: NotRequired[int]  # (schema v8)
+    suspect: NotRequired[str]  # why its time is impossible (hub.ingest.timecheck), added when it is stored
+
+
+class RefereeRecord(TypedDict):
+    """A referee action as the input log stores it."""
+
+    type: Literal["referee"]
+    kind: str
+    args: Args
+    at_ms: int
+    uid: NotRequired[str]
+
+
+@overload
+def input_to_record(inp: SensorInput) -> SensorRecord: ...
+@overload
+def input_to_record(inp: RefereeAction) -> RefereeRecord: ...
+def input_to_record(inp: SensorInput | RefereeAction) -> SensorRecord | RefereeRecord:
     """A JSON-able dict for the store."""
     if isinstance(inp, SensorInput):
         e = inp.event
-        out: dict[str, Any] = {
-            "type": "sensor",
-            "kind": e.kind,
-            "device": e.device,
-            "boot": e.boot,
-            "seq": e.seq,
-            "t": e.t,
-            "synced": e.synced,
-            "fields": dict(e.fields),
-            "role": inp.role,
-            "seat": inp.seat,
-            "at_ms": inp.at_ms,
-            "received_ms": inp.received_ms,
-        }
+        out = SensorRecord(
+            type="sensor",
+            kind=e.kind,
+            device=e.device,
+            boot=e.boot,
+            seq=e.seq,
+            t=e.t,
+            synced=e.synced,
+            fields=dict(e.fields),
+            role=inp.role,
+            seat=inp.seat,
+            at_ms=inp.at_ms,
+            received_ms=inp.received_ms,
+        )
         if e.up is not None:
-            # the node's uptime, and the offset the hub placed it with: at_ms = up + off (schema v8)
             out["up"] = e.up
         if inp.offset is not None:
             out["off"] = inp.offset
         return out
-    rec: dict[str, Any] = {"type": "referee", "kind": inp.kind, "args": dict(inp.args), "at_ms": inp.at_ms}
+    rec = RefereeRecord(type="referee", kind=inp.kind, args=dict(inp.args), at_ms=inp.at_ms)
     if inp.uid:
         rec["uid"] = inp.uid
     return rec

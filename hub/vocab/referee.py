@@ -15,8 +15,9 @@ from typing import cast
 from pydantic import ValidationError
 
 from hub.errors import MALFORMED
+from hub.vocab.action_types import Args
 from hub.vocab.actions import ACTION_MODELS, Action, fields_of
-from hub.vocab.checks import Args, RefereeInputError, err, text
+from hub.vocab.checks import RefereeInputError, err, text
 
 __all__ = ["ACTION_KINDS", "parse", "validate"]
 

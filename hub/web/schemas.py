@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.errors import ErrorBody
 from hub.view.alerts import HubAlertView
 from hub.view.table import TableView
-from hub.vocab.action_types import ColourName, FactType, PocketNo
+from hub.vocab.action_types import ColourName, PocketNo
 from hub.vocab.actions import NewMatchAction
 
 
@@ -138,7 +138,7 @@ class RefereeFoul(BaseModel):
 
 class RefereeFact(BaseModel):
     name: str  # the fact action's `name`
-    type: FactType
+    type: Literal["ball", "colour", "count", "bool", "flag"]  # hub.vocab.action_types.FactType
 
 
 class VariantProfile(BaseModel):
