@@ -16,17 +16,51 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Final, Literal, TypedDict
 
 from hub.ingest.timecheck import REASONS
+from hub.reconcile.table import TableSession
 from hub.store.database import Store
 from hub.store.suspects import pockets as suspect_pockets
+from hub.vocab.action_types import Args
+from hub.vocab.evidence import ShotEvidence
 from hub.vocab.inputs import SensorInput
-from hub.vocab.notices import Question, pocket_name
+from hub.vocab.notices import pocket_name
 
-KIND = "impossible_time"
+KIND: Final = "impossible_time"
 DEPTH = 50  # the latest shots searched for a suspect event's neighbours in its node's order
 ANSWERS = {"add": ("Add the ball", "Добавить шар"), "ignore": ("No ball fell", "Шар не падал")}
+
+
+class Label(TypedDict):
+    en: str
+    ru: str
+
+
+class Choice(TypedDict):
+    value: str
+    label: Label
+
+
+class SuspectQuestion(TypedDict):
+    """A suspect ball's question as the scoreboard's `questions` entry carries it (hub.view.shot.QuestionView:
+    the fields of every question, hub.vocab.notices.Question, then a suspect ball's own)."""
+
+    id: str  # suspect:<device>/<boot>/<seq>
+    kind: Literal["impossible_time"]
+    action: Literal["add_ball"]
+    en: str
+    ru: str
+    shot: int | None
+    item: str
+    player: None
+    options: list[str]
+    default: str
+    cite: str
+    pocket: int
+    reason: str  # hub.ingest.timecheck's code
+    choices: list[Choice]
+    balls: list[int]
 
 
 @dataclass(frozen=True)
@@ -63,7 +97,7 @@ class SuspectBalls:
             item = f"{e.device}/{e.boot}/{e.seq}"
             self._by_table.setdefault(table, []).append(SuspectBall(item, pocket, inp.received_ms, code))
 
-    def questions(self, table: str, session: Any) -> list[dict[str, Any]]:
+    def questions(self, table: str, session: TableSession) -> list[SuspectQuestion]:
         """The open questions (as the scoreboard's `questions` entries) for a table's live `session`."""
         balls = self._by_table.get(table)
         if not balls:
@@ -79,16 +113,16 @@ class SuspectBalls:
         return out
 
 
-def shot_at(shots: Sequence[Any], at_ms: int) -> Any:
+def shot_at(shots: Sequence[ShotEvidence], at_ms: int) -> ShotEvidence | None:
     """The shot being played at hub time `at_ms`: the last one opened by then (else the first)."""
-    opened = [s for s in shots if not getattr(s, "voided", False) and s.opened_at is not None]
-    before = [s for s in opened if s.opened_at <= at_ms]
+    opened = [(s.opened_at, s) for s in shots if not s.voided and s.opened_at is not None]
+    before = [(t, s) for t, s in opened if t <= at_ms]
     if before:
-        return max(before, key=lambda s: s.opened_at)
-    return min(opened, key=lambda s: s.opened_at) if opened else None
+        return max(before, key=lambda ts: ts[0])[1]
+    return min(opened, key=lambda ts: ts[0])[1] if opened else None
 
 
-def between(session: Any, item: str, shot: Any) -> Any:
+def between(session: TableSession, item: str, shot: ShotEvidence | None) -> ShotEvidence | None:
     """The shot a suspect event belongs to as far as its own node's order tells: not before the shot of the
     node's previous event of the boot (by seq), not after the shot of its next one; `shot` (by receipt) within
     that. Its time cannot place it among the other nodes' events, but its seq does among its node's. Looks at
@@ -98,7 +132,7 @@ def between(session: Any, item: str, shot: Any) -> Any:
     prefix, n = f"{device}/{boot}/", int(seq)
     before = after = None  # (seq, shot) of the nearest events of the node either side, in play
     for s in reversed(session.assembler.shots[-DEPTH:]):
-        if getattr(s, "voided", False):
+        if s.voided:
             continue
         for i in s.items():
             if not i.startswith(prefix):
@@ -115,48 +149,42 @@ def between(session: Any, item: str, shot: Any) -> Any:
     return shot
 
 
-def added(shot: Any, pocket: int) -> bool:
+def added(shot: ShotEvidence | None, pocket: int) -> bool:
     """Has the referee added a ball to this pocket of this shot?"""
     return shot is not None and any(p.source == "referee" and int(p.pocket) == pocket for p in shot.pockets)
 
 
-def question(qid: str, ball: SuspectBall, shot: int | None) -> dict[str, Any]:
+def question(qid: str, ball: SuspectBall, shot: int | None) -> SuspectQuestion:
     """The panel's question for one suspect ball (with its answers' labels, as the scoreboard gives them)."""
     pe, pr = pocket_name(ball.pocket)
     why_en, why_ru = REASONS.get(ball.code, (ball.code, ball.code))
     on_en = f"Shot {shot}: " if shot is not None else ""
     on_ru = f"Удар {shot}: " if shot is not None else ""
-    q = Question(
-        qid,
-        KIND,
-        "add_ball",
-        f"{on_en}the node reported a ball into {pe} with an impossible time ({why_en}: {ball.item}); it "
+    return SuspectQuestion(
+        id=qid,
+        kind=KIND,
+        action="add_ball",
+        en=f"{on_en}the node reported a ball into {pe} with an impossible time ({why_en}: {ball.item}); it "
         "was not counted. Did a ball fall there? Add it, or say no ball fell.",
-        f"{on_ru}узел сообщил о шаре — {pr} — с невозможным временем ({why_ru}: {ball.item}); он не "
+        ru=f"{on_ru}узел сообщил о шаре — {pr} — с невозможным временем ({why_ru}: {ball.item}); он не "
         "засчитан. Шар упал? Добавьте его или отметьте, что шар не падал.",
-        shot,
-        ball.item,
-        None,
-        tuple(ANSWERS),
-        "ignore",
-        "",
+        shot=shot,
+        item=ball.item,
+        player=None,
+        options=list(ANSWERS),
+        default="ignore",
+        cite="",
+        pocket=ball.pocket,
+        reason=ball.code,
+        choices=[Choice(value=v, label=Label(en=en, ru=ru)) for v, (en, ru) in ANSWERS.items()],
+        balls=[],
     )
-    out = q.to_dict()
-    out.update(
-        {
-            "pocket": ball.pocket,
-            "reason": ball.code,
-            "choices": [{"value": v, "label": {"en": en, "ru": ru}} for v, (en, ru) in ANSWERS.items()],
-            "balls": [],
-        }
-    )
-    return out
 
 
-def answer(q: dict[str, Any], value: str) -> tuple[str, dict[str, Any]]:
+def answer(q: SuspectQuestion, value: str) -> tuple[str, Args]:
     """The referee action that answers a suspect-ball question with `value` (what the panel sends)."""
     if value == "add":
-        args: dict[str, Any] = {"pocket": q["pocket"]}
+        args: Args = {"pocket": q["pocket"]}
         if q.get("shot") is not None:
             args["shot_number"] = q["shot"]
         return "add_ball", args

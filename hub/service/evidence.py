@@ -17,7 +17,7 @@ from hub.ingest import timecheck
 from hub.ingest.delivery import Marks
 from hub.ingest.intake import AnswerIn
 from hub.ingest.mqtt import RawMessage
-from hub.ingest.suspects import SuspectBalls
+from hub.ingest.suspects import SuspectBalls, SuspectQuestion
 from hub.reconcile.table import TableSession
 from hub.service.batch import Batch
 from hub.store import conflicts, gaps
@@ -72,7 +72,7 @@ class EvidenceDesk:
         """A table's evidence alerts, as its state shows them."""
         return [*self.alerts.get(table, {}).values()]
 
-    def questions(self, table: str, session: TableSession) -> list[dict[str, Any]]:
+    def questions(self, table: str, session: TableSession) -> list[SuspectQuestion]:
         """The referee's open questions about the suspect balls of a table's live match."""
         return self.suspects.questions(table, session)
 
