@@ -5,6 +5,10 @@ Frozen dataclasses, read and checked from the file by hub.configfile (`load(path
 `ConfigError` whose message names the key (as a path: `tables[1].pockets`) and says what to write instead,
 e.g. `tables[1].pockets: device 'p-foot' lists pocket 7; pockets are 1-6`. The reference with an example is
 docs/hub.md; hub/example.toml is a working example.
+
+Also the shape of a node's own settings, its config.json (`NodeSettings`): the keys are firmware/config.py's
+DEFAULTS (its `validate` is the check), written by `luza provision`, read by `luza firmware flash` and the
+virtual nodes.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 SYNCHRONOUS = ("full", "normal")
 
@@ -151,3 +155,97 @@ def replace(cfg: Config, **changes: Any) -> Config:
 def settle_fields() -> tuple[str, ...]:
     """The names the [settle] section accepts: the fields of ShotTiming."""
     return tuple(f.name for f in dataclasses.fields(ShotTiming))
+
+
+# ---------------------------------------------------------------- a node's config.json
+# TypedDicts: the file is JSON that the firmware merges over its DEFAULTS (firmware/config.py, plain dicts on
+# MicroPython), so every key may be left out; tests/hub/base/test_node_settings.py keeps the keys the same.
+
+
+class NodeWifi(TypedDict, total=False):
+    ssid: str
+    password: str
+    hostname: str
+
+
+class NodeBroker(TypedDict, total=False):
+    host: str
+    port: int
+    user: str
+    password: str
+    keepalive: int
+    tls: bool
+
+
+class NodeSerial(TypedDict, total=False):
+    enabled: bool
+    baud: int
+
+
+class NodePocket(TypedDict):
+    """One pocket a pocket node serves: its number and its beams' GPIOs (firmware/pins.py SLOTS)."""
+
+    pocket: int
+    upper: int
+    lower: int
+    colour: NotRequired[bool]  # it has a TCS34725 colour sensor
+
+
+class NodeBeam(TypedDict, total=False):
+    active_low: bool
+    debounce_ms: float
+    jam_ms: float
+    ring: int
+    poll_ms: float
+    spacing_mm: float
+
+
+class NodeColour(TypedDict, total=False):
+    sda: int
+    scl: int
+    freq: int
+    gain: int
+    atime_ms: float
+    min_conf: float
+    calibration: dict[str, dict[str, list[float]]]  # pocket -> colour -> [r, g, brightness, spread]
+
+
+class NodeCue(TypedDict, total=False):
+    sensor: str
+    sda: int
+    scl: int
+    int_pin: int
+    odr_hz: int
+    range_g: int
+    strike_g: float
+    release_g: float
+    max_contact_ms: float
+    double_min_ms: float
+    double_max_ms: float
+    refractory_ms: float
+    sleep_after_s: float
+    battery_pin: int
+    battery_divider: float
+
+
+class NodeOutbox(TypedDict, total=False):
+    max: int
+    flash: bool
+
+
+class NodeSettings(TypedDict, total=False):
+    """A node's config.json (firmware/config.py DEFAULTS has every key, with its meaning)."""
+
+    role: str  # "pocket" | "cue"
+    table: str
+    device: str
+    wifi: NodeWifi
+    broker: NodeBroker
+    serial: NodeSerial
+    pockets: list[NodePocket]
+    beam: NodeBeam
+    colour: NodeColour
+    cue: NodeCue
+    tele_s: float
+    time_sync_s: float
+    outbox: NodeOutbox

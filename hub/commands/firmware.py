@@ -17,15 +17,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
+from hub.config import NodeSettings
 from hub.ota.build import FirmwareError, build
 
 DEFAULT_OUT = Path("build/firmware")
 
 
-def load_node_config(path: Path) -> dict[str, Any]:
-    """node.json merged over the firmware DEFAULTS; FirmwareError listing every problem."""
+def load_node_config(path: Path) -> NodeSettings:
+    """node.json merged over the firmware DEFAULTS (the type holds once `validate` found no problem);
+    FirmwareError listing every problem."""
     from firmware import config
 
     try:
@@ -36,7 +38,7 @@ def load_node_config(path: Path) -> dict[str, Any]:
         raise FirmwareError(f"{path}: not valid JSON ({exc})") from exc
     if not isinstance(site, dict):
         raise FirmwareError(f"{path}: must hold a JSON object {{...}}")
-    merged: dict[str, Any] = config.merge(config.DEFAULTS, site)
+    merged: NodeSettings = config.merge(config.DEFAULTS, site)
     errors = config.validate(merged)
     if errors:
         raise FirmwareError(f"{path}: {len(errors)} problem(s):\n" + "\n".join("  " + e for e in errors))
@@ -108,12 +110,27 @@ def _prepare_flash(args: argparse.Namespace) -> list[str]:
 CONTROL = "/run/luza/control.sock"  # where the Pi's hub listens (hub/deploy/units.py)
 
 
+class OtaPush(TypedDict, total=False):
+    """The control socket's `ota` request (hub/ota/control.py): one of devices, table or all; a release, or
+    a config change."""
+
+    devices: list[str]
+    table: str
+    all: bool
+    release: str
+    config: object  # the change file's JSON as read: the hub checks it (firmware/config.py validate)
+
+
 def _cmd_push(args: argparse.Namespace) -> int:
     """`luza firmware push`: ask the running hub to update nodes over the air (hub.ota.control)."""
     from hub.service.control import request
 
-    req: dict[str, Any] = (
-        {"devices": args.device} if args.device else {"table": args.table} if args.table else {"all": True}
+    req = (
+        OtaPush(devices=args.device)
+        if args.device
+        else OtaPush(table=args.table)
+        if args.table
+        else OtaPush(all=True)
     )
     if args.release:
         req["release"] = args.release

@@ -16,8 +16,15 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+from hub.config import NodeSettings
+
+if TYPE_CHECKING:
+    from hub.deploy.broker_config import Tls
+    from hub.deploy.provision import NewNode
+    from hub.deploy.render import Options
 
 
 def register(sub: Any) -> None:
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _node(args: argparse.Namespace) -> Any:
+def _node(args: argparse.Namespace) -> NewNode:
     from hub.deploy.provision import NewNode, ProvisionError
     from luza_wire import frame
 
@@ -122,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _register(args: argparse.Namespace, node: Any) -> tuple[dict[str, Any], str, str, int]:
+def _register(args: argparse.Namespace, node: NewNode) -> tuple[NodeSettings, str, str, int]:
     """luza.toml, the credentials and the broker files; the broker reloads. Returns the node's config.json."""
     from hub import configfile
     from hub.deploy import credentials as creds
@@ -160,7 +167,7 @@ def _register(args: argparse.Namespace, node: Any) -> tuple[dict[str, Any], str,
     return site, c.tool, host, port
 
 
-def _installed_tls(opts: Any) -> Any:
+def _installed_tls(opts: Options) -> Tls | None:
     """The TLS files the installer made, if it made any (so a re-render keeps the TLS listener)."""
     from hub.deploy import broker_config as bc
     from hub.deploy import render

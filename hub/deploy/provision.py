@@ -167,7 +167,8 @@ def add_device(text: str, node: NewNode) -> str:
     return new
 
 
-def _toml(text: str) -> dict[str, Any]:
+def _toml(text: str) -> dict[str, object]:
+    """luza.toml's tables as tomllib reads them: any TOML, checked afterwards by hub.configfile.parse."""
     import tomllib
 
     try:
@@ -206,33 +207,30 @@ def _insert(text: str, table: str, key: str, entry: str) -> str:
 
 def node_config(
     node: NewNode, password: str, wifi: tuple[str, str], broker: tuple[str, int], tls: bool = False
-) -> dict[str, Any]:
+) -> cfgmod.NodeSettings:
     """The node's config.json, checked by the firmware's own validate()."""
     from firmware import config as fw
 
-    site: dict[str, Any] = {
-        "role": node.role,
-        "table": node.table,
-        "device": node.device,
-        "wifi": {"ssid": wifi[0], "password": wifi[1], "hostname": node.device},
-        "broker": {
+    site = cfgmod.NodeSettings(
+        role=node.role,
+        table=node.table,
+        device=node.device,
+        wifi={"ssid": wifi[0], "password": wifi[1], "hostname": node.device},
+        broker={
             "host": broker[0],
             "port": broker[1],
             "user": creds.device_user(node.table, node.device),
             "password": password,
             "tls": tls,
         },
-    }
+    )
     if node.role == "pocket":
         if len(node.pockets) > len(pins.SLOTS):
             raise ProvisionError(f"a node serves at most {len(pins.SLOTS)} pockets")
         site["pockets"] = [
-            {
-                "pocket": p,
-                "upper": pins.SLOTS[i][0],
-                "lower": pins.SLOTS[i][1],
-                "colour": node.colour and i == 0,
-            }
+            cfgmod.NodePocket(
+                pocket=p, upper=pins.SLOTS[i][0], lower=pins.SLOTS[i][1], colour=node.colour and i == 0
+            )
             for i, p in enumerate(node.pockets)
         ]
     errors = fw.validate(fw.merge(fw.DEFAULTS, site))
@@ -249,7 +247,7 @@ def write_private(path: Path, text: str) -> None:
         f.write(text)
 
 
-def config_json(site: dict[str, Any]) -> str:
+def config_json(site: cfgmod.NodeSettings) -> str:
     return json.dumps(site, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -26,8 +26,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from hub.config import NodePocket, NodeSettings
 
 RESET = 75  # the child's exit code for "the board resets": the supervisor boots it again
 
@@ -43,7 +46,7 @@ class PlainBoard:
     def ticks_us(self) -> int:
         return int((time.monotonic() - self.t0) * 1_000_000) & ((1 << 30) - 1)
 
-    def attach_beams(self, pockets: Any, ring: Any, active_low: bool) -> None:
+    def attach_beams(self, pockets: Sequence[NodePocket], ring: Any, active_low: bool) -> None:
         pass
 
     def beam_levels(self, slot: int) -> tuple[int, int]:
@@ -146,7 +149,7 @@ class VirtualDevice:
         self._lock = threading.Lock()
         self._watch: threading.Thread | None = None
 
-    def flash_usb(self, build: Path, config: dict[str, Any]) -> VirtualDevice:
+    def flash_usb(self, build: Path, config: NodeSettings) -> VirtualDevice:
         """What `luza firmware flash` writes: the build at the root, main.py (the loader), config.json."""
         import json
 

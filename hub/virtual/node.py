@@ -36,6 +36,7 @@ from firmware.flash import Flash
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import PahoTransport, StaticNet
+from hub.config import NodePocket, NodeSettings
 from hub.virtual import traces
 
 MASK = (1 << 30) - 1  # MicroPython's ticks wrap at 2**30
@@ -151,7 +152,7 @@ class VirtualBoard:
     def ticks_us(self) -> int:
         return self.vt.ticks_us()
 
-    def attach_beams(self, pockets: Sequence[dict[str, Any]], ring: Any, active_low: bool) -> None:
+    def attach_beams(self, pockets: Sequence[NodePocket], ring: Any, active_low: bool) -> None:
         self.ring = ring
 
     def beam_levels(self, slot: int) -> tuple[int, int]:
@@ -291,7 +292,7 @@ class VirtualNode:
 
     def __init__(
         self,
-        cfg: dict[str, Any],
+        cfg: NodeSettings,
         broker: tuple[str, int],
         workdir: Path,
         vt: VirtualTime,

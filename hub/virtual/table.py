@@ -39,6 +39,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from firmware import pins
+from hub.config import NodeCue, NodePocket, NodeSettings
 from hub.virtual import traces
 from hub.virtual.node import VirtualNode, VirtualTime
 from luza_wire import protocol
@@ -97,7 +98,7 @@ class VirtualTable:
         colour: bool = True,
         seed: int = 0,
         tele_s: int = 30,
-        cue_settings: dict[str, Any] | None = None,
+        cue_settings: NodeCue | None = None,
     ) -> None:
         if sorted(p for g in pockets for p in g) != [1, 2, 3, 4, 5, 6]:
             raise ValueError(f"pockets must split 1..6 between the nodes, got {pockets!r}")
@@ -109,28 +110,28 @@ class VirtualTable:
         self.groups = [tuple(g) for g in pockets]
         self.pocket_nodes: list[VirtualNode] = []
         for i, group in enumerate(self.groups):
-            cfg = {
-                "role": "pocket",
-                "table": table,
-                "device": pocket_node_id(group),
-                "wifi": {"ssid": "virtual"},
-                "tele_s": tele_s,
-                "pockets": [
-                    {"pocket": p, "upper": pins.SLOTS[s][0], "lower": pins.SLOTS[s][1], "colour": colour}
+            cfg = NodeSettings(
+                role="pocket",
+                table=table,
+                device=pocket_node_id(group),
+                wifi={"ssid": "virtual"},
+                tele_s=tele_s,
+                pockets=[
+                    NodePocket(pocket=p, upper=pins.SLOTS[s][0], lower=pins.SLOTS[s][1], colour=colour)
                     for s, p in enumerate(group)
                 ],
-            }
+            )
             self.pocket_nodes.append(VirtualNode(cfg, broker, workdir, self.vt, seed=seed + 10 * i))
         self.cue_nodes: dict[str, VirtualNode] = {}
         for i, player in enumerate(players):
-            cfg = {
-                "role": "cue",
-                "table": table,
-                "device": cue_node_id(player),
-                "wifi": {"ssid": "virtual"},
-                "tele_s": tele_s,
-                "cue": dict(cue_settings or {}),
-            }
+            cfg = NodeSettings(
+                role="cue",
+                table=table,
+                device=cue_node_id(player),
+                wifi={"ssid": "virtual"},
+                tele_s=tele_s,
+                cue=cue_settings.copy() if cue_settings else NodeCue(),
+            )
             self.cue_nodes[player] = VirtualNode(
                 cfg, broker, workdir, self.vt, battery=3.9, seed=seed + 100 + i
             )
