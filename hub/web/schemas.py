@@ -177,8 +177,8 @@ class ErrorOut(BaseModel):
     error: ErrorBody  # the one body of a refusal in every channel (hub.errors)
 
 
-# Each refusal status with the one error body, for a router's `responses=`: FastAPI's OpenAPI response specs
-# (only `{"model": ...}` here; FastAPI's parameter is `dict[str, Any]`, which this passes as).
+# Each refusal status with the one error body, for a router's `responses=`: FastAPI's OpenAPI response specs,
+# only `{"model": ...}` here (FastAPI types a spec as an open dict of any values; this one passes as that).
 ERRORS: dict[int | str, dict[str, type[ErrorOut]]] = {
     s: {"model": ErrorOut} for s in (400, 401, 404, 409, 422, 429, 503)
 }
