@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hub.reconcile.frames import RaceSection
 
 
 def register(sub: Any) -> None:
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_race(race: dict[str, Any]) -> None:
+def _print_race(race: RaceSection) -> None:
     """The frame score and each frame of a race (nothing for a single frame with no handicap)."""
     limit = race.get("time_limit_min")
     if race["race_to"] == 1 and race["handicap"] is None and not limit:

@@ -104,7 +104,9 @@ def _json(path: str, want: str | None) -> int:
         return 1
     evidence = evidence_of(doc["inputs"])  # from the inputs: the file's own verification block is not trusted
     if not evidence["complete"]:
-        claimed = ((doc.get("verification") or {}).get("evidence") or {}).get("complete")
+        block = doc.get("verification")
+        said = block.get("evidence") if isinstance(block, dict) else None
+        claimed = said.get("complete") if isinstance(said, dict) else None
         extra = " (the file's verification block says complete: it is not)" if claimed is True else ""
         print(
             f"INCOMPLETE: match {v.match_id} replays to the same result ({v.shots} shots, {v.score()}), "

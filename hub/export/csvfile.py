@@ -8,11 +8,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
 from datetime import UTC, tzinfo
-from typing import Any
+from typing import TypeVar
 
 from hub.export import text
+from hub.export.document import ExportDoc
 
 COLUMNS = (
     "match",
@@ -42,17 +43,22 @@ COLUMNS = (
 )
 
 
-def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
+Row = dict[str, str | int]  # column (COLUMNS) -> its cell: text, or a number a spreadsheet keeps as one
+
+
+def rows(doc: ExportDoc, tz: tzinfo = UTC) -> list[Row]:
     """The CSV rows as dicts (column -> value)."""
-    out = []
+    out: list[Row] = []
     fmt = "%Y-%m-%dT%H:%M:%S%z"
-    ev = (doc.get("verification") or {}).get("evidence") or {}
+    ver = doc.get("verification")
+    ev = ver.get("evidence") if ver else None
     ids = doc["match"].get("player_ids") or [None, None]  # the registry's ids, where the match names them
     # on every row: filters keep it
     word = "" if not ev else "complete" if ev.get("complete") else str(ev.get("en"))
     for s in doc["shots"]:
         pa, pb = text.points(s)
-        after = s.get("score_after") or [None, None]
+        after: Sequence[int | None] = s.get("score_after") or [None, None]
+        pid = None if s["shooter"] is None else ids[s["shooter"]]
         out.append(
             {
                 "match": doc["match"]["id"],
@@ -76,8 +82,8 @@ def rows(doc: Mapping[str, Any], tz: tzinfo = UTC) -> list[dict[str, Any]]:
                 "score_b": "" if after[1] is None else after[1],
                 "reasons_en": text.reasons(s, "en"),
                 "reasons_ru": text.reasons(s, "ru"),
-                "shot_time_s": "" if s.get("shot_ms") is None else f"{s['shot_ms'] / 1000:.1f}",
-                "shooter_id": "" if s["shooter"] is None or ids[s["shooter"]] is None else ids[s["shooter"]],
+                "shot_time_s": "" if (took := s.get("shot_ms")) is None else f"{took / 1000:.1f}",
+                "shooter_id": "" if pid is None else pid,
                 "evidence": word,
             }
         )
@@ -88,7 +94,10 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell th
 NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
 
 
-def cell(value: Any) -> Any:
+_V = TypeVar("_V")
+
+
+def cell(value: _V) -> _V | str:
     """A value safe to open in a spreadsheet: text that would start a formula (a player named `=HYPERLINK(…)`)
     gets a leading apostrophe, which spreadsheets show as text and do not keep; numbers stay numbers."""
     if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.match(value):
@@ -96,7 +105,7 @@ def cell(value: Any) -> Any:
     return value
 
 
-def render(doc: Mapping[str, Any], tz: tzinfo = UTC) -> bytes:
+def render(doc: ExportDoc, tz: tzinfo = UTC) -> bytes:
     buf = io.StringIO(newline="")
     w = csv.DictWriter(buf, COLUMNS, lineterminator="\r\n")
     w.writeheader()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
 
 from hub.export import csvfile, html, pdf, signing
+from hub.export.document import ExportDoc
 from hub.export.history import Query, search
 from hub.export.model import ExportError, build, load
 from hub.store.database import Store
@@ -35,12 +36,12 @@ def check_format(fmt: str, lang: str = "ru") -> None:
         raise ExportError(f"unknown language {lang!r}; ru or en", f"неизвестный язык {lang!r}; ru или en")
 
 
-def to_json(doc: Mapping[str, Any]) -> bytes:
+def to_json(doc: ExportDoc) -> bytes:
     return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n").encode()
 
 
 def render(
-    doc: Mapping[str, Any], fmt: str, lang: str = "ru", tz: tzinfo = UTC, signer: signing.Signer | None = None
+    doc: ExportDoc, fmt: str, lang: str = "ru", tz: tzinfo = UTC, signer: signing.Signer | None = None
 ) -> bytes:
     """One export document in `fmt` (json | csv | html | pdf), signed by `signer` (hub/export/signing.py)."""
     check_format(fmt, lang)

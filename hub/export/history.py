@@ -8,7 +8,7 @@ hub/store/history.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from hub.errors import MALFORMED, Refusal
 from hub.export import text
@@ -59,7 +59,29 @@ def check(q: Query) -> None:
         )
 
 
-def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
+class Title(TypedDict):
+    en: str
+    ru: str
+
+
+class MatchSummary(TypedDict):
+    """One match of GET /api/matches (docs/web-api.md): its header, and from its last stored scoreboard the
+    scores, the winner and whether the result is provisional."""
+
+    id: int
+    table: str
+    variant: str
+    title: Title
+    players: list[str]
+    status: str
+    started_ms: int
+    ended_ms: int | None
+    scores: list[int] | None  # from the last stored scoreboard (None: no input committed yet)
+    winner: int | None
+    provisional: bool
+
+
+def search(store: Store, q: Query) -> tuple[int, list[MatchSummary]]:
     """(total matching, the page of matches newest first as summaries)."""
     check(q)
     found = history.MatchFilter(q.table, q.variant, q.status, q.since_ms, q.until_ms, q.player)
@@ -67,7 +89,7 @@ def search(store: Store, q: Query) -> tuple[int, list[dict[str, Any]]]:
     return total, [_summary(m) for m in lines]
 
 
-def _summary(m: history.MatchLine) -> dict[str, Any]:
+def _summary(m: history.MatchLine) -> MatchSummary:
     players = [clean_name(p) if isinstance(p, str) else p for p in m.players]
     return {
         "id": m.id,

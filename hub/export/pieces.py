@@ -4,8 +4,23 @@ its balls, strike, fouls, effects and cited reasons, one referee action, each as
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
 
+from hub.export.document import (
+    ActionEntry,
+    BallEntry,
+    Corrects,
+    EffectEntry,
+    FoulEntry,
+    InputEntry,
+    ReasonEntry,
+    RefereeOrigin,
+    SensorOrigin,
+    ShotEntry,
+    StoredInput,
+    StrikeEntry,
+    Text,
+)
 from hub.reconcile.fold import ITEM_TARGETED
 from hub.reconcile.shotclock import clock_of, shot_ms
 from hub.reconcile.table import TableSession
@@ -16,10 +31,26 @@ from shared_rules.model import Colour, PocketedBall, ShotReport
 from shared_rules.outcome import EffectKind, Outcome
 
 
-def input_entry(entry: Mapping[str, Any], note: Mapping[str, Any], session: TableSession) -> dict[str, Any]:
+@dataclass
+class Note:
+    """What became of one stored input when the match was folded (model.fold): applied or why not, the frame
+    it went to, and for an amendment of a shot (`amends`) which shot it amended (None: none was there)."""
+
+    frame: int = 1
+    applied: bool = False
+    refused: Text | None = None
+    amends: bool = False
+    shot: int | None = None
+
+
+def input_entry(entry: StoredInput, note: Note, session: TableSession) -> InputEntry:
     rec = entry["record"]
-    if isinstance(rec, Mapping) and rec.get("type") == "sensor":
-        origin: dict[str, Any] = {
+    origin: SensorOrigin | RefereeOrigin
+    # a record read back from a file is not checked before the fold (verify.source_of): it may be no object
+    readable = isinstance(rec, Mapping)
+    kind = rec.get("kind") if readable else None
+    if readable and rec.get("type") == "sensor":
+        origin = {
             "type": "sensor",
             "event": rec.get("kind"),
             "device": rec.get("device"),
@@ -30,16 +61,15 @@ def input_entry(entry: Mapping[str, Any], note: Mapping[str, Any], session: Tabl
             "via": entry["source"],
         }
     else:
-        kind = rec.get("kind") if isinstance(rec, Mapping) else None
         origin = {"type": "referee", "action": kind, "entered_by": entry["source"]}
-    corrects = None
-    args = rec.get("args") if isinstance(rec, Mapping) else None
-    if isinstance(args, Mapping) and origin.get("action") in ITEM_TARGETED:
+    corrects: Corrects | None = None
+    args = rec.get("args") if readable else None
+    if isinstance(args, Mapping) and origin["type"] == "referee" and kind in ITEM_TARGETED:
         item = str(args.get("item") or str(args.get("question", "")).partition(":")[2])
         shot = session.assembler.find_item(item)
         corrects = {"item": item, "shot": shot.number if shot is not None else None}
-    elif "shot" in note:
-        corrects = {"item": None, "shot": note["shot"]}
+    elif note.amends:
+        corrects = {"item": None, "shot": note.shot}
     return {
         "cursor": entry["cursor"],
         "source": entry["source"],
@@ -48,20 +78,20 @@ def input_entry(entry: Mapping[str, Any], note: Mapping[str, Any], session: Tabl
         "record": rec,
         "origin": origin,
         "corrects": corrects,
-        "applied": bool(note.get("applied")),
-        "refused": note.get("refused"),
-        "frame": note.get("frame", 1),
+        "applied": note.applied,
+        "refused": note.refused,
+        "frame": note.frame,
     }
 
 
-def _reasons(outcome: Outcome) -> list[dict[str, Any]]:
+def _reasons(outcome: Outcome) -> list[ReasonEntry]:
     return [
         {"cite": r.cite(), "en": r.en, "ru": r.ru, "ambiguity": r.ambiguity}
         for r in dict.fromkeys(outcome.reasons)
     ]
 
 
-def _effects(outcome: Outcome) -> list[dict[str, Any]]:
+def _effects(outcome: Outcome) -> list[EffectEntry]:
     return [
         {
             "kind": e.kind.value,
@@ -76,7 +106,7 @@ def _effects(outcome: Outcome) -> list[dict[str, Any]]:
     ]
 
 
-def _fouls(outcome: Outcome) -> list[dict[str, Any]]:
+def _fouls(outcome: Outcome) -> list[FoulEntry]:
     return [
         {
             "code": e.detail or e.reason.cite(),
@@ -90,28 +120,43 @@ def _fouls(outcome: Outcome) -> list[dict[str, Any]]:
     ]
 
 
-def judged(outcome: Outcome | None, scores: Sequence[int] | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Judged:
+    """How the engine judged a shot or an action: the last four members of its entry."""
+
+    effects: list[EffectEntry]
+    fouls: list[FoulEntry]
+    reasons: list[ReasonEntry]
+    score_after: list[int] | None
+
+
+def judged(outcome: Outcome | None, scores: Sequence[int] | None) -> Judged:
     if outcome is None:
-        return {"effects": [], "fouls": [], "reasons": [], "score_after": None}
-    return {
-        "effects": _effects(outcome),
-        "fouls": _fouls(outcome),
-        "reasons": _reasons(outcome),
-        "score_after": list(scores) if scores is not None else None,
-    }
+        return Judged([], [], [], None)
+    return Judged(
+        _effects(outcome), _fouls(outcome), _reasons(outcome), list(scores) if scores is not None else None
+    )
 
 
 def shot_entry(
+    frame: int,
     session: TableSession,
     step: Step,
     result: tuple[int, tuple[Outcome, list[int]]] | None,
     provisional: tuple[ShotReport, Outcome, list[int]] | None = None,
-) -> dict[str, Any]:
+) -> ShotEntry:
+    """One shot of frame `frame`; `provisional`: the open shot played on top (report, outcome, scores)."""
     shot = step.shot
     assert shot is not None
     report = provisional[0] if provisional else step.report
     status = "provisional" if provisional else step.status
-    out: dict[str, Any] = {
+    j = (
+        judged(provisional[1], provisional[2])
+        if provisional
+        else judged(*(result[1] if result else (None, None)))
+    )
+    return {
+        "frame": frame,
         "number": shot.number,
         "status": status,
         "provisional": provisional is not None,
@@ -134,15 +179,14 @@ def shot_entry(
         "referee_fouls": sorted(f.name.lower() for f in (report.fouls if report is not None else shot.fouls)),
         "error": {"en": step.error[0], "ru": step.error[1]} if step.error else None,
         "engine_index": result[0] if result else None,
+        "effects": j.effects,
+        "fouls": j.fouls,
+        "reasons": j.reasons,
+        "score_after": j.score_after,
     }
-    if provisional:
-        out.update(judged(provisional[1], provisional[2]))
-    else:
-        out.update(judged(*(result[1] if result else (None, None))))
-    return out
 
 
-def _strike(shot: ShotEvidence) -> dict[str, Any] | None:
+def _strike(shot: ShotEvidence) -> StrikeEntry | None:
     s = shot.strike
     if s is None:
         return None
@@ -156,10 +200,10 @@ def _strike(shot: ShotEvidence) -> dict[str, Any] | None:
     }
 
 
-def _balls(shot: ShotEvidence, report: ShotReport | None) -> list[dict[str, Any]]:
+def _balls(shot: ShotEvidence, report: ShotReport | None) -> list[BallEntry]:
     """Each counted pocket event with the ball the report gave it, and where each fact came from."""
     balls = list(report.pocketed) if report is not None else []
-    out = []
+    out: list[BallEntry] = []
     for i, p in enumerate(q for q in shot.pockets if q.id not in shot.removed):
         b = balls[i] if i < len(balls) else None
         named = shot.identities.get(p.id)
@@ -194,10 +238,13 @@ def _ball_source(shot: ShotEvidence, seen: Colour | None, named: bool, b: Pocket
     return "rules"
 
 
-def action_entry(step: Step, result: tuple[int, tuple[Outcome, list[int]]] | None) -> dict[str, Any]:
+def action_entry(frame: int, step: Step, result: tuple[int, tuple[Outcome, list[int]]] | None) -> ActionEntry:
+    """One referee action of frame `frame` that went to the engine (or was refused)."""
     a = step.action
     assert a is not None
-    out = {
+    j = judged(*(result[1] if result else (None, None)))
+    return {
+        "frame": frame,
         "kind": a.kind,
         "at_ms": a.at_ms,
         "args": dict(a.args),
@@ -205,6 +252,8 @@ def action_entry(step: Step, result: tuple[int, tuple[Outcome, list[int]]] | Non
         "input": input_to_dict(step.played) if step.played is not None else None,
         "error": {"en": step.error[0], "ru": step.error[1]} if step.error else None,
         "engine_index": result[0] if result else None,
+        "effects": j.effects,
+        "fouls": j.fouls,
+        "reasons": j.reasons,
+        "score_after": j.score_after,
     }
-    out.update(judged(*(result[1] if result else (None, None))))
-    return out

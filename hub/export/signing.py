@@ -36,6 +36,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from hub.export.document import ExportDoc, Signature
 from hub.export.model import ExportError
 
 CONTEXT = b"luza-export-signature-v1\n"
@@ -78,7 +79,7 @@ class Signer:
     def fingerprint(self) -> str:
         return fingerprint(self.public)
 
-    def block(self, message: bytes) -> dict[str, str]:
+    def block(self, message: bytes) -> Signature:
         return {
             "alg": "ed25519",
             "key": base64.b64encode(self.public).decode(),
@@ -135,14 +136,15 @@ def for_db(db: str | Path) -> Signer:
     return load_or_create(key_path(db))
 
 
-def canonical(doc: Mapping[str, Any]) -> bytes:
+def canonical(doc: Mapping[str, object]) -> bytes:
     body = {k: v for k, v in doc.items() if k != "signature"}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def sign_json(doc: Mapping[str, Any], signer: Signer) -> dict[str, Any]:
-    """The document with its `signature` member."""
-    out = {k: v for k, v in doc.items() if k != "signature"}
+def sign_json(doc: ExportDoc, signer: Signer) -> ExportDoc:
+    """The document with its `signature` member (last)."""
+    out = doc.copy()
+    out.pop("signature", None)
     out["signature"] = signer.block(CONTEXT + b"json\n" + canonical(out))
     return out
 
@@ -183,7 +185,7 @@ def _check(block: object, message: bytes) -> Seal:
     return Seal("signed", fp)
 
 
-def seal_of_json(doc: Mapping[str, Any]) -> Seal:
+def seal_of_json(doc: Mapping[str, object]) -> Seal:
     if "signature" not in doc:
         return Seal("unsigned")
     return _check(doc["signature"], CONTEXT + b"json\n" + canonical(doc))

@@ -9,14 +9,35 @@ verified | incomplete (replays, but events never reached the hub) | failed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from hub.export import signing
+from hub.export.document import Evidence, ExportDoc
 from hub.export.verify import evidence_of, verify
 
 
-def verdict_of(signed: Mapping[str, Any]) -> dict[str, Any]:
+class SealBody(TypedDict):
+    status: str  # signed | unsigned | forged
+    fingerprint: str | None
+
+
+class VerdictBody(TypedDict):
+    """The body of GET /api/matches/{id}/verify (docs/web-api.md)."""
+
+    match: object  # the file's match id as it gives it (verify.Verdict.match_id)
+    status: str  # verified | incomplete | failed | unsigned | forged
+    ok: bool
+    en: str
+    ru: str
+    shots: int
+    scores: list[int]
+    frames: list[int]
+    problems: list[str]
+    evidence: Evidence
+    signature: SealBody
+
+
+def verdict_of(signed: ExportDoc) -> VerdictBody:
     """The verdict on a signed JSON export, in the order `luza verify` decides it."""
     v = verify({k: val for k, val in signed.items() if k != "signature"})
     seal = signing.seal_of_json(signed)

@@ -22,9 +22,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build, evidence
+from hub.export.document import Evidence, ExportDoc, MatchHeader, StoredInput
+from hub.export.model import FORMAT, VERSION, VOLATILE, ExportError, Source, build, evidence, snapshot_of
 from hub.service.rebuild import differences
 from hub.store import gaps
 from shared_rules.errors import RulesError
@@ -51,8 +52,9 @@ class Verdict:
         return f"race to {self.race_to}, frames {self.frames[0]}:{self.frames[1]}, last frame {last}"
 
 
-def read(path: str | Path) -> dict[str, Any]:
-    """Load an export file; ExportError with a one-line reason if it is not one."""
+def read(path: str | Path) -> dict[str, object]:
+    """Load an export file; ExportError with a one-line reason if it is not one. Only its header is checked
+    (`check_header`): `verify` checks the rest against the replay, so it stays plain JSON here."""
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -62,7 +64,7 @@ def read(path: str | Path) -> dict[str, Any]:
             f"{path} is not a readable JSON file ({exc})", f"{path}: не читается как JSON ({exc})"
         ) from None
     check_header(doc)
-    return doc  # type: ignore[no-any-return]
+    return cast(dict[str, object], doc)  # check_header: a JSON object
 
 
 def check_header(doc: object) -> None:
@@ -81,25 +83,34 @@ def check_header(doc: object) -> None:
             raise ExportError(f"{key}: missing or not a {kind.__name__}", f"{key}: нет или неверный тип")
 
 
-def source_of(doc: Mapping[str, Any]) -> Source:
-    """The parts of a file an export is built from (everything else must follow from them)."""
-    inputs = []
-    for i, e in enumerate(doc["inputs"]):
+def source_of(doc: Mapping[str, object]) -> Source:
+    """The parts of a file an export is built from (everything else must follow from them). Only that the
+    members are there is checked: their values go into the fold as the file has them, and a value that is
+    wrong shows as a difference from the replay (or a refused input), a header the session cannot start
+    with as an ExportError from `verify`."""
+    check_header(doc)
+    listed, match = doc["inputs"], doc["match"]
+    assert isinstance(listed, list) and isinstance(match, dict)  # check_header
+    inputs: list[StoredInput] = []
+    for i, e in enumerate(listed):
         if not isinstance(e, Mapping) or any(k not in e for k in INPUT_FIELDS):
             raise ExportError(
                 f"inputs[{i}]: needs {', '.join(INPUT_FIELDS)}",
                 f"inputs[{i}]: нужны поля {', '.join(INPUT_FIELDS)}",
             )
-        inputs.append({k: e[k] for k in INPUT_FIELDS})
-    match = doc["match"]
+        inputs.append(cast(StoredInput, {k: e[k] for k in INPUT_FIELDS}))
     for key in ("id", "table", "variant", "players", "options"):
         if key not in match:
             raise ExportError(f"match.{key}: missing", f"match.{key}: отсутствует")
     settings = doc.get("settings")
-    return Source(dict(match), dict(settings) if isinstance(settings, Mapping) else None, inputs)
+    return Source(
+        cast(MatchHeader, dict(match)),
+        snapshot_of(dict(settings) if isinstance(settings, Mapping) else None),
+        inputs,
+    )
 
 
-def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
+def verify(doc: Mapping[str, object], limit: int = 20) -> Verdict:
     """Re-derive the file from its inputs and replay its engine log; a Verdict with the places that differ."""
     check_header(doc)
     src = source_of(doc)
@@ -112,11 +123,11 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
             f"партию нельзя пересчитать: {getattr(exc, 'ru', exc)}",
         ) from None
     mine = {k: v for k, v in doc.items() if k not in VOLATILE}
-    theirs = {k: v for k, v in again.items() if k not in VOLATILE}
+    theirs: dict[str, object] = {k: v for k, v in again.items() if k not in VOLATILE}
     if _before_time_limit(doc):
-        theirs = _without_time_limit(theirs)
+        theirs.update(_without_time_limit(again))
     if _before_shot_clock(doc):
-        theirs["shots"] = [{k: v for k, v in s.items() if k not in SHOT_CLOCK_KEYS} for s in theirs["shots"]]
+        theirs["shots"] = [{k: v for k, v in s.items() if k not in SHOT_CLOCK_KEYS} for s in again["shots"]]
     problems += [f"the file says {_side(d)}" for d in differences(theirs, mine)]
     problems += _engine_log(doc)
     result = again["result"]
@@ -134,28 +145,31 @@ def verify(doc: Mapping[str, Any], limit: int = 20) -> Verdict:
 TIME_LIMIT_KEYS = ("time_limit_min", "time_rule", "time_called", "deadline_ms")  # general A-G6 (issue 22)
 
 
-def _before_time_limit(doc: Mapping[str, Any]) -> bool:
+def _before_time_limit(doc: Mapping[str, object]) -> bool:
     """A file exported before races had a time limit: its race has no `time_rule`
     (it verifies without them)."""
     race = doc.get("race")
     return isinstance(race, Mapping) and "time_rule" not in race
 
 
-def _without_time_limit(theirs: dict[str, Any]) -> dict[str, Any]:
-    """The replay's document without the time-limit fields a file made before them cannot have."""
-    out = dict(theirs)
-    out["race"] = {k: v for k, v in out["race"].items() if k not in TIME_LIMIT_KEYS}
-    log = dict(out["engine_log"])
+def _without_time_limit(again: ExportDoc) -> dict[str, object]:
+    """The replay's `race` and `engine_log` without the time-limit fields
+    a file made before them cannot have."""
+    log = dict(again["engine_log"])
     log.pop("time_called", None)
-    log["race"] = {k: v for k, v in log["race"].items() if k not in TIME_LIMIT_KEYS}
-    out["engine_log"] = log
-    return out
+    race = log["race"]
+    assert isinstance(race, Mapping)  # Race.to_log: RaceRules.to_dict()
+    log["race"] = {k: v for k, v in race.items() if k not in TIME_LIMIT_KEYS}
+    return {
+        "race": {k: v for k, v in again["race"].items() if k not in TIME_LIMIT_KEYS},
+        "engine_log": log,
+    }
 
 
 SHOT_CLOCK_KEYS = ("shot_ms", "shot_clock")  # derived shot times (issue 22): files made before them have none
 
 
-def _before_shot_clock(doc: Mapping[str, Any]) -> bool:
+def _before_shot_clock(doc: Mapping[str, object]) -> bool:
     """A file exported before shot times were exported:
     none of its shots has `shot_ms` (it verifies without)."""
     shots = doc.get("shots")
@@ -173,7 +187,7 @@ def _side(diff: str) -> str:
     return f"{path}: {file}, the replay gives {replay}"
 
 
-def _engine_log(doc: Mapping[str, Any]) -> list[str]:
+def _engine_log(doc: Mapping[str, object]) -> list[str]:
     """The engine log alone (a `luza-race` log: every frame's inputs), through the pure rules engine, must
     reach the file's frame score, winner and every frame's scores and winner."""
     try:
@@ -181,7 +195,7 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     except RulesError as exc:
         return [f"engine_log does not replay: {exc.en}"]
     raw = doc.get("result")
-    res: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    res: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
     out = []
     if list(race.frame.state.scores) != res.get("scores"):
         out.append(
@@ -195,11 +209,12 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     if race.winner != res.get("winner"):
         out.append(f"engine_log's winner is {race.winner}, result.winner says {res.get('winner')}")
     listed = doc.get("frames")
-    frames: list[Any] = listed if isinstance(listed, list) else []
+    frames: list[object] = listed if isinstance(listed, list) else []
     if len(frames) != len(race.frames):
         out.append(f"engine_log has {len(race.frames)} frame(s), the file lists {len(frames)}")
     for k, (m, f) in enumerate(zip(race.frames, frames, strict=False), 1):
-        got = (f.get("result") or {}) if isinstance(f, Mapping) else {}
+        given = f.get("result") if isinstance(f, Mapping) else None
+        got: Mapping[str, object] = given if isinstance(given, Mapping) else {}
         if list(m.state.scores) != got.get("scores") or m.state.winner != got.get("winner"):
             out.append(
                 f"frame {k}: engine_log reaches {list(m.state.scores)} (winner {m.state.winner}), the file "
@@ -208,7 +223,7 @@ def _engine_log(doc: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def evidence_of(inputs: object) -> dict[str, Any]:
+def evidence_of(inputs: object) -> Evidence:
     """The evidence block re-derived from the file's inputs: per (device, boot), the seqs missing between the
     first and the last of the match. (The hub also counts a seq stored outside the match as not missing, so a
     file can only show more holes than the hub saw, never fewer.)"""

@@ -13,13 +13,61 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from hub.reconcile.table import TableSession
 from shared_rules.opening import Opening
 from shared_rules.race import FrameResult, RaceRules, next_opening, race_winner, result_of, tally
 
-__all__ = ["Frames", "rules_of"]
+__all__ = ["FrameTally", "Frames", "HandicapJSON", "RaceReason", "RaceSection", "rules_of"]
+
+
+class HandicapJSON(TypedDict):
+    """shared_rules.race.Handicap.to_dict(): what the weaker player (`seat`) is given (general A-G5)."""
+
+    kind: str  # points | balls | frames
+    amount: int
+    seat: int
+
+
+class FrameTally(TypedDict):
+    """One frame of the race section: its winner (None: drawn or in play), who broke it, its score."""
+
+    number: int
+    winner: int | None
+    drawn: bool
+    conceded: bool
+    breaker: int | None
+    scores: list[int]
+    over: bool
+
+
+class RaceReason(TypedDict):
+    en: str
+    ru: str
+
+
+class RaceSection(TypedDict):
+    """`section`: shared_rules.race.tally's JSON with the deadline. The match view's `race`
+    (hub.view.race.RaceView validates it) and the export's `race` (docs/match-export.schema.json)."""
+
+    race_to: int
+    break_rule: str  # alternate | loser | winner
+    handicap: HandicapJSON | None
+    time_limit_min: int | None
+    time_rule: str  # finish_frame | referee
+    frame: int
+    score: list[int]
+    head_start: list[int]
+    winner: int | None
+    abandoned: str | None
+    over: bool
+    frame_over: bool
+    next_breaker: int | None
+    frames: list[FrameTally]
+    time_called: bool
+    reason: RaceReason | None  # why the match is won, cited
+    deadline_ms: int | None
 
 
 def rules_of(args: Mapping[str, Any] | None) -> RaceRules:
@@ -105,13 +153,18 @@ class Frames:
         self.done.append(current)
         return nxt
 
-    def section(self, current: TableSession) -> dict[str, Any]:
+    def section(self, current: TableSession) -> RaceSection:
         """The match view's `race` (hub.view.race.RaceView):
         the frame score and every frame (the one in play last)."""
-        return {
-            **tally(self.rules, self.shown(current), self.abandoned, self.time_called),
-            "deadline_ms": self.deadline_ms,
-        }
+        # shared_rules returns its JSON as a plain dict (the rules engine has no hub types): RaceSection is
+        # its shape, key for key (tests/export golden files and RaceView check it)
+        return cast(
+            RaceSection,
+            {
+                **tally(self.rules, self.shown(current), self.abandoned, self.time_called),
+                "deadline_ms": self.deadline_ms,
+            },
+        )
 
     def time_refusal(self, current: TableSession) -> tuple[str, str] | None:
         """Why the match time cannot be called now (en, ru), or None (general A-G6)."""

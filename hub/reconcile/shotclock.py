@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from hub.vocab.evidence import ShotEvidence
 
@@ -95,7 +95,15 @@ def over_time(shot: ShotEvidence) -> bool:
     return took is not None and shot.allowed_ms is not None and took > shot.allowed_ms
 
 
-def clock_of(shot: ShotEvidence, clock: ShotClock) -> dict[str, Any] | None:
+class ShotClockEntry(TypedDict):
+    """A shot's clock in an export (docs/match-export.schema.json, `shot_clock`)."""
+
+    allowed_ms: int
+    extensions: int
+    expired: bool
+
+
+def clock_of(shot: ShotEvidence, clock: ShotClock) -> ShotClockEntry | None:
     """A shot's clock as exports show it: the time allowed, the extensions in it, whether it ran out."""
     if shot.allowed_ms is None:
         return None

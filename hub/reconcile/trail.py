@@ -11,6 +11,7 @@ step, an engine action's step) is recorded on the mark as it happens, with what 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +38,11 @@ def lengths(shot: ShotEvidence) -> int:
     return out
 
 
-def shot_mark(shot: ShotEvidence) -> tuple[Any, ...]:
+# a shot's number, closing (at, by) and its lists' lengths (`lengths`)
+ShotMark = tuple[int, int | None, str | None, int]
+
+
+def shot_mark(shot: ShotEvidence) -> ShotMark:
     """What sensor evidence may change on a shot: its closing and its lists' lengths."""
     return (shot.number, shot.closed_at, shot.closed_by, lengths(shot))
 
@@ -75,17 +80,21 @@ def thaw(shot: ShotEvidence) -> None:
             setattr(shot, name, type(v)())
 
 
-def image(shot: ShotEvidence) -> dict[str, Any]:
-    """A shot's evidence as it is now (containers copied): taken before a referee amendment changes it."""
-    out: dict[str, Any] = {}
+def image(shot: ShotEvidence) -> ShotEvidence:
+    """A shot's evidence as it is now, a detached copy (containers copied): taken before a referee amendment
+    changes it."""
+    out = copy.copy(shot)
     for name in _FIELDS:
         v = getattr(shot, name)
-        out[name] = v.copy() if isinstance(v, list | dict | set) else v
+        if isinstance(v, list | dict | set):
+            setattr(out, name, v.copy())
     return out
 
 
-def restore_image(shot: ShotEvidence, img: dict[str, Any]) -> None:
-    for name, v in img.items():
+def restore_image(shot: ShotEvidence, img: ShotEvidence) -> None:
+    """Put a shot's evidence back as `image` took it (the image stays as it is: it may be restored again)."""
+    for name in _FIELDS:
+        v = getattr(img, name)
         setattr(shot, name, v.copy() if isinstance(v, list | dict | set) else v)
 
 
@@ -111,7 +120,7 @@ class Mark:
     closed_at: int | None = None
     closed_by: str | None = None
     lens: int = 0
-    more: tuple[tuple[Any, ...], ...] = ()  # other shots the input may change, before it did (`keep`)
+    more: tuple[ShotMark, ...] = ()  # other shots the input may change, before it did (`keep`)
     pending: tuple[Any, ...] = ()
     refused: int = 0
     ended: bool = False
