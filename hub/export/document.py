@@ -6,7 +6,8 @@ pieces.py write to the file. The race section and a shot's clock are typed where
 A TypedDict is the JSON itself (a plain dict at run time), so the file's bytes and key order stay what the
 builders' literals give; the types let mypy check every builder and every reader of a document we made.
 A document read back from a file is not one of these until it is checked: hub/export/verify.py reads files as
-`Mapping[str, object]`. Other packages (hub/stats) import these from here.
+`Mapping[str, object]`. Readers in other packages (hub/stats) import them from here, or `ExportDoc` from
+hub.export.
 """
 
 from __future__ import annotations

@@ -3,11 +3,10 @@ libraries are installed by scripts/setup and the Pi installer)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, tzinfo
-from typing import Any
 
 from hub.export import html
+from hub.export.document import ExportDoc
 from hub.export.model import ExportError
 
 INSTALL_EN = (
@@ -28,7 +27,7 @@ def available() -> bool:
     return True
 
 
-def render(doc: Mapping[str, Any], lang: str = "ru", tz: tzinfo = UTC, key: str | None = None) -> bytes:
+def render(doc: ExportDoc, lang: str = "ru", tz: tzinfo = UTC, key: str | None = None) -> bytes:
     """The PDF bytes; ExportError saying how to install WeasyPrint if it is missing."""
     try:
         from weasyprint import HTML
