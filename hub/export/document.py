@@ -10,8 +10,8 @@ A document read back from a file is not one of these until it is checked: hub/ex
 hub.export.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: TypedDict reads NotRequired off evaluated annotations, so that
+# __required_keys__/__optional_keys__ are right at run time (tests/export/test_document_types.py reads them)
 from collections.abc import Mapping
 from typing import Literal, NotRequired, TypedDict
 
