@@ -1,7 +1,8 @@
 """The export document's parts as types: one `TypedDict` per object of docs/match-export.schema.json
 (format `luza-match-export`, version 2; docs/exports.md), for what hub/export/model.py, folding.py and
-pieces.py write to the file. The race section and a shot's clock are typed where they are made
-(hub/reconcile/frames.py `RaceSection`, hub/reconcile/shotclock.py `ShotClockEntry`).
+pieces.py write to the file. The parts made elsewhere are typed where they are made: the race section
+(hub/reconcile/frames.py `RaceSection`), a shot's clock (hub/reconcile/shotclock.py `ShotClockEntry`) and
+the settings snapshot (hub/service/snapshot.py `SettingsSnapshot`, copied into the file as stored).
 
 A TypedDict is the JSON itself (a plain dict at run time), so the file's bytes and key order stay what the
 builders' literals give; the types let mypy check every builder and every reader of a document we made.
@@ -17,6 +18,7 @@ from typing import Literal, NotRequired, TypedDict
 
 from hub.reconcile.frames import RaceSection
 from hub.reconcile.shotclock import ShotClockEntry
+from hub.service.snapshot import SettingsSnapshot
 
 __all__ = [
     "ActionEntry",
@@ -31,7 +33,6 @@ __all__ = [
     "FrameResultEntry",
     "FrameSection",
     "Generator",
-    "HubSettings",
     "InputEntry",
     "JumpedEntry",
     "MatchHeader",
@@ -39,16 +40,12 @@ __all__ = [
     "MissingRange",
     "ReasonEntry",
     "RefereeOrigin",
-    "RulesSettings",
     "SensorOrigin",
-    "SettingsSnapshot",
-    "ShotClockSettings",
     "ShotEntry",
     "Signature",
     "StoredInput",
     "StrikeEntry",
     "TableRef",
-    "TableSettings",
     "Text",
     "Verification",
 ]
@@ -83,43 +80,6 @@ class MatchHeader(TypedDict):
     status: str  # live | ended
     started_ms: int
     ended_ms: int | None
-
-
-class ShotClockSettings(TypedDict):
-    limit_ms: int
-    extensions: int
-    extension_ms: int
-    warn_ms: int
-
-
-class TableSettings(TypedDict):
-    id: str
-    name: str
-    pockets: dict[str, list[int]]
-    cues: dict[str, int | None]
-
-
-class RulesSettings(TypedDict):
-    variant: str
-    options: dict[str, object]  # as MatchHeader.options
-
-
-class HubSettings(TypedDict):
-    version: str
-
-
-class SettingsSnapshot(TypedDict):
-    """`settings`: the snapshot the hub stored when the match started (hub/service/snapshot.py), copied as
-    stored; `stored_settle` and `ShotClock.of_snapshot` check each field they read."""
-
-    version: int
-    club: Text
-    table: TableSettings
-    settle: dict[str, float]
-    shot_clock: NotRequired[ShotClockSettings | None]
-    rules: RulesSettings
-    hub: HubSettings
-    firmware: dict[str, str | None]
 
 
 # ---------------------------------------------------------------- inputs

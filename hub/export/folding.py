@@ -15,7 +15,6 @@ from hub.export.document import (
     FrameSection,
     MatchHeader,
     MatchResult,
-    SettingsSnapshot,
     ShotEntry,
     StoredInput,
 )
@@ -26,7 +25,7 @@ from hub.reconcile.frames import Frames, RaceSection, rules_of
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.table import TableSession
 from hub.service.rebuild import timing
-from hub.service.snapshot import stored_settle
+from hub.service.snapshot import SettingsSnapshot, stored_settle
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RecordError, RefereeAction, SensorInput, input_from_record
 from shared_rules import Match

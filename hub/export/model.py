@@ -19,17 +19,16 @@ from hub.export.document import (
     Evidence,
     ExportDoc,
     MatchHeader,
-    SettingsSnapshot,
     StoredInput,
     Verification,
 )
 from hub.export.folding import derive, fold
 from hub.service.rebuild import stored_differences
-from hub.service.snapshot import hub_version
+from hub.service.snapshot import SettingsSnapshot, hub_version
 from hub.store import gaps
 from hub.store.database import Store
 from hub.store.integrity import is_damage
-from hub.view.build import scoreboard
+from hub.view.build import StoredBoardJSON, scoreboard
 
 FORMAT = "luza-match-export"
 VERSION = 2  # 2: a match is a race of frames (race, frames, engine_log luza-race, shots[].frame)
@@ -54,9 +53,7 @@ class Source:
     match: MatchHeader
     settings: SettingsSnapshot | None
     inputs: list[StoredInput]
-    # the hub's stored scoreboard (not in the file; compared with the refold's): the table view's JSON
-    # (docs/table-view.schema.json), compared key by key by hub.service.rebuild.stored_differences
-    last_state: Mapping[str, object] | None = None
+    last_state: StoredBoardJSON | None = None  # the hub's stored board (not in the file; for the note)
     # events of the match the hub never stored (hub.store.gaps); None: unknown
     holes: list[gaps.Gap] | None = None
 
@@ -117,9 +114,10 @@ def _load(store: Store, match_id: int) -> Source:
 
 
 def snapshot_of(stored: Mapping[str, object] | None) -> SettingsSnapshot | None:
-    """The settings snapshot as the store keeps it (hub.service.snapshot wrote it; None: a match from before
-    snapshots). It goes into the file as stored; the fold reads its `settle` and `shot_clock` through
-    stored_settle and ShotClock.of_snapshot, which check what they read."""
+    """The settings snapshot as the store keeps it (hub.service.snapshot.settings_snapshot made it; None: a
+    match from before snapshots; an older one may lack a member). It goes into the file as stored; the fold
+    reads its `settle` and `shot_clock` through stored_settle and ShotClock.of_snapshot, which check what
+    they read."""
     return None if stored is None else cast(SettingsSnapshot, stored)
 
 

@@ -1,6 +1,7 @@
-"""The export's TypedDicts (hub/export/document.py, RaceSection, ShotClockEntry) name exactly the members
-of the schema objects they mirror (docs/match-export.schema.json), and a key the types call optional is
-optional in the schema too: a member added to one and not the other fails here, not in a reader's hands."""
+"""The export's TypedDicts (hub/export/document.py, RaceSection, ShotClockEntry, SettingsSnapshot) name
+exactly the members of the schema objects they mirror (docs/match-export.schema.json), and a key the types
+call optional is optional in the schema too: a member added to one and not the other fails here, not in a
+reader's hands."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hub.export import build, load
 from hub.export import document as d
 from hub.reconcile.frames import FrameTally, HandicapJSON, RaceSection
 from hub.reconcile.shotclock import ShotClockEntry
+from hub.service import snapshot
 from hub.store.database import Store
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "match-export.schema.json").read_text("utf-8"))
@@ -44,11 +46,11 @@ CASES = [
     (d.MatchHeader, _obj(TOP["match"])),
     (d.TableRef, _obj(TOP["match"]["properties"]["table"])),
     (d.Text, _obj(TOP["match"]["properties"]["club"])),
-    (d.SettingsSnapshot, _obj(TOP["settings"])),
-    (d.TableSettings, _at("properties", "settings", "properties", "table")),
-    (d.ShotClockSettings, _at("properties", "settings", "properties", "shot_clock")),
-    (d.RulesSettings, _at("properties", "settings", "properties", "rules")),
-    (d.HubSettings, _at("properties", "settings", "properties", "hub")),
+    (snapshot.SettingsSnapshot, _obj(TOP["settings"])),
+    (snapshot.ClubNames, _at("properties", "settings", "properties", "club")),
+    (snapshot.TableLayout, _at("properties", "settings", "properties", "table")),
+    (snapshot.RulesSettings, _at("properties", "settings", "properties", "rules")),
+    (snapshot.HubVersion, _at("properties", "settings", "properties", "hub")),
     (d.InputEntry, DEFS["input"]),
     (d.SensorOrigin, DEFS["input"]["properties"]["origin"]["oneOf"][0]),
     (d.RefereeOrigin, DEFS["input"]["properties"]["origin"]["oneOf"][1]),
