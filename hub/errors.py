@@ -19,7 +19,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 OK, FAILED, BAD_INPUT, IN_USE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 70, 130
 
@@ -199,30 +198,3 @@ def _sqlite(exc: sqlite3.Error, where: str) -> tuple[str, int]:
             FAILED,
         )
     return f"{where}: {text} / ошибка базы данных", FAILED
-
-
-def disk_full_alert(exc: sqlite3.Error) -> dict[str, Any] | None:
-    """The hub alert for a commit refused because the disk (or the database's size limit) is full, or because
-    the disk refused a write (an I/O error: a file-size limit, a failing SD card), else None."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_IOERR:
-        return {
-            "kind": "disk_error",
-            "scope": "hub",
-            "severity": "error",
-            "en": f"the hub cannot write its database ({exc}): scoring is paused and nothing is lost; check "
-            "the disk (free space, the SD card) and it resumes by itself",
-            "ru": f"хаб не может записать базу ({exc}): счёт приостановлен, ничего не потеряно; проверьте "
-            "диск (свободное место, SD-карту) — счёт продолжится сам",
-        }
-    if code != sqlite3.SQLITE_FULL and "full" not in str(exc).lower():
-        return None
-    return {
-        "kind": "disk_full",
-        "scope": "hub",
-        "severity": "error",
-        "en": "the hub's disk is full: scoring is paused and nothing is lost; free some space and it resumes "
-        "by itself",
-        "ru": "диск хаба заполнен: счёт приостановлен, ничего не потеряно; освободите место "
-        "— счёт продолжится сам",
-    }

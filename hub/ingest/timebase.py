@@ -29,10 +29,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from hub.hubclock import HubClock
 from hub.ingest.clockmap import ClockMap, Key
+from hub.vocab.alerts import ClockBehind
 
 log = logging.getLogger("luza.hub")
 
@@ -57,7 +57,7 @@ class Timebase:
         self.moves = 0
         self._candidates: set[Key] = set()
         self._deadline: float | None = None
-        self._alert: dict[str, Any] | None = None
+        self._alert: ClockBehind | None = None
 
     # ------------------------------------------------------------ start
 
@@ -157,11 +157,11 @@ class Timebase:
         if alert is None:
             log.warning("the hub's wall clock caught up with its timeline: clock_behind cleared")
         else:
-            log.warning("clock_behind: %s", alert["en"])
+            log.warning("clock_behind: %s", alert.en)
         return True
 
     @property
-    def alerts(self) -> list[dict[str, Any]]:
+    def alerts(self) -> list[ClockBehind]:
         return [self._alert] if self._alert is not None else []
 
     def saving(self) -> int | None:
@@ -173,17 +173,16 @@ class Timebase:
         return self.high_water
 
 
-def behind_alert(behind_ms: int) -> dict[str, Any]:
+def behind_alert(behind_ms: int) -> ClockBehind:
     """The hub alert while the wall clock is behind the hub's timeline
     (shown on every table, not an error)."""
     s = behind_ms // 1000
-    return {
-        "kind": "clock_behind",
-        "scope": "hub",
-        "severity": "warning",
-        "behind_ms": behind_ms,
-        "en": f"the hub's clock is behind (by {s} s), waiting for time sync: the hub keeps the timeline of "
+    return ClockBehind(
+        kind="clock_behind",
+        severity="warning",
+        behind_ms=behind_ms,
+        en=f"the hub's clock is behind (by {s} s), waiting for time sync: the hub keeps the timeline of "
         "what it has stored, so scores are not affected; check the network time (NTP)",
-        "ru": f"часы хаба отстают (на {s} с), ждём синхронизации времени: хаб держит время по уже "
+        ru=f"часы хаба отстают (на {s} с), ждём синхронизации времени: хаб держит время по уже "
         "сохранённому, счёт не затронут; проверьте сетевое время (NTP)",
-    }
+    )

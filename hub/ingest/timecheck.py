@@ -33,6 +33,7 @@ from typing import Any
 
 from hub.store.database import Store
 from hub.store.suspects import flagged
+from hub.vocab.alerts import ImpossibleTimes
 from hub.vocab.inputs import SensorInput
 
 FAR_FUTURE_MS = 90 * 86_400_000
@@ -78,7 +79,7 @@ def suspect_of(record: Mapping[str, Any]) -> str | None:
     return code if isinstance(code, str) else None
 
 
-def alert(store: Store, match_id: int) -> dict[str, Any] | None:
+def alert(store: Store, match_id: int) -> ImpossibleTimes | None:
     """The table alert for a match's events with impossible times (None when it has none)."""
     rows = [(f.device, f.boot, f.seq, f.code) for f in flagged(store, match_id)]
     if not rows:
@@ -87,15 +88,15 @@ def alert(store: Store, match_id: int) -> dict[str, Any] | None:
     more = ", ..." if len(rows) > SHOWN else ""
     en = ", ".join(f"{d} boot {b} seq {s} ({REASONS.get(c, (c, c))[0]})" for d, b, s, c in shown) + more
     ru = ", ".join(f"{d} загрузка {b} № {s} ({REASONS.get(c, (c, c))[1]})" for d, b, s, c in shown) + more
-    return {
-        "kind": "impossible_time",
-        "match_id": match_id,
-        "severity": "warning",
-        "count": len(rows),
-        "devices": sorted({r[0] for r in rows}),
-        "keys": [[d, b, s, c] for d, b, s, c in shown],
-        "en": f"{len(rows)} event(s) with an impossible time were stored but not counted: {en}; check the "
+    return ImpossibleTimes(
+        kind="impossible_time",
+        match_id=match_id,
+        severity="warning",
+        count=len(rows),
+        devices=sorted({r[0] for r in rows}),
+        keys=[[d, b, s, c] for d, b, s, c in shown],
+        en=f"{len(rows)} event(s) with an impossible time were stored but not counted: {en}; check the "
         "node's clock and score by hand if a ball is missing",
-        "ru": f"{len(rows)} событ. с невозможным временем сохранено, но не учтено: {ru}; проверьте часы "
+        ru=f"{len(rows)} событ. с невозможным временем сохранено, но не учтено: {ru}; проверьте часы "
         "датчика и при необходимости поправьте счёт вручную",
-    }
+    )

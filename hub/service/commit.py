@@ -16,19 +16,19 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
-from hub.errors import UNAVAILABLE, disk_full_alert
+from hub.errors import UNAVAILABLE
 from hub.service.batch import Batch
 from hub.service.referee import RefereeRequest, answer_caller
 from hub.service.router import Router
 from hub.store.database import Store
 from hub.view.table import TableView
+from hub.vocab.alerts import DiskAlert, disk_full_alert
 from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.hub")
 
-Alert = Callable[[dict[str, Any] | None], None]  # raise (or with None clear) the hub alert
+Alert = Callable[[DiskAlert | None], None]  # raise (or with None clear) the hub alert
 # a batch and its table states (None: a rejection)
 Committed = Callable[[Batch, dict[str, TableView] | None], None]
 

@@ -22,13 +22,10 @@ from hub.reconcile.table import TableSession
 from hub.service.batch import Batch
 from hub.store import conflicts, gaps
 from hub.store.database import Store
+from hub.vocab.alerts import EvidenceAlert
 from hub.vocab.inputs import SensorInput, input_to_record
 
 log = logging.getLogger("luza.hub")
-
-Alert = dict[
-    str, Any
-]  # an evidence alert as the state carries it (hub.store.conflicts, gaps; hub.ingest.timecheck)
 
 
 class EvidenceDesk:
@@ -42,7 +39,8 @@ class EvidenceDesk:
         )  # end-to-end delivery: stored marks, re-send requests, gone seqs (hub.ingest.delivery)
         self.times = timecheck.TimeCheck()  # impossible event times (stored, not folded into play)
         self.suspects = SuspectBalls()  # ... and the referee's questions about the balls among them
-        self.alerts: dict[str, dict[str, Alert]] = {}  # table -> kind -> alert (conflicts, holes, times)
+        # table -> kind -> alert (conflicts, holes, times)
+        self.alerts: dict[str, dict[str, EvidenceAlert]] = {}
 
     # ------------------------------------------------------------ a match's evidence
 
@@ -68,7 +66,7 @@ class EvidenceDesk:
         }
         self.alerts[table] = {k: a for k, a in found.items() if a is not None}
 
-    def of(self, table: str) -> list[Alert]:
+    def of(self, table: str) -> list[EvidenceAlert]:
         """A table's evidence alerts, as its state shows them."""
         return [*self.alerts.get(table, {}).values()]
 
@@ -146,7 +144,7 @@ class EvidenceDesk:
             self._set(dev.table, "missing_events", self.holes.alert(dev.table, match_id, self.marks.gone))
             batch.touched.add(dev.table)
 
-    def _set(self, table: str, kind: str, alert: Alert | None) -> None:
+    def _set(self, table: str, kind: str, alert: EvidenceAlert | None) -> None:
         """Set (or with None clear) one of a table's evidence alerts."""
         if alert is None:
             self.alerts.get(table, {}).pop(kind, None)

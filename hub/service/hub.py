@@ -47,6 +47,7 @@ from hub.store import integrity
 from hub.store.database import Store
 from hub.store.dblock import DbLock
 from hub.view.table import TableStateJSON, TableView
+from hub.vocab.alerts import DiskAlert, HubWide
 
 log = logging.getLogger("luza.hub")
 
@@ -320,12 +321,12 @@ class Hub:
         self._after_commit(batch, set(states))
 
     @property
-    def alerts(self) -> list[dict[str, Any]]:
+    def alerts(self) -> list[HubWide]:
         """Alerts of the whole hub (a full disk; its clock behind the store's timeline), shown on every
         table's state and in /healthz."""
         return [*self._router.hub_alerts, *self._router.timebase.alerts] if self._router else []
 
-    def _hub_alert(self, alert: dict[str, Any] | None, states: dict[str, TableView] | None = None) -> None:
+    def _hub_alert(self, alert: DiskAlert | None, states: dict[str, TableView] | None = None) -> None:
         """Raise (or with None clear) the hub alert; when it changes, every table's state shows it at once."""
         router = self._router
         assert router is not None
@@ -333,7 +334,7 @@ class Hub:
             return
         router.hub_alerts = [alert] if alert else []
         if alert:
-            log.error("%s", alert["en"])
+            log.error("%s", alert.en)
         for t in self.config.tables:
             if states is not None:  # published with this commit's states
                 states[t.id] = router.table_state(t.id)

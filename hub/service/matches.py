@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from hub.config import Config
 from hub.errors import MALFORMED, NO_MATCH
@@ -31,6 +30,7 @@ from hub.view.build import LiveMatch, match_view, stored
 from hub.view.match import MatchView
 from hub.view.shot import QuestionView
 from hub.vocab.actions import NewMatchAction
+from hub.vocab.alerts import MatchSetAside
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.errors import RulesError
@@ -73,7 +73,7 @@ class Matches:
         self.devices, self.evidence = devices, evidence
         self.live: dict[str, Live] = {}
         self.last: dict[str, MatchView] = {}  # table -> final board of its last match, until a new one starts
-        self.quarantined: dict[str, dict[str, Any]] = {}  # table -> alert of its last match, set aside
+        self.quarantined: dict[str, MatchSetAside] = {}  # table -> alert of its last match, set aside
         self.errors = (
             0  # internal errors of sessions rebuilt outside a batch (start-up), counted with the next
         )
@@ -373,17 +373,17 @@ class Matches:
             self.store.save_state(live.match.id, stored(view))
 
 
-def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> dict[str, Any]:
+def quarantine_alert(match_id: int, cursor: int | None, reason: str) -> MatchSetAside:
     """The table alert for a match set aside because a stored row of it cannot be read."""
     row = f"row {cursor}" if cursor is not None else "its match row"
-    return {
-        "kind": "match_quarantined",
-        "match_id": match_id,
-        "cursor": cursor,
-        "severity": "error",
-        "en": f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
+    return MatchSetAside(
+        kind="match_quarantined",
+        match_id=match_id,
+        cursor=cursor,
+        severity="error",
+        en=f"match {match_id} cannot be read from the store ({row} is damaged) and is set aside; "
         "start a new match (`luza replay` shows what is left of it)",
-        "ru": f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
+        ru=f"партию {match_id} не удаётся прочитать из базы (повреждена запись {cursor or 'партии'}); "
         "она отложена — начните новую партию",
-        "reason": reason,
-    }
+        reason=reason,
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any
 
 from hub.config import Config
 from hub.errors import UNAVAILABLE
@@ -35,6 +34,7 @@ from hub.store.database import Store
 from hub.store.inputlog import InputLog
 from hub.view.build import table_view
 from hub.view.table import TableView
+from hub.vocab.alerts import DiskAlert, HubAlert, StoreChecked
 from hub.vocab.checks import RefereeInputError
 
 log = logging.getLogger("luza.hub")
@@ -68,10 +68,9 @@ class Router:
         self.devices = DeviceDesk(config, store, registry, clocks, clock, self.timebase)
         self.matches = Matches(config, store, self.inputs, registry, self.devices, self.evidence, clock)
         self.referee = RefereeDesk(config, store, self.inputs, self.matches, self.evidence, clock)
-        self.hub_alerts: list[dict[str, Any]] = []  # alerts of the whole hub (disk full), on every table
-        self.notices: list[
-            dict[str, Any]
-        ] = []  # what the start-up check did to a damaged store, on every table
+        self.hub_alerts: list[DiskAlert] = []  # alerts of the whole hub (disk full), on every table
+        # what the start-up check did to a damaged store, on every table
+        self.notices: list[StoreChecked] = []
 
     @property
     def cursor(self) -> int:
@@ -235,7 +234,7 @@ class Router:
         """The table's view (hub.view): its live match, the last one's final board, the hub's alerts, its
         devices; the hub stamps it with its revision when it publishes it."""
         quarantined = self.matches.quarantined.get(table_id)
-        alerts = [
+        alerts: list[HubAlert] = [
             *self.hub_alerts,
             *self.timebase.alerts,
             *self.notices,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub.store.database import Store
+from hub.vocab.alerts import ConflictingEvents
 
 MAX_PER_MATCH = 1000
 SHOWN_KEYS = 5  # keys named in the alert text; the alert's "keys" field carries the same, the count all
@@ -108,7 +109,7 @@ def of_match(store: Store, match_id: int, limit: int = SHOWN_KEYS) -> list[Confl
     return [Conflict(d, b, s, f, json.loads(c)) for d, b, s, f, c in rows]
 
 
-def alert(store: Store, match_id: int) -> dict[str, Any] | None:
+def alert(store: Store, match_id: int) -> ConflictingEvents | None:
     """The table alert for a match's conflicts (None when it has none)."""
     n = count(store, match_id)
     if n == 0:
@@ -121,15 +122,15 @@ def alert(store: Store, match_id: int) -> dict[str, Any] | None:
         ", ..." if n > len(shown) else ""
     )
     devices = sorted({c.device for c in shown})
-    return {
-        "kind": "conflicting_event",
-        "match_id": match_id,
-        "severity": "warning",
-        "count": n,
-        "devices": devices,
-        "keys": [[c.device, c.boot, c.seq] for c in shown],
-        "en": f"{n} event(s) arrived again with different content ({keys}); the first one counts, the other "
+    return ConflictingEvents(
+        kind="conflicting_event",
+        match_id=match_id,
+        severity="warning",
+        count=n,
+        devices=devices,
+        keys=[[c.device, c.boot, c.seq] for c in shown],
+        en=f"{n} event(s) arrived again with different content ({keys}); the first one counts, the other "
         "is kept as a conflict: check the node",
-        "ru": f"{n} событ. пришло повторно с другим содержимым ({keys_ru}); учтено первое, другое сохранено "
+        ru=f"{n} событ. пришло повторно с другим содержимым ({keys_ru}); учтено первое, другое сохранено "
         "как конфликт — проверьте датчик",
-    }
+    )

@@ -12,9 +12,9 @@ A loss after a node's last stored event cannot be seen here (the node's high-wat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from hub.store.database import Store
+from hub.vocab.alerts import MissingEvents
 
 Gap = tuple[str, int, int, int]  # (device, boot, first missing seq, last missing seq)
 SHOWN = 5
@@ -121,7 +121,7 @@ def is_final(gap: Gap, gone: Mapping[tuple[str, int], list[tuple[int, int]]]) ->
 
 def alert(
     match_id: int, gaps: list[Gap], gone: Mapping[tuple[str, int], list[tuple[int, int]]] | None = None
-) -> dict[str, Any] | None:
+) -> MissingEvents | None:
     """The table alert for a match's holes (None when there are none). A hole the node answered gone is final;
     the others are being asked for again (hub.ingest.delivery)."""
     if not gaps:
@@ -138,19 +138,19 @@ def alert(
         ru_state = f"{len(final)} из {len(gaps)} пропусков окончательны, остальные запрошены снова"
     else:
         en_state, ru_state = "asked for again", "запрошены снова"
-    return {
-        "kind": "missing_events",
-        "match_id": match_id,
-        "severity": "error",
-        "count": n,
-        "devices": sorted({g[0] for g in gaps}),
-        "ranges": [list(g) for g in gaps[:SHOWN]],
-        "final": [list(g) for g in final[:SHOWN]],
-        "en": f"{n} event(s) never reached the hub ({en}; {en_state}): the evidence of this match is "
+    return MissingEvents(
+        kind="missing_events",
+        match_id=match_id,
+        severity="error",
+        count=n,
+        devices=sorted({g[0] for g in gaps}),
+        ranges=[list(g) for g in gaps[:SHOWN]],
+        final=[list(g) for g in final[:SHOWN]],
+        en=f"{n} event(s) never reached the hub ({en}; {en_state}): the evidence of this match is "
         "incomplete; check the balls on the table",
-        "ru": f"{n} событ. не дошло до хаба ({ru}; {ru_state}): доказательства партии неполные — проверьте "
+        ru=f"{n} событ. не дошло до хаба ({ru}; {ru_state}): доказательства партии неполные — проверьте "
         "шары на столе",
-    }
+    )
 
 
 class Holes:
@@ -197,6 +197,6 @@ class Holes:
 
     def alert(
         self, table: str, match_id: int, gone: Mapping[tuple[str, int], list[tuple[int, int]]] | None = None
-    ) -> dict[str, Any] | None:
+    ) -> MissingEvents | None:
         """The table's `missing_events` alert now (None: no holes); `gone`: the ranges nodes answered gone."""
         return alert(match_id, sorted(g for gs in self._by_table.get(table, {}).values() for g in gs), gone)

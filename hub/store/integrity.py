@@ -25,9 +25,9 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hub.store.database import Store
+from hub.vocab.alerts import StoreChecked
 
 log = logging.getLogger("luza.store")
 
@@ -56,7 +56,7 @@ class Repair:
     seconds: float = 0.0
     set_aside: list[int] = field(default_factory=list)  # matches that cannot be read (action damaged)
 
-    def alert(self) -> dict[str, Any]:
+    def alert(self) -> StoreChecked:
         """The hub alert shown on every table until the hub restarts."""
         first = self.problems[0] if self.problems else "?"
         if self.action == REINDEXED:
@@ -86,17 +86,16 @@ class Repair:
                 f"нечитаемые партии отложены ({'; '.join(map(str, self.set_aside)) or 'нет'}); скопируйте "
                 "luza.db и восстановите резервную копию, когда клуб закрыт"
             )
-        return {
-            "kind": "store_repaired" if self.action != DAMAGED else "store_damaged",
-            "scope": "hub",
-            "severity": "warning" if self.action != DAMAGED else "error",
-            "action": self.action,
-            "kept": self.kept,
-            "set_aside": list(self.set_aside),
-            "problems": self.problems[:5],
-            "en": en,
-            "ru": ru,
-        }
+        return StoreChecked(
+            kind="store_repaired" if self.action != DAMAGED else "store_damaged",
+            severity="warning" if self.action != DAMAGED else "error",
+            action=self.action,
+            kept=self.kept,
+            set_aside=list(self.set_aside),
+            problems=self.problems[:5],
+            en=en,
+            ru=ru,
+        )
 
 
 def quick_check(conn: sqlite3.Connection) -> list[str]:
@@ -137,7 +136,7 @@ def check_and_repair(path: str | Path) -> Repair | None:
     log.log(
         logging.WARNING if repair.action != DAMAGED else logging.ERROR,
         "%s (%.1f s)",
-        repair.alert()["en"],
+        repair.alert().en,
         repair.seconds,
     )
     return repair

@@ -18,7 +18,6 @@ from hub.ingest import suspects
 from hub.ingest.registry import Registry
 from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
-from hub.view.alerts import HUB_ALERTS
 from hub.view.devices import table_devices
 from hub.view.match import MatchView, SessionView
 from hub.view.race import race_view
@@ -26,6 +25,7 @@ from hub.view.screen import screen_fields, section_fields
 from hub.view.session import SessionFields, session_fields
 from hub.view.shot import QuestionView
 from hub.view.table import TableView
+from hub.vocab.alerts import HubAlert
 from luza_wire import protocol
 
 # the stored form of a match view (`stored`, `scoreboard`): SessionView's JSON, the session's own questions
@@ -77,11 +77,11 @@ def table_view(
     cursor: int,
     live: LiveMatch | None,
     last_match: MatchView | None,
-    alerts: Sequence[Mapping[str, Any]],
+    alerts: Sequence[HubAlert],
     now_ms: int,
 ) -> TableView:
     """A table's view at hub time `now_ms`: its live match (or None), the final board of its last match, the
-    hub's alerts (hub.view.alerts types them), its devices. Its `rev` and `boot` are 0 and "" until the hub
+    hub's alerts (typed: hub.vocab.alerts), its devices. Its `rev` and `boot` are 0 and "" until the hub
     stamps it (hub.service.hub: `view.model_copy(update=...)`, when it publishes the change)."""
     t = config.table(table_id)
     board = None
@@ -96,7 +96,7 @@ def table_view(
         match_id=live.match_id if live else None,
         match=board,
         last_match=last_match,
-        alerts=HUB_ALERTS.validate_python(alerts),
+        alerts=list(alerts),
         devices=table_devices(
             config, registry, table_id, live.session if live else None, live.cues if live else {}, now_ms
         ),

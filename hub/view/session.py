@@ -23,12 +23,12 @@ from hub.view.shot import (
     NextShot,
     Pocketed,
     QuestionView,
-    Severity,
     ShotView,
     Source,
     Strike,
     TakenOut,
 )
+from hub.vocab.alerts import Severity
 from hub.vocab.evidence import ShotEvidence
 from hub.vocab.notices import Alert, Question
 from shared_rules.model import Declaration

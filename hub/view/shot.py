@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Literal
 
 from hub.view.base import Text, View, omitted_if_none
+from hub.vocab.alerts import Severity
 
 Source = Literal["sensor", "referee"]
-Severity = Literal["info", "warning", "error"]  # error: scoring is held
 FactValue = int | bool | str | None  # a ShotReport fact the referee set: a ball, a colour, a count, a flag
 
 

@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from hub.view.alerts import HubAlertView
 from hub.view.base import View, omitted_if_none
 from hub.view.match import MatchView
+from hub.vocab.alerts import HubAlert
 
 
 class OtaView(View):
@@ -59,7 +59,7 @@ class TableView(View):
     match_id: int | None
     match: MatchView | None
     last_match: MatchView | None  # kept until the next match starts on the table
-    alerts: list[HubAlertView]
+    alerts: list[HubAlert]
     devices: list[DeviceView]
     rev: int  # +1 on every change of this table; from 1 at each hub start: compare `boot` first
     boot: str

@@ -56,9 +56,6 @@ class Alert:
     severity: str = "warning"
     cite: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 def pocket_name(pocket: int | None) -> tuple[str, str]:
     en, ru = POCKET_NAMES.get(pocket or 0, ("?", "?"))

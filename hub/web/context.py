@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, NotRequired, Protocol, TypedDict
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
@@ -16,6 +16,7 @@ from hub.service.batch import RefereeReply
 from hub.service.hub import Hub
 from hub.view.devices import device_view
 from hub.view.table import DeviceView, TableStateJSON, TableView
+from hub.vocab.alerts import ClockBehind, HubWide
 from hub.vocab.checks import RefereeInputError
 from hub.web.auth import CLUB, PinStore, Token, Tokens
 from hub.web.errors import ApiError, from_referee, unknown_table
@@ -29,6 +30,47 @@ class Fanout(Protocol):
 
     @property
     def clients(self) -> int: ...
+
+
+class HealthAlert(TypedDict):
+    """A hub-wide alert (hub.vocab.alerts.HubWide) as /healthz and the club feed's `health` carry it: its
+    keys in the order they have always had there, the order the alert was first written in (the table's
+    `alerts` give the same fields in the model's order)."""
+
+    kind: str
+    scope: str
+    severity: str
+    behind_ms: NotRequired[int]  # clock_behind only
+    en: str
+    ru: str
+
+
+class HealthJSON(TypedDict):
+    """GET /healthz's body, and the club feed's `health` (hub.web.schemas.Health documents it)."""
+
+    ok: bool
+    worker_alive: bool
+    broker_connected: bool | None
+    alerts: list[HealthAlert]
+    queue_depth: int
+    boot: str
+    hub_ms: int
+    tables: int
+    websocket_clients: int
+
+
+def health_alert(a: HubWide) -> HealthAlert:
+    """One hub-wide alert's JSON in /healthz."""
+    if isinstance(a, ClockBehind):
+        return {
+            "kind": a.kind,
+            "scope": a.scope,
+            "severity": a.severity,
+            "behind_ms": a.behind_ms,
+            "en": a.en,
+            "ru": a.ru,
+        }
+    return {"kind": a.kind, "scope": a.scope, "severity": a.severity, "en": a.en, "ru": a.ru}
 
 
 class WebContext:
@@ -78,18 +120,18 @@ class WebContext:
             out.append(device_view(row, self.hub.config, now, jams, cues))
         return out
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> HealthJSON:
         hub = self.hub
         broker = hub.mqtt.connected.is_set() if hub.mqtt is not None else None
         alive = hub.worker_alive
-        alerts = hub.alerts  # a full disk (hub.errors.disk_full_alert): the hub cannot store, so not ok
+        alerts = hub.alerts  # a full disk (hub.vocab.alerts.disk_full_alert): the hub cannot store, so not ok
         # a clock behind (a warning) still scores
-        failing = [a for a in alerts if a.get("severity") == "error"]
+        failing = [a for a in alerts if a.severity == "error"]
         return {
             "ok": alive and broker is not False and not failing,
             "worker_alive": alive,
             "broker_connected": broker,
-            "alerts": alerts,
+            "alerts": [health_alert(a) for a in alerts],
             "queue_depth": hub.queue_depth(),
             "boot": hub.boot,
             "hub_ms": hub.clock(),

@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.errors import ErrorBody
-from hub.view.alerts import HubAlertView
 from hub.view.table import TableView
 from hub.vocab.action_types import ColourName, PocketNo
 from hub.vocab.actions import NewMatchAction
+from hub.vocab.alerts import HubAlert
 
 
 class _In(BaseModel):
@@ -170,7 +170,7 @@ class Health(BaseModel):
     hub_ms: int
     tables: int
     websocket_clients: int
-    alerts: list[HubAlertView] = []  # hub alerts: a full disk, the clock behind
+    alerts: list[HubAlert] = []  # hub alerts: a full disk, the clock behind
 
 
 class ErrorOut(BaseModel):

@@ -36,8 +36,8 @@ def test_a_clock_behind_the_store_starts_at_the_store_and_shows_the_alert_until_
     tb.start(STORE, [], live=True)
     assert clock() == STORE and tb.behind_at_start == HOUR
     (alert,) = tb.alerts
-    assert alert["kind"] == "clock_behind" and alert["scope"] == "hub" and alert["severity"] == "warning"
-    assert "waiting for time sync" in alert["en"] and "ждём синхронизации времени" in alert["ru"]
+    assert alert.kind == "clock_behind" and alert.scope == "hub" and alert.severity == "warning"
+    assert "waiting for time sync" in alert.en and "ждём синхронизации времени" in alert.ru
     steady.now += 5000
     wall.now += 5000
     # the timeline goes on at the steady clock's pace

@@ -15,11 +15,11 @@ from pydantic import ValidationError
 
 from hub.service.hub import Hub
 from hub.view import schema
-from hub.view.alerts import HUB_ALERTS
 from hub.view.build import scoreboard, stored
 from hub.view.engine import engine_summary, engine_view
 from hub.view.match import MatchView
 from hub.view.table import TableView
+from hub.vocab.alerts import HUB_ALERTS
 from hub.web.app import create_app
 from hub.web.auth import PinStore
 from shared_rules import Match
