@@ -3,7 +3,7 @@ process with prlimit) stands in for the full disk, so SQLite's next write past i
 
 While full, the hub commits nothing and acknowledges nothing (the broker keeps the events for its session),
 and every table's state carries a hub alert: SQLite reports a write refused past the limit as a disk I/O error
-(EFBIG), not as SQLITE_FULL, so the alert is `disk_error` (hub.errors.disk_full_alert), as for a failing SD
+(EFBIG), not as SQLITE_FULL, so the alert is `disk_error` (hub/vocab/alerts.py), as for a failing SD
 card. When the limit is lifted, scoring resumes by itself. Promise: nothing lost, the alert goes, the final
 score equals the same match played without the
 fault. (tests/hub/service/test_disk_full.py does the same in-process with SQLite's max_page_count.)

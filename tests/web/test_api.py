@@ -260,7 +260,7 @@ def test_every_action_kind_is_in_the_openapi_document(client: TestClient) -> Non
         for s in schemas.values()
         if "kind" in s.get("properties", {})
         and s["properties"]["kind"].get("const")
-        # the table view's alerts (hub/view/alerts.py) have a kind too
+        # the table view's alerts (hub/vocab/alerts.py) have a kind too
         and "severity" not in s["properties"]
     }
     from hub.vocab.referee import ACTION_KINDS
