@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Annotated, Any, NotRequired, Protocol, TypedDict
+from typing import Annotated, NotRequired, Protocol, TypedDict
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
