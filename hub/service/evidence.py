@@ -11,7 +11,6 @@ again, and a table's state shows its alerts and questions.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from hub.ingest import timecheck
 from hub.ingest.delivery import Marks
