@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from hub.store.database import Store
 from hub.vocab.alerts import ConflictingEvents
@@ -21,10 +21,20 @@ MAX_PER_MATCH = 1000
 SHOWN_KEYS = 5  # keys named in the alert text; the alert's "keys" field carries the same, the count all
 
 
-def content(record: Mapping[str, Any]) -> dict[str, Any]:
+class NodeContent(TypedDict):
+    """What a node itself said in a sensor record: hub/vocab/inputs.py SensorRecord less the hub's fields."""
+
+    kind: object
+    t: object
+    synced: object
+    fields: object
+    up: NotRequired[object]  # the node's uptime (firmware that sends it)
+
+
+def content(record: Mapping[str, Any]) -> NodeContent:
     """What the node itself said in a stored sensor record (the hub's own fields - times,
     seat, offset - left out)."""
-    out = {
+    out: NodeContent = {
         "kind": record.get("kind"),
         "t": record.get("t"),
         "synced": record.get("synced"),
@@ -54,7 +64,7 @@ class Conflict:
     boot: int
     seq: int
     first_id: int
-    content: dict[str, Any]
+    content: NodeContent
 
 
 def check(

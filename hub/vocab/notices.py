@@ -7,8 +7,7 @@ questions and alerts from these."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 POCKET_NAMES: dict[int, tuple[str, str]] = {
     1: ("head left corner", "левая угловая у дома"),
@@ -36,11 +35,6 @@ class Question:
     options: tuple[str, ...] = ()
     default: str | None = None  # what the provisional state assumes meanwhile
     cite: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["options"] = list(self.options)
-        return d
 
 
 @dataclass(frozen=True)
