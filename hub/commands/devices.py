@@ -9,6 +9,8 @@ import sys
 import time
 from typing import Any
 
+from hub.ingest.registry import OtaStatus
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -32,7 +34,7 @@ def _age(ms: int | None) -> str:
     return f"{s}s ago" if s < 120 else f"{s // 60}m ago" if s < 7200 else f"{s // 3600}h ago"
 
 
-def update(ota: dict[str, Any] | None) -> str:
+def update(ota: OtaStatus | None) -> str:
     """A node's over-the-air update in one cell: `ok 0.1.1-1f2e3d4c`,
     `fetch 3/27 0.1.1-…`, `refused … (hash …)`."""
     if not ota:

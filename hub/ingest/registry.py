@@ -15,17 +15,38 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Required, TypedDict, cast
 
 from hub.config import Config
 from hub.ingest.health import Health, NodeCounters
+from hub.store.devices import DEVICE_FIELDS, DeviceRow
 from hub.vocab.notices import Alert
 from luza_wire.protocol import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
 # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN
 MAX_STRANGERS = 256
+# the stored fields a restart takes back as they were (the table and role come from the config first, the
+# update's status is JSON text)
+_RESTORED = tuple(k for k in DEVICE_FIELDS if k not in ("table_id", "role", "ota"))
+
+
+class OtaStatus(TypedDict, total=False):
+    """A node's over-the-air update as its status says (luza_wire/ota.py `check_status`: only the keys it
+    sent; docs/wire.md)."""
+
+    st: Required[str]  # luza_wire.ota.OTA_STATES: fetch | staged | trial | ok | rolled_back | refused
+    r: str  # the release id
+    to: str  # the version it goes to
+    err: str  # why it was refused or rolled back
+    n: int  # files fetched so far
+    of: int  # files in the release
+
+
+# Telemetry's health counters by name (luza_wire.protocol.TELE_COUNTERS): counts since boot. Floats too: the
+# wire checks a counter's range, not that it is whole.
+Counters = dict[str, float]
 
 
 @dataclass
@@ -46,43 +67,104 @@ class Device:
     uptime_ms: int | None = None
     heap: int | None = None
     rejected: dict[str, int] = field(default_factory=dict)
-    counters: dict[str, Any] = field(default_factory=dict)  # the latest telemetry's health counters
-    counters_before: dict[str, Any] = field(default_factory=dict)  # the report before (same boot), for rates
+    counters: Counters = field(default_factory=dict)  # the latest telemetry's health counters
+    counters_before: Counters = field(default_factory=dict)  # the report before (same boot), for rates
     # its update's progress or result, as its status said (luza_wire/ota.py)
-    ota: dict[str, Any] | None = None
+    ota: OtaStatus | None = None
 
     @property
     def online(self) -> bool:
         return self.state == "online"
 
 
-_FIELDS = tuple(f.name for f in fields(Device))
+class DeviceSnapshot(TypedDict):
+    """A device as `Registry.snapshot()` gives it: its fields (the dicts copied) and `online`; the JSON of
+    `luza devices --json`, and what hub.view.devices turns into a screen's `DeviceView`."""
+
+    id: str
+    table_id: str | None
+    role: str | None
+    state: str
+    boot: int | None
+    fw: str
+    ip: str
+    error: str | None
+    last_seen_ms: int | None
+    battery: float | None
+    rssi: float | None
+    outbox: int | None
+    dropped: int | None
+    uptime_ms: int | None
+    heap: int | None
+    rejected: dict[str, int]
+    counters: Counters
+    counters_before: Counters
+    ota: OtaStatus | None
+    online: bool
 
 
-def _as_dict(d: Device) -> dict[str, Any]:
+def _snapshot(d: Device) -> DeviceSnapshot:
     """`dataclasses.asdict` without its deep copy (the values are numbers, strings and flat dicts of them)."""
-    out: dict[str, Any] = {}
-    for name in _FIELDS:
-        v = getattr(d, name)
-        out[name] = dict(v) if isinstance(v, dict) else v
-    out["online"] = d.online
-    return out
+    return DeviceSnapshot(
+        id=d.id,
+        table_id=d.table_id,
+        role=d.role,
+        state=d.state,
+        boot=d.boot,
+        fw=d.fw,
+        ip=d.ip,
+        error=d.error,
+        last_seen_ms=d.last_seen_ms,
+        battery=d.battery,
+        rssi=d.rssi,
+        outbox=d.outbox,
+        dropped=d.dropped,
+        uptime_ms=d.uptime_ms,
+        heap=d.heap,
+        rejected=dict(d.rejected),
+        counters=dict(d.counters),
+        counters_before=dict(d.counters_before),
+        ota=None if d.ota is None else d.ota.copy(),
+        online=d.online,
+    )
 
 
-def _ota(stored: object) -> dict[str, Any] | None:
+def _row(d: Device) -> DeviceRow:
+    """The store's `devices` row of a device: DEVICE_FIELDS, the update's status as JSON text."""
+    return DeviceRow(
+        table_id=d.table_id,
+        role=d.role,
+        state=d.state,
+        boot=d.boot,
+        fw=d.fw,
+        ip=d.ip,
+        error=d.error,
+        last_seen_ms=d.last_seen_ms,
+        battery=d.battery,
+        rssi=d.rssi,
+        outbox=d.outbox,
+        dropped=d.dropped,
+        uptime_ms=d.uptime_ms,
+        heap=d.heap,
+        ota=json.dumps(d.ota) if d.ota else None,
+    )
+
+
+def _ota(stored: object) -> OtaStatus | None:
     """A stored `ota` column (JSON text) back as the object, or None."""
     try:
         got = json.loads(stored) if isinstance(stored, str) else None
     except ValueError:
         return None
-    return got if isinstance(got, dict) else None
+    # the hub wrote it (`_row`) from a status luza_wire.ota.check_status had passed
+    return cast(OtaStatus, got) if isinstance(got, dict) else None
 
 
 class Registry:
     def __init__(
         self,
         config: Config,
-        stored: Mapping[str, Mapping[str, Any]] | None = None,
+        stored: Mapping[str, DeviceRow] | None = None,
         rejected: Mapping[str, Mapping[str, int]] | None = None,
     ) -> None:
         self._lock = threading.Lock()
@@ -101,22 +183,10 @@ class Registry:
             dev = self._devices.setdefault(dev_id, Device(dev_id))
             if dev.table_id is None:  # not in this config (or no config): as last stored
                 dev.table_id, dev.role = row.get("table_id"), row.get("role")
-            for k in (
-                "state",
-                "boot",
-                "fw",
-                "ip",
-                "error",
-                "last_seen_ms",
-                "battery",
-                "rssi",
-                "outbox",
-                "dropped",
-                "uptime_ms",
-                "heap",
-            ):
-                if row.get(k) is not None:
-                    setattr(dev, k, row[k])
+            as_stored: Mapping[str, object] = row
+            for k in _RESTORED:
+                if as_stored.get(k) is not None:
+                    setattr(dev, k, as_stored[k])
             self._said[dev_id] = (dev.state, dev.boot, 0)  # times of an earlier run are not compared
             dev.ota = _ota(row.get("ota"))
         for dev_id, counts in (rejected or {}).items():
@@ -141,7 +211,7 @@ class Registry:
         ip: str,
         error: str | None,
         now_ms: int,
-        ota: dict[str, Any] | None = None,
+        ota: OtaStatus | None = None,
     ) -> bool:
         """A status message; True if it is a birth (online with a new boot, or back online): time to sync."""
         with self._lock:
@@ -161,7 +231,7 @@ class Registry:
             dev.last_seen_ms = now_ms
             return birth
 
-    def on_tele(self, device: str, boot: int, fields: Mapping[str, Any], now_ms: int) -> None:
+    def on_tele(self, device: str, boot: int, fields: Mapping[str, float], now_ms: int) -> None:
         with self._lock:
             dev = self._get(device)
             same_boot = dev.boot == boot
@@ -232,20 +302,16 @@ class Registry:
             dev = self._devices.get(device)
             return Device(**{**asdict(dev), "rejected": dict(dev.rejected)}) if dev else None
 
-    def row(self, device: str) -> dict[str, Any]:
+    def row(self, device: str) -> DeviceRow:
         """The store's `devices` row for this device."""
         with self._lock:
-            d = _as_dict(self._get(device))
-        for key in ("rejected", "id", "online"):
-            d.pop(key)
-        d["ota"] = json.dumps(d["ota"]) if d["ota"] else None
-        return d
+            return _row(self._get(device))
 
-    def snapshot(self, table_id: str | None = None) -> list[dict[str, Any]]:
-        """Every device (or those of `table_id`) as a JSON-able dict with `online`, configured ones first.
+    def snapshot(self, table_id: str | None = None) -> list[DeviceSnapshot]:
+        """Every device (or those of `table_id`) with `online`, configured ones first.
         Cheap: a table's state carries its devices and is made after every input
         (a dict's fields copied one level)."""
         with self._lock:
             devs = [d for d in self._devices.values() if table_id is None or d.table_id == table_id]
             devs.sort(key=lambda d: (d.table_id is None, d.table_id or "", d.id))
-            return [_as_dict(d) for d in devs]
+            return [_snapshot(d) for d in devs]

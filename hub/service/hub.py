@@ -29,7 +29,7 @@ from hub.config import Config
 from hub.hubclock import HubClock
 from hub.ingest.clockmap import ClockMap
 from hub.ingest.mqtt import MqttIngest, RawMessage
-from hub.ingest.registry import Registry
+from hub.ingest.registry import DeviceSnapshot, Registry
 from hub.ingest.serial import SerialIngest
 from hub.ota.service import Ota
 from hub.reconcile.frames import Frames
@@ -287,7 +287,7 @@ class Hub:
         (oldest dropped when full), and its unsubscribe."""
         return self._states.subscribers.queue(loop, maxsize)
 
-    def devices(self) -> list[dict[str, Any]]:
+    def devices(self) -> list[DeviceSnapshot]:
         return self.registry.snapshot()
 
     @property

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
-from hub.store.database import MAX_REJECTED_PAYLOAD
+from hub.store.rejected import MAX_REJECTED_PAYLOAD
 from luza_wire import frame
 
 log = logging.getLogger("luza.hub")

@@ -24,8 +24,9 @@ from hub.service.devices import DeviceDesk
 from hub.service.evidence import EvidenceDesk
 from hub.service.rebuild import Replay, UnreadableMatch, rebuild_session, timing
 from hub.service.snapshot import settings_snapshot
-from hub.store.database import MatchRow, Store
+from hub.store.database import Store
 from hub.store.inputlog import InputLog
+from hub.store.matches import MatchRow
 from hub.view.build import LiveMatch, match_view, stored
 from hub.view.match import MatchView
 from hub.view.shot import QuestionView

@@ -19,8 +19,10 @@ from hub.reconcile.frames import Frames, rules_of
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.table import TableSession, strict
 from hub.service.snapshot import stored_settle
-from hub.store.database import UNREADABLE, MatchRow, Store
+from hub.store.database import Store
+from hub.store.inputs import UNREADABLE
 from hub.store.integrity import is_damage
+from hub.store.matches import MatchRow
 from hub.view.build import StoredBoardJSON, scoreboard
 from hub.vocab.action_types import MatchControl
 from hub.vocab.checks import RefereeInputError

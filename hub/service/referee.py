@@ -17,8 +17,9 @@ from hub.hubclock import HubClock
 from hub.service.batch import Batch, RefereeReply, Replayed
 from hub.service.evidence import EvidenceDesk
 from hub.service.matches import Live, Matches
-from hub.store.database import ActionUid, Store
+from hub.store.database import Store
 from hub.store.inputlog import InputLog
+from hub.store.inputs import ActionUid, StoredRefusal
 from hub.vocab.actions import (
     DismissAlertAction,
     EndMatchAction,
@@ -111,7 +112,7 @@ class RefereeDesk:
             batch.counts["referee_refused"] += 1
             batch.replies.append((item.future, exc))
             if uid:
-                refusal = {"en": exc.en, "ru": exc.ru, "field": exc.field, "code": exc.code}
+                refusal: StoredRefusal = {"en": exc.en, "ru": exc.ru, "field": exc.field, "code": exc.code}
                 self.store.remember_uid(item.table_id, uid, ActionUid(None, None, refusal), now)
             return
         if uid:

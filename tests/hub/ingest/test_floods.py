@@ -9,7 +9,8 @@ from pathlib import Path
 from hub import configfile
 from hub.ingest.mqtt import RawMessage
 from hub.service.hub import Hub
-from hub.store.database import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND, Store
+from hub.store.database import Store
+from hub.store.rejected import MAX_REJECTED_SAMPLES, REJECTED_SAMPLES_PER_KIND
 from luza_wire import protocol
 from tests.hub.conftest import TABLES
 

@@ -12,7 +12,8 @@ import pytest
 
 from hub.errors import SchemaError
 from hub.store import migrations
-from hub.store.database import MAX_REJECTED_PAYLOAD, Store
+from hub.store.database import Store
+from hub.store.rejected import MAX_REJECTED_PAYLOAD
 
 
 @pytest.fixture
