@@ -9,36 +9,59 @@ or, for a request that names no nodes or a release the hub does not have, the co
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, Protocol, TypedDict
 
+from hub.config import Config
 from hub.errors import ErrorBody
 from hub.ota.release import ReleaseError
+from hub.ota.service import Ota, PushedView
 from luza_wire import ota as wire_ota
 
 
-def _refused(en: str, ru: str, code: str = "malformed") -> dict[str, Any]:
+class OtaAnswer(TypedDict):
+    """The control socket's answer to an update push (the module's docstring)."""
+
+    ok: bool
+    error: NotRequired[dict[str, str | None]]  # hub.errors.ErrorBody.as_json, when the request is refused
+    results: list[PushedView]
+
+
+class OtaHub(Protocol):
+    """What the answer needs of the hub (hub.service.hub.Hub): its config and its update service."""
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def ota(self) -> Ota: ...
+
+
+def _refused(en: str, ru: str, code: str = "malformed") -> OtaAnswer:
     return {"ok": False, "error": ErrorBody(code, en, ru).as_json(), "results": []}
 
 
-def targets(config: Any, req: dict[str, Any]) -> list[str] | str:
-    """The node ids a request names, or an English error."""
+def targets(config: Config, req: Mapping[str, object]) -> list[str] | str:
+    """The node ids a request names, or an English error. `req` is the request's JSON as received, checked
+    here field by field."""
     chosen = [k for k in ("devices", "table", "all") if req.get(k)]
     if len(chosen) != 1:
         return "name the nodes: one of devices, table or all"
     if req.get("all") is True:
         return [d.id for t in config.tables for d in t.devices]
     if "table" in chosen:
-        t = config.table(req["table"]) if isinstance(req["table"], str) else None
+        name = req["table"]
+        t = config.table(name) if isinstance(name, str) else None
         if t is None:
-            return f"no table {req['table']!r} in luza.toml"
+            return f"no table {name!r} in luza.toml"
         return [d.id for d in t.devices] or f"table {t.id} has no nodes"
     devices = req["devices"]
     if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
         return "devices: a list of node ids"
-    return devices
+    return [str(d) for d in devices]
 
 
-def answer(hub: Any, req: object) -> dict[str, Any]:
+def answer(hub: OtaHub, req: object) -> OtaAnswer:
     if not isinstance(req, dict):
         return _refused(
             'ota: must be an object {"devices"|"table"|"all", "release"?, "config"?}',

@@ -20,13 +20,24 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from hub.ota.keys import Keys
 from luza_wire import ota as wire_ota
 
 _VERSION = re.compile(r'^VERSION\s*=\s*"([^"]{1,32})"', re.M)
 ROOT = Path(__file__).resolve().parents[2]
+
+
+class ReleaseView(TypedDict):
+    """A release as GET /api/ota lists it (docs/web-api.md)."""
+
+    id: str
+    kind: str  # fw | cfg
+    fw: str
+    files: int
+    bytes: int
+    made_ms: int
 
 
 class ReleaseError(ValueError):
@@ -56,15 +67,15 @@ class Release:
     def size(self) -> int:
         return sum(n for _, n, _ in self.files)
 
-    def view(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "fw": self.fw,
-            "files": len(self.files),
-            "bytes": self.size,
-            "made_ms": self.made_ms,
-        }
+    def view(self) -> ReleaseView:
+        return ReleaseView(
+            id=self.id,
+            kind=self.kind,
+            fw=self.fw,
+            files=len(self.files),
+            bytes=self.size,
+            made_ms=self.made_ms,
+        )
 
 
 def manifest(release: Release, device: str) -> bytes:
@@ -145,8 +156,9 @@ class Releases:
         rid = f"{fw}-{_digest(_entries(files))}"
         return self._store(rid, "fw", fw, files)
 
-    def add_config(self, change: dict[str, Any]) -> Release:
-        """A config change (the settings to change, as the `config` command's `set`) as a release."""
+    def add_config(self, change: dict[str, object]) -> Release:
+        """A config change (the settings to change, as the `config` command's `set`) as a release. Any JSON
+        object: the node merges it into its settings and validates the result (firmware/config.py)."""
         if not isinstance(change, dict) or not change:
             raise ReleaseError(
                 'a config change is a JSON object of the settings to change, e.g. {"beam": '

@@ -20,16 +20,52 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol, TypedDict
 
 from hub.config import Config
+from hub.ingest.registry import OtaStatus
 from hub.ota.keys import Keys
-from hub.ota.release import Release, ReleaseError, Releases, signed_manifest
+from hub.ota.release import Release, ReleaseError, Releases, ReleaseView, signed_manifest
 
 log = logging.getLogger("luza.ota")
+
+
+class PushedView(TypedDict):
+    """What a push did for one node, as the control socket answers it (hub.ota.control)."""
+
+    device: str
+    ok: bool
+    code: str
+    en: str
+    ru: str
+    release: str
+
+
+class OtaView(TypedDict):
+    """GET /api/ota (docs/web-api.md): the releases kept here, the firmware the hub would push, and whether
+    nodes can download (the hub's web server is up)."""
+
+    releases: list[ReleaseView]
+    latest: str | None
+    http: bool
+
+
+class NodeRow(Protocol):
+    """What the service reads of a node's registry entry (hub.ingest.registry.Device)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def ota(self) -> OtaStatus | None: ...
+
+
+# A table's state JSON (the hub's `state(table)`, docs/table-view.schema.json): the service reads only whether
+# its `match` is over, so any JSON object will do here.
+TableState = Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -43,26 +79,23 @@ class Pushed:
     ru: str
     release: str = ""
 
-    def view(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "ok": self.ok,
-            "code": self.code,
-            "en": self.en,
-            "ru": self.ru,
-            "release": self.release,
-        }
+    def view(self) -> PushedView:
+        return PushedView(
+            device=self.device, ok=self.ok, code=self.code, en=self.en, ru=self.ru, release=self.release
+        )
 
 
-def match_in_play(state: dict[str, Any] | None) -> bool:
+def match_in_play(state: TableState | None) -> bool:
     """A table state with a match that is not over (a held match is still in play)."""
     m = (state or {}).get("match")
-    return m is not None and not m.get("over")
+    return isinstance(m, Mapping) and not m.get("over")
 
 
-def _under_way(row: Any) -> str | None:
+def _under_way(row: NodeRow) -> str | None:
     """What a node's status says is under way (a download, n/of files, or its trial), or None."""
-    ota = getattr(row, "ota", None) or {}
+    ota = row.ota
+    if ota is None:
+        return None
     st, rid = ota.get("st"), ota.get("r") or "?"
     if st == "fetch":
         return f"downloading {rid} {ota.get('n', 0)}/{ota.get('of', '?')}"
@@ -75,8 +108,8 @@ class Ota:
     def __init__(
         self,
         config: Config,
-        state: Callable[[str], dict[str, Any]],
-        device: Callable[[str], Any],
+        state: Callable[[str], TableState],
+        device: Callable[[str], NodeRow | None],
         send: Callable[..., bool],
         keys: Keys | None = None,
     ) -> None:
@@ -93,13 +126,13 @@ class Ota:
 
     # ------------------------------------------------------------ releases
 
-    def release(self, rid: str | None = None, config: dict[str, Any] | None = None) -> Release:
+    def release(self, rid: str | None = None, config: dict[str, object] | None = None) -> Release:
         """The release to push: a config change, the one named, or the hub's own firmware (built once; two
         pushes at once build it once)."""
         with self._building:
             return self._release(rid, config)
 
-    def _release(self, rid: str | None, config: dict[str, Any] | None) -> Release:
+    def _release(self, rid: str | None, config: dict[str, object] | None) -> Release:
         if self.releases is None:
             raise ReleaseError(
                 "no OTA folder: set [ota] dir in luza.toml", "нет папки обновлений: [ota] dir в luza.toml"
@@ -120,10 +153,11 @@ class Ota:
     # ------------------------------------------------------------ push
 
     def push(
-        self, devices: Sequence[str], rid: str | None = None, config: dict[str, Any] | None = None
+        self, devices: Sequence[str], rid: str | None = None, config: dict[str, object] | None = None
     ) -> list[Pushed]:
-        """Send release `rid` (a config change, or by default the hub's own firmware) to `devices`. Nodes that
-        cannot take it now are refused first, so nothing is built for them. ReleaseError: no such release."""
+        """Send release `rid` (or `config`, a config change: Releases.add_config; by default the hub's own
+        firmware) to `devices`. Nodes that cannot take it now are refused first, so nothing is built for them.
+        ReleaseError: no such release."""
         checked = [(d, self._refusal(d, rid or "")) for d in devices]
         out = [r for _, r in checked if r is not None]
         ready = [d for d, r in checked if r is None]
@@ -190,7 +224,7 @@ class Ota:
         return None
 
     def _send_one(self, device: str, release: Release) -> Pushed:
-        args: dict[str, Any] = {"r": release.id, "port": self.http_port}
+        args: dict[str, str | int | None] = {"r": release.id, "port": self.http_port}  # luza_wire/ota.py
         if self.config.ota.host:
             args["host"] = self.config.ota.host
         if not self._send(device, "ota", **args):
@@ -221,8 +255,8 @@ class Ota:
         with self._lock:
             for device in devices:
                 row = self._device(device)
-                ota = getattr(row, "ota", None) or {}
-                if ota.get("st") == "staged" and ota.get("r"):
+                ota = row.ota if row is not None else None
+                if ota is not None and ota.get("st") == "staged" and ota.get("r"):
                     self._staged[device] = ota["r"]
                 else:
                     self._staged.pop(device, None)
@@ -267,12 +301,12 @@ class Ota:
         got = self._allowed(device, rid, path, credential)
         return got[1].file(name) if got is not None else None
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> OtaView:
         """For the club view and GET /api/ota: the releases kept here and what the hub would push."""
         rel = self.releases.all() if self.releases else []
         fw = [r for r in rel if r.kind == "fw"]
-        return {
-            "releases": [r.view() for r in rel],
-            "latest": fw[-1].id if fw else None,
-            "http": self.http_port is not None,
-        }
+        return OtaView(
+            releases=[r.view() for r in rel],
+            latest=fw[-1].id if fw else None,
+            http=self.http_port is not None,
+        )

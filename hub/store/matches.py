@@ -24,9 +24,10 @@ from hub.store.players import ids_of as players_of
 # whole, docs/exports.md): Any because its readers (stored_settle, ShotClock.of_snapshot, the export's header)
 # index it as JSON of any version and check each field they read.
 SettingsJSON = dict[str, Any]
-# hub.view.build.stored's JSON at the match's last commit: Any because hub.service.rebuild.stored_differences
-# reads it key by key against a fresh fold, for `luza replay` and the export's note.
-StoredStateJSON = dict[str, Any]
+# the match's board at its last commit (hub.view.build.stored's JSON): Any because
+# hub.service.rebuild.stored_differences reads it key by key against a fresh fold (`luza replay`, the export's
+# note) and `luza replay --json` prints it as it is.
+StoredBoardJSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class MatchRow:
     status: str
     started_ms: int
     ended_ms: int | None
-    last_state: StoredStateJSON | None
+    last_state: StoredBoardJSON | None
     settings: SettingsJSON | None = None  # None for matches stored before v2
     damaged: str | None = None  # why the match row itself cannot be read (it is then quarantined)
     player_ids: tuple[int | None, int | None] = (None, None)  # registry ids (hub/store/players.py), v10

@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Literal, NotRequired, TypedDict
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -25,6 +26,38 @@ router = APIRouter()
 CLIENT_QUEUE = 16
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BUSY = 4429
+
+
+class ClubTable(TypedDict):
+    """A table in the club view's message. `state` and `access` are passed on as their makers built them (the
+    table's envelope, docs/table-view.schema.json, and the PIN guard's summary), so any JSON object here."""
+
+    id: str
+    name: str
+    state: Mapping[str, object]
+    access: Mapping[str, object]
+
+
+class ClubMessage(TypedDict):
+    """What /ws/club sends (docs/web-api.md): every table, the devices, and the hub's health (GET /healthz's
+    body, passed on as WebContext.health built it)."""
+
+    type: Literal["club"]
+    boot: str
+    hub_ms: int
+    tables: list[ClubTable]
+    devices: list[Mapping[str, object]]  # DeviceView's JSON
+    health: Mapping[str, object]
+
+
+class Heartbeat(TypedDict):
+    """Sent when the socket is quiet; on a table's socket with the table and its rev (for a resync)."""
+
+    type: Literal["heartbeat"]
+    boot: str
+    hub_ms: int
+    table: NotRequired[str]
+    rev: NotRequired[int]
 
 
 def _dumps(obj: object) -> str:
@@ -41,7 +74,7 @@ class Live:
         st = web.settings
         self.slots = Slots(st.max_ws_clients, st.max_ws_per_address, st.ws_reserved)  # hub/web/slots.py
         self._task: asyncio.Task[None] | None = None
-        self._unsubscribe: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
         self.club_due = False  # the club view is told within club_min_interval_s (a hub change, a failed PIN)
 
     @property
@@ -88,9 +121,9 @@ class Live:
                 q.get_nowait()
             q.put_nowait(text)
 
-    def club_message(self) -> dict[str, Any]:
+    def club_message(self) -> ClubMessage:
         web = self.web
-        tables = [
+        tables: list[ClubTable] = [
             {
                 "id": t.id,
                 "name": t.name,
@@ -108,11 +141,12 @@ class Live:
             "health": web.health(),
         }
 
-    def heartbeat(self, table: str | None) -> dict[str, Any]:
+    def heartbeat(self, table: str | None) -> Heartbeat:
         hub = self.web.hub
-        msg: dict[str, Any] = {"type": "heartbeat", "boot": hub.boot, "hub_ms": hub.clock()}
+        msg: Heartbeat = {"type": "heartbeat", "boot": hub.boot, "hub_ms": hub.clock()}
         if table is not None:
-            msg.update(table=table, rev=hub.state(table)["rev"])
+            msg["table"] = table
+            msg["rev"] = hub.state(table)["rev"]
         return msg
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, status
 
@@ -34,7 +34,7 @@ def command(
         str | None,
         Header(description="Bearer <token>: the club's (POST /api/club/token) or the device's table's"),
     ] = None,
-) -> dict[str, Any]:
+) -> CommandOut:
     """Send a node a command: `identify` (blink for `seconds`) or `calibrate` (a pocket's colour sensor)."""
     dev = web.hub.config.device(device)
     if dev is None:
@@ -48,7 +48,7 @@ def command(
         )
     web.authorize_device(dev.table, authorization)
     if body.name == "identify":
-        args: dict[str, Any] = {"s": body.seconds}
+        args: dict[str, float | str] = {"s": body.seconds}  # the command's arguments (luza_wire.protocol)
     else:
         if (
             dev.role != "pocket"
@@ -71,4 +71,4 @@ def command(
             "the hub has no link to the node now (no broker connection)",
             "у хаба сейчас нет связи с узлом (нет подключения к брокеру)",
         )
-    return {"ok": True, "device": device, "name": body.name}
+    return CommandOut(ok=True, device=device, name=body.name)

@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Request, status
 from fastapi.responses import FileResponse, Response
 
 from hub.ota.release import ReleaseError
+from hub.ota.service import OtaView
 from hub.web.context import Web
 from hub.web.errors import ApiError
 from hub.web.schemas import ERRORS, OtaIn, OtaOut
@@ -56,8 +57,9 @@ def node_file(
     return FileResponse(path, media_type="application/octet-stream")
 
 
-@router.get("/api/ota")
-def releases(web: Web) -> dict[str, Any]:
+# response_model: the schema /openapi.json has always given (a JSON object; docs/web-api.md has its fields)
+@router.get("/api/ota", response_model=dict[str, object])
+def releases(web: Web) -> OtaView:
     """The releases this hub keeps (firmware and config changes) and the firmware it would push."""
     return web.hub.ota.view()
 
@@ -76,7 +78,7 @@ def push(
         str | None,
         Header(description="Bearer <token>: the club's (POST /api/club/token) or the device's table's"),
     ] = None,
-) -> dict[str, Any]:
+) -> OtaOut:
     """Update one node: the release named, or the hub's own firmware. It downloads it from this hub, checks it,
     and restarts into it; it keeps it only after it has reached the hub again (docs/firmware.md, Updates)."""  # noqa: E501
     dev = web.hub.config.device(device)
@@ -97,4 +99,4 @@ def push(
     if not result.ok:
         code = 409 if result.code in ("match_in_play", "offline", "busy") else 503
         raise ApiError(code, result.code, result.en, result.ru)
-    return {"ok": True, "device": device, "release": result.release, "en": result.en, "ru": result.ru}
+    return OtaOut(ok=True, device=device, release=result.release, en=result.en, ru=result.ru)
