@@ -61,14 +61,7 @@ def targets(config: Config, req: Mapping[str, object]) -> list[str] | str:
     return [str(d) for d in devices]
 
 
-def answer(hub: OtaHub, req: object) -> dict[str, object]:
-    """The answer to an update push (`push_answer`), as a plain dict: hub.service.control.Control.answer
-    returns its answers as one, and a TypedDict is not one to mypy. Return `push_answer`'s once the control
-    socket's answers are typed."""
-    return dict(push_answer(hub, req))
-
-
-def push_answer(hub: OtaHub, req: object) -> OtaAnswer:
+def answer(hub: OtaHub, req: object) -> OtaAnswer:
     """Push the update `req` asks for; the answer (the module's docstring)."""
     if not isinstance(req, dict):
         return _refused(

@@ -20,13 +20,14 @@ from hub.store import players as players_of_registry
 from hub.store.columns import dumps
 from hub.store.players import ids_of as players_of
 
-# hub.service.snapshot.settings_snapshot's JSON as stored with the match (versioned; an export carries it
-# whole, docs/exports.md): Any because its readers (stored_settle, ShotClock.of_snapshot, the export's header)
-# index it as JSON of any version and check each field they read.
+# hub.service.snapshot.settings_snapshot's JSON as stored with the match (hub.service.snapshot's
+# SettingsSnapshot for this hub's version; the store sits below hub.service, so it cannot name that type). Any
+# because its readers (stored_settle, ShotClock.of_snapshot, the export's header) index it as JSON of any
+# version and check each field they read.
 SettingsJSON = dict[str, Any]
-# the match's board at its last commit (hub.view.build.stored's JSON): Any because
-# hub.service.rebuild.stored_differences reads it key by key against a fresh fold (`luza replay`, the export's
-# note) and `luza replay --json` prints it as it is.
+# the match's board at its last commit: hub.view.build.StoredBoardJSON, which the store, below hub.view,
+# cannot import. Any because hub.service.rebuild.stored_differences reads it key by key against a fresh fold
+# (`luza replay`, the export's note) and `luza replay --json` prints it as it is.
 StoredBoardJSON = dict[str, Any]
 
 
