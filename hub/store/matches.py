@@ -20,11 +20,6 @@ from hub.store import players as players_of_registry
 from hub.store.columns import dumps
 from hub.store.players import ids_of as players_of
 
-# hub.service.snapshot.settings_snapshot's JSON as stored with the match (hub.service.snapshot's
-# SettingsSnapshot for this hub's version; the store sits below hub.service, so it cannot name that type). Any
-# because its readers (stored_settle, ShotClock.of_snapshot, the export's header) index it as JSON of any
-# version and check each field they read.
-SettingsJSON = dict[str, Any]
 # the match's board at its last commit: hub.view.build.StoredBoardJSON, which the store, below hub.view,
 # cannot import. Any because hub.service.rebuild.stored_differences reads it key by key against a fresh fold
 # (`luza replay`, the export's note) and `luza replay --json` prints it as it is.
@@ -42,7 +37,9 @@ class MatchRow:
     started_ms: int
     ended_ms: int | None
     last_state: StoredBoardJSON | None
-    settings: SettingsJSON | None = None  # None for matches stored before v2
+    # hub.service.snapshot's SettingsSnapshot as stored (the store sits below hub.service, so it cannot name
+    # it): read-only JSON of any hub version, whose readers check each field (None: stored before v2)
+    settings: Mapping[str, object] | None = None
     damaged: str | None = None  # why the match row itself cannot be read (it is then quarantined)
     player_ids: tuple[int | None, int | None] = (None, None)  # registry ids (hub/store/players.py), v10
 
