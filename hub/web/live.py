@@ -18,7 +18,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from hub.errors import ErrorBody, unknown_table
 from hub.service.changes import Change
-from hub.web.context import Web, WebContext
+from hub.view.table import TableStateJSON
+from hub.web.context import HealthJSON, Web, WebContext
+from hub.web.pinguard import AccessSummary
 from hub.web.slots import Slots
 
 log = logging.getLogger("luza.web")
@@ -29,25 +31,24 @@ CLOSE_BUSY = 4429
 
 
 class ClubTable(TypedDict):
-    """A table in the club view's message. `state` and `access` are passed on as their makers built them (the
-    table's envelope, docs/table-view.schema.json, and the PIN guard's summary), so any JSON object here."""
+    """A table in the club view's message: its state envelope and the PIN guard's summary."""
 
     id: str
     name: str
-    state: Mapping[str, object]
-    access: Mapping[str, object]
+    state: TableStateJSON
+    access: AccessSummary
 
 
 class ClubMessage(TypedDict):
     """What /ws/club sends (docs/web-api.md): every table, the devices, and the hub's health (GET /healthz's
-    body, passed on as WebContext.health built it)."""
+    body)."""
 
     type: Literal["club"]
     boot: str
     hub_ms: int
     tables: list[ClubTable]
-    devices: list[Mapping[str, object]]  # DeviceView's JSON
-    health: Mapping[str, object]
+    devices: list[Mapping[str, object]]  # DeviceView's JSON (model_dump)
+    health: HealthJSON
 
 
 class Heartbeat(TypedDict):
