@@ -28,7 +28,8 @@ from hub.service.snapshot import SettingsSnapshot, hub_version
 from hub.store import gaps
 from hub.store.database import Store
 from hub.store.integrity import is_damage
-from hub.view.build import StoredBoardJSON, scoreboard
+from hub.store.matches import StoredBoardJSON
+from hub.view.build import scoreboard
 
 FORMAT = "luza-match-export"
 VERSION = 2  # 2: a match is a race of frames (race, frames, engine_log luza-race, shots[].frame)

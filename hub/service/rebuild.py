@@ -22,8 +22,8 @@ from hub.service.snapshot import stored_settle
 from hub.store.database import Store
 from hub.store.inputs import UNREADABLE
 from hub.store.integrity import is_damage
-from hub.store.matches import MatchRow
-from hub.view.build import StoredBoardJSON, scoreboard
+from hub.store.matches import MatchRow, StoredBoardJSON
+from hub.view.build import scoreboard
 from hub.vocab.action_types import MatchControl
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RecordError, RefereeAction, SensorInput, input_from_record

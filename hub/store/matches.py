@@ -20,9 +20,11 @@ from hub.store import players as players_of_registry
 from hub.store.columns import dumps
 from hub.store.players import ids_of as players_of
 
-# the match's board at its last commit: hub.view.build.StoredBoardJSON, which the store, below hub.view,
-# cannot import. Any because hub.service.rebuild.stored_differences reads it key by key against a fresh fold
-# (`luza replay`, the export's note) and `luza replay --json` prints it as it is.
+# the stored form of a match view (hub.view.build `stored`, `scoreboard`): SessionView's JSON, the
+# session's own questions without their screen labels, kept in the matches' `last_state` column. Any because
+# `luza replay`, the exports and hub.service.rebuild.stored_differences read and compare it key by key as
+# JSON against a fresh fold, and `luza replay --json` prints it as it is (its shape: SessionView's fields in
+# docs/table-view.schema.json).
 StoredBoardJSON = dict[str, Any]
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hub.config import Config
 from hub.ingest import suspects
 from hub.ingest.registry import Registry
 from hub.reconcile.frames import Frames
 from hub.reconcile.table import TableSession
+from hub.store.matches import StoredBoardJSON
 from hub.view.devices import table_devices
 from hub.view.match import MatchView, SessionView
 from hub.view.race import race_view
@@ -27,11 +27,6 @@ from hub.view.shot import QuestionView
 from hub.view.table import TableView
 from hub.vocab.alerts import HubAlert
 from luza_wire import protocol
-
-# the stored form of a match view (`stored`, `scoreboard`): SessionView's JSON, the session's own questions
-# without their screen labels; the matches' `last_state` column, which `luza replay`, the exports and tests
-# read and compare as JSON (its shape: SessionView's fields in docs/table-view.schema.json)
-StoredBoardJSON = dict[str, Any]
 
 STORED = set(SessionView.model_fields)
 # what the store keeps of a question: the session's own
