@@ -25,8 +25,10 @@ class Change:
     table_id: str
     cursor: int  # the last input row id (global cursor) at this state
     view: TableView  # the table's view (hub.view), stamped with `rev`, `boot`, `hub_ms`
-    # its JSON, made once (`view.model_dump(mode="json")`): MQTT and the WebSocket send it
-    state: TableStateJSON
+    state: TableStateJSON  # its JSON data, made once (`view.model_dump(mode="json")`)
+    # that data encoded once (compact UTF-8, luza_wire.protocol.encode_state): the retained MQTT payload,
+    # and the body of every WebSocket state message (hub.web.context.WebContext.envelope_text splices it)
+    payload: bytes
 
     @property
     def rev(self) -> int:
@@ -99,12 +101,18 @@ class TableStates:
         view = view.model_copy(
             update={"rev": self._revs[table_id], "boot": self.boot, "hub_ms": self.clock()}
         )
-        change = self._last[table_id] = Change(table_id, self.cursor(), view, view.model_dump(mode="json"))
+        state = view.model_dump(mode="json")
+        change = Change(table_id, self.cursor(), view, state, protocol.encode_state(state))
+        self._last[table_id] = change
         return change
 
     def state(self, table_id: str) -> TableStateJSON:
         """The last committed state of a table as JSON: `view`'s JSON (KeyError: not a table of this hub)."""
         return self._last[table_id].state
+
+    def payload(self, table_id: str) -> bytes:
+        """`state` as published: its one encoding (KeyError: not a table of this hub)."""
+        return self._last[table_id].payload
 
     def view(self, table_id: str) -> TableView:
         """The last committed view of a table (hub.view.table.TableView; KeyError:
@@ -118,7 +126,5 @@ class TableStates:
         """Tell the table's last state: retained on the broker, and to every subscriber."""
         change = self._last[table_id]
         if self.mqtt:
-            self.mqtt.publish(
-                protocol.state_topic(table_id), protocol.encode_state(change.state), qos=1, retain=True
-            )
+            self.mqtt.publish(protocol.state_topic(table_id), change.payload, qos=1, retain=True)
         self.subscribers.notify(change)

@@ -261,6 +261,10 @@ class Hub:
         """The last committed state of a table as JSON (what luza/v1/<table>/state carries): `view`'s JSON."""
         return self._states.state(table_id)
 
+    def state_payload(self, table_id: str) -> bytes:
+        """`state` encoded, as luza/v1/<table>/state carries it (made once per change)."""
+        return self._states.payload(table_id)
+
     def view(self, table_id: str) -> TableView:
         """The last committed view of a table (hub.view.table.TableView)."""
         return self._states.view(table_id)

@@ -104,6 +104,14 @@ class WebContext:
         (a WebSocket sends it to every client)."""
         return {**self.hub.state(table), "pin_set": self.pins.is_set(table)}
 
+    def envelope_text(self, table: str) -> str:
+        """The WebSocket's state message, `{"type": "state", **envelope_json}` as compact JSON, spliced from
+        the payload the hub encoded once for the change: no second encoding per change (the state's last key
+        is `hub_ms`; `pin_set` is left out of the hub's view and added here, last, as the envelope has it)."""
+        body = self.hub.state_payload(table).decode()
+        pin = "true" if self.pins.is_set(table) else "false"
+        return f'{{"type":"state",{body[1:-1]},"pin_set":{pin}}}'
+
     def devices(self) -> list[DeviceView]:
         now = self.hub.clock()
         out = []

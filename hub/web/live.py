@@ -107,7 +107,7 @@ class Live:
             try:
                 subs = self.tables.get(change.table_id)
                 if subs:
-                    self._send(subs, _dumps({"type": "state", **self.web.envelope_json(change.table_id)}))
+                    self._send(subs, self.web.envelope_text(change.table_id))
                 self.club_due = True
                 if changes.empty() and self.club:  # idle: tell the club view now; under load, coalesce
                     self._send(self.club, _dumps(self.club_message()))
@@ -237,7 +237,7 @@ async def table_socket(
                 )
             )
         else:
-            await ws.send_text(_dumps({"type": "state", **state}))
+            await ws.send_text(web.envelope_text(table))
         await _serve(ws, live, queue, table)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass

@@ -197,3 +197,25 @@ def test_the_hub_pings_every_socket_and_drops_one_gone_silent(open_hub: Callable
     finally:
         proxy.stop()
         srv.stop()
+
+
+def compact(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_state_message_is_the_hubs_one_encoding_of_the_change(server: WebServer, hub: Hub) -> None:
+    """Issue 21 item 6: the WebSocket sends the payload the hub encoded once for the change (the retained MQTT
+    state), spliced into its envelope; the bytes are what encoding the envelope's JSON would give."""
+    with connect(ws_url(server, "/ws/tables/t1")) as ws:
+        ws.recv(timeout=5)
+        hub.new_match("t1", "free", ("Ёлкин", 'Ann "the cue"'))
+        while True:  # the message of the hub's latest state (a later change may pass the one read)
+            raw = ws.recv(timeout=5)
+            assert isinstance(raw, str)
+            msg, state = json.loads(raw), hub.state("t1")
+            if msg["type"] == "state" and msg["match"] is not None and msg["rev"] == state["rev"]:
+                break
+        assert hub.state_payload("t1") == compact(state).encode()
+        whole = {"type": "state", **state, "pin_set": True}
+        assert raw == compact(whole)
+        assert "Ёлкин" in raw and list(msg) == list(whole)
