@@ -32,7 +32,8 @@ from .model import (
 from .opening import BreakRule, HandicapKind, Opening
 from .outcome import Effect, EffectKind, Need, NeedKind, Outcome, Reason
 from .profile import BallIdentity, Fact, Profile
-from .race import Handicap, Race, RaceRules
+from .race import Race
+from .race_rules import Handicap, RaceRules
 from .registry import VARIANTS, find_variant, register
 from .state import Held, Mode, State
 from .variant import Variant

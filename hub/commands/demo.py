@@ -42,7 +42,7 @@ def handicap(text: str) -> HandicapSpec:
     """`--handicap KIND:N[:SEAT]` -> the race's handicap (checked by the rules engine)."""
     from hub.demo.shapes import handicap_spec
     from shared_rules.errors import RulesError
-    from shared_rules.race import Handicap
+    from shared_rules.race_rules import Handicap
 
     try:
         return handicap_spec(Handicap.parse(text))
@@ -54,7 +54,7 @@ def race_of(args: argparse.Namespace) -> RaceSpec | None:
     """The race each demo match is (None: a single frame with no handicap, as before races)."""
     from hub.demo.shapes import race_spec
     from shared_rules.errors import RulesError
-    from shared_rules.race import RaceRules
+    from shared_rules.race_rules import RaceRules
 
     raw = {
         "race_to": getattr(args, "race", 1),

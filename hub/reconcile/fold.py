@@ -31,9 +31,10 @@ from hub.reconcile.trail import (
     thaw,
 )
 from hub.vocab.action_types import Category, EngineAction, ShotAmendment
-from hub.vocab.actions import ACTION_MODELS, CloseShotAction, DismissAlertAction, UndoAction, kinds_of
+from hub.vocab.actions import ACTION_MODELS, kinds_of
 from hub.vocab.amendments import ConfirmAction, DeclareAction, FactAction, RemoveAction, WithdrawAction
 from hub.vocab.checks import RefereeInputError
+from hub.vocab.control_actions import CloseShotAction, DismissAlertAction, UndoAction
 from hub.vocab.evidence import PocketEvidence, ShotEvidence, StrikeEvidence
 from hub.vocab.inputs import RefereeAction, SensorInput
 from shared_rules.model import Colour, Pocket

@@ -17,7 +17,8 @@ from typing import Any, TypedDict, cast
 
 from hub.reconcile.table import TableSession
 from shared_rules.opening import Opening
-from shared_rules.race import FrameResult, RaceRules, next_opening, race_winner, result_of, tally
+from shared_rules.race_rules import RaceRules
+from shared_rules.race_standing import FrameResult, next_opening, race_winner, result_of, tally
 
 __all__ = ["FrameTally", "Frames", "HandicapJSON", "RaceReason", "RaceSection", "rules_of"]
 

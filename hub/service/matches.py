@@ -30,10 +30,10 @@ from hub.store.matches import MatchRow
 from hub.view.build import LiveMatch, match_view, stored
 from hub.view.match import MatchView
 from hub.view.shot import QuestionView
-from hub.vocab.actions import NewMatchAction
 from hub.vocab.alerts import MatchSetAside
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction, SensorInput
+from hub.vocab.new_match import NewMatchAction
 from shared_rules.errors import RulesError
 
 log = logging.getLogger("luza.hub")

@@ -20,15 +20,10 @@ from hub.service.matches import Live, Matches
 from hub.store.database import Store
 from hub.store.inputlog import InputLog
 from hub.store.inputs import ActionUid, StoredRefusal
-from hub.vocab.actions import (
-    DismissAlertAction,
-    EndMatchAction,
-    NewMatchAction,
-    NextFrameAction,
-    TimeUpAction,
-)
 from hub.vocab.checks import RefereeInputError
+from hub.vocab.control_actions import DismissAlertAction, EndMatchAction, NextFrameAction, TimeUpAction
 from hub.vocab.inputs import parse_referee_action
+from hub.vocab.new_match import NewMatchAction
 
 log = logging.getLogger("luza.hub")
 

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.errors import ErrorBody
 from hub.view.table import TableView
 from hub.vocab.action_types import ColourName, PocketNo
-from hub.vocab.actions import NewMatchAction
 from hub.vocab.alerts import HubAlert
+from hub.vocab.new_match import NewMatchAction
 
 
 class _In(BaseModel):

@@ -25,7 +25,7 @@ from shared_rules import (
     ShotReport,
 )
 from shared_rules.outcome import EffectKind
-from shared_rules.race import next_breaker, result_of
+from shared_rules.race_standing import next_breaker, result_of
 from tests.rules.helpers import cites, pot
 from tests.rules.strategies import PrefixRandom, random_input, rnds
 
