@@ -34,7 +34,6 @@ from .model import (
     Declaration,
     Foul,
     Identify,
-    InHand,
     Input,
     Interference,
     Lag,
@@ -43,6 +42,7 @@ from .model import (
 )
 from .opening import PLAIN, HandicapKind, Opening, check_opening, open_frame
 from .outcome import EffectKind, Need, NeedKind, Outcome, Reason
+from .pipeline import after_penalty, begin_shot, proven_fouls, reported_fouls
 from .profile import BallIdentity, Profile
 from .resolve import ShotFacts, fitting_ball, resolve
 from .state import HELD, LAG, OVER, REFEREE, ChoiceKind, Pending, State
@@ -54,8 +54,8 @@ class Variant:
     Every hook a variant may override is a method here: the shot pipeline, choices and referee decisions, the
     needs, a shot held for a missing fact, and what the hub reads beside `PROFILE`. The general rules they
     apply are plain functions: general.py (the pyramid's general paragraphs), resolve.py (naming the balls of
-    a report), held.py (holding a shot), choices.py (folding choices,
-    decisions and concessions; needs' texts).
+    a report), pipeline.py (the pipeline's fixed steps), held.py (holding a shot), choices.py (folding
+    choices, decisions and concessions; needs' texts).
     """
 
     name: ClassVar[str] = ""
@@ -196,14 +196,7 @@ class Variant:
         """The pipeline proper, on a checked report; returns the draft."""
         f = ShotFacts(state)
         self.struck_ball(state, s, f)
-        d = Draft(state)
-        d.placed = []  # the balls move: earlier spot placements are history
-        if d.hand is not None:
-            d.on_table.append(d.hand)
-            d.hand = None
-        d.in_hand = InHand.NONE
-        d.hand_rule = ""
-        d.is_break = False
+        d = begin_shot(state)
         resolve(d, s, f, self.pick_ball)
         fouls = self.fouls(d, s, f)
         d.shots += 1
@@ -212,14 +205,7 @@ class Variant:
             offender = s.offender if s.offender is not None else s.shooter
             g.call_fouls(d, fouls, offender)
             self.on_foul(d, s, f, fouls, offender)
-            if Foul.PLACEMENT in fouls and f.from_hand is not InHand.NONE:
-                g.placement_foul(d, f.from_hand, f.cue if f.cue is not None else self.SPECIAL, offender)
-                d.is_break = f.was_break
-            elif f.was_break and Foul.BAD_BREAK in fouls and self.rebreak:
-                g.rebreak(d, offender, self.SPECIAL)
-            if d.pending is not None and d.pending.balls:
-                # the two rules above may move the cue ball into hand after the penalty was offered
-                d.pending = d.pending._replace(balls=tuple(b for b in d.pending.balls if b in d.on_table))
+            after_penalty(d, f, fouls, offender, self.SPECIAL, self.rebreak)
         else:
             if f.was_break:
                 d.emit(EffectKind.NOTE, g.R_BREAK_OK)
@@ -250,22 +236,9 @@ class Variant:
 
     def fouls(self, d: Draft, s: ShotReport, f: ShotFacts) -> list[Foul]:
         """The shot's fouls: the reported ones plus those the facts prove (general 12, 15, 20, 24.3)."""
-        found = set(s.fouls)
-        for x in found:
-            if type(x) is not Foul:
-                raise MalformedInputError(
-                    f"fouls: {x!r} is not a foul code", f"fouls: {x!r} — нет такого нарушения"
-                )
-        if f.wrong_ball:
-            found.add(Foul.BAD_CUE_STRIKE)
-        if f.jumped and self.JUMP_IS_FOUL:
-            found.add(Foul.JUMPED)
-        if f.was_break:
-            objects = sum(1 for b in f.pocketed if b != f.cue)
-            if not g.break_is_correct(s, objects, self.break_min):
-                found.add(Foul.BAD_BREAK)
-        elif self.require_completion and not g.correctly_completed(s, bool(f.pocketed)):
-            found.add(Foul.NOT_COMPLETED)
+        found = reported_fouls(s) | proven_fouls(
+            s, f, self.JUMP_IS_FOUL, self.break_min, self.require_completion
+        )
         self.variant_fouls(d, s, f, found)
         if not found:
             return []
@@ -369,16 +342,8 @@ class Variant:
             return (held_need(state.held, self.PROFILE.identity_rule or R_HELD, self.held_options(state)),)
         if state.mode == REFEREE:
             en, ru = self.decision_text(state)
-            return (
-                Need(
-                    NeedKind.REFEREE_DECISION,
-                    None,
-                    en,
-                    ru,
-                    options=self.decision_options(state),
-                    blocking=True,
-                ),
-            )
+            options = self.decision_options(state)
+            return (Need(NeedKind.REFEREE_DECISION, None, en, ru, options=options, blocking=True),)
         if state.pending is not None:
             return (choice_need(state.pending, self.name),)
         return self.shot_needs(state)
