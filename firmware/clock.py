@@ -13,7 +13,7 @@ published before any sync keeps its uptime stamp and carries `u: 1` (see
 import asyncio
 
 from firmware.compat import ticks_diff, ticks_ms
-from luza_wire import protocol
+from luza_wire import node_events
 
 
 class Clock:
@@ -71,9 +71,9 @@ class Clock:
 
     def restamp(self, payload, boot):
         """An `evt` payload with its time moved onto the hub clock, if it was recorded unsynced in this boot
-        (`protocol.restamp_event`). Payloads from earlier boots keep their uptime stamp: that boot's offset is
-        not known here."""
-        return protocol.restamp_event(payload, boot, self.offset)
+        (`node_events.restamp_event`). Payloads from earlier boots keep their uptime stamp: that boot's offset
+        is not known here."""
+        return node_events.restamp_event(payload, boot, self.offset)
 
     async def sleep_ms(self, ms):
         """Sleep `ms` of this clock's time (a fast virtual clock still sleeps >= 1 ms

@@ -20,7 +20,7 @@ PUBACK is not enough: a broker that crashes (or restarts without persistence) lo
   referee the hole is final instead of waiting for it.
 """
 
-from luza_wire import protocol, resend
+from luza_wire import node_events, resend
 
 MAX_MARK_BOOTS = 8  # boots whose marks are remembered (this one, and older ones still draining from flash)
 SCAN = 32  # entries read at a time when a `resend` looks through the outbox
@@ -65,7 +65,7 @@ class Delivery:
 
     def next(self, n):
         """Up to `n` (oid, payload) to publish now, in outbox order; the cursor moves past them. An event
-        recorded before the time sync goes out restamped onto the hub clock (`protocol.restamp_event`) with
+        recorded before the time sync goes out restamped onto the hub clock (`node_events.restamp_event`) with
         the offset of its first send, every time: a re-send carries the same bytes, so the hub sees a
         duplicate, not a conflict."""
         out = []  # type: list
@@ -78,7 +78,7 @@ class Delivery:
             for oid, entry in batch:
                 if oid in self._keys:
                     self.resent += 1
-                    entry = protocol.restamp_event(entry, self.boot, self._keys[oid][2])
+                    entry = node_events.restamp_event(entry, self.boot, self._keys[oid][2])
                 else:
                     verdict = self._admit(oid, entry)
                     if verdict == _WAIT:
@@ -87,7 +87,7 @@ class Delivery:
                         self._cursor = oid
                         continue
                     if oid in self._keys:
-                        entry = protocol.restamp_event(entry, self.boot, self._keys[oid][2])
+                        entry = node_events.restamp_event(entry, self.boot, self._keys[oid][2])
                 self._cursor = oid
                 out.append((oid, entry))
         return out
@@ -98,7 +98,7 @@ class Delivery:
         An unreadable entry is sent once and let go: the hub rejects it."""
         if len(self._keys) >= self.max_unconfirmed:
             return _WAIT
-        key = protocol.event_key(entry)
+        key = node_events.event_key(entry)
         if key is None:
             self.outbox.ack(oid)
             return _SEND
@@ -175,7 +175,7 @@ class Delivery:
                 break
             for oid, entry in batch:
                 cursor = oid
-                key = self._keys.get(oid) or protocol.event_key(entry)
+                key = self._keys.get(oid) or node_events.event_key(entry)
                 if key is not None and key[0] == boot and lo <= key[1] <= hi:
                     held.append(key[1])
                     if first is None:

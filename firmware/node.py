@@ -36,7 +36,7 @@ from firmware.link import Link
 from firmware.outbox import Outbox, next_boot
 from firmware.pocket_role import PocketRole
 from firmware.updater import Updater
-from luza_wire import frame, protocol
+from luza_wire import frame, protocol, telemetry
 
 FLASH_SEGMENTS = 20  # outbox segments of 100 events when cfg outbox.flash is on (~600 KB worst case)
 # an event unacknowledged this long goes to flash (outage): + 1 s housekeeping < the 8 s watchdog
@@ -190,7 +190,7 @@ class Node:
         }
         if self.role is not None:
             fields.update(self.role.tele())
-        return protocol.encode_tele(self.boot, **fields)
+        return telemetry.encode_tele(self.boot, **fields)
 
     # ------------------------------------------------------------ commands
 

@@ -1,15 +1,14 @@
-"""Luza wire protocol v1: the only code that builds or parses MQTT topics and payloads (docs/wire.md).
+"""Luza wire protocol v1: builds and parses the MQTT topics and payloads (docs/wire.md); with `telemetry` and
+`node_events`, the only code that does.
 
 Runs unchanged on CPython 3.11+ and MicroPython 1.2x: no dataclasses, enum or typing at run time, only
 `json`. Parsing never raises: it returns a message of `luza_wire.messages`, or a `luza_wire.Rejection`
 with a machine code and a reason a person can act on.
 
 Topics: luza/v1/<table>/<device>/<channel> (channel: status, evt, tele, ans, cmd) and luza/v1/<table>/state.
-Besides the node's five channels this module builds the hub's retained payloads and moves an event recorded on
-a node's uptime clock onto the hub's clock; the rules every payload follows are in `frame`.
+Besides the node's channels this module builds the hub's retained payloads; the rules every payload follows
+are in `frame`. Telemetry is `telemetry`, an event's restamp onto the hub's clock on the node `node_events`.
 """
-
-import json
 
 from luza_wire import ota as _ota
 from luza_wire.frame import (
@@ -27,8 +26,9 @@ from luza_wire.frame import (
     num_field,
     valid_id,
 )
-from luza_wire.messages import Command, Event, Status, Telemetry, Topic
+from luza_wire.messages import Command, Event, Status, Topic
 from luza_wire.resend import check_range, parse_answer
+from luza_wire.telemetry import parse_tele
 
 STATE_VERSION = 1  # the `v` of the retained luza/v1/<table>/state payload (docs/web-api.md)
 HUB_STATUS_TOPIC = PREFIX + "/hub/status"
@@ -122,15 +122,6 @@ def encode_status(state, boot, fw="", ip="", role="", error=None, ota=None):
         obj["err"] = error
     if ota:
         obj["ota"] = ota
-    return dump(obj)
-
-
-def encode_tele(boot, **fields):
-    obj = {"v": VERSION, "b": boot}
-    for name in fields:
-        value = fields[name]
-        if value is not None:
-            obj[name] = value
     return dump(obj)
 
 
@@ -259,67 +250,6 @@ def parse_status(payload):
     return Status(st, boot, fw, ip, role, err, ota)
 
 
-TELE_FIELDS = {
-    "up": (0, MAX_T),
-    "heap": (0, 2**32),
-    "rssi": (-130, 0),
-    "bat": (0, 10),
-    "ob": (0, 2**32),
-    "drop": (0, 2**32),
-    "t": (0, MAX_T),
-    "flash": (0, 2**32),
-}
-# Counters since boot (sensor health): link (rej malformed commands, crej refused configs, pub publishes;
-# delivery: rsd events re-sent, cto confirmation timeouts, gone seqs answered gone to a resend), pocket
-# (rattle, jam, glitch chatter pulses, outs upward passages, lost repeated edges, flags raised, edrop edges
-# the ring dropped or detections overwritten, err I2C errors; bu<p>/bl<p> upper/lower beam blocks of pocket
-# p), cue (strikes, doubles, knocks, sleeps, err).
-_counters = [
-    "rej",
-    "crej",
-    "pub",
-    "rsd",
-    "cto",
-    "gone",
-    "rattle",
-    "jam",
-    "glitch",
-    "outs",
-    "lost",
-    "flags",
-    "edrop",
-    "err",
-    "strikes",
-    "doubles",
-    "knocks",
-    "sleeps",
-]
-for _p in range(1, 7):
-    _counters.append("bu%d" % _p)
-    _counters.append("bl%d" % _p)
-TELE_COUNTERS = tuple(_counters)
-for _name in TELE_COUNTERS:
-    TELE_FIELDS[_name] = (0, 2**32)
-
-
-def parse_tele(payload):
-    obj = load(payload)
-    if isinstance(obj, Rejection):
-        return obj
-    boot = int_field(obj, "b", 0, MAX_SEQ)
-    if isinstance(boot, Rejection):
-        return boot
-    fields = {}
-    for name in TELE_FIELDS:
-        lo, hi = TELE_FIELDS[name]
-        x = num_field(obj, name, lo, hi)
-        if isinstance(x, Rejection):
-            return x
-        if x is not None:
-            fields[name] = x
-    return Telemetry(boot, fields)
-
-
 def parse_command(payload):
     """A `cmd` payload -> Command, or Rejection. Checks each command's own arguments."""
     obj = load(payload)
@@ -392,39 +322,6 @@ def parse(channel, payload, device=None):
         return Rejection("bad_channel", "unknown channel %r" % (channel,))
     except Exception as exc:  # a parser bug must not stop ingest; it is reported as a rejection
         return Rejection("parser_error", "could not parse payload: %s" % (exc,))
-
-
-# ---------------------------------------------------------------- the clock restamp (node side)
-
-
-def restamp_event(payload, boot, offset):
-    """An `evt` payload recorded on the uptime clock (`u: 1`) of boot `boot`, moved onto the hub clock by
-    `offset` (hub ms - uptime ms). Anything else (already synced, another boot,
-    unreadable) comes back as is."""
-    if offset is None or b'"u"' not in payload:
-        return payload
-    try:
-        obj = json.loads(payload)
-    except ValueError:
-        return payload
-    if not isinstance(obj, dict) or obj.get("u") != 1 or obj.get("b") != boot or not is_int(obj.get("t")):
-        return payload
-    obj["t"] = obj["t"] + offset
-    del obj["u"]
-    return dump(obj)
-
-
-def event_key(payload):
-    """(boot, seq) of an `evt` payload this node built,
-    or None if it cannot be read (cheap: no validation)."""
-    try:
-        obj = json.loads(payload)
-        boot, seq = obj["b"], obj["s"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    if not is_int(boot) or not is_int(seq):
-        return None
-    return boot, seq
 
 
 # ---------------------------------------------------------------- the hub's retained payloads

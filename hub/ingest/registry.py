@@ -22,7 +22,7 @@ from hub.config import Config
 from hub.ingest.health import Health, NodeCounters
 from hub.store.devices import DEVICE_FIELDS, DeviceRow
 from hub.vocab.notices import Alert
-from luza_wire.protocol import TELE_COUNTERS
+from luza_wire.telemetry import TELE_COUNTERS
 
 UNKNOWN = ""  # the registry key for rejections that name no device (bad topic)
 # unconfigured device ids tracked one by one; a flood of made-up ids is counted under UNKNOWN

@@ -16,7 +16,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from luza_wire import protocol
+from luza_wire import node_events, protocol
 from luza_wire.messages import Event, Topic
 
 
@@ -37,7 +37,7 @@ class Marks:
         t = protocol.parse_topic(topic)
         if not isinstance(t, Topic) or t.channel != "evt":
             return None
-        key = protocol.event_key(payload)
+        key = node_events.event_key(payload)
         if key is None:
             return None
         k = (t.device, key[0])

@@ -7,7 +7,7 @@ import json
 from firmware.clock import Clock
 from firmware.delivery import Delivery
 from firmware.outbox import DirStore, Outbox
-from luza_wire import protocol, resend
+from luza_wire import node_events, protocol, resend
 
 
 class FakeTime:
@@ -39,7 +39,7 @@ class Rig:
 
     def send(self, n=1000):
         """The seqs `next` hands out now."""
-        return [protocol.event_key(e)[1] for _, e in self.d.next(n)]
+        return [node_events.event_key(e)[1] for _, e in self.d.next(n)]
 
     def advance(self, ms):
         self.time.t += ms
@@ -165,7 +165,7 @@ def old_boot_from_flash(root):
     r.ob.flush()
     again = Rig(root, "reboot", ram_max=3, seg_entries=4, seg_max=10, boot=2)
     again.put([1, 2], boot=2)
-    sent = [list(protocol.event_key(e)) for _, e in again.d.next(100)]
+    sent = [list(node_events.event_key(e)) for _, e in again.d.next(100)]
     again.d.stored(1, 8)
     after_old = again.ob.depth
     again.d.stored(2, 2)

@@ -14,7 +14,7 @@ from firmware.clock import Clock
 from firmware.node import Node
 from firmware.outbox import DirStore
 from firmware.transport import StaticNet
-from luza_wire import protocol
+from luza_wire import node_events, protocol
 
 try:
     from time import ticks_add, ticks_us
@@ -62,7 +62,7 @@ class LoopTransport:
         return self._token
 
     def _stored(self, cmd_topic, payload):
-        key = protocol.event_key(payload)
+        key = node_events.event_key(payload)
         if key is None:
             return
         boot, seq = key

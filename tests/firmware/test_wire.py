@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from luza_wire import envelope, protocol, resend
+from luza_wire import envelope, node_events, protocol, resend, telemetry
 from luza_wire.frame import Rejection
 from luza_wire.messages import Answer, Command, Event, Status, Telemetry, Topic
 from tests.firmware import wire_runner
@@ -77,7 +77,7 @@ def test_an_event_carries_the_node_uptime_and_restamping_keeps_it():
         and e.up == 5000
         and e.fields == {"pocket": 1, "dur": None, "colour": None, "conf": None}
     )
-    moved = protocol.parse_event(protocol.restamp_event(payload, 1, 1_700_000_000_000))
+    moved = protocol.parse_event(node_events.restamp_event(payload, 1, 1_700_000_000_000))
     assert isinstance(moved, Event) and (moved.t, moved.up, moved.synced) == (1_700_000_005_000, 5000, True)
     # no `up`: older
     old = protocol.parse_event(protocol.encode_event("pocket", DEV, 1, 3, 1_700_000_006_000, p=1))
@@ -120,7 +120,7 @@ def test_status_carries_an_update_and_keeps_only_its_known_keys():
 
 def test_tele_round_trip_keeps_known_fields_only():
     t = protocol.parse(
-        "tele", protocol.encode_tele(4, up=1000, heap=81234, rssi=-61, bat=3.9, ob=0, drop=0, extra=5)
+        "tele", telemetry.encode_tele(4, up=1000, heap=81234, rssi=-61, bat=3.9, ob=0, drop=0, extra=5)
     )
     assert isinstance(t, Telemetry)
     assert t.boot == 4 and t.fields == {
@@ -135,11 +135,11 @@ def test_tele_round_trip_keeps_known_fields_only():
 
 def test_tele_carries_the_health_counters():
     t = protocol.parse(
-        "tele", protocol.encode_tele(2, glitch=40, edrop=3, bu3=12, bl3=0, outs=1, strikes=9, rej=1)
+        "tele", telemetry.encode_tele(2, glitch=40, edrop=3, bu3=12, bl3=0, outs=1, strikes=9, rej=1)
     )
     assert isinstance(t, Telemetry)
     assert t.fields == {"glitch": 40, "edrop": 3, "bu3": 12, "bl3": 0, "outs": 1, "strikes": 9, "rej": 1}
-    assert isinstance(protocol.parse("tele", protocol.encode_tele(2, bu3=-1)), Rejection)
+    assert isinstance(protocol.parse("tele", telemetry.encode_tele(2, bu3=-1)), Rejection)
 
 
 @pytest.mark.parametrize(
@@ -189,13 +189,13 @@ def test_serial_envelope_round_trip_and_rejections():
 
 def test_restamp_moves_only_unsynced_events_of_this_boot():
     early = protocol.encode_event("pocket", DEV, 3, 1, 250, synced=False, p=1)
-    moved = json.loads(protocol.restamp_event(early, 3, 1_700_000_000_000))
+    moved = json.loads(node_events.restamp_event(early, 3, 1_700_000_000_000))
     assert moved["t"] == 1_700_000_000_250 and "u" not in moved
-    assert protocol.restamp_event(early, 2, 1000) == early  # another boot: its offset is not known here
-    assert protocol.restamp_event(early, 3, None) == early  # not synced yet
+    assert node_events.restamp_event(early, 2, 1000) == early  # another boot: its offset is not known here
+    assert node_events.restamp_event(early, 3, None) == early  # not synced yet
     synced = protocol.encode_event("pocket", DEV, 3, 1, 250, p=1)
-    assert protocol.restamp_event(synced, 3, 1000) == synced
-    assert protocol.event_key(early) == (3, 1) and protocol.event_key(b"torn {") is None
+    assert node_events.restamp_event(synced, 3, 1000) == synced
+    assert node_events.event_key(early) == (3, 1) and node_events.event_key(b"torn {") is None
 
 
 def test_state_and_hub_status_payloads():

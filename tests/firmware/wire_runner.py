@@ -4,7 +4,7 @@ A vector is ["parse", channel, payload(str), device-or-None], ["topic", name], o
 kwargs]; the result is a plain JSON-able description, so the two runtimes compare with ==.
 """
 
-from luza_wire import envelope, protocol, resend
+from luza_wire import envelope, node_events, protocol, resend
 from luza_wire.frame import Rejection
 from luza_wire.messages import Answer, Command, Event, Status, Telemetry, Topic
 
@@ -66,7 +66,7 @@ def run(vec):
 
         return ["serial", got[0], _sorted(json.loads(got[1]))]  # MicroPython has no compact separators
     if op == "restamp":  # ["restamp", payload, boot, offset]
-        return _encoded(protocol.restamp_event(vec[1].encode(), vec[2], vec[3]))
+        return _encoded(node_events.restamp_event(vec[1].encode(), vec[2], vec[3]))
     raise ValueError("unknown vector op " + repr(op))
 
 

@@ -20,7 +20,7 @@ from hub.reconcile.table import TableSession
 from hub.view.build import scoreboard
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction, SensorInput, parse_referee_action
-from luza_wire import protocol
+from luza_wire import protocol, telemetry
 from luza_wire.messages import Event
 
 
@@ -93,7 +93,7 @@ class Node:
         self.client.publish(self.topic(channel), payload, qos=1).wait_for_publish(10)
 
     def tele(self, **fields: object) -> None:
-        self.raw("tele", protocol.encode_tele(self.boot, **fields))
+        self.raw("tele", telemetry.encode_tele(self.boot, **fields))
 
     def close(self, graceful: bool = True) -> None:
         if graceful:

@@ -11,7 +11,7 @@ from hub.ingest.clockmap import ClockMap
 from hub.ingest.intake import EventIn, Rejected, StatusIn, TeleIn, classify
 from hub.ingest.mqtt import RawMessage
 from hub.ingest.registry import Registry
-from luza_wire import protocol
+from luza_wire import protocol, telemetry
 
 CFG = configfile.parse(
     {
@@ -135,7 +135,7 @@ def test_stale_boot() -> None:
 def test_status_and_tele() -> None:
     st = run("luza/v1/t1/p1/status", protocol.encode_status("online", 3, fw="1.0", role="pocket"))
     assert isinstance(st, StatusIn) and st.status.boot == 3
-    te = run("luza/v1/t1/p1/tele", protocol.encode_tele(3, rssi=-60, bat=3.9, ob=2))
+    te = run("luza/v1/t1/p1/tele", telemetry.encode_tele(3, rssi=-60, bat=3.9, ob=2))
     assert isinstance(te, TeleIn) and te.tele.get("ob") == 2
     will = run("luza/v1/t1/p1/status", json.dumps({"v": 1, "st": "lost"}).encode())
     assert isinstance(will, StatusIn) and will.status.state == "lost"

@@ -19,13 +19,13 @@ from hub.ingest.mqtt import RECEIVE_MAXIMUM, RawMessage
 from hub.service.changes import Change
 from hub.service.hub import Hub
 from hub.service.inbox import EVENT_SHARE, OVERHEAD, TELE_BURST, TELE_PER_S, Inbox, cost
-from luza_wire import frame, protocol
+from luza_wire import frame, protocol, telemetry
 from tests.hub.service.test_fault_floods import peak_rss_mb
 from tests.hub.service.test_faults import Serve, write_config
 from tests.hub.service.test_service import wait_for
 from tests.support.broker import Mosquitto
 
-TELE = protocol.encode_tele(1, up=1000, heap=80000, rssi=-60)
+TELE = telemetry.encode_tele(1, up=1000, heap=80000, rssi=-60)
 BIG = b'{"v": 1, "k": "pocket", "pad": "' + b"x" * 60_000 + b'"}'  # 60 KB: far over the wire's 1 KiB
 
 
