@@ -14,7 +14,7 @@ from typing import Any
 from hub.config import ShotTiming
 from hub.errors import NOT_FOUND
 from hub.reconcile.assembler import ShotAssembler
-from hub.reconcile.questions import check_answer
+from hub.reconcile.confirm_questions import check_answer
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline

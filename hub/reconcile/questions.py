@@ -1,48 +1,22 @@
-"""A session's questions for the referee and its alerts (hub.vocab.notices), with English and Russian texts.
+"""Wording a session's questions for the referee and its alerts (hub.vocab.notices), in English and Russian.
 
 A *question* is something the hub cannot settle from the evidence; it names the referee action that answers
 it (`action`) and the answers offered. An *alert* says that sensing and the rules (or two sensors) disagree,
 or that a part of the appliance is unwell; it is shown until dismissed or until its cause is gone.
-Both are built afresh from the session's state, so they never go stale. docs/reconciliation.md lists
-every kind with its trigger.
+This module words one finding or engine need; hub/reconcile/collect.py gathers a session's, afresh from its
+state, so they never go stale; the yes/no questions' texts are hub/reconcile/confirm_questions.py.
+docs/reconciliation.md lists every kind with its trigger.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from hub.reconcile.confirm_questions import CONFIRM_QUESTIONS, FOUL_ANSWERS, SINGLE_ANSWERS
 from hub.reconcile.report import Finding, question_id, rules_of
-from hub.reconcile.statuses import StepStatus
-from hub.reconcile.throat import TWO_ANSWERS
 from hub.vocab.actions import action_for_need
-from hub.vocab.amendments import DeclareAction
-from hub.vocab.checks import RefereeInputError
-from hub.vocab.notices import (
-    BEAMS,
-    Alert,
-    Question,
-    engine_error,
-    jam,
-    node_offline,
-    pocket_name,
-    rejected_action,
-)
-from shared_rules.model import Declaration
+from hub.vocab.notices import BEAMS, Alert, Question, pocket_name
 from shared_rules.outcome import Need, NeedKind
 from shared_rules.state import State
 
-FOUL_ANSWERS = ("foul", "no_foul")
-LATE_ANSWERS = ("return", "count", "new_shot")
-SINGLE_ANSWERS = ("ball", "nothing")
-CONFIRM_ANSWERS = {
-    "late_drop": LATE_ANSWERS,
-    "double_hit": FOUL_ANSWERS,
-    "early_start": FOUL_ANSWERS,
-    "out_of_turn": FOUL_ANSWERS,
-    "shot_clock": FOUL_ANSWERS,
-    "maybe_two": TWO_ANSWERS,
-    "single_beam": SINGLE_ANSWERS,
-}
 # A pocket node's flags (hub/reconcile/throat.py) as alerts: severity, English, Russian ({p}:
 # the pocket, {b}: the beam)
 SENSOR_FLAGS = {
@@ -99,67 +73,6 @@ SENSOR_FLAGS = {
 }
 # The referee action that answers each kind of engine need (each action model says what it answers).
 NEED_ACTIONS: dict[str, str] = {k: a for k in NeedKind if (a := action_for_need(k)) is not None}
-
-# The yes/no questions a finding asks (answered with `confirm`): English, Russian ({n} the shot, {pe}/{pr} the
-# pocket), the answers, the default the provisional state assumes, the paragraph,
-# whether it concerns the shooter.
-CONFIRM_QUESTIONS: dict[str, tuple[str, str, tuple[str, ...], str, str, bool]] = {
-    "late_drop": (
-        "Shot {n}: a ball fell into {pe} long after the shot. A hanging ball (put it back, general §23), "
-        "count it for shot {n}, or a new shot whose strike the cue sensor missed?",
-        "Удар {n}: шар упал ({pr}) намного позже удара. Зависший шар (вернуть на место, общие правила "
-        "§23), засчитать в удар {n} или это новый удар без отметки кия?",
-        LATE_ANSWERS,
-        "return",
-        "general 23",
-        False,
-    ),
-    "maybe_two": (
-        "Shot {n}: the sensor of {pe} saw something longer than one ball. One ball or two?",
-        "Удар {n}: датчик ({pr}) видел что-то длиннее одного шара. Один шар или два?",
-        TWO_ANSWERS,
-        "one",
-        "",
-        False,
-    ),
-    "double_hit": (
-        "Shot {n}: the cue sensor felt two contacts. Was it a double hit (general §18)?",
-        "Удар {n}: датчик кия отметил два касания. Двойной удар (общие правила §18)?",
-        FOUL_ANSWERS,
-        "no_foul",
-        "general 18",
-        True,
-    ),
-    "early_start": (
-        "Shot {n} was struck before the previous shot could have ended. Foul (general §14.2)?",
-        "Удар {n} нанесён до завершения предыдущего. Штраф (общие правила §14.2)?",
-        FOUL_ANSWERS,
-        "no_foul",
-        "general 14.2",
-        True,
-    ),
-    "shot_clock": (
-        "Shot {n} was struck after its time ran out ({s} s on the shot clock). The rules set no penalty "
-        "for the time itself: a foul for slow play (general §26) if the regulation says so?",
-        "Удар {n} нанесён после истечения времени ({s} с на часах). Правила не штрафуют само время: "
-        "штраф за замедленную игру (общие правила §26), если так требует регламент?",
-        FOUL_ANSWERS,
-        "no_foul",
-        "general 26",
-        True,
-    ),
-}
-
-
-def check_answer(question: str, answer: str) -> None:
-    """Refuse an answer (`confirm`) that the question does not offer."""
-    allowed = CONFIRM_ANSWERS.get(question.partition(":")[0], ())
-    if answer not in allowed:
-        raise RefereeInputError(
-            f"answer {answer!r} does not fit question {question!r} (answers: {', '.join(allowed) or 'none'})",
-            f"ответ {answer!r} не подходит к вопросу {question!r} (ответы: {', '.join(allowed) or 'нет'})",
-            "answer",
-        )
 
 
 def _name(players: tuple[str, str], seat: int | None) -> str:
@@ -363,153 +276,3 @@ def from_need(need: Need, shot: int | None) -> Question:
         None,
         "",
     )
-
-
-# ---------------------------------------------------------------- collecting a session's questions and alerts
-# `s` is a hub.reconcile.table.TableSession (not imported: the session imports this module).
-
-QUESTION_FINDINGS = frozenset(
-    {
-        "identify",
-        "identify_colour",
-        "late_drop",
-        "double_hit",
-        "early_start",
-        "out_of_turn",
-        "maybe_two",
-        "single_beam",
-        "shot_clock",
-    }
-)
-# asked until answered, on any shot
-LASTING = frozenset({"identify", "identify_colour", "late_drop", "maybe_two", "single_beam"})
-
-
-def _recent_assemblies(s: Any) -> list[tuple[Any, bool]]:
-    """(assembly, recent) for every judged shot, plus the open shot's provisional one."""
-    out: list[tuple[Any, bool]] = []
-    live = s.shot_steps_shown()  # the last two shots and those with findings: flat in the match's length
-    recent = {st.shot.number for st in live[-2:]}
-    for st in live:
-        if st.assembly is not None and st.shot.closed_at is not None:
-            out.append((st.assembly, st.shot.number in recent))
-    prov = s.provisional()
-    if prov is not None and prov.assembly is not None:
-        out.append((prov.assembly, True))
-    return out
-
-
-def _shooter_of(assembly: Any) -> int:
-    return int(assembly.report.shooter)
-
-
-def _findings(s: Any, questions: bool) -> list[Question | Alert]:
-    out: list[Question | Alert] = []
-    state = s.match.state
-    for assembly, recent in _recent_assemblies(s):
-        for f in assembly.findings:
-            if not questions and recent and f.kind == "out_of_turn":
-                out.append(out_of_turn_alert(f, s.players, _shooter_of(assembly)))  # and a question below
-            if (f.kind in QUESTION_FINDINGS) != questions:
-                continue
-            if questions and not recent and f.kind not in LASTING:
-                continue
-            if not questions and not recent:
-                continue
-            out.append(from_finding(f, s.variant, s.players, _shooter_of(assembly), state))
-    return out
-
-
-def _needs(s: Any) -> list[Question]:
-    asm = s.assembler
-    open_shot = asm.open
-    blocked = next((st.shot.number for st in s.blocked_steps() if st.shot is not None), None)
-    held = blocked is not None
-    nxt = len(asm.shots) + 1
-    pending = {"declare"} if pending_calls(asm) else set()  # a call cleared again ([]) asks again
-    out: list[Question] = []
-    prov = s.provisional()
-    if held or open_shot is None or prov is None:
-        target = blocked if blocked is not None else (open_shot.number if open_shot is not None else nxt)
-        for need in s.match.needs():
-            if not asked(need):
-                continue
-            if need.kind == "declaration" and "declare" in pending and not held:
-                continue
-            out.append(from_need(need, target))
-        return out
-    for need in s.match.needs():  # needs of the position before the open shot: does the shot supply them?
-        if not need.before_shot or not asked(need):
-            continue
-        if need.kind == "declaration" and open_shot.declarations:
-            continue
-        fact = NeedKind(need.kind).fact
-        if fact is not None and open_shot.facts.get(fact) is not None:
-            continue  # the open shot carries the fact (cue_ball, cue_colour)
-        if NeedKind(need.kind).held:
-            continue  # asked per ball by the assembler's findings
-        out.append(from_need(need, open_shot.number))
-    for need in prov.needs:
-        if not asked(need):
-            continue
-        if need.before_shot and need.kind == "declaration" and "declare" in pending:
-            continue
-        out.append(from_need(need, open_shot.number if not need.before_shot else nxt))
-    return out
-
-
-def collect_questions(s: Any) -> tuple[Question, ...]:
-    """Every open question of a session: the evidence's, then the rules engine's needs."""
-    seen: dict[str, Question] = {}
-    for q in [*_findings(s, True), *_needs(s)]:
-        if isinstance(q, Question) and q.id not in seen and (q.id[:5] != "need:" or q.kind in NEED_ACTIONS):
-            seen[q.id] = q
-    return tuple(seen.values())
-
-
-def collect_alerts(s: Any) -> tuple[Alert, ...]:
-    """Every alert of a session that the referee has not dismissed."""
-    out: list[Alert] = [a for a in _findings(s, False) if isinstance(a, Alert)]
-    waiting = any(n.blocking for n in s.match.needs())  # held for a lag/choice/decision: the question says so
-    for st in s.blocked_steps():
-        if (
-            st.status == StepStatus.BLOCKED
-            and st.shot is not None
-            and st.error
-            and not waiting
-            and not _asks_identity(st.assembly)
-        ):
-            out.append(engine_error(st.shot.number, *st.error))
-    prov = s.provisional()
-    open_shot = s.assembler.open
-    if (
-        prov is not None
-        and prov.error is not None
-        and open_shot is not None
-        and not waiting
-        and not _asks_identity(prov.assembly)
-    ):
-        out.append(engine_error(open_shot.number, *prov.error))
-    for index, kind, en, ru in s.refused:
-        out.append(rejected_action(index, kind, en, ru))
-    beams = getattr(s, "jam_beams", {})
-    for (device, pocket), since in sorted(s.jams.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
-        out.append(jam(device, pocket, since, beams.get((device, pocket), ())))
-    if s.assembler.shots and not s.ended:
-        for device, role in sorted(s.offline.items()):
-            out.append(node_offline(device, role))
-    out.extend(getattr(s, "health", ()))  # sensor health from telemetry (hub/ingest/health.py)
-    dismissed = s.dismissed
-    unique = {a.id: a for a in out if a.id not in dismissed}
-    return tuple(unique.values())
-
-
-def _asks_identity(assembly: Any) -> bool:
-    """The shot waits for ball numbers or colours: its `identify` questions say so (no error alert too)."""
-    return assembly is not None and any(f.kind in ("identify", "identify_colour") for f in assembly.findings)
-
-
-def pending_calls(asm: Any) -> tuple[Declaration, ...]:
-    """The calls made for the next shot (the latest `declare` for it wins; `calls: []` took them back)."""
-    last = next((a for a in reversed(asm.pending_next) if isinstance(a, DeclareAction)), None)
-    return last.declarations() if last is not None else ()

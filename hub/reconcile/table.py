@@ -30,9 +30,9 @@ from typing import Any
 
 from hub.config import ShotTiming
 from hub.reconcile.assembler import ShotAssembler
+from hub.reconcile.collect import collect_alerts, collect_questions
 from hub.reconcile.cuts import Cut, ShotCuts
 from hub.reconcile.fold import Fold, HubInput
-from hub.reconcile.questions import collect_alerts, collect_questions
 from hub.reconcile.running import RunningScores
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import TableStatus

@@ -7,7 +7,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import cast
 
-from hub.reconcile.questions import pending_calls
+from hub.reconcile.collect import pending_calls
 from hub.reconcile.report import question_id
 from hub.reconcile.table import TableSession
 from hub.view.engine import EngineFields, engine_fields, last_outcome
