@@ -9,12 +9,14 @@ the fold back to any point and play forward from there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from hub.config import ShotTiming
 from hub.errors import NOT_FOUND
 from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.confirm_questions import check_answer
+from hub.reconcile.extensions import Extensions
+from hub.reconcile.jams import Jams
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import StepStatus
 from hub.reconcile.timeline import Provisional, Step, Timeline
@@ -50,6 +52,17 @@ ITEM_TARGETED = tuple(
 )
 
 HubInput = SensorInput | RefereeAction
+
+
+class AmendmentEntry(TypedDict):
+    """One amendment of a shot: who (`by`, the token's label; None: not recorded) entered what (the action's
+    `kind`), when (`at_ms`, hub clock). A dict, as the read model takes it (hub.view.shot.Amendment)."""
+
+    kind: str
+    at_ms: int
+    by: str | None
+
+
 FREEZE_AFTER = 3  # shots this far behind the latest share their empty containers (hub/reconcile/trail.py)
 
 
@@ -66,16 +79,14 @@ class Fold:
         clock: ShotClock | None = None,
     ) -> None:
         self.asm = ShotAssembler(timing)
-        self.clock = clock or ShotClock()
-        self.extensions: list[tuple[int, int]] = []  # (the shot it is for, the seat) per `extension` granted
+        self.extensions = Extensions(clock or ShotClock())
         self.tl = Timeline(variant, players, options, timing, opening)
-        self.jams: dict[tuple[str, int | None], int] = {}
-        self.jam_beams: dict[tuple[str, int | None], set[int | None]] = {}  # which beams are jammed (bm)
+        self.jams = Jams()
         self.dismissed: set[str] = set()
         self.refused: list[tuple[int, str, str, str]] = []
         # the strike ids folded (a dict: half a set's memory at a thousand)
         self.strikes: dict[str, None] = {}
-        self.amended: dict[int, list[dict[str, Any]]] = {}  # shot number -> who entered what, when
+        self.amended: dict[int, list[AmendmentEntry]] = {}  # shot number -> who entered what, when
         self.ended = False
         self.prov: Provisional | None = None
         self.prov_valid = False
@@ -140,7 +151,7 @@ class Fold:
     def _timed(self, opened: int) -> None:
         """A shot opened by the input just folded gets the time it had (the shot clock and its extensions)."""
         for shot in self.asm.shots[opened:]:
-            shot.allowed_ms = self.clock.allowed(sum(1 for n, _ in self.extensions if n == shot.number))
+            shot.allowed_ms = self.extensions.allowed(shot.number)
 
     def _evidence(self, inp: SensorInput, mark: Mark) -> None:
         e, item = inp.event, inp.item
@@ -165,7 +176,7 @@ class Fold:
         elif e.kind == "flag":
             shot = self.asm.flag(item, int(e.get("pocket")), inp.at_ms, str(e.get("why")), e.get("beam"))
         else:
-            self._jam(inp, mark)
+            self.jams.fold(inp, mark)
             return  # calibration readings are not match evidence
         if shot is not None:
             self.tl.touched(shot)
@@ -177,33 +188,6 @@ class Fold:
             ):
                 # an old shot keeps still (a doubled strike joins a later one)
                 freeze(shots[-1 - FREEZE_AFTER])
-
-    def _jam(self, inp: SensorInput, mark: Mark) -> None:
-        e = inp.event
-        key = (e.device, e.get("pocket"))
-        if e.kind not in ("jam", "clear"):
-            return
-        since, beams = self.jams.get(key), self.jam_beams.get(key)
-        saved = None if beams is None else set(beams)
-
-        def back(aff: Affected) -> None:
-            self.jams.pop(key, None)
-            self.jam_beams.pop(key, None)
-            if since is not None:
-                self.jams[key] = since
-            if saved is not None:
-                self.jam_beams[key] = saved
-
-        mark.on_undo(back)
-        if e.kind == "jam":
-            self.jams.setdefault(key, inp.at_ms)
-            self.jam_beams.setdefault(key, set()).add(e.get("beam"))
-            return
-        jammed = self.jam_beams.get(key, set())
-        jammed.discard(e.get("beam"))
-        if not jammed or e.get("beam") is None:  # every jammed beam cleared (an old node names none)
-            self.jams.pop(key, None)
-            self.jam_beams.pop(key, None)
 
     def _referee(self, index: int, a: RefereeAction, live: bool, mark: Mark) -> None:
         act = a.action
@@ -224,35 +208,13 @@ class Fold:
 
     def extend(self, at_ms: int, player: int | None) -> None:
         """An extension of the shot clock for the shot being timed (the next to open), for `player` (default:
-        the player to play); refused when the clock is off, not running,
-        or the player has none left in this frame."""
-        clock = self.clock
-        if not clock.on:
-            raise _refuse("the shot clock is off in this match", "в этой партии нет часов на удар")
-        if not self.asm.shots or self.tl.match.state.over:
-            raise _refuse(
-                "the shot clock is not running (it starts after the first shot has settled)",
-                "часы на удар не идут (они запускаются, когда остановятся шары после первого удара)",
-            )
-        seat = player if player is not None else self._to_play()
-        if seat is None:
-            raise RefereeInputError(
-                "who is to play is not known yet: name the player (0 or 1)",
-                "пока неизвестно, чья очередь: укажите игрока (0 или 1)",
-                "player",
-            )
-        if sum(1 for _, s in self.extensions if s == seat) >= clock.extensions:
-            raise RefereeInputError(
-                f"player {seat + 1} has no extension left in this frame ({clock.extensions} per frame)",
-                f"у игрока {seat + 1} не осталось продлений в этой партии ({clock.extensions} на партию)",
-                "player",
-            )
-        self.extensions.append((len(self.asm.shots) + 1, seat))
+        the player to play)."""
+        running = bool(self.asm.shots) and not self.tl.match.state.over
+        seat = player
+        if seat is None and self.extensions.clock.on and running:  # the position is read only when it counts
+            seat = self._to_play()
         assert self._mark is not None
-        self._mark.on_undo(lambda aff: self._unextend())
-
-    def _unextend(self) -> None:
-        self.extensions.pop()
+        self.extensions.grant(len(self.asm.shots) + 1, seat, running, self._mark)
 
     def _to_play(self) -> int | None:
         state = self.start_of(None)

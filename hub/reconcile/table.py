@@ -32,7 +32,7 @@ from hub.config import ShotTiming
 from hub.reconcile.assembler import ShotAssembler
 from hub.reconcile.collect import collect_alerts, collect_questions
 from hub.reconcile.cuts import Cut, ShotCuts
-from hub.reconcile.fold import Fold, HubInput
+from hub.reconcile.fold import AmendmentEntry, Fold, HubInput
 from hub.reconcile.running import RunningScores
 from hub.reconcile.shotclock import ShotClock
 from hub.reconcile.statuses import TableStatus
@@ -182,12 +182,12 @@ class TableSession:
 
     @property
     def jams(self) -> dict[tuple[str, int | None], int]:
-        return dict(self._fold.jams)
+        return dict(self._fold.jams.since)
 
     @property
     def jam_beams(self) -> dict[tuple[str, int | None], tuple[int, ...]]:
         """The jammed beams (0 upper, 1 lower) of each jammed pocket, when its node names them."""
-        return {k: tuple(sorted(b for b in v if b is not None)) for k, v in self._fold.jam_beams.items()}
+        return {k: tuple(sorted(b for b in v if b is not None)) for k, v in self._fold.jams.beams.items()}
 
     @property
     def offline(self) -> dict[str, str]:
@@ -198,18 +198,18 @@ class TableSession:
         return frozenset(self._fold.dismissed)
 
     @property
-    def amendments(self) -> dict[int, list[dict[str, Any]]]:
+    def amendments(self) -> dict[int, list[AmendmentEntry]]:
         return self._fold.amended
 
     def extensions_used(self) -> tuple[int, int]:
         """The shot-clock extensions each seat has used in this frame (this session)."""
-        ext = self._fold.extensions
+        ext = self._fold.extensions.granted
         return sum(1 for _, s in ext if s == 0), sum(1 for _, s in ext if s == 1)
 
     def extensions_pending(self) -> int:
         """The extensions granted for the shot being timed (the next to open)."""
         n = len(self._fold.asm.shots) + 1
-        return sum(1 for k, _ in self._fold.extensions if k == n)
+        return sum(1 for k, _ in self._fold.extensions.granted if k == n)
 
     @property
     def ended(self) -> bool:
