@@ -4,7 +4,7 @@ A vector is ["parse", channel, payload(str), device-or-None], ["topic", name], o
 kwargs]; the result is a plain JSON-able description, so the two runtimes compare with ==.
 """
 
-from luza_wire import envelope, node_events, protocol, resend
+from luza_wire import envelope, node_events, protocol, resend, telemetry
 from luza_wire.frame import Rejection
 from luza_wire.messages import Answer, Command, Event, Status, Telemetry, Topic
 
@@ -32,8 +32,10 @@ def _sorted(d):
 
 
 def _encoder(name):
-    """The function an ["encode", name, ...] vector calls: `resend`'s for an answer, else `protocol`'s."""
-    return getattr(resend if name == "encode_answer" else protocol, name)
+    """The function an ["encode", name, ...] vector calls: `resend`'s for an answer, `telemetry`'s for
+    telemetry, else `protocol`'s."""
+    module = resend if name == "encode_answer" else telemetry if name == "encode_tele" else protocol
+    return getattr(module, name)
 
 
 def encode(vec):
