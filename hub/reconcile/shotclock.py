@@ -7,7 +7,7 @@ folded in time order, so a replay, an export and `luza verify` give the same sho
 down from the table view's `match.shot_clock` (`ShotClockView`, hub/view/shotclock.py:
 `started_at`/`expires_at`) and the hub's time (`hub_ms`), never from a clock of their own.
 
-The per-match setting (`new_match` `shot_clock`, checked in hub/vocab/actions.py): off, seconds per shot,
+The per-match setting (`new_match` `shot_clock`, checked in hub/vocab/new_match.py): off, seconds per shot,
 extensions per player per frame (each `extension` the referee taps adds `extension_s`, by default the limit
 again). A shot struck after its time is a question for the referee (`shot_clock`): the rules set no penalty
 for the time itself; general §26 (slow play) makes it a foul where the tournament's regulation sets a time, so
