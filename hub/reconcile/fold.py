@@ -199,7 +199,7 @@ class Fold:
             self._mark = mark
             act.control(self, a.at_ms)
 
-    # ------------------------------------------------------------ match control (hub.vocab.action_types.Controls)
+    # -------------------------------------------------------- match control (hub.vocab.action_types.Controls)
 
     def open_shot(self, at_ms: int) -> None:
         opened = len(self.asm.shots)
