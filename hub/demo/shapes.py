@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol, Required, TypedDict
 
 from hub.view.table import TableStateJSON
-from shared_rules.race import Handicap, RaceRules
+from shared_rules.race_rules import Handicap, RaceRules
 
 # -- the scoreboard as the demo reads it (MatchView's JSON, hub/view/match.py) -------------------------------
 

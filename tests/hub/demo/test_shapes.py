@@ -8,8 +8,8 @@ from typing import get_type_hints
 from hub.demo.shapes import Board, HandicapSpec, RaceJSON, RaceSpec, handicap_spec, race_spec
 from hub.view.match import MatchView
 from hub.view.race import RaceView
-from hub.vocab.actions import HandicapBody, RaceBody
-from shared_rules.race import Handicap, RaceRules
+from hub.vocab.new_match import HandicapBody, RaceBody
+from shared_rules.race_rules import Handicap, RaceRules
 
 
 def test_the_race_spec_is_race_body_json() -> None:
