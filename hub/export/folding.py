@@ -32,7 +32,8 @@ from shared_rules import Match
 from shared_rules.errors import RulesError
 from shared_rules.opening import Opening
 from shared_rules.outcome import Outcome
-from shared_rules.race import Race, result_of
+from shared_rules.race import Race
+from shared_rules.race_standing import result_of
 
 ROUTED = ("new_match", "time_up")  # the service's routing, not an input of the session
 
