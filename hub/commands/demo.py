@@ -73,7 +73,7 @@ def race_of(args: argparse.Namespace) -> RaceSpec | None:
 
 def shot_clock(text: str) -> dict[str, int]:
     """`--shot-clock SECONDS[:EXTENSIONS]` -> the match's shot clock
-    (checked by the hub, hub/vocab/actions.py)."""
+    (checked by the hub, hub/vocab/new_match.py)."""
     parts = text.split(":")
     try:
         limit, extensions = int(parts[0]), int(parts[1]) if len(parts) > 1 else 1

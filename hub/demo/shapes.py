@@ -99,7 +99,7 @@ class Referee(Protocol):
 
 
 class HandicapSpec(TypedDict):
-    """A race's handicap: HandicapBody's JSON (hub/vocab/actions.py)."""
+    """A race's handicap: HandicapBody's JSON (hub/vocab/new_match.py)."""
 
     kind: str  # points | balls | frames
     amount: int
@@ -107,7 +107,7 @@ class HandicapSpec(TypedDict):
 
 
 class RaceSpec(TypedDict, total=False):
-    """The race each demo match is (`luza demo --race ...`): RaceBody's JSON (hub/vocab/actions.py), as
+    """The race each demo match is (`luza demo --race ...`): RaceBody's JSON (hub/vocab/new_match.py), as
     `new_match` takes it; a key left out takes RaceBody's default."""
 
     race_to: int

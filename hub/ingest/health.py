@@ -1,4 +1,4 @@
-"""Sensor health from the nodes' telemetry counters (luza_wire.protocol.TELE_COUNTERS): alerts a referee or a
+"""Sensor health from the nodes' telemetry counters (luza_wire.telemetry.TELE_COUNTERS): alerts a referee or a
 club owner can act on, in Russian and English.
 
     beam_dead       one beam of a pocket has blocked 5+ times and the other never (receiver dead, misaligned,

@@ -1,5 +1,5 @@
 """The device registry: what the hub knows of each node — online/offline, last seen, firmware, battery, RSSI,
-outbox depth, its health counters (luza_wire.protocol.TELE_COUNTERS, with the report before, for
+outbox depth, its health counters (luza_wire.telemetry.TELE_COUNTERS, with the report before, for
 hub/ingest/health.py's alerts) and how many of its payloads were rejected, by reason.
 
 Fed by the worker thread from `status` (birth and Last Will), `tele` and accepted events; read by any thread
@@ -44,7 +44,7 @@ class OtaStatus(TypedDict, total=False):
     of: int  # files in the release
 
 
-# Telemetry's health counters by name (luza_wire.protocol.TELE_COUNTERS): counts since boot. Floats too: the
+# Telemetry's health counters by name (luza_wire.telemetry.TELE_COUNTERS): counts since boot. Floats too: the
 # wire checks a counter's range, not that it is whole.
 Counters = dict[str, float]
 

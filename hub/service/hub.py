@@ -237,7 +237,7 @@ class Hub:
         shot_clock: Mapping[str, int] | None = None,
         player_ids: Sequence[int | None] | None = None,
     ) -> RefereeReply:
-        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/actions.py RaceBody;
+        """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/new_match.py RaceBody;
         `shot_clock`: {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry
         ids, hub/store/players.py)."""
         # the body of a new_match request (hub.vocab.actions.NewMatchAction checks it in the worker)
