@@ -240,7 +240,7 @@ class Hub:
         """Start a match (`race`: {race_to, break_rule, handicap}, hub/vocab/new_match.py RaceBody;
         `shot_clock`: {limit_s, extensions, extension_s}, ShotClockBody; `player_ids`: the players' registry
         ids, hub/store/players.py)."""
-        # the body of a new_match request (hub.vocab.actions.NewMatchAction checks it in the worker)
+        # the body of a new_match request (hub.vocab.new_match.NewMatchAction checks it in the worker)
         args: dict[str, object] = {"variant": variant, "players": list(players)}
         args["options"] = dict(options or {})
         if race is not None:
