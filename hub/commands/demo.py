@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the demo itself is imported late: `luza --help` stays light
-    from hub.demo.shapes import HandicapSpec, RaceSpec
+    from shared_rules.race_rules import HandicapJSON, RaceRulesJSON
 
 
 def demo_variants() -> tuple[str, ...]:
@@ -38,21 +38,19 @@ def variants(text: str) -> list[str]:
     return names
 
 
-def handicap(text: str) -> HandicapSpec:
+def handicap(text: str) -> HandicapJSON:
     """`--handicap KIND:N[:SEAT]` -> the race's handicap (checked by the rules engine)."""
-    from hub.demo.shapes import handicap_spec
     from shared_rules.errors import RulesError
     from shared_rules.race_rules import Handicap
 
     try:
-        return handicap_spec(Handicap.parse(text))
+        return Handicap.parse(text).to_dict()
     except RulesError as exc:
         raise argparse.ArgumentTypeError(f"{exc.en} / {exc.ru}") from None
 
 
-def race_of(args: argparse.Namespace) -> RaceSpec | None:
+def race_of(args: argparse.Namespace) -> RaceRulesJSON | None:
     """The race each demo match is (None: a single frame with no handicap, as before races)."""
-    from hub.demo.shapes import race_spec
     from shared_rules.errors import RulesError
     from shared_rules.race_rules import RaceRules
 
@@ -68,7 +66,7 @@ def race_of(args: argparse.Namespace) -> RaceSpec | None:
         rules = RaceRules.from_dict(raw)
     except RulesError as exc:
         raise SystemExit(f"luza demo: {exc.en} / {exc.ru}") from None
-    return None if rules.plain else race_spec(rules)
+    return None if rules.plain else rules.to_dict()
 
 
 def shot_clock(text: str) -> dict[str, int]:

@@ -1,7 +1,8 @@
 """The JSON the demo reads and sends, typed: the scoreboard it reads (`Board`, a part of the table view's
 `match`: MatchView's JSON, docs/table-view.schema.json), the referee actions it sends (`RefereeBody`, the body
-of POST /api/tables/{table}/actions and of `Hub.submit`), the race each match is (`RaceSpec`: RaceBody's JSON,
-hub/vocab/actions.py) and the REST API's answers (`ActionAnswer`, `TokenAnswer`: hub/web/schemas.py).
+of POST /api/tables/{table}/actions and of `Hub.submit`) and the REST API's answers (`ActionAnswer`,
+`TokenAnswer`: hub/web/schemas.py). The race each match is, it sends as the rules engine writes it
+(shared_rules.race_rules.RaceRulesJSON).
 
 The scoreboard's TypedDicts are partial (`total=False`): they name only the keys the demo reads, and the
 scripted referee (hub.demo.referee) is also handed a partial board (tests, tests/dashboard/scenes.py).
@@ -12,7 +13,6 @@ from __future__ import annotations
 from typing import Protocol, Required, TypedDict
 
 from hub.view.table import TableStateJSON
-from shared_rules.race_rules import Handicap, RaceRules
 
 # -- the scoreboard as the demo reads it (MatchView's JSON, hub/view/match.py) -------------------------------
 
@@ -96,40 +96,6 @@ class Referee(Protocol):
     label: str
 
     def act(self, action: RefereeBody) -> None: ...
-
-
-class HandicapSpec(TypedDict):
-    """A race's handicap: HandicapBody's JSON (hub/vocab/new_match.py)."""
-
-    kind: str  # points | balls | frames
-    amount: int
-    seat: int
-
-
-class RaceSpec(TypedDict, total=False):
-    """The race each demo match is (`luza demo --race ...`): RaceBody's JSON (hub/vocab/new_match.py), as
-    `new_match` takes it; a key left out takes RaceBody's default."""
-
-    race_to: int
-    break_rule: str  # alternate | loser | winner
-    handicap: HandicapSpec | None
-    time_limit_min: int | None
-    time_rule: str  # finish_frame | referee
-
-
-def handicap_spec(h: Handicap) -> HandicapSpec:
-    return {"kind": h.kind.value, "amount": h.amount, "seat": h.seat}
-
-
-def race_spec(rules: RaceRules) -> RaceSpec:
-    """The race as `new_match` takes it (every key, as `RaceRules.to_dict` writes them)."""
-    return {
-        "race_to": rules.race_to,
-        "break_rule": rules.break_rule.value,
-        "handicap": handicap_spec(rules.handicap) if rules.handicap else None,
-        "time_limit_min": rules.time_limit_min,
-        "time_rule": rules.time_rule,
-    }
 
 
 # -- the REST API's answers (hub/web/schemas.py) -----------------------------------------------------------

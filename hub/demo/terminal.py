@@ -21,7 +21,7 @@ from pathlib import Path
 from hub import config, configfile
 from hub.demo.client import PanelRefused
 from hub.demo.referee import answers, plan_shot, their_call, unanswered
-from hub.demo.shapes import Board, RaceSpec, Referee, RefereeBody, board_of
+from hub.demo.shapes import Board, Referee, RefereeBody, board_of
 from hub.demo.workdir import demo_clock, workspace
 from hub.deploy.broker import Mosquitto, free_port
 from hub.service.changes import Change
@@ -30,6 +30,7 @@ from hub.virtual.table import Pot, Shot, VirtualTable
 from hub.vocab.checks import RefereeInputError
 from hub.vocab.inputs import RefereeAction
 from shared_rules.opening import HandicapKind
+from shared_rules.race_rules import RaceRulesJSON
 from shared_rules.registry import find_variant
 from shared_rules.state import State
 
@@ -51,7 +52,7 @@ class DemoResult:
     frames: list[int] | None = None  # a race's frame score
 
 
-def race_for(variant: str, race: RaceSpec | None) -> RaceSpec | None:
+def race_for(variant: str, race: RaceRulesJSON | None) -> RaceRulesJSON | None:
     """The race `luza demo --race/--break-rule/--handicap` asks for, as this variant can play it: a points or
     balls handicap the variant cannot give (general A-G5:
     Classic, 100 points, Star) is left out, with a warning."""
@@ -62,9 +63,7 @@ def race_for(variant: str, race: RaceSpec | None) -> RaceSpec | None:
     if kind == "frames" or HandicapKind(kind) in find_variant(variant).HANDICAPS:
         return race
     log.warning("%s gives no %s handicap (general A-G5): played without it", variant, kind)
-    without = race.copy()
-    del without["handicap"]
-    return without
+    return {**race, "handicap": None}
 
 
 def demo_config(broker_url: str, db: Path, tele_login: Mapping[str, str] | None = None) -> config.Config:
@@ -340,7 +339,7 @@ def run_demo(
     workdir: str | None = None,
     out: Callable[[str], None] = print,
     stop: threading.Event | None = None,
-    race: RaceSpec | None = None,
+    race: RaceRulesJSON | None = None,
     shot_clock: dict[str, int] | None = None,
 ) -> DemoResult:
     """Play one match on the virtual table through broker, firmware logic, hub and rules engine."""

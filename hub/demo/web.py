@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from hub.demo.client import PanelClient, PanelRefused
-from hub.demo.shapes import RaceSpec, RefereeBody
+from hub.demo.shapes import RefereeBody
 from hub.demo.terminal import (
     PLAYERS,
     TABLE,
@@ -45,6 +45,7 @@ from hub.service.hub import Hub
 from hub.virtual.table import VirtualTable
 from hub.web.auth import CLUB, PinStore, Tokens
 from hub.web.server import WebServer
+from shared_rules.race_rules import RaceRulesJSON
 
 DEMO_PIN = "2468"
 DEMO_CLUB_PIN = "1357"  # the club view's sign-in (Blink a node; the heavy exports)
@@ -84,7 +85,7 @@ def run_web_demo(
     pause_s: float = PAUSE_S,
     on_ready: Callable[[str], None] | None = None,
     person_idle_s: float = PERSON_IDLE_S,
-    race: RaceSpec | None = None,
+    race: RaceRulesJSON | None = None,
     shot_clock: dict[str, int] | None = None,
 ) -> WebDemoResult:
     """Serve the appliance on host:port and play `matches` matches (0: until `stop`), cycling `variants`;
@@ -178,7 +179,7 @@ class _Demo:
     out: Callable[[str], None]
     pause_s: float
     person: Callable[[], str | None]
-    race: RaceSpec | None = None  # each match a race (luza demo --race)
+    race: RaceRulesJSON | None = None  # each match a race (luza demo --race)
     shot_clock: dict[str, int] | None = None  # each match with the shot clock (luza demo --shot-clock)
     seen: int = 0  # matches played through: finished, ended from the panel, or cut at the shot limit
     started: int = 0  # matches the demo started
