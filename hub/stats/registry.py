@@ -22,7 +22,7 @@ from hub.names import clean_name
 from hub.store.players import MergeRefused, PlayerRow, Players
 from hub.translit import to_latin
 
-MAX_NAME = 60  # as a match's player name (hub/reconcile/actions.py)
+MAX_NAME = 60  # as a match's player name (hub/vocab/new_match.py, `players`)
 MAX_FIELD = 60
 MAX_PHOTO = 200_000  # bytes of the photo's data: URL (a small portrait, not a camera original)
 PHOTO = re.compile(r"^data:image/(png|jpeg|webp);base64,([A-Za-z0-9+/=]+)$")
