@@ -3,7 +3,8 @@ Chromium, with 1 table and with 16 tables live (a board page, so a WebSocket cli
 bare broker round trip measured in the same run; then the same with one CPU-burning process
 (a stand-in for a slower Pi).
 
-Run: `python -m tests.bench.board [--samples 500] [--tables 1,16] [--no-burn]`
+Run: `python -m tests.bench.board [--samples 500] [--tables 1,16] [--no-burn]
+[--pi-budget [--pi-period-ms 10]]`
 
 Paths timed: paho publish (QoS 1) -> Mosquitto -> `luza serve --http` (commit, fold, state) -> the table's
 WebSocket read by a plain Python client (the hub's share); then the full path, the same into Chromium
@@ -216,7 +217,7 @@ def line(name: str, xs: list[float]) -> str:
     )
 
 
-def run(tables: int, samples: int, burn_cpu: bool, pi: bool = False) -> list[str]:
+def run(tables: int, samples: int, burn_cpu: bool, pi: bool = False, period_ms: float = 100.0) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="luza-bench-board-") as tmp:
         work = Path(tmp)
         broker = Mosquitto(work / "broker").start()
@@ -243,7 +244,7 @@ def run(tables: int, samples: int, burn_cpu: bool, pi: bool = False) -> list[str
         stop = mp.Event()
         burner = mp.Process(target=burn, args=(stop,)) if burn_cpu else None
         boards = None
-        held = pi_budget(serve.pid) if pi else contextlib.nullcontext("")
+        held = pi_budget(serve.pid, period_ms) if pi else contextlib.nullcontext("")
         budget = ""
         try:
             with held as budget:
@@ -289,6 +290,12 @@ def main() -> None:
         help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget "
         "(tests/bench/pibudget.py)",
     )
+    ap.add_argument(
+        "--pi-period-ms",
+        type=float,
+        default=100.0,
+        help="the budget's quota period: a quarter of each period (default 100 ms, the kernel's)",
+    )
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     print(
@@ -297,7 +304,7 @@ def main() -> None:
     )
     for burn_cpu in (False, True) if not args.no_burn else (False,):
         for n in counts:
-            for out in run(n, args.samples, burn_cpu, args.pi_budget):
+            for out in run(n, args.samples, burn_cpu, args.pi_budget, args.pi_period_ms):
                 print(out, flush=True)
 
 

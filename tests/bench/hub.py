@@ -2,7 +2,8 @@
 latency beside the bare broker round trip, all in one run against one private
 Mosquitto and a real `luza serve`.
 
-Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--publishers 2] [--pi-budget]`
+Run: `python -m tests.bench.hub [--tables 16] [--shots 400] [--samples 500] [--publishers 2]
+[--pi-budget [--pi-period-ms 10]]`
 
 1. Bare round trip: paho -> Mosquitto -> paho (QoS 1, TCP_NODELAY), `--samples` sequential messages.
 2. Latency: shots round-robin over the tables (a strike, and in about a third of them a ball); each pocket
@@ -321,6 +322,12 @@ def main() -> None:
         help="hold luza serve to a quarter of one core, a Raspberry Pi-class budget "
         "(tests/bench/pibudget.py)",
     )
+    ap.add_argument(
+        "--pi-period-ms",
+        type=float,
+        default=100.0,
+        help="the budget's quota period: a quarter of each period (default 100 ms, the kernel's)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="luza-bench-") as tmp:
         work = Path(tmp)
@@ -335,7 +342,7 @@ def main() -> None:
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
-        held = pi_budget(serve.pid) if args.pi_budget else contextlib.nullcontext("")
+        held = pi_budget(serve.pid, args.pi_period_ms) if args.pi_budget else contextlib.nullcontext("")
         try:
             with held as budget:
                 time.sleep(1.5)

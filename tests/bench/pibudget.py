@@ -4,7 +4,8 @@ board benches, docs/performance.md).
 A Pi 4 core is several times slower than this machine's, and the hub shares the Pi with Mosquitto and the
 kiosk's Chromium, so a quarter of one of these cores is a fair stand-in. Three ways, the first that works:
 
-1. cgroup v2 (`cpu.max` = "25000 100000") in a child group of the unified hierarchy;
+1. cgroup v2 (`cpu.max` = "25000 100000", a quarter of each period: `--pi-period-ms` sets the period) in a
+   child group of the unified hierarchy;
 2. cgroup v1 (`cpu.cfs_quota_us` = 25000 of `cpu.cfs_period_us` = 100000) under the `cpu` controller;
 3. no writable cgroup: the process is pinned with `sched_setaffinity` to one core beside a CPU-burning process
    pinned to the same core (half a core, then, not a quarter: said in the label).
@@ -26,7 +27,7 @@ _V2_ROOTS = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
 _V1_ROOT = Path("/sys/fs/cgroup/cpu")
 
 
-def _v2_group(name: str) -> Path | None:
+def _v2_group(name: str, period_us: int) -> Path | None:
     for root in _V2_ROOTS:
         if not (root / "cgroup.procs").exists() or not (root / "cgroup.subtree_control").exists():
             continue
@@ -35,21 +36,21 @@ def _v2_group(name: str) -> Path | None:
                 (root / "cgroup.subtree_control").write_text("+cpu")
             group = root / name
             group.mkdir(exist_ok=True)
-            (group / "cpu.max").write_text(f"{int(PERIOD_US * SHARE)} {PERIOD_US}")
+            (group / "cpu.max").write_text(f"{int(period_us * SHARE)} {period_us}")
             return group
         except OSError:
             continue
     return None
 
 
-def _v1_group(name: str) -> Path | None:
+def _v1_group(name: str, period_us: int) -> Path | None:
     if not (_V1_ROOT / "cpu.cfs_quota_us").exists():
         return None
     try:
         group = _V1_ROOT / name
         group.mkdir(exist_ok=True)
-        (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-        (group / "cpu.cfs_quota_us").write_text(str(int(PERIOD_US * SHARE)))
+        (group / "cpu.cfs_period_us").write_text(str(period_us))
+        (group / "cpu.cfs_quota_us").write_text(str(int(period_us * SHARE)))
         return group
     except OSError:
         return None
@@ -62,14 +63,18 @@ def _burn(core: int, stop: mp.synchronize.Event) -> None:
 
 
 @contextlib.contextmanager
-def pi_budget(pid: int) -> Iterator[str]:
-    """Hold process `pid` to a quarter of one core while the block runs; yields a label saying how."""
+def pi_budget(pid: int, period_ms: float = PERIOD_US / 1000) -> Iterator[str]:
+    """Hold process `pid` to a quarter of one core while the block runs; yields a label saying how. The
+    quota is a quarter of each `period_ms`: with the kernel's default 100 ms the hub may run 25 ms and then
+    wait up to 75 ms, a stall no Pi has; a shorter period spreads the same quarter finer (more nearly a
+    slower CPU)."""
     name = f"luza-pi-budget-{os.getpid()}"
-    group = _v2_group(name) or _v1_group(name)
+    period_us = int(period_ms * 1000)
+    group = _v2_group(name, period_us) or _v1_group(name, period_us)
     if group is not None:
         (group / "cgroup.procs").write_text(str(pid))
         try:
-            yield f"cgroup quota {SHARE:g} of one core ({group})"
+            yield f"cgroup quota {SHARE:g} of one core per {period_us / 1000:g} ms ({group})"
         finally:
             parent = group.parent / "cgroup.procs"
             with contextlib.suppress(OSError):
